@@ -6,7 +6,7 @@ import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A stream of Gaussian noise for privacy mechanisms. Implementations differ in where their
- * randomness comes from: {@link ChaCha20NoiseSource} draws it from a cryptographic stream cipher (the
+ * randomness comes from: {@link SecureNoiseSource} draws it from a cryptographic stream cipher (the
  * default, and the only choice that protects a real deployment), {@link SeededNoiseSource} from a fast
  * seeded generator that is reproducible and therefore not secure.
  *

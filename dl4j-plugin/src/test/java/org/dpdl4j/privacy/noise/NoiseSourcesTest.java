@@ -44,9 +44,14 @@ class NoiseSourcesTest {
     }
 
     @Test
-    void chaCha20SourceIsStandardNormalTimesStd() {
-        INDArray z = ChaCha20NoiseSource.fromSecureRandom().gaussian(DataType.DOUBLE, 2.5, N);
+    void secureSourceIsStandardNormalTimesStd() {
+        INDArray z = SecureNoiseSource.fromSecureRandom().gaussian(DataType.DOUBLE, 2.5, N);
         assertNormal(z, 2.5);
+    }
+
+    @Test
+    void chaCha20VariantIsStandardNormalToo() {
+        assertNormal(SecureNoiseSource.fromSecureRandom(StreamCipher.CHACHA20).gaussian(DataType.DOUBLE, 1.5, N), 1.5);
     }
 
     @Test
@@ -59,13 +64,13 @@ class NoiseSourcesTest {
     void sharedKeyGivesIdenticalStreamsAndStreamIdsSeparateThem() {
         byte[] key = new byte[32];
         key[3] = 42;
-        INDArray a = ChaCha20NoiseSource.withKey(key, 7).gaussian(DataType.DOUBLE, 1.0, 1001);
-        INDArray b = ChaCha20NoiseSource.withKey(key.clone(), 7).gaussian(DataType.DOUBLE, 1.0, 1001);
-        INDArray c = ChaCha20NoiseSource.withKey(key, 8).gaussian(DataType.DOUBLE, 1.0, 1001);
+        INDArray a = SecureNoiseSource.withKey(key, 7).gaussian(DataType.DOUBLE, 1.0, 1001);
+        INDArray b = SecureNoiseSource.withKey(key.clone(), 7).gaussian(DataType.DOUBLE, 1.0, 1001);
+        INDArray c = SecureNoiseSource.withKey(key, 8).gaussian(DataType.DOUBLE, 1.0, 1001);
         assertArrayEquals(a.toDoubleVector(), b.toDoubleVector(), 0.0);
         assertFalse(a.equalsWithEps(c, 1e-3));
         key[0] = 1;
-        INDArray d = ChaCha20NoiseSource.withKey(key, 7).gaussian(DataType.DOUBLE, 1.0, 1001);
+        INDArray d = SecureNoiseSource.withKey(key, 7).gaussian(DataType.DOUBLE, 1.0, 1001);
         assertFalse(a.equalsWithEps(d, 1e-3));
     }
 
@@ -82,7 +87,7 @@ class NoiseSourcesTest {
 
     @Test
     void consecutiveDrawsNeverRepeat() {
-        ChaCha20NoiseSource s = ChaCha20NoiseSource.fromSecureRandom();
+        SecureNoiseSource s = SecureNoiseSource.fromSecureRandom();
         INDArray a = s.gaussian(DataType.DOUBLE, 1, 64);
         INDArray b = s.gaussian(DataType.DOUBLE, 1, 64);
         assertFalse(a.equalsWithEps(b, 1e-3));
@@ -92,7 +97,7 @@ class NoiseSourcesTest {
     void addsInPlaceToViewsOfAnyShape() {
         INDArray base = Nd4j.zeros(DataType.FLOAT, 6, 8);
         INDArray view = base.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(1, 3), org.nd4j.linalg.indexing.NDArrayIndex.all());
-        ChaCha20NoiseSource.fromSecureRandom().addGaussian(view, 1.0);
+        SecureNoiseSource.fromSecureRandom().addGaussian(view, 1.0);
         assertEquals(0.0, base.getRow(0).norm2Number().doubleValue(), 0.0);
         assertTrue(base.getRow(1).norm2Number().doubleValue() > 0);
         assertEquals(0.0, base.getRow(5).norm2Number().doubleValue(), 0.0);
@@ -101,7 +106,7 @@ class NoiseSourcesTest {
     @Test
     void rejectsBadStd() {
         INDArray t = Nd4j.zeros(DataType.FLOAT, 3);
-        NoiseSource s = ChaCha20NoiseSource.fromSecureRandom();
+        NoiseSource s = SecureNoiseSource.fromSecureRandom();
         assertThrows(IllegalArgumentException.class, () -> s.addGaussian(t, -1));
         assertThrows(IllegalArgumentException.class, () -> s.addGaussian(t, Double.NaN));
         assertThrows(IllegalArgumentException.class, () -> s.addGaussian(t, Double.POSITIVE_INFINITY));
