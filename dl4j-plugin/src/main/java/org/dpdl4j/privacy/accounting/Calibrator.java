@@ -52,10 +52,7 @@ public final class Calibrator {
                 lo = hi;
                 hi *= 2.0;
                 if (hi > MAX_NOISE) {
-                    throw new IllegalArgumentException("target epsilon " + targetEpsilon + " is infeasible: even noise "
-                            + lo + " gives epsilon " + hiEps + ". The epsilon does not fall to the target as the noise"
-                            + " grows, so part of the loss does not depend on this noise (e.g. a NonPrivateEvent or"
-                            + " earlier spending in the ledger); raise the target or remove that spending");
+                    throw infeasible(targetEpsilon, lo, hiEps);
                 }
                 hiEps = eps.at(hi);
             }
@@ -124,6 +121,17 @@ public final class Calibrator {
         DpSgd.requireArguments(samplingRate, steps, delta);
         RdpAccountant empty = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE);
         return calibrate(empty, z -> DpSgd.event(samplingRate, z, steps), delta, targetEpsilon).noise();
+    }
+
+    private static IllegalArgumentException infeasible(double target, double noise, double epsilon) {
+        String why = epsilon == Double.POSITIVE_INFINITY
+                ? "the loss is unbounded whatever the noise: the ledger holds a release without a guarantee (a"
+                        + " NonPrivateEvent, or noise multiplier 0) that this noise cannot offset; remove it"
+                : "either part of the loss does not depend on this noise (earlier spending in the ledger costs at"
+                        + " least about " + epsilon + "), or the target is too small for any noise up to " + MAX_NOISE
+                        + "; raise the target or remove that spending";
+        return new IllegalArgumentException("target epsilon " + target + " is infeasible: even noise " + noise
+                + " gives epsilon " + epsilon + "; " + why);
     }
 
     /** Counts evaluations and rejects NaN, which would silently break the bracket. */
