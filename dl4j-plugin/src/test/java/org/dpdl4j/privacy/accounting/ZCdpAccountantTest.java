@@ -17,9 +17,10 @@ class ZCdpAccountantTest {
             for (double delta : new double[] {1e-3, 1e-5, 1e-10}) {
                 double best = Double.POSITIVE_INFINITY;
                 // alpha - 1 log-spaced over [1e-4, 1e6], a million points
-                for (int k = 0; k <= 1_000_000; k++) {
-                    double alpha = 1.0 + Math.pow(10.0, -4.0 + 10.0 * k / 1_000_000.0);
-                    best = Math.min(best, alpha * rho + Math.log(1.0 / delta) / (alpha - 1.0));
+                double ratio = Math.pow(10.0, 10.0 / 1_000_000);
+                double alphaMinusOne = 1e-4;
+                for (int k = 0; k <= 1_000_000; k++, alphaMinusOne *= ratio) {
+                    best = Math.min(best, (1.0 + alphaMinusOne) * rho + Math.log(1.0 / delta) / alphaMinusOne);
                 }
                 assertEquals(best, ZCdp.epsilon(rho, delta), 1e-6, "rho=" + rho + " delta=" + delta);
                 ZCdpAccountant acc = new ZCdpAccountant(ADD_OR_REMOVE_ONE).compose(new ZCdpEvent(rho));
@@ -59,6 +60,27 @@ class ZCdpAccountantTest {
         // agrees with the RDP accountant on a linear curve, at the RDP accountant's best grid order
         RdpAccountant rdp = new RdpAccountant(ADD_OR_REMOVE_ONE).compose(new GaussianEvent(1)).compose(new ZCdpEvent(0.25));
         assertTrue(mixed.epsilon(1e-5) <= rdp.epsilon(1e-5) && rdp.epsilon(1e-5) < mixed.epsilon(1e-5) + 5e-3);
+    }
+
+    /**
+     * Decor's user-level accountant (spec 3.3, 3.5.2, 3.5.3): T steps of the correlated Gaussian,
+     * replace-one, rho = 2 T C^2 kappa. Values from the reference repository's tables.
+     */
+    @Test
+    void decorUserLevelTableValues() {
+        double[][] rows = { // eps_step = 2 C^2 kappa, achieved eps (4 decimals)
+                {4.656256603611915e-4, 10.2928}, {4.787248702487594e-4, 10.4597}, {4.122343262663763e-3, 40.2050},
+                {9.465625192158389e-6, 1.2683}, {5.055856814808999e-4, 10.7968},
+        };
+        for (double[] row : rows) {
+            ZCdpAccountant acc = new ZCdpAccountant(REPLACE_ONE)
+                    .compose(new CorrelatedGaussianEvent(row[0] / 2.0, 1.0), 3500);
+            assertEquals(row[1], acc.epsilon(1e-5), 5e-5, "eps_step " + row[0]);
+        }
+        // LDP baseline noise for eps = 10, delta = 1e-5, T = 3500, C = 1: sigma_ldp = 67.1945
+        Calibration ldp = Calibrator.calibrate(new ZCdpAccountant(REPLACE_ONE),
+                z -> new SelfComposedEvent(new GaussianEvent(z), 3500), 1e-5, 10.0);
+        assertEquals(67.1945, ldp.noise(), 1e-4);
     }
 
     @Test
