@@ -126,7 +126,7 @@ public final class RdpAccountant implements PrivacyAccountant {
 
     @Override
     public boolean supports(DpEvent event) {
-        return refusal(event) == null;
+        return EventTree.refusal(event, this::leafRefusal) == null;
     }
 
     @Override
@@ -199,28 +199,16 @@ public final class RdpAccountant implements PrivacyAccountant {
 
     private void requireSupported(DpEvent event) {
         Objects.requireNonNull(event, "event must not be null");
-        String reason = refusal(event);
+        String reason = EventTree.refusal(event, this::leafRefusal);
         if (reason != null) {
             throw new UnsupportedEventException("RdpAccountant(" + relation + ")", event, reason, SUPPORTED);
         }
     }
 
-    /** Why the event cannot be analysed, or null if it can. */
-    private String refusal(DpEvent event) {
+    /** Why a leaf event cannot be analysed, or null if it can. */
+    private String leafRefusal(DpEvent event) {
         if (event instanceof GaussianEvent || event instanceof CorrelatedGaussianEvent || event instanceof LaplaceEvent
                 || event instanceof ZCdpEvent || event instanceof NoOpEvent || event instanceof NonPrivateEvent) {
-            return null;
-        }
-        if (event instanceof SelfComposedEvent self) {
-            return refusal(self.event());
-        }
-        if (event instanceof ComposedEvent composed) {
-            for (DpEvent e : composed.events()) {
-                String reason = refusal(e);
-                if (reason != null) {
-                    return "its element " + e + " is refused: " + reason;
-                }
-            }
             return null;
         }
         if (event instanceof PoissonSampledEvent poisson) {
@@ -254,30 +242,22 @@ public final class RdpAccountant implements PrivacyAccountant {
 
     /** Adds {@code multiplicity} times the event's curve into {@code out}. The event is supported. */
     private void addCurve(DpEvent event, long multiplicity, double[] out) {
-        if (multiplicity == 0 || event instanceof NoOpEvent) {
-            return;
-        }
-        if (event instanceof SelfComposedEvent self) {
-            addCurve(self.event(), Math.multiplyExact(multiplicity, self.count()), out);
-            return;
-        }
-        if (event instanceof ComposedEvent composed) {
-            for (DpEvent e : composed.events()) {
-                addCurve(e, multiplicity, out);
+        EventTree.forEachLeaf(event, multiplicity, (leaf, count) -> {
+            for (int i = 0; i < orders.length; i++) {
+                double value = singleRdp(leaf, orders[i]);
+                if (value != 0.0) { // 0 * inf would be NaN; a zero term adds nothing anyway
+                    out[i] += count * value;
+                }
             }
-            return;
-        }
-        for (int i = 0; i < orders.length; i++) {
-            double value = singleRdp(event, orders[i]);
-            if (value != 0.0) {
-                out[i] += multiplicity * value;
-            }
-        }
+        });
     }
 
-    /** RDP at one order of a supported non-composite event. */
+    /** RDP at one order of a supported leaf event. */
     private double singleRdp(DpEvent event, double alpha) {
         boolean replace = relation == NeighbouringRelation.REPLACE_ONE;
+        if (event instanceof NoOpEvent) {
+            return 0.0;
+        }
         if (event instanceof NonPrivateEvent) {
             return Double.POSITIVE_INFINITY;
         }

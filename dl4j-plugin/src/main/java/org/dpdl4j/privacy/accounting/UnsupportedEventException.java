@@ -15,7 +15,7 @@ public class UnsupportedEventException extends IllegalArgumentException {
         this.event = event;
     }
 
-    /** The event (or nested event) that was refused. */
+    /** The event as passed to the accountant; the message names the offending nested event, if any. */
     public DpEvent event() {
         return event;
     }

@@ -52,7 +52,7 @@ public final class ZCdpAccountant implements PrivacyAccountant {
 
     @Override
     public boolean supports(DpEvent event) {
-        return refusal(event) == null;
+        return EventTree.refusal(event, ZCdpAccountant::leafRefusal) == null;
     }
 
     @Override
@@ -124,25 +124,13 @@ public final class ZCdpAccountant implements PrivacyAccountant {
 
     private void requireSupported(DpEvent event) {
         Objects.requireNonNull(event, "event must not be null");
-        String reason = refusal(event);
+        String reason = EventTree.refusal(event, ZCdpAccountant::leafRefusal);
         if (reason != null) {
             throw new UnsupportedEventException("ZCdpAccountant(" + relation + ")", event, reason, SUPPORTED);
         }
     }
 
-    private String refusal(DpEvent event) {
-        if (event instanceof SelfComposedEvent self) {
-            return refusal(self.event());
-        }
-        if (event instanceof ComposedEvent composed) {
-            for (DpEvent e : composed.events()) {
-                String reason = refusal(e);
-                if (reason != null) {
-                    return "its element " + e + " is refused: " + reason;
-                }
-            }
-            return null;
-        }
+    private static String leafRefusal(DpEvent event) {
         if (event instanceof PoissonSampledEvent || event instanceof SampledWithoutReplacementEvent) {
             return "zCDP has no tight amplification by subsampling; account sampled mechanisms with RdpAccountant";
         }
@@ -154,25 +142,21 @@ public final class ZCdpAccountant implements PrivacyAccountant {
     }
 
     private double rhoOf(DpEvent event, long multiplicity) {
-        if (multiplicity == 0 || event instanceof NoOpEvent) {
-            return 0.0;
-        }
-        if (event instanceof SelfComposedEvent self) {
-            return rhoOf(self.event(), Math.multiplyExact(multiplicity, self.count()));
-        }
-        if (event instanceof ComposedEvent composed) {
-            double sum = 0.0;
-            for (DpEvent e : composed.events()) {
-                sum += rhoOf(e, multiplicity);
+        double[] sum = {0.0};
+        EventTree.forEachLeaf(event, multiplicity, (leaf, count) -> {
+            double single = singleRho(leaf);
+            if (single != 0.0) { // 0 * inf would be NaN
+                sum[0] += count * single;
             }
-            return sum;
-        }
-        double single = singleRho(event);
-        return single == 0.0 ? 0.0 : multiplicity * single;
+        });
+        return sum[0];
     }
 
     private double singleRho(DpEvent event) {
         boolean replace = relation == NeighbouringRelation.REPLACE_ONE;
+        if (event instanceof NoOpEvent) {
+            return 0.0;
+        }
         if (event instanceof NonPrivateEvent) {
             return Double.POSITIVE_INFINITY;
         }
