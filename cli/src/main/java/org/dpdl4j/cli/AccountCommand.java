@@ -1,0 +1,137 @@
+package org.dpdl4j.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.dpdl4j.privacy.accounting.Calibrator;
+import org.dpdl4j.privacy.accounting.Conversion;
+import org.dpdl4j.privacy.accounting.DpSgd;
+import org.dpdl4j.privacy.accounting.PrivacyStatement;
+import org.dpdl4j.privacy.accounting.RdpAccountant;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dpdl4j account}: privacy accounting from the command line. {@code dp-sgd} prints the privacy
+ * statement of a DP-SGD run and ends with {@code epsilon=} and {@code epsilon_improved=} lines;
+ * {@code calibrate} finds the smallest noise multiplier for a target epsilon and ends with a
+ * {@code noise_multiplier=} line. Both assume Poisson sampling and add/remove-one-example adjacency.
+ */
+@Command(name = "account", mixinStandardHelpOptions = true,
+        description = "Privacy accounting (Renyi DP) for DP-SGD with Poisson sampling.",
+        subcommands = {AccountCommand.DpSgdCommand.class, AccountCommand.CalibrateCommand.class})
+public final class AccountCommand implements Runnable {
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: use 'dp-sgd' or 'calibrate'");
+    }
+
+    /** Rejects values outside their domain as picocli parameter errors (exit code 2). */
+    private static void requireRun(CommandSpec spec, double sampleRate, long steps, double delta) {
+        if (!(sampleRate > 0 && sampleRate <= 1)) {
+            throw new ParameterException(spec.commandLine(), "--sample-rate must lie in (0, 1], got " + sampleRate
+                    + " (q = expected batch size / dataset size)");
+        }
+        if (steps < 1) {
+            throw new ParameterException(spec.commandLine(), "--steps must be >= 1, got " + steps);
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new ParameterException(spec.commandLine(), "--delta must lie in (0, 1), got " + delta
+                    + " (typically below 1 / dataset size)");
+        }
+    }
+
+    @Command(name = "dp-sgd", mixinStandardHelpOptions = true,
+            description = {"Epsilon of a DP-SGD run with Poisson sampling.",
+                    "T steps, each adding Gaussian noise of std z x clipping norm to the sum of clipped per-example"
+                            + " gradients of a Poisson sample of rate q. Prints the privacy statement, then"
+                            + " 'epsilon=' (standard conversion) and 'epsilon_improved=' (Balle et al. 2020)."})
+    static final class DpSgdCommand implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--sample-rate", required = true, paramLabel = "Q",
+                description = "Poisson sampling rate in (0, 1]: expected batch size / dataset size.")
+        private double sampleRate;
+
+        @Option(names = "--noise-multiplier", required = true, paramLabel = "Z",
+                description = "Noise standard deviation divided by the clipping norm, > 0.")
+        private double noiseMultiplier;
+
+        @Option(names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
+        private long steps;
+
+        @Option(names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
+        private double delta;
+
+        @Override
+        public Integer call() {
+            requireRun(spec, sampleRate, steps, delta);
+            if (!(noiseMultiplier > 0)) {
+                throw new ParameterException(spec.commandLine(), "--noise-multiplier must be > 0, got "
+                        + noiseMultiplier);
+            }
+            PrivacyStatement statement = PrivacyStatement.forDpSgd(sampleRate, noiseMultiplier, steps, delta);
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(statement.text());
+            out.println("epsilon=" + statement.standard().epsilon());
+            out.println("epsilon_improved=" + statement.improved().epsilon());
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "calibrate", mixinStandardHelpOptions = true,
+            description = {"Smallest noise multiplier that meets a target epsilon.",
+                    "The smallest z for which T DP-SGD steps with Poisson rate q are (E, D)-DP with the standard"
+                            + " conversion. Ends with 'noise_multiplier='."})
+    static final class CalibrateCommand implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--target-epsilon", required = true, paramLabel = "E", description = "Target epsilon, > 0.")
+        private double targetEpsilon;
+
+        @Option(names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
+        private double delta;
+
+        @Option(names = "--sample-rate", required = true, paramLabel = "Q",
+                description = "Poisson sampling rate in (0, 1]: expected batch size / dataset size.")
+        private double sampleRate;
+
+        @Option(names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
+        private long steps;
+
+        @Override
+        public Integer call() {
+            requireRun(spec, sampleRate, steps, delta);
+            if (!(targetEpsilon > 0) || Double.isInfinite(targetEpsilon)) {
+                throw new ParameterException(spec.commandLine(), "--target-epsilon must be a positive finite number,"
+                        + " got " + targetEpsilon);
+            }
+            double z;
+            try {
+                z = Calibrator.dpSgdNoiseMultiplier(targetEpsilon, delta, sampleRate, steps);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            RdpAccountant achieved = DpSgd.accountant(sampleRate, z, steps);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("Smallest noise multiplier z (std = z x clipping norm) such that " + steps
+                    + " Poisson-sampled Gaussian steps with rate q = " + sampleRate + " are (" + targetEpsilon + ", "
+                    + delta + ")-DP for adding or removing one example (standard RDP conversion, relative precision 1e-6,"
+                    + " rounded up).");
+            out.println(String.format(Locale.ROOT, "Achieved epsilon: %.6f (standard), %.6f (improved conversion).",
+                    achieved.epsilon(delta), achieved.epsilon(delta, Conversion.IMPROVED)));
+            out.println("noise_multiplier=" + z);
+            out.flush();
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package org.dpdl4j.privacy.accounting;
+
+import java.util.Objects;
+import java.util.function.DoubleFunction;
+import java.util.function.DoubleUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds the smallest noise that meets a target epsilon, for any mechanism whose epsilon is a
+ * non-increasing function of one noise parameter. Generic: the epsilon comes from a function, or
+ * from an accountant (forked, so its ledger is untouched) plus a noise-to-event function.
+ *
+ * <p>Procedure: bracket from noise 1 (double {@code hi} until {@code eps(hi) <= target}, halve
+ * {@code lo} until {@code eps(lo) > target}), then bisect on {@code ln(noise)} until
+ * {@code (hi - lo)/hi < 1e-6} or 100 iterations, and return {@code hi}: the achieved epsilon is
+ * always at most the target. The bracket is confined to {@code [1e-12, 1e12]}; leaving it means the
+ * target is infeasible (or trivially met), and the error says which.
+ */
+public final class Calibrator {
+    /** Largest noise tried before declaring the target infeasible. */
+    public static final double MAX_NOISE = 1e12;
+    /** Smallest noise tried before declaring that the epsilon does not depend on the noise. */
+    public static final double MIN_NOISE = 1e-12;
+    private static final double RELATIVE_WIDTH = 1e-6;
+    private static final int MAX_BISECTIONS = 100;
+    private static final Logger LOG = LoggerFactory.getLogger(Calibrator.class);
+
+    private Calibrator() {
+    }
+
+    /**
+     * Calibrates a noise parameter against any non-increasing epsilon function.
+     *
+     * @param epsilonOfNoise noise to epsilon; must be non-increasing and never NaN
+     * @param targetEpsilon a positive finite target
+     * @throws IllegalArgumentException if the target is not positive and finite, or is infeasible
+     */
+    public static Calibration calibrate(DoubleUnaryOperator epsilonOfNoise, double targetEpsilon) {
+        Objects.requireNonNull(epsilonOfNoise, "epsilon function must not be null");
+        if (!(targetEpsilon > 0) || Double.isInfinite(targetEpsilon)) {
+            throw new IllegalArgumentException("target epsilon must be a positive finite number, got " + targetEpsilon
+                    + ": an infinite target needs no noise at all and a zero or negative one cannot be met by any"
+                    + " finite noise");
+        }
+        Evaluator eps = new Evaluator(epsilonOfNoise);
+        double lo;
+        double hi = 1.0;
+        double hiEps = eps.at(hi);
+        if (hiEps > targetEpsilon) {
+            while (hiEps > targetEpsilon) {
+                lo = hi;
+                hi *= 2.0;
+                if (hi > MAX_NOISE) {
+                    throw infeasible(targetEpsilon, lo, hiEps);
+                }
+                hiEps = eps.at(hi);
+            }
+            lo = hi / 2.0;
+        } else {
+            lo = hi / 2.0;
+            double loEps = eps.at(lo);
+            while (loEps <= targetEpsilon) {
+                hi = lo;
+                hiEps = loEps;
+                lo = hi / 2.0;
+                if (lo < MIN_NOISE) {
+                    throw new IllegalArgumentException("nothing to calibrate: epsilon stays at or below the target "
+                            + targetEpsilon + " even at noise " + hi + " (epsilon " + hiEps + "), so it does not"
+                            + " depend on the noise, or the target is looser than the mechanism can ever spend");
+                }
+                loEps = eps.at(lo);
+            }
+        }
+        int iterations = 0;
+        while ((hi - lo) / hi >= RELATIVE_WIDTH && iterations < MAX_BISECTIONS) {
+            double mid = Math.sqrt(lo * hi); // midpoint in ln(noise)
+            double midEps = eps.at(mid);
+            if (midEps <= targetEpsilon) {
+                hi = mid;
+                hiEps = midEps;
+            } else {
+                lo = mid;
+            }
+            iterations++;
+        }
+        if (!(hiEps <= targetEpsilon)) {
+            throw new IllegalStateException("calibration invariant broken: epsilon " + hiEps + " at noise " + hi
+                    + " exceeds the target " + targetEpsilon);
+        }
+        LOG.debug("calibrated noise {} (epsilon {} <= target {}) after {} evaluations", hi, hiEps, targetEpsilon,
+                eps.count);
+        return new Calibration(hi, hiEps, targetEpsilon, eps.count);
+    }
+
+    /**
+     * Calibrates the noise of an event added on top of an accountant's current ledger: the epsilon at
+     * noise s is that of {@code accountant.copy().compose(eventOfNoise.apply(s))} at the given delta.
+     * The accountant itself is never modified.
+     */
+    public static Calibration calibrate(PrivacyAccountant accountant, DoubleFunction<DpEvent> eventOfNoise,
+                                        double delta, Conversion conversion, double targetEpsilon) {
+        Objects.requireNonNull(accountant, "accountant must not be null");
+        Objects.requireNonNull(eventOfNoise, "noise-to-event function must not be null");
+        Objects.requireNonNull(conversion, "conversion must not be null");
+        ZCdp.requireDelta(delta);
+        return calibrate(s -> accountant.copy().compose(eventOfNoise.apply(s)).epsilon(delta, conversion), targetEpsilon);
+    }
+
+    /** {@link #calibrate(PrivacyAccountant, DoubleFunction, double, Conversion, double)} with the standard conversion. */
+    public static Calibration calibrate(PrivacyAccountant accountant, DoubleFunction<DpEvent> eventOfNoise,
+                                        double delta, double targetEpsilon) {
+        return calibrate(accountant, eventOfNoise, delta, Conversion.STANDARD, targetEpsilon);
+    }
+
+    /**
+     * The smallest noise multiplier z such that {@code steps} Poisson-subsampled Gaussian steps (rate q,
+     * add/remove one example, default RDP orders, standard conversion) are {@code (targetEpsilon, delta)}-DP.
+     */
+    public static double dpSgdNoiseMultiplier(double targetEpsilon, double delta, double samplingRate, long steps) {
+        DpSgd.requireArguments(samplingRate, steps, delta);
+        RdpAccountant empty = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        return calibrate(empty, z -> DpSgd.event(samplingRate, z, steps), delta, targetEpsilon).noise();
+    }
+
+    private static IllegalArgumentException infeasible(double target, double noise, double epsilon) {
+        String why = epsilon == Double.POSITIVE_INFINITY
+                ? "the loss is unbounded whatever the noise: the ledger holds a release without a guarantee (a"
+                        + " NonPrivateEvent, or noise multiplier 0) that this noise cannot offset; remove it"
+                : "either part of the loss does not depend on this noise (earlier spending in the ledger costs at"
+                        + " least about " + epsilon + "), or the target is too small for any noise up to " + MAX_NOISE
+                        + "; raise the target or remove that spending";
+        return new IllegalArgumentException("target epsilon " + target + " is infeasible: even noise " + noise
+                + " gives epsilon " + epsilon + "; " + why);
+    }
+
+    /** Counts evaluations and rejects NaN, which would silently break the bracket. */
+    private static final class Evaluator {
+        private final DoubleUnaryOperator f;
+        private int count;
+
+        Evaluator(DoubleUnaryOperator f) {
+            this.f = f;
+        }
+
+        double at(double noise) {
+            count++;
+            double e = f.applyAsDouble(noise);
+            if (Double.isNaN(e)) {
+                throw new IllegalArgumentException("epsilon function returned NaN at noise " + noise);
+            }
+            return e;
+        }
+    }
+}

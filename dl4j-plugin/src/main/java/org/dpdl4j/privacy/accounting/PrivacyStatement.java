@@ -1,0 +1,140 @@
+package org.dpdl4j.privacy.accounting;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A human-readable account of what a training run guarantees: the mechanism, the neighbouring relation
+ * and protected unit, the sampling scheme, the noise, the length of the run, epsilon at the given delta
+ * with the standard and the improved RDP conversions (each with its optimal order), and the
+ * assumptions under which the numbers hold.
+ *
+ * @param description what was run
+ * @param relation the accountant's neighbouring relation
+ * @param standard epsilon with {@link Conversion#STANDARD}
+ * @param improved epsilon with {@link Conversion#IMPROVED}
+ */
+public record PrivacyStatement(MechanismDescription description, NeighbouringRelation relation,
+                               EpsilonBound standard, EpsilonBound improved) {
+
+    public PrivacyStatement {
+        Objects.requireNonNull(description, "description must not be null");
+        Objects.requireNonNull(relation, "relation must not be null");
+        Objects.requireNonNull(standard, "standard bound must not be null");
+        Objects.requireNonNull(improved, "improved bound must not be null");
+    }
+
+    /**
+     * Builds the statement from an accountant holding the run's ledger.
+     *
+     * @throws IllegalArgumentException if the sampling scheme is not analysable under the accountant's relation
+     */
+    public static PrivacyStatement of(PrivacyAccountant accountant, MechanismDescription description, double delta) {
+        Objects.requireNonNull(accountant, "accountant must not be null");
+        Objects.requireNonNull(description, "description must not be null");
+        NeighbouringRelation relation = accountant.relation();
+        if (description.samplingScheme() == SamplingScheme.POISSON && relation != NeighbouringRelation.ADD_OR_REMOVE_ONE) {
+            throw new IllegalArgumentException("a POISSON sampling scheme is analysed under ADD_OR_REMOVE_ONE, but the"
+                    + " accountant uses " + relation);
+        }
+        if (description.samplingScheme() == SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT
+                && relation != NeighbouringRelation.REPLACE_ONE) {
+            throw new IllegalArgumentException("a FIXED_SIZE_WITHOUT_REPLACEMENT sampling scheme is analysed under"
+                    + " REPLACE_ONE, but the accountant uses " + relation);
+        }
+        return new PrivacyStatement(description, relation, accountant.epsilonBound(delta, Conversion.STANDARD),
+                accountant.epsilonBound(delta, Conversion.IMPROVED));
+    }
+
+    /** The statement of DP-SGD with Poisson sampling at example level (see {@link DpSgd}). */
+    public static PrivacyStatement forDpSgd(double samplingRate, double noiseMultiplier, long steps, double delta) {
+        DpSgd.requireArguments(samplingRate, steps, delta);
+        MechanismDescription description = new MechanismDescription("DP-SGD (Poisson-subsampled Gaussian mechanism)",
+                ProtectedUnit.EXAMPLE, SamplingScheme.POISSON, samplingRate, noiseMultiplier, steps);
+        return of(DpSgd.accountant(samplingRate, noiseMultiplier, steps), description, delta);
+    }
+
+    /** The delta both bounds hold for. */
+    public double delta() {
+        return standard.delta();
+    }
+
+    /** The multi-line statement. */
+    public String text() {
+        MechanismDescription d = description;
+        String unit = d.protectedUnit().description();
+        String level = d.protectedUnit() == ProtectedUnit.EXAMPLE ? "example-level" : "user-level";
+        String change = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE
+                ? "adding or removing " + unit : "replacing " + unit + " by arbitrary other data";
+        StringBuilder s = new StringBuilder();
+        s.append("Privacy statement: ").append(d.mechanism()).append('\n');
+        s.append("  Protected: ").append(unit).append(" (").append(level).append(" privacy); neighbouring datasets")
+                .append(" differ by ").append(change).append(" [").append(relation).append("].\n");
+        s.append("  Sampling: ").append(samplingLine(d)).append('\n');
+        s.append("  Noise multiplier: z = ").append(num(d.noiseMultiplier()))
+                .append(" (noise std = z x clipping norm, added to the sum of clipped contributions).\n");
+        s.append("  Steps: ").append(d.steps()).append(", i.e. ").append(fmt("%.2f", d.epochs()))
+                .append(" epochs (steps x q).\n");
+        s.append("  delta = ").append(num(delta())).append('\n');
+        s.append("  epsilon = ").append(epsilonLine(standard, "standard RDP conversion (Mironov 2017)")).append('\n');
+        s.append("  epsilon = ").append(epsilonLine(improved, "improved conversion (Balle et al. 2020)")).append('\n');
+        s.append("Assumptions and limits:\n");
+        s.append("  - ").append(samplingAssumption(d.samplingScheme())).append('\n');
+        s.append("  - Each ").append(d.protectedUnit() == ProtectedUnit.EXAMPLE ? "example's" : "user's")
+                .append(" contribution to every step is clipped to the norm bound, and fresh noise is drawn each step")
+                .append(" from a cryptographically secure source; a seeded or reused noise stream voids the guarantee.\n");
+        s.append("  - The guarantee covers every intermediate release of the run (all noisy steps); the final model,")
+                .append(" and anything computed only from the releases, is covered by post-processing.\n");
+        s.append("  - Not accounted for: hyperparameter tuning or model selection on the same data, repeated runs,")
+                .append(" data-dependent preprocessing (e.g. normalisation statistics) and any other release.\n");
+        s.append("  - Epsilon is an upper bound from Renyi-DP composition minimised over a finite set of orders;")
+                .append(" delta should be well below 1 / (number of protected units).\n");
+        return s.toString();
+    }
+
+    @Override
+    public String toString() {
+        return text();
+    }
+
+    private static String samplingLine(MechanismDescription d) {
+        return switch (d.samplingScheme()) {
+            case POISSON -> "Poisson; each unit joins each step's batch independently with probability q = "
+                    + num(d.samplingRate()) + ".";
+            case FIXED_SIZE_WITHOUT_REPLACEMENT -> "fixed-size batches drawn uniformly without replacement, ratio"
+                    + " batch / dataset = " + num(d.samplingRate()) + ".";
+            case FULL_BATCH -> "none; every step uses all the data (q = 1).";
+        };
+    }
+
+    private static String samplingAssumption(SamplingScheme scheme) {
+        return switch (scheme) {
+            case POISSON -> "Batches are Poisson samples, as assumed by the amplification analysis. If the data is"
+                    + " instead shuffled and cut into fixed-size batches, this statement does not hold exactly.";
+            case FIXED_SIZE_WITHOUT_REPLACEMENT -> "Every batch is a fresh uniformly random subset of fixed size; one"
+                    + " shuffle per epoch followed by a pass over it is a different scheme and is not covered.";
+            case FULL_BATCH -> "Every step touches all the data; no amplification by sampling is claimed.";
+        };
+    }
+
+    private static String epsilonLine(EpsilonBound bound, String conversionName) {
+        String order;
+        if (Double.isNaN(bound.order())) {
+            order = bound.epsilon() == 0.0 ? "no privacy loss" : "unbounded loss";
+        } else {
+            order = "optimal order " + num(bound.order());
+        }
+        return fmt("%.4f", bound.epsilon()) + " (" + conversionName + ", " + order + ")";
+    }
+
+    private static String num(double x) {
+        if (x == Math.rint(x) && Math.abs(x) < 1e15) {
+            return Long.toString((long) x);
+        }
+        return fmt("%.6g", x).replaceAll("\\.?0+(e|$)", "$1"); // 1.10000 -> 1.1, 1.00000e-05 -> 1e-05
+    }
+
+    private static String fmt(String format, double x) {
+        return String.format(Locale.ROOT, format, x);
+    }
+}
