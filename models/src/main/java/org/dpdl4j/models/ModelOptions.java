@@ -34,7 +34,7 @@ public record ModelOptions(IUpdater updater, long seed, double weightDecay, bool
     /** Default seed. */
     public static final long DEFAULT_SEED = 1234L;
 
-    private static final Set<DataType> NETWORK_TYPES = Set.of(DataType.FLOAT, DataType.DOUBLE, DataType.HALF);
+    private static final Set<DataType> NETWORK_TYPES = Set.of(DataType.FLOAT, DataType.DOUBLE, DataType.FLOAT16);
 
     public ModelOptions {
         Objects.requireNonNull(updater, "updater must not be null; use e.g. new Sgd(0.1)");
@@ -46,7 +46,7 @@ public record ModelOptions(IUpdater updater, long seed, double weightDecay, bool
         }
         if (!NETWORK_TYPES.contains(dataType)) {
             throw new IllegalArgumentException("dataType " + dataType
-                    + " cannot hold network parameters; use FLOAT (default), DOUBLE or HALF");
+                    + " cannot hold network parameters; use FLOAT (default), DOUBLE or FLOAT16");
         }
         updater = updater.clone();
     }
