@@ -15,10 +15,11 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * The JSON mapper of run outputs: pretty-printed, and able to write the JDK types configurations hold
- * (Optional, java.time values, paths) without extra Jackson modules: optionals as their value or null,
+ * (optionals, java.time values, paths) without extra Jackson modules: optionals as their value or null,
  * times and durations in ISO-8601, paths as written.
  */
 final class ReportJson {
@@ -31,74 +32,42 @@ final class ReportJson {
         return MAPPER;
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static ObjectMapper createMapper() {
         SimpleModule jdkTypes = new SimpleModule("dpdl4j-report-jdk-types");
-        jdkTypes.addSerializer(TemporalAccessor.class, new ToStringSerializer<>());
-        jdkTypes.addSerializer(Duration.class, new ToStringSerializer<>());
-        jdkTypes.addSerializer(ZoneId.class, new ToStringSerializer<>());
-        jdkTypes.addSerializer(Path.class, new ToStringSerializer<>());
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Class<Optional<?>> optionalClass = (Class) Optional.class;
-        jdkTypes.addSerializer(optionalClass, new OptionalSerializer());
-        jdkTypes.addSerializer(OptionalDouble.class, new JsonSerializer<>() {
-            @Override
-            public void serialize(OptionalDouble value, JsonGenerator gen, SerializerProvider provider)
-                    throws IOException {
-                if (value.isPresent()) {
-                    gen.writeNumber(value.getAsDouble());
-                } else {
-                    gen.writeNull();
-                }
-            }
-        });
-        jdkTypes.addSerializer(OptionalLong.class, new JsonSerializer<>() {
-            @Override
-            public void serialize(OptionalLong value, JsonGenerator gen, SerializerProvider provider)
-                    throws IOException {
-                if (value.isPresent()) {
-                    gen.writeNumber(value.getAsLong());
-                } else {
-                    gen.writeNull();
-                }
-            }
-        });
-        jdkTypes.addSerializer(OptionalInt.class, new JsonSerializer<>() {
-            @Override
-            public void serialize(OptionalInt value, JsonGenerator gen, SerializerProvider provider)
-                    throws IOException {
-                if (value.isPresent()) {
-                    gen.writeNumber(value.getAsInt());
-                } else {
-                    gen.writeNull();
-                }
-            }
-        });
+        jdkTypes.addSerializer(TemporalAccessor.class, new AsValue<>(Object::toString));
+        jdkTypes.addSerializer(Duration.class, new AsValue<>(Object::toString));
+        jdkTypes.addSerializer(ZoneId.class, new AsValue<>(Object::toString));
+        jdkTypes.addSerializer(Path.class, new AsValue<>(Object::toString));
+        jdkTypes.addSerializer((Class) Optional.class, new AsValue<Optional<?>>(o -> o.orElse(null)));
+        jdkTypes.addSerializer(OptionalDouble.class,
+                new AsValue<>(o -> o.isPresent() ? (Object) o.getAsDouble() : null));
+        jdkTypes.addSerializer(OptionalLong.class, new AsValue<>(o -> o.isPresent() ? (Object) o.getAsLong() : null));
+        jdkTypes.addSerializer(OptionalInt.class, new AsValue<>(o -> o.isPresent() ? (Object) o.getAsInt() : null));
         return new ObjectMapper()
                 .registerModule(jdkTypes)
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
     }
 
-    private static final class ToStringSerializer<T> extends JsonSerializer<T> {
+    /** Writes a value as another value (a string, a number, the content of an optional, or null). */
+    private static final class AsValue<T> extends JsonSerializer<T> {
+        private final Function<T, Object> convert;
+
+        AsValue(Function<T, Object> convert) {
+            this.convert = convert;
+        }
+
         @Override
         public void serialize(T value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeString(value.toString());
-        }
-    }
-
-    private static final class OptionalSerializer extends JsonSerializer<Optional<?>> {
-        @Override
-        public void serialize(Optional<?> value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            if (value.isPresent()) {
-                provider.defaultSerializeValue(value.get(), gen);
-            } else {
+            Object converted = convert.apply(value);
+            if (converted == null) {
                 gen.writeNull();
+            } else if (converted instanceof String text) {
+                gen.writeString(text);
+            } else {
+                provider.defaultSerializeValue(converted, gen);
             }
-        }
-
-        @Override
-        public boolean isEmpty(SerializerProvider provider, Optional<?> value) {
-            return value == null || value.isEmpty();
         }
     }
 }

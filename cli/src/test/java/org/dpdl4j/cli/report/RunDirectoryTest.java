@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -105,7 +106,8 @@ class RunDirectoryTest {
 
     /** A configuration as the command would hold it. */
     record TrainConfig(String model, int epochs, double learningRate, Optional<Double> epsilon,
-                       Optional<String> unset, Path data, Duration budget, Map<String, Object> extra) {
+                       Optional<String> unset, OptionalDouble delta, Path data, Duration budget,
+                       Map<String, Object> extra) {
     }
 
     @Test
@@ -116,7 +118,8 @@ class RunDirectoryTest {
         seeds.put("partition", 7L);
         Provenance provenance = new Provenance("0.1.0", "17", "vendor", "Linux", 2, "CpuBackend",
                 OffsetDateTime.parse("2024-01-02T03:04:05Z"), seeds, List.of("train", "--epochs", "3"));
-        TrainConfig config = new TrainConfig("mlp", 3, 0.1, Optional.of(1.5), Optional.empty(), Path.of("data/mnist"),
+        TrainConfig config = new TrainConfig("mlp", 3, 0.1, Optional.of(1.5), Optional.empty(), OptionalDouble.of(1e-5),
+                Path.of("data/mnist"),
                 Duration.ofMinutes(5), Map.of("note", "x,y"));
         Path file = run.writeConfig(config, provenance);
         assertEquals(run.path().resolve("config.json"), file);
@@ -127,6 +130,7 @@ class RunDirectoryTest {
         assertEquals(0.1, root.at("/config/learningRate").asDouble());
         assertEquals(1.5, root.at("/config/epsilon").asDouble());
         assertTrue(root.at("/config/unset").isNull());
+        assertEquals(1e-5, root.at("/config/delta").asDouble());
         assertEquals(Path.of("data/mnist").toString(), root.at("/config/data").asText());
         assertEquals("PT5M", root.at("/config/budget").asText());
         assertEquals("2024-01-02T03:04:05Z", root.at("/provenance/startTime").asText());
