@@ -70,7 +70,7 @@ class InvalidArgumentsTest {
     void optionsRejectBadValues() {
         rejects(() -> OPTIONS.withWeightDecay(-1e-5), "weightDecay", "-1.0E-5");
         rejects(() -> OPTIONS.withWeightDecay(Double.NaN), "weightDecay");
-        rejects(() -> OPTIONS.withDataType(DataType.INT32), "INT32", "FLOAT");
+        rejects(() -> OPTIONS.withDataType(DataType.INT32), "cannot hold network parameters", "FLOAT");
         assertThrows(NullPointerException.class, () -> OPTIONS.withUpdater(null));
         assertThrows(NullPointerException.class, () -> new Architecture(List.of(), null, true, null));
     }
