@@ -10,6 +10,7 @@ import org.dpdl4j.optim.PoissonSampler;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -89,7 +90,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
         this.w = mixing.toINDArray(type);
         this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
         boolean decor = config.algorithm() == DecentralizedAlgorithm.DECOR;
-        CorrelatedNoise correlated = decor ? new CorrelatedNoise(graph, mixing, config.compatibility().scaleByMixingWeight(), type) : null;
+        PairwiseNoise correlated = decor ? new PairwiseNoise(graph, mixing, config.compatibility().scaleByMixingWeight(), type) : null;
         double sigmaCdp = config.algorithm().isPrivate() ? config.sigmaCdp() : 0.0;
         this.noise = new RoundNoise(streams, correlated, n, engine.spec().numParams(), sigmaCdp, decor ? config.sigmaCor() : 0.0,
                 config.compatibility().pairwiseNoiseDrawnOnce(), type, config.algorithm().isPrivate());

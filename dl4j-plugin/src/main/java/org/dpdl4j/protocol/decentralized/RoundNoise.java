@@ -1,6 +1,7 @@
 package org.dpdl4j.protocol.decentralized;
 
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -17,7 +18,7 @@ import java.util.concurrent.Future;
  */
 final class RoundNoise implements AutoCloseable {
     private final NoiseStreams streams;
-    private final CorrelatedNoise correlated;
+    private final PairwiseNoise correlated;
     private final int nodes;
     private final long params;
     private final double sigmaCdp;
@@ -29,7 +30,7 @@ final class RoundNoise implements AutoCloseable {
     private Future<INDArray> next;
     private long nextRound = -1;
 
-    RoundNoise(NoiseStreams streams, CorrelatedNoise correlated, int nodes, long params, double sigmaCdp,
+    RoundNoise(NoiseStreams streams, PairwiseNoise correlated, int nodes, long params, double sigmaCdp,
                double sigmaCor, boolean pairwiseDrawnOnce, DataType type, boolean lookAhead) {
         this.streams = streams;
         this.correlated = correlated;

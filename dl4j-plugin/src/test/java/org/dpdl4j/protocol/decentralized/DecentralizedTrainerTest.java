@@ -3,6 +3,7 @@ package org.dpdl4j.protocol.decentralized;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.NodeData;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class DecentralizedTrainerTest {
     @Test
     void pairwiseNoiseCancelsAcrossNodesAndIsAntisymmetric() {
         Graph ring = Topologies.ring(N);
-        CorrelatedNoise noise = new CorrelatedNoise(ring, MixingMatrix.metropolisHastings(ring), false, DataType.DOUBLE);
+        PairwiseNoise noise = new PairwiseNoise(ring, MixingMatrix.metropolisHastings(ring), false, DataType.DOUBLE);
         double sigma = 7.0;
         int p = 1000;
         INDArray bu = noise.draw(new SeededNoiseStreams(1), 5, p, sigma);
@@ -49,7 +50,7 @@ class DecentralizedTrainerTest {
     }
 
     @Test
-    void onTheCompleteGraphWithAveragingCorrelatedNoiseVanishes() {
+    void onTheCompleteGraphWithAveragingPairwiseNoiseVanishes() {
         Graph complete = Topologies.complete(N);
         MixingMatrix avg = MixingMatrix.averaging(complete);
         try (DecentralizedTrainer withCor = trainer(complete, avg, DecentralizedFixtures.config(DecentralizedAlgorithm.DECOR, 2.0, 50.0, 3));
@@ -65,7 +66,7 @@ class DecentralizedTrainerTest {
     }
 
     @Test
-    void theAverageModelDoesNotDependOnCorrelatedNoise() {
+    void theAverageModelDoesNotDependOnPairwiseNoise() {
         Graph ring = Topologies.ring(N);
         MixingMatrix mh = MixingMatrix.metropolisHastings(ring);
         try (DecentralizedTrainer a = trainer(ring, mh, DecentralizedFixtures.config(DecentralizedAlgorithm.DECOR, 1.0, 30.0, 4));
