@@ -98,7 +98,7 @@ public final class LabeledData {
 
     /** The number of features d. */
     public int numFeatures() {
-        return (int) features.columns();
+        return features.columns();
     }
 
     /** The examples at the given row indices, in that order (duplicates allowed), as a new data set. */

@@ -60,17 +60,17 @@ public final class RegressionData {
 
     /** The number of examples n. */
     public int size() {
-        return (int) features.rows();
+        return features.rows();
     }
 
     /** The number of features d. */
     public int numFeatures() {
-        return (int) features.columns();
+        return features.columns();
     }
 
     /** The number of targets per example t. */
     public int numTargets() {
-        return (int) targets.columns();
+        return targets.columns();
     }
 
     /** A DL4J data set with these features as inputs and the targets as labels. */

@@ -68,8 +68,10 @@ public final class DatasetVerifier {
                         rows.reason);
             }
         }
-        return new FileReport(d.name(), String.join(" | ", d.candidatePaths()), FileStatus.MISSING, OptionalLong.empty(),
-                OptionalLong.empty(), "optional; download by hand from " + d.source());
+        List<String> others = d.candidatePaths().subList(1, d.candidatePaths().size());
+        return new FileReport(d.name(), d.candidatePaths().get(0), FileStatus.MISSING, OptionalLong.empty(),
+                OptionalLong.empty(), "optional, download by hand from " + d.source()
+                        + (others.isEmpty() ? "" : " (also accepted: " + String.join(", ", others) + ")"));
     }
 
     private record RowsOrReason(OptionalLong rows, String reason) {

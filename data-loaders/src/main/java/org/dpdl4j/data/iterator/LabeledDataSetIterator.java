@@ -125,7 +125,7 @@ public final class LabeledDataSetIterator implements DataSetIterator {
 
     @Override
     public int totalOutcomes() {
-        return (int) labelMatrix.columns();
+        return labelMatrix.columns();
     }
 
     @Override

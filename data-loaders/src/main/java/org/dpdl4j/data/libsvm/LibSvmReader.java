@@ -64,7 +64,8 @@ public final class LibSvmReader {
                     "remove the empty line; every line must be 'label index:value ...'");
         }
         int end = tokenEnd(line, pos);
-        if (line.indexOf(':', pos) >= 0 && line.indexOf(':', pos) < end) {
+        int firstColon = line.indexOf(':', pos);
+        if (firstColon >= 0 && firstColon < end) {
             throw MalformedDataException.atLine(file, lineNo, "the label is missing: the line starts with the feature "
                     + "token \"" + line.substring(pos, end) + "\"", "put the class label (" + format.labels().describe()
                     + ") first on every line");

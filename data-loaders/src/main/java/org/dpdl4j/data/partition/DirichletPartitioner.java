@@ -26,8 +26,8 @@ public record DirichletPartitioner(double alpha) implements Partitioner {
 
     @Override
     public Partition partition(int[] labels, int numClasses, int nodes, long seed) {
-        Partitioner.checkArguments(labels, numClasses, nodes);
-        int[][] byClass = indicesByClass(labels, numClasses);
+        PartitionSupport.checkArguments(labels, numClasses, nodes);
+        int[][] byClass = PartitionSupport.indicesByClass(labels, numClasses);
         int[][] counts = new int[numClasses][];
         int[] sizes = new int[nodes];
         for (int c = 0; c < numClasses; c++) {
@@ -61,23 +61,6 @@ public record DirichletPartitioner(double alpha) implements Partitioner {
         }
         return new Partition("Dirichlet(alpha=" + alpha + ") label-skew partition (seed " + seed + ")", nodeIndices,
                 labels, numClasses);
-    }
-
-    /** Example indices grouped by class, each group in increasing index order. */
-    static int[][] indicesByClass(int[] labels, int numClasses) {
-        int[] counts = new int[numClasses];
-        for (int l : labels) {
-            counts[l]++;
-        }
-        int[][] byClass = new int[numClasses][];
-        for (int c = 0; c < numClasses; c++) {
-            byClass[c] = new int[counts[c]];
-        }
-        int[] fill = new int[numClasses];
-        for (int i = 0; i < labels.length; i++) {
-            byClass[labels[i]][fill[labels[i]]++] = i;
-        }
-        return byClass;
     }
 
     /**

@@ -6,8 +6,8 @@ import org.dpdl4j.data.RandomStreams;
 public record IidPartitioner() implements Partitioner {
     @Override
     public Partition partition(int[] labels, int numClasses, int nodes, long seed) {
-        Partitioner.checkArguments(labels, numClasses, nodes);
+        PartitionSupport.checkArguments(labels, numClasses, nodes);
         int[] order = RandomStreams.permutation(labels.length, RandomStreams.stream(seed, "partition-iid", 0));
-        return new Partition("iid partition (seed " + seed + ")", Partitioner.cut(order, nodes), labels, numClasses);
+        return new Partition("iid partition (seed " + seed + ")", PartitionSupport.cut(order, nodes), labels, numClasses);
     }
 }

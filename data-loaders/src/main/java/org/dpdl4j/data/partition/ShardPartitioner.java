@@ -19,7 +19,7 @@ public record ShardPartitioner(int shardsPerNode) implements Partitioner {
 
     @Override
     public Partition partition(int[] labels, int numClasses, int nodes, long seed) {
-        Partitioner.checkArguments(labels, numClasses, nodes);
+        PartitionSupport.checkArguments(labels, numClasses, nodes);
         long shards = (long) nodes * shardsPerNode;
         if (shards > labels.length) {
             throw new IllegalArgumentException(nodes + " nodes x " + shardsPerNode + " shards = " + shards
@@ -28,7 +28,7 @@ public record ShardPartitioner(int shardsPerNode) implements Partitioner {
         // Random order first, then a stable sort by label: examples of one class end up in random order.
         int[] shuffled = RandomStreams.permutation(labels.length, RandomStreams.stream(seed, "partition-shards-order", 0));
         int[] sorted = new int[labels.length];
-        int[][] byClass = DirichletPartitioner.indicesByClass(labels, numClasses);
+        int[][] byClass = PartitionSupport.indicesByClass(labels, numClasses);
         int[] start = new int[numClasses];
         for (int c = 1; c < numClasses; c++) {
             start[c] = start[c - 1] + byClass[c - 1].length;
@@ -36,7 +36,7 @@ public record ShardPartitioner(int shardsPerNode) implements Partitioner {
         for (int i : shuffled) {
             sorted[start[labels[i]]++] = i;
         }
-        int[][] pieces = Partitioner.cut(sorted, (int) shards);
+        int[][] pieces = PartitionSupport.cut(sorted, (int) shards);
         int[] shardOrder = RandomStreams.permutation((int) shards, RandomStreams.stream(seed, "partition-shards-deal", 0));
         int[][] nodeIndices = new int[nodes][];
         for (int k = 0; k < nodes; k++) {
