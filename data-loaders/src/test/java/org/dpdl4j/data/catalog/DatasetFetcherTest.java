@@ -201,17 +201,31 @@ class DatasetFetcherTest {
                 d.files().forEach(f -> RealData.file(f.relativePath()));
             }
         }
+        // An interrupted download of the largest file: its first megabyte is already there.
+        String resumed = DatasetCatalog.MNIST_TRAIN_IMAGES;
+        int have = 1 << 20;
+        Files.createDirectories(dataDir.resolve("mnist"));
+        Files.write(dataDir.resolve(resumed + ".part"),
+                Arrays.copyOf(Files.readAllBytes(real.resolve(resumed)), have));
         try (LoopbackFileServer server = LoopbackFileServer.serving(real.path())) {
             DatasetFetcher fetcher = fetcher(server);
             for (CatalogEntry e : DatasetCatalog.entries()) {
                 if (e instanceof Dataset d) {
                     for (FetchResult r : fetcher.fetch(d)) {
-                        assertEquals(FetchResult.Outcome.DOWNLOADED, r.outcome(), r.relativePath());
+                        assertEquals(r.relativePath().equals(resumed) ? FetchResult.Outcome.RESUMED
+                                : FetchResult.Outcome.DOWNLOADED, r.outcome(), r.relativePath());
                     }
                     for (KnownFile f : d.files()) {
                         assertEquals(f.sha256(), Sha256.of(dataDir.resolve(f.relativePath())), f.relativePath());
                     }
                 }
+            }
+            assertTrue(server.requests().contains(resumed + " bytes=" + have + "-"), server.requests().toString());
+            assertEquals(8, server.requests().size());
+        }
+        for (FileReport r : new DatasetVerifier(DataDirectory.of(dataDir)).verifyAll()) {
+            if (r.expectedRows().isPresent()) {
+                assertEquals(FileStatus.VERIFIED, r.status(), r.relativePath());
             }
         }
     }
