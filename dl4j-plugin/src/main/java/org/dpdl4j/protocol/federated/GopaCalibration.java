@@ -1,0 +1,54 @@
+package org.dpdl4j.protocol.federated;
+
+/**
+ * GOPA's noise levels for a per-release kappa budget. The noise that reaches the server's average is the mean
+ * of the private terms only (the pairwise terms cancel), so the best pair is the one with the smallest
+ * {@code sigma_eta}. Both levels scale together: {@code kappa(sigma_eta, r sigma_eta) = kappa(1, r) / sigma_eta^2},
+ * so for each ratio {@code r = sigma_Delta / sigma_eta} of a grid the smallest admissible {@code sigma_eta} is
+ * {@code sqrt(kappa(1, r) / budget)} in closed form; the best ratio wins. The grid stops at 1000, well inside the
+ * range where the SecRDP accountant is accurate, and large enough that {@code kappa(1, r)} is at its limit
+ * (1/K on a connected graph, the central-DP level) for the graphs GOPA uses.
+ */
+public final class GopaCalibration {
+    /** The ratios sigma_Delta / sigma_eta tried; 0 is GOPA without pairwise noise (local DP). */
+    static final double[] RATIOS = {0, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+
+    private GopaCalibration() {
+    }
+
+    /**
+     * Calibrated levels.
+     *
+     * @param sigmaPrivate  sigma_eta
+     * @param sigmaPairwise sigma_Delta
+     * @param kappa         the kappa they achieve (at most the budget)
+     */
+    public record Levels(double sigmaPrivate, double sigmaPairwise, GopaKappa kappa) {
+    }
+
+    /** The levels with the smallest sigma_eta whose kappa is at most {@code kappaBudget}. */
+    public static Levels calibrate(GopaAccountant accountant, double kappaBudget) {
+        if (!(kappaBudget > 0) || Double.isInfinite(kappaBudget)) {
+            throw new IllegalArgumentException("kappa budget must be a positive finite number, got " + kappaBudget);
+        }
+        double bestSigma = Double.POSITIVE_INFINITY;
+        double bestRatio = 0;
+        for (double r : RATIOS) {
+            double sigma = Math.sqrt(accountant.kappa(1.0, r).kappa() / kappaBudget);
+            if (sigma < bestSigma * (1 - 1e-9)) {
+                bestSigma = sigma;
+                bestRatio = r;
+            }
+        }
+        // Guard against rounding: the achieved kappa must not exceed the budget.
+        GopaKappa achieved = accountant.kappa(bestSigma, bestRatio * bestSigma);
+        for (int i = 0; i < 60 && achieved.kappa() > kappaBudget; i++) {
+            bestSigma *= 1 + 1e-12 * (1L << Math.min(i, 40));
+            achieved = accountant.kappa(bestSigma, bestRatio * bestSigma);
+        }
+        if (achieved.kappa() > kappaBudget) {
+            throw new IllegalStateException("GOPA calibration could not meet kappa budget " + kappaBudget + " (got " + achieved.kappa() + ")");
+        }
+        return new Levels(bestSigma, bestRatio * bestSigma, achieved);
+    }
+}
