@@ -45,6 +45,8 @@ public final class Mu2Trainer implements FederatedTrainer {
     private double lastLoss = Double.NaN;
     private Mu2Machines.MomentumStep lastStep;
     private INDArray lastMessages;
+    private final INDArray messages;
+    private final RoundWorkspace workspace = new RoundWorkspace();
 
     /**
      * @param template network whose parameters are the data-independent start {@code x_1} (projected onto K)
@@ -84,6 +86,7 @@ public final class Mu2Trainer implements FederatedTrainer {
         this.machines = new Mu2Machines(gradients, count, config.qClip());
         INDArray start = template.params().dup().castTo(gradients.spec().dataType());
         this.iterates = new Mu2Iterates(start, config.domain());
+        this.messages = Nd4j.zeros(gradients.spec().dataType(), count, gradients.spec().numParams());
     }
 
     @Override
@@ -93,27 +96,30 @@ public final class Mu2Trainer implements FederatedTrainer {
         }
         long t = iterates.t();
         long from = (t - 1) * config.batchSize();
-        INDArray f = features.get(all(), interval(from, from + config.batchSize()), all());
-        INDArray y = labels.get(all(), interval(from, from + config.batchSize()), all());
-        lastStep = machines.accumulate(iterates.x(), iterates.previous(), t, f, y);
-        lastLoss = lastStep.meanLoss();
-        double sigma = config.noise().at(t);
-        INDArray aggregate;
-        if (sigma > 0 && config.trust() == ServerTrust.UNTRUSTED) {
-            INDArray messages = machines.dhat().dup();
-            for (int i = 0; i < count; i++) {
-                noise.privateNoise(i, t).addGaussian(messages.getRow(i), sigma);
+        // Every temporary of the round lives in the workspace; state (estimates, iterates, messages) is updated in place.
+        try (var ws = workspace.open()) {
+            INDArray f = features.get(all(), interval(from, from + config.batchSize()), all());
+            INDArray y = labels.get(all(), interval(from, from + config.batchSize()), all());
+            lastStep = machines.accumulate(iterates.x(), iterates.previous(), t, f, y);
+            lastLoss = lastStep.meanLoss();
+            double sigma = config.noise().at(t);
+            INDArray aggregate;
+            if (sigma > 0 && config.trust() == ServerTrust.UNTRUSTED) {
+                messages.assign(machines.dhat());
+                for (int i = 0; i < count; i++) {
+                    noise.privateNoise(i, t).addGaussian(messages.getRow(i), sigma);
+                }
+                lastMessages = messages;
+                aggregate = messages.mean(0);
+            } else {
+                lastMessages = machines.dhat();
+                aggregate = machines.dhat().mean(0);
+                if (sigma > 0) {
+                    noise.privateNoise(0, t).addGaussian(aggregate, sigma);
+                }
             }
-            lastMessages = messages;
-            aggregate = messages.mean(0);
-        } else {
-            lastMessages = machines.dhat();
-            aggregate = machines.dhat().mean(0);
-            if (sigma > 0) {
-                noise.privateNoise(0, t).addGaussian(aggregate, sigma);
-            }
+            iterates.advance(aggregate, config.stepSize());
         }
-        iterates.advance(aggregate, config.stepSize());
     }
 
     @Override
@@ -143,8 +149,8 @@ public final class Mu2Trainer implements FederatedTrainer {
 
     /**
      * What the machines sent in the last round as an [M, p] matrix: {@code dhat^i + Y^i} with an untrusted
-     * server, the raw {@code dhat^i} with a trusted one (what an observer of the uplinks sees). Valid until the
-     * next step.
+     * server, the raw {@code dhat^i} with a trusted one (what an observer of the uplinks sees). A live buffer,
+     * overwritten by the next step: copy it to keep it.
      */
     public INDArray lastMessages() {
         return lastMessages;
@@ -201,5 +207,10 @@ public final class Mu2Trainer implements FederatedTrainer {
         }
         iterates.restore(round + 1, state.get("x"), state.get("x_previous"), state.get("w"));
         machines.restore(state.get("dhat"));
+    }
+
+    @Override
+    public void close() {
+        workspace.close();
     }
 }

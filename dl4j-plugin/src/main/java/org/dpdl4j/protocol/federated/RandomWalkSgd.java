@@ -36,6 +36,7 @@ public final class RandomWalkSgd implements FederatedTrainer {
     private int[] path;
     private long step;
     private double lastLoss = Double.NaN;
+    private final RoundWorkspace workspace = new RoundWorkspace();
 
     /**
      * @param template network whose parameters are the starting token
@@ -78,26 +79,28 @@ public final class RandomWalkSgd implements FederatedTrainer {
             throw new IllegalStateException("all " + config.steps() + " steps of the walk are done");
         }
         int k = path[(int) step];
-        NodeData d = parties.get(k);
-        int m = (int) d.size();
-        INDArray x;
-        INDArray y;
-        if (config.batchSize() == 0 || config.batchSize() >= m) {
-            x = d.features();
-            y = d.labels();
-        } else {
-            int[] rows = new FixedSizeSampler(m, config.batchSize()).sample(streams.sampling(k, step + 1));
-            x = d.features().getRows(rows);
-            y = d.labels().getRows(rows);
+        try (var ws = workspace.open()) {
+            NodeData d = parties.get(k);
+            int m = (int) d.size();
+            INDArray x;
+            INDArray y;
+            if (config.batchSize() == 0 || config.batchSize() >= m) {
+                x = d.features();
+                y = d.labels();
+            } else {
+                int[] rows = new FixedSizeSampler(m, config.batchSize()).sample(streams.sampling(k, step + 1));
+                x = d.features().getRows(rows);
+                y = d.labels().getRows(rows);
+            }
+            ClippedBatch batch = gradients.clippedSum(theta, x.castTo(type), y.castTo(type), null, Double.POSITIVE_INFINITY, grad);
+            lastLoss = batch.lossSums().getDouble(0) / x.size(0);
+            grad.divi(x.size(0));
+            RowClipping.clip(grad, config.gradientBound());
+            if (config.sigma() > 0) {
+                streams.privateNoise(k, step).addGaussian(grad, config.sigma());
+            }
+            theta.subi(grad.muli(config.stepSize()));
         }
-        ClippedBatch batch = gradients.clippedSum(theta, x.castTo(type), y.castTo(type), null, Double.POSITIVE_INFINITY, grad);
-        lastLoss = batch.lossSums().getDouble(0) / x.size(0);
-        grad.divi(x.size(0));
-        RowClipping.clip(grad, config.gradientBound());
-        if (config.sigma() > 0) {
-            streams.privateNoise(k, step).addGaussian(grad, config.sigma());
-        }
-        theta.subi(grad.muli(config.stepSize()));
         step++;
     }
 
@@ -184,5 +187,10 @@ public final class RandomWalkSgd implements FederatedTrainer {
         theta.assign(savedTheta.reshape(theta.shape()));
         path = savedPath.toIntVector();
         step = savedStep;
+    }
+
+    @Override
+    public void close() {
+        workspace.close();
     }
 }
