@@ -39,6 +39,8 @@ public final class Mu2Machines {
     private final INDArray current;
     private final INDArray before;
     private final INDArray grad;
+    private final INDArray gradAtCurrent;
+    private final INDArray gradAtBefore;
 
     /**
      * @param gradients the per-example gradient engine of the model
@@ -62,6 +64,8 @@ public final class Mu2Machines {
         this.current = points.get(interval(0, machines), all());
         this.before = points.get(interval(machines, 2L * machines), all());
         this.grad = Nd4j.zeros(type, 2L * machines, p);
+        this.gradAtCurrent = grad.get(interval(0, machines), all());
+        this.gradAtBefore = grad.get(interval(machines, 2L * machines), all());
     }
 
     /**
@@ -84,18 +88,16 @@ public final class Mu2Machines {
                     + Arrays.toString(features.shape()));
         }
         long b = features.size(1);
-        current.putiRowVector(x.reshape(1, p).castTo(type));
-        before.putiRowVector(previous.reshape(1, p).castTo(type));
+        current.putiRowVector(asRow(x));
+        before.putiRowVector(asRow(previous));
         INDArray f = features.castTo(type);
         INDArray l = labels.castTo(type);
         ClippedBatch batch = gradients.clippedSum(points, Nd4j.concat(0, f, f), Nd4j.concat(0, l, l), null,
                 Double.POSITIVE_INFINITY, grad);
-        INDArray atX = grad.get(interval(0, machines), all());
-        INDArray atPrevious = grad.get(interval(machines, 2L * machines), all());
         // q = (alpha_t / b) sum grad(x_t) - (alpha_{t-1} / b) sum grad(x_{t-1}), formed in place in the gradient buffer
-        INDArray q = atX.muli(Mu2Iterates.alpha(t) / b);
+        INDArray q = gradAtCurrent.muli(Mu2Iterates.alpha(t) / b);
         if (t > 1) {
-            Nd4j.getBlasWrapper().level1().axpy(q.length(), -Mu2Iterates.alpha(t - 1) / b, atPrevious, q);
+            Nd4j.getBlasWrapper().level1().axpy(q.length(), -Mu2Iterates.alpha(t - 1) / b, gradAtBefore, q);
         }
         INDArray norms = RowClipping.clip(q, clip);
         double maxNorm = norms.maxNumber().doubleValue();
@@ -103,6 +105,12 @@ public final class Mu2Machines {
         dhat.addi(q);
         double loss = batch.lossSums().get(interval(0, machines)).sumNumber().doubleValue() / (machines * (double) b);
         return new MomentumStep(loss, maxNorm, clipped);
+    }
+
+    /** The point as a [1, p] row of the model's type, without a new array when it already is one. */
+    private INDArray asRow(INDArray point) {
+        INDArray row = point.rank() == 2 && point.size(0) == 1 ? point : point.reshape(1, p);
+        return row.dataType() == type ? row : row.castTo(type);
     }
 
     /** The machines' estimates {@code dhat} as an [M, p] matrix (live view: copy it to keep it). */
