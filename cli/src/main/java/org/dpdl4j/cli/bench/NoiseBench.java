@@ -36,7 +36,7 @@ final class NoiseBench implements Callable<Integer> {
             }
             target.addi(Nd4j.createFromArray(buffer));
         };
-        String[] names = {"secure AES-256-CTR", "secure ChaCha20", "seeded (ND4J native)", "java.util.Random"};
+        String[] names = {"secure AES-256-CTR", "secure ChaCha20", "seeded (no mitigation)", "java.util.Random"};
         Runnable[] ops = {() -> aes.addGaussian(target, 1.0), () -> chacha.addGaussian(target, 1.0),
                 () -> seeded.addGaussian(target, 1.0), javaRandom};
         double[][] t = new double[ops.length][blocks];
