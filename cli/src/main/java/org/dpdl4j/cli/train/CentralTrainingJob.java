@@ -113,6 +113,7 @@ final class CentralTrainingJob implements TrainingJob {
             ctx.writeText("privacy.txt", statement);
             ctx.out().println();
             ctx.out().print(statement);
+            ctx.out().flush();
         }
         ctx.finish(summary(settings, w, rows.get(rows.size() - 1), dp ? trainer : null, epochs), curves(w, rows));
     }

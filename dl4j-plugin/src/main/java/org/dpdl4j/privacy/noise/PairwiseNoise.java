@@ -42,10 +42,8 @@ public final class PairwiseNoise {
     /** {@code B U} for the given round ([n, p]); all zeros when sigma is 0 or the graph has no edge. */
     public INDArray draw(NoiseStreams streams, long round, long p, double sigma) {
         INDArray u = Nd4j.zeros(incidence.dataType(), edges, p);
-        if (sigma > 0) {
-            for (int e = 0; e < edges; e++) {
-                streams.pairwiseNoise(e, round).addGaussian(u.getRow(e), sigma);
-            }
+        if (sigma > 0 && edges > 0) {
+            streams.addPairwiseNoise(u, round, sigma);
         }
         return incidence.mmul(u);
     }

@@ -170,17 +170,17 @@ public final class DecentralizedTrainer implements AutoCloseable {
 
     /** User-level clipping: each node's whole local gradient to norm C. */
     private static void clipRows(INDArray grad, double clip) {
-        INDArray norms = grad.norm2(1).castTo(DataType.DOUBLE);
-        INDArray factors = Transforms.min(Transforms.pow(norms, -1.0, true).muli(clip), 1.0, false);
-        grad.muliColumnVector(factors.reshape(factors.length(), 1).castTo(grad.dataType()));
+        INDArray factors = Transforms.min(grad.norm2(1).rdivi(clip), 1.0, false);   // C / 0 = inf -> 1
+        grad.muliColumnVector(factors.reshape(factors.length(), 1));
     }
 
     private static double meanBatchLoss(INDArray lossSums, int[] sizes) {
+        double[] sums = lossSums.toDoubleVector();
         double total = 0;
         int count = 0;
         for (int i = 0; i < sizes.length; i++) {
             if (sizes[i] > 0) {
-                total += lossSums.getDouble(i) / sizes[i];
+                total += sums[i] / sizes[i];
                 count++;
             }
         }

@@ -72,9 +72,7 @@ final class RoundNoise implements AutoCloseable {
     private INDArray draw(long round) {
         INDArray noise = Nd4j.zeros(type, nodes, params);
         if (sigmaCdp > 0) {
-            for (int i = 0; i < nodes; i++) {
-                streams.privateNoise(i, round).addGaussian(noise.getRow(i), sigmaCdp);
-            }
+            streams.addPrivateNoise(noise, round, sigmaCdp);
         }
         if (sigmaCor > 0) {
             noise.addi(pairwise(round));
