@@ -81,8 +81,12 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Option(names = "--data-dir", description = "Data directory (a9a, mnist); default $DPDL4J_DATA, else ~/.dpdl4j/data.")
     Path dataDir;
 
-    @Option(names = "--out", description = "Output directory; default results/decor/<task>.")
+    @Option(names = "--out", description = "Output directory; default results/decor/<task> (runs/decor-<task>-quick with --quick).")
     Path out;
+
+    @Option(names = "--quick", description = "A small grid for a first look (about two minutes on the synthetic task): epsilon 5, 10, 20, "
+            + "torus and ring, one seed, 3 Decor pairs tried. Not the paper's grid.")
+    boolean quick;
 
     /** One finished run. */
     record Row(double epsilon, DecorSetting setting, long seed, double sigmaCdp, double sigmaCor, double clip, double eta0,
@@ -106,12 +110,26 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         if (reference && !task.equals("mnist")) {
             throw new IllegalArgumentException("--epsilon-mode reference applies to the example-level MNIST task only");
         }
+        if (quick) {
+            epsilons = epsilons != null ? epsilons : task.equals("synthetic") ? List.of(5.0, 10.0, 20.0) : t.defaultEpsilons();
+            seeds = seeds != null ? seeds : 1;
+            tunePairs = tunePairs != null ? tunePairs : 3;
+            if (!spec.commandLine().getParseResult().hasMatchedOption("--topologies")) {
+                topologies = List.of("torus", "ring");
+            }
+        }
         List<Double> grid = epsilons != null ? epsilons : t.defaultEpsilons();
         int nSeeds = seeds != null ? seeds : t.defaultSeeds();
         int pairs = tunePairs != null ? tunePairs : task.equals("synthetic") ? 6 : 1;
         long roundCount = rounds != null ? rounds : t.rounds();
-        Path dir = out != null ? out : Path.of("results", "decor", task + (reference ? "-reference-epsilon" : ""));
+        Path dir = out != null ? out : quick ? Path.of("runs", "decor-" + task + "-quick")
+                : Path.of("results", "decor", task + (reference ? "-reference-epsilon" : ""));
         Files.createDirectories(dir);
+        for (String previous : new String[]{"results.csv", "noise-pair-tuning.csv"}) {
+            if (Files.deleteIfExists(dir.resolve(previous))) {
+                pw.println("Replacing the earlier " + previous + " in " + dir);
+            }
+        }
 
         List<DecorSetting> settings = new ArrayList<>();
         settings.add(new DecorSetting(DecentralizedAlgorithm.CDP, "complete"));

@@ -17,7 +17,7 @@ record DatasetDefaults(int epochs, int batchSize, double learningRate, long roun
 
     static DatasetDefaults of(String dataset) {
         return switch (dataset) {
-            case "mnist" -> new DatasetDefaults(15, 64, 0.05, 1000, 64, true, 5000);
+            case "mnist" -> new DatasetDefaults(20, 64, 0.1, 1000, 64, true, 5000);
             case "a9a" -> new DatasetDefaults(10, 64, 0.1, 5000, 64, false, 5000);
             case "covtype", "covtype-20k" -> new DatasetDefaults(20, 64, 0.5, 5000, 64, false, 5000);
             case "synthetic-lsq" -> new DatasetDefaults(3500, 0, 1.668e-3, 3500, 0, false, 0);
