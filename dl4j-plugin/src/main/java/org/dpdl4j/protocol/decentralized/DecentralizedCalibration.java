@@ -80,7 +80,8 @@ public final class DecentralizedCalibration {
             // Linear RDP: each round is rho = Delta^2 kappa / 2 with Delta = 2C (user) or 2C/m (mean over all m examples).
             double sensitivity = unit == ProtectedUnit.USER ? 2 * clip : 2 * clip / minLocalSize;
             double rhoPerRound = ZCdp.rho(epsilon, delta) / rounds;
-            return 2 * rhoPerRound / (sensitivity * sensitivity);
+            // A relative 1e-12 of slack keeps the achieved epsilon at or below the target despite rounding.
+            return (1 - 1e-12) * 2 * rhoPerRound / (sensitivity * sensitivity);
         }
         // Example level with subsampling: the round is a Gaussian with noise multiplier z = b / (C sqrt(kappa)) on the
         // per-example contribution C/b; find the smallest z meeting the budget, then kappa = (b / (C z))^2.

@@ -140,4 +140,27 @@ class DecentralizedTrainerTest {
                     .getMessage().contains("seed"));
         }
     }
+
+    @Test
+    void observersSeeTheReleasedGradientsAndNeighboursCanRemoveTheirPairwiseTerm() {
+        Graph ring = Topologies.ring(N);
+        MixingMatrix mh = MixingMatrix.metropolisHastings(ring);
+        INDArray[] decorSeen = new INDArray[2];
+        INDArray[] cleanSeen = new INDArray[1];
+        try (DecentralizedTrainer decor = trainer(ring, mh, DecentralizedFixtures.config(DecentralizedAlgorithm.DECOR, 1e-9, 40.0, 1));
+             DecentralizedTrainer ldp = trainer(ring, mh, DecentralizedFixtures.config(DecentralizedAlgorithm.LDP, 1e-9, 0.0, 1))) {
+            decor.addObserver(tap -> {
+                decorSeen[0] = tap.releasedGradient(3);
+                // Node 3's neighbours are 2 and 4: each knows one of its two pairwise terms; together, both.
+                INDArray minus2 = tap.releasedGradientSeenByNeighbour(3, 2);
+                decorSeen[1] = minus2.sub(tap.releasedGradient(3).sub(tap.releasedGradientSeenByNeighbour(3, 4)));
+            });
+            ldp.addObserver(tap -> cleanSeen[0] = tap.releasedGradient(3));
+            decor.step();
+            ldp.step();
+        }
+        assertTrue(decorSeen[0].sub(cleanSeen[0]).norm2Number().doubleValue() > 1.0, "the eavesdropper sees the pairwise noise");
+        assertArrayEquals(cleanSeen[0].toDoubleVector(), decorSeen[1].toDoubleVector(), 1e-8,
+                "removing both pairwise terms leaves the clipped gradient (plus negligible private noise)");
+    }
 }
