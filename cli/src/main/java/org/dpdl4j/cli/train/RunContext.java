@@ -46,6 +46,10 @@ final class RunContext {
         return directory.createMetrics("metrics.csv", header);
     }
 
+    MetricsCsv metricsFile(String name, List<String> header) {
+        return directory.createMetrics(name, header);
+    }
+
     ProgressBar progress(String label, long total, String unit) {
         return ProgressBar.builder(label, total).unit(unit).build();
     }
