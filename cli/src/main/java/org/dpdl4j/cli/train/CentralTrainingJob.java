@@ -58,11 +58,12 @@ final class CentralTrainingJob implements TrainingJob {
         int batch = c.batchSize() != null ? c.batchSize() : (w.synthetic() != null ? (int) w.train().size() : defaults.batchSize());
         double lr = c.learningRate() != null ? c.learningRate() : (w.synthetic() != null ? 0.2 : defaults.learningRate());
         DataType type = w.synthetic() != null ? DataType.DOUBLE : DataType.FLOAT;
-        ModelOptions options = ModelOptions.defaults().withSeed(c.seed()).withUpdater(Updaters.of(c.updater(), lr))
+        String updater = c.updater() != null ? c.updater() : defaults.updater();
+        ModelOptions options = ModelOptions.defaults().withSeed(c.seed()).withUpdater(Updaters.of(updater, lr))
                 .withWeightDecay(c.weightDecay()).withDataType(type);
         MultiLayerNetwork net = new MultiLayerNetwork(w.configuration(c, options));
         net.init();
-        ctx.writeConfig(Map.of("settings", settings, "resolved", Map.of("epochs", epochs, "batchSize", batch, "learningRate", lr,
+        ctx.writeConfig(Map.of("settings", settings, "resolved", Map.of("epochs", epochs, "batchSize", batch, "learningRate", lr, "updater", updater,
                 "model", w.model().cliName(), "parameters", net.numParams())), Map.of("seed", c.seed()));
 
         List<String> header = new ArrayList<>(List.of("epoch", "train_loss", "test_loss", "test_accuracy"));
@@ -113,6 +114,7 @@ final class CentralTrainingJob implements TrainingJob {
             ctx.writeText("privacy.txt", statement);
             ctx.out().println();
             ctx.out().print(statement);
+            ctx.out().flush();
         }
         ctx.finish(summary(settings, w, rows.get(rows.size() - 1), dp ? trainer : null, epochs), curves(w, rows));
     }

@@ -42,8 +42,8 @@ public final class CommonOptions {
     @Option(names = "--lr", paramLabel = "ETA", description = "Learning rate.")
     Double learningRate;
 
-    @Option(names = "--updater", defaultValue = "sgd", paramLabel = "U",
-            description = "DL4J updater for centralised training: sgd, momentum (Nesterov 0.9) or adam; default ${DEFAULT-VALUE}.")
+    @Option(names = "--updater", paramLabel = "U",
+            description = "DL4J updater for centralised training: sgd, momentum (Nesterov 0.9) or adam; default: adam for covtype, sgd otherwise.")
     String updater;
 
     @Option(names = "--weight-decay", defaultValue = "0", paramLabel = "LAMBDA", description = "Weight decay; default ${DEFAULT-VALUE}.")

@@ -156,6 +156,7 @@ final class DecentralizedTrainingJob implements TrainingJob {
         };
         long evalEvery = d.evalEvery() != null ? d.evalEvery() : Math.max(1, rounds / 50);
         List<double[]> rows = new ArrayList<>();
+        double[] nodeMetrics;
         try (DecentralizedTrainer trainer = new DecentralizedTrainer(template, graph, mixing, data, config, streams)) {
             if (d.resume() != null) {
                 long from = DecentralizedCheckpoint.restore(trainer, d.resume());
@@ -188,11 +189,46 @@ final class DecentralizedTrainingJob implements TrainingJob {
                 bar.finish();
             }
             DecentralizedCheckpoint.save(trainer, checkpoint);
+            nodeMetrics = perNode(trainer, w, ctx);
         }
         if (privacy != null) {
             ctx.writeText("privacy.txt", privacyText(resolved, privacy, rounds));
         }
-        ctx.finish(summary(resolved, w, rows.get(rows.size() - 1), privacy, rounds), curves(w, rows, algo));
+        TerminalTable table = summary(resolved, w, rows.get(rows.size() - 1), privacy, rounds);
+        double[] sorted = nodeMetrics.clone();
+        java.util.Arrays.sort(sorted);
+        table.addRow(w.classification() ? "node models: test accuracy min / median / max" : "node models: ||x_i - x*||^2 min / median / max",
+                String.format(Locale.ROOT, "%.4g / %.4g / %.4g", sorted[0], sorted[sorted.length / 2], sorted[sorted.length - 1]));
+        ctx.finish(table, curves(w, rows, algo));
+    }
+
+    /** Final metric of every node's own model (nodes.csv): test accuracy, or the distance to the optimum. */
+    private static double[] perNode(DecentralizedTrainer trainer, Workload w, RunContext ctx) {
+        int n = (int) trainer.params().size(0);
+        double[] out = new double[n];
+        List<String> header = w.classification() ? List.of("node", "local_examples", "test_loss", "test_accuracy")
+                : List.of("node", "local_examples", "squared_distance_to_optimum");
+        try (MetricsCsv csv = ctx.metricsFile("nodes.csv", header)) {
+            double[] optimum = w.synthetic() != null ? w.synthetic().optimum() : null;
+            for (int i = 0; i < n; i++) {
+                INDArray row = trainer.params().getRow(i).dup();
+                long size = trainer.data().get(i).size();
+                if (optimum != null) {
+                    double[] x = row.castTo(DataType.DOUBLE).toDoubleVector();
+                    double d = 0;
+                    for (int k = 0; k < x.length; k++) {
+                        d += (x[k] - optimum[k]) * (x[k] - optimum[k]);
+                    }
+                    out[i] = d;
+                    csv.append(i, size, d);
+                } else {
+                    Evaluation e = Evaluation.ofParams(trainer.template(), row, w.test(), w.classification());
+                    out[i] = e.accuracy();
+                    csv.append(i, size, e.loss(), e.accuracy());
+                }
+            }
+        }
+        return out;
     }
 
     private static Graph cdpGraph(DecentralizedOptions.Decentralized d) {

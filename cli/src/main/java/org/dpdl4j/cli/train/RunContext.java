@@ -8,7 +8,7 @@ import org.dpdl4j.cli.report.RunDirectory;
 import org.dpdl4j.cli.report.TerminalTable;
 import org.dpdl4j.cli.report.TrainingCurves;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -16,16 +16,16 @@ import java.util.Map;
 /** Where a training job writes: the run directory, the terminal, and the files people and machines read. */
 final class RunContext {
     private final RunDirectory directory;
-    private final PrintStream out;
+    private final PrintWriter out;
     private final List<String> arguments;
 
-    RunContext(RunDirectory directory, PrintStream out, List<String> arguments) {
+    RunContext(RunDirectory directory, PrintWriter out, List<String> arguments) {
         this.directory = directory;
         this.out = out;
         this.arguments = List.copyOf(arguments);
     }
 
-    PrintStream out() {
+    PrintWriter out() {
         return out;
     }
 
@@ -44,6 +44,10 @@ final class RunContext {
 
     MetricsCsv metrics(List<String> header) {
         return directory.createMetrics("metrics.csv", header);
+    }
+
+    MetricsCsv metricsFile(String name, List<String> header) {
+        return directory.createMetrics(name, header);
     }
 
     ProgressBar progress(String label, long total, String unit) {
@@ -66,5 +70,6 @@ final class RunContext {
         Path png = Plots.writeTraining(directory.file("training.png"), curves);
         out.println("Run files: " + directory.path().toAbsolutePath());
         out.println("  config.json, metrics.csv, summary.md, " + png.getFileName());
+        out.flush();
     }
 }

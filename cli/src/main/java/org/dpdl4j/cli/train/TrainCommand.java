@@ -58,7 +58,7 @@ public final class TrainCommand implements Callable<Integer> {
         rejectUnusedOptions(job);
         RunDirectory dir = RunDirectory.create(settings.common().out(), settings.common().algorithm() + "-" + settings.common().dataset());
         List<String> args = spec.commandLine().getParseResult().originalArgs();
-        job.run(settings, new RunContext(dir, System.out, args));
+        job.run(settings, new RunContext(dir, spec.commandLine().getOut(), args));
         return 0;
     }
 

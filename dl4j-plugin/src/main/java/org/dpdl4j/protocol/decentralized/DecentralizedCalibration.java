@@ -37,8 +37,12 @@ public final class DecentralizedCalibration {
     private DecentralizedCalibration() {
     }
 
-    /** Calibrated noise. */
-    public record Result(double sigmaCdp, double sigmaCor, double kappaBudget, List<CalibratedPair> candidates) {
+    /**
+     * Calibrated noise.
+     *
+     * @param feasible every feasible Decor pair of the calibration grid, by increasing sigma_cdp (empty for LDP/CDP)
+     */
+    public record Result(double sigmaCdp, double sigmaCor, double kappaBudget, List<CalibratedPair> feasible) {
     }
 
     /**
@@ -51,6 +55,15 @@ public final class DecentralizedCalibration {
             throw new IllegalArgumentException("D-SGD adds no noise; nothing to calibrate");
         }
         double kappa = kappaBudget(unit, sampling, clip, batchSize, minLocalSize, rounds, epsilon, delta);
+        return forKappa(algorithm, kappa, delta, graph, adversary, choice);
+    }
+
+    /**
+     * The noise that gives a per-round kappa of at most {@code kappa} (from any budget rule, e.g.
+     * {@link #kappaBudget} or the reference code's, {@link ReferenceCodeEpsilon#kappaFor}).
+     */
+    public static Result forKappa(DecentralizedAlgorithm algorithm, double kappa, double delta, Graph graph, Adversary adversary,
+                                  NoisePairChoice choice) {
         int n = graph.vertexCount();
         return switch (algorithm) {
             case LDP -> new Result(1.0 / Math.sqrt(kappa), 0.0, kappa, List.of());
@@ -61,13 +74,14 @@ public final class DecentralizedCalibration {
     }
 
     /** The largest per-round kappa for which the whole run stays within (epsilon, delta). */
-    static double kappaBudget(ProtectedUnit unit, SamplingScheme sampling, double clip, int batchSize, long minLocalSize,
+    public static double kappaBudget(ProtectedUnit unit, SamplingScheme sampling, double clip, int batchSize, long minLocalSize,
                               long rounds, double epsilon, double delta) {
         if (unit == ProtectedUnit.USER || sampling == SamplingScheme.FULL_BATCH) {
             // Linear RDP: each round is rho = Delta^2 kappa / 2 with Delta = 2C (user) or 2C/m (mean over all m examples).
             double sensitivity = unit == ProtectedUnit.USER ? 2 * clip : 2 * clip / minLocalSize;
             double rhoPerRound = ZCdp.rho(epsilon, delta) / rounds;
-            return 2 * rhoPerRound / (sensitivity * sensitivity);
+            // A relative 1e-12 of slack keeps the achieved epsilon at or below the target despite rounding.
+            return (1 - 1e-12) * 2 * rhoPerRound / (sensitivity * sensitivity);
         }
         // Example level with subsampling: the round is a Gaussian with noise multiplier z = b / (C sqrt(kappa)) on the
         // per-example contribution C/b; find the smallest z meeting the budget, then kappa = (b / (C z))^2.
@@ -96,6 +110,7 @@ public final class DecentralizedCalibration {
         CalibrationResult result = new NoisePairCalibrator(new SecRdpAccountant(graph)).calibrate(
                 new CalibrationTarget(equivalentEpsilon, delta, 1, 1.0, adversary, CalibrationTarget.DEFAULT_GRID_SIZE));
         List<CalibratedPair> candidates = result.candidates();
+        List<CalibratedPair> feasible = result.feasible();
         if (candidates.isEmpty()) {
             throw new IllegalArgumentException("no (sigma_cdp, sigma_cor) pair meets the target against " + adversary.describe()
                     + " on this graph; use a larger epsilon, a better-connected graph, or the LDP baseline");
@@ -105,6 +120,6 @@ public final class DecentralizedCalibration {
             case MIDDLE -> candidates.get(candidates.size() / 2);
             case LARGEST_SIGMA_CDP -> candidates.get(candidates.size() - 1);
         };
-        return new Result(pair.sigmaCdp(), pair.sigmaCor(), kappa, candidates);
+        return new Result(pair.sigmaCdp(), pair.sigmaCor(), kappa, feasible);
     }
 }

@@ -55,9 +55,7 @@ public final class GopaAveraging {
         }
         INDArray out = values.add(pairwise.draw(streams, round, values.size(1), sigmaPairwise).castTo(values.dataType()));
         if (sigmaPrivate > 0) {
-            for (int k = 0; k < graph.vertexCount(); k++) {
-                streams.privateNoise(k, round).addGaussian(out.getRow(k), sigmaPrivate);
-            }
+            streams.addPrivateNoise(out, round, sigmaPrivate);   // row k from party k's stream
         }
         return out;
     }

@@ -19,9 +19,10 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
  *   q_t^i    = alpha_t grad f(x_t; z) - alpha_{t-1} grad f(x_{t-1}; z)      (the same fresh sample z at both points)
  *   dhat_t^i = dhat_{t-1}^i + Clip_S(q_t^i)                                  (Clip only with the safety clip)
  * </pre>
- * The 2M gradients of a round come from one batched pass of {@link PerExampleGradients}: the model at
- * {@code x_t} for every machine in rows 0..M-1 and at {@code x_{t-1}} in rows M..2M-1, each on the
- * machine's sample(s). With a batch of b samples per machine the gradients are batch means.
+ * The 2M gradients of a round come from one batched pass of {@link PerExampleGradients} over a [2M, p] matrix of
+ * query points: one half holds {@code x_t} for every machine, the other {@code x_{t-1}}. The halves alternate
+ * ({@link #moveTo}), so moving to the next point copies one half, not two. With a batch of b samples per machine
+ * the gradients are batch means.
  *
  * <p>Because {@code alpha_t (1 - beta_t) = alpha_{t-1}} with {@code beta_t = 1/t}, {@code dhat_t / alpha_t} is
  * the usual corrected-momentum estimate {@code d_t = grad f(x_t; z_t) + (1 - beta_t)(d_{t-1} - grad f(x_{t-1}; z_t))},
@@ -36,11 +37,11 @@ public final class Mu2Machines {
     private final DataType type;
     private final INDArray dhat;
     private final INDArray points;
-    private final INDArray current;
-    private final INDArray before;
     private final INDArray grad;
-    private final INDArray gradAtCurrent;
-    private final INDArray gradAtBefore;
+    private final INDArray[] pointHalves;
+    private final INDArray[] gradHalves;
+    private int current;
+    private Staging staging;
 
     /**
      * @param gradients the per-example gradient engine of the model
@@ -61,25 +62,47 @@ public final class Mu2Machines {
         this.type = gradients.spec().dataType();
         this.dhat = Nd4j.zeros(type, machines, p);
         this.points = Nd4j.zeros(type, 2L * machines, p);
-        this.current = points.get(interval(0, machines), all());
-        this.before = points.get(interval(machines, 2L * machines), all());
         this.grad = Nd4j.zeros(type, 2L * machines, p);
-        this.gradAtCurrent = grad.get(interval(0, machines), all());
-        this.gradAtBefore = grad.get(interval(machines, 2L * machines), all());
+        this.pointHalves = new INDArray[]{points.get(interval(0, machines), all()), points.get(interval(machines, 2L * machines), all())};
+        this.gradHalves = new INDArray[]{grad.get(interval(0, machines), all()), grad.get(interval(machines, 2L * machines), all())};
     }
 
     /**
-     * One round of every machine: gradients at the query points {@code x_t} and {@code x_{t-1}} on this round's
-     * fresh samples, then {@code dhat += Clip(q)}.
+     * Moves every machine to the new query point: the current point becomes the previous one ({@code x_{t-1}}) and
+     * {@code x} ([p] or [1, p]) the current one ({@code x_t}).
+     */
+    public void moveTo(INDArray x) {
+        current = 1 - current;
+        pointHalves[current].putiRowVector(asRow(x));
+    }
+
+    /** Sets both query points explicitly, e.g. to replay recorded points or to resume. */
+    public void placeAt(INDArray x, INDArray previous) {
+        pointHalves[current].putiRowVector(asRow(x));
+        pointHalves[1 - current].putiRowVector(asRow(previous));
+    }
+
+    /**
+     * One round of every machine at explicitly given query points: {@link #placeAt} then {@link #accumulate(long, INDArray, INDArray)}.
      *
      * @param x        the query point x_t ([p] or [1, p])
      * @param previous x_{t-1} (any value when t = 1: its weight alpha_0 is 0)
+     */
+    public MomentumStep accumulate(INDArray x, INDArray previous, long t, INDArray features, INDArray labels) {
+        placeAt(x, previous);
+        return accumulate(t, features, labels);
+    }
+
+    /**
+     * One round of every machine at the current query points: gradients at {@code x_t} and {@code x_{t-1}} on this
+     * round's fresh samples, then {@code dhat += Clip(q)}.
+     *
      * @param t        round index, &gt;= 1
      * @param features [M, b, nIn] the samples of the round, machine i in slice i
      * @param labels   [M, b, k]
      * @return what the round measured
      */
-    public MomentumStep accumulate(INDArray x, INDArray previous, long t, INDArray features, INDArray labels) {
+    public MomentumStep accumulate(long t, INDArray features, INDArray labels) {
         if (t < 1) {
             throw new IllegalArgumentException("round index t must be >= 1, got " + t);
         }
@@ -88,27 +111,57 @@ public final class Mu2Machines {
                     + Arrays.toString(features.shape()));
         }
         long b = features.size(1);
-        current.putiRowVector(asRow(x));
-        before.putiRowVector(asRow(previous));
-        INDArray f = features.castTo(type);
-        INDArray l = labels.castTo(type);
-        ClippedBatch batch = gradients.clippedSum(points, Nd4j.concat(0, f, f), Nd4j.concat(0, l, l), null,
-                Double.POSITIVE_INFINITY, grad);
-        // q = (alpha_t / b) sum grad(x_t) - (alpha_{t-1} / b) sum grad(x_{t-1}), formed in place in the gradient buffer
-        INDArray q = gradAtCurrent.muli(Mu2Iterates.alpha(t) / b);
+        Staging in = stage(features, labels);
+        ClippedBatch batch = gradients.clippedSum(points, in.features(), in.labels(), null, Double.POSITIVE_INFINITY, grad);
+        // q / (alpha_t / b) = sum grad(x_t) - (alpha_{t-1} / alpha_t) sum grad(x_{t-1}), in place; then
+        // dhat += (alpha_t / b) Clip(q): two passes over the [M, p] rows besides the norms.
+        INDArray scaledQ = gradHalves[current];
         if (t > 1) {
-            Nd4j.getBlasWrapper().level1().axpy(q.length(), -Mu2Iterates.alpha(t - 1) / b, gradAtBefore, q);
+            Nd4j.getBlasWrapper().level1().axpy(scaledQ.length(), -Mu2Iterates.alpha(t - 1) / Mu2Iterates.alpha(t),
+                    gradHalves[1 - current], scaledQ);
         }
-        INDArray norms = RowClipping.clip(q, clip);
-        double maxNorm = norms.maxNumber().doubleValue();
-        long clipped = maxNorm > clip ? RowClipping.countAbove(norms, clip) : 0;
-        dhat.addi(q);
-        double loss = batch.lossSums().get(interval(0, machines)).sumNumber().doubleValue() / (machines * (double) b);
+        double scale = Mu2Iterates.alpha(t) / b;
+        INDArray norms = RowClipping.clip(scaledQ, clip / scale);
+        double maxNorm = norms.maxNumber().doubleValue() * scale;
+        long clipped = maxNorm > clip ? RowClipping.countAbove(norms, clip / scale) : 0;
+        Nd4j.getBlasWrapper().level1().axpy(dhat.length(), scale, scaledQ, dhat);
+        double loss = batch.lossSums().get(interval(current * (long) machines, (current + 1L) * machines)).sumNumber().doubleValue()
+                / (machines * (double) b);
         return new MomentumStep(loss, maxNorm, clipped);
+    }
+
+    /**
+     * The round's examples in both halves (the same sample at x_t and at x_{t-1}) in persistent buffers: copying a
+     * contiguous block into them is several times cheaper than concatenating strided views, and allocates nothing.
+     */
+    private Staging stage(INDArray features, INDArray labels) {
+        if (labels.rank() != 3 || labels.size(0) != machines || labels.size(1) != features.size(1)) {
+            throw new IllegalArgumentException("labels must have shape [" + machines + ", " + features.size(1) + ", k], got "
+                    + Arrays.toString(labels.shape()));
+        }
+        if (staging == null || staging.features().size(1) != features.size(1) || staging.features().size(2) != features.size(2)
+                || staging.labels().size(2) != labels.size(2)) {
+            // Persistent state: allocated outside any workspace the caller may have open.
+            try (var outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+                staging = new Staging(Nd4j.create(type, 2L * machines, features.size(1), features.size(2)),
+                        Nd4j.create(type, 2L * machines, labels.size(1), labels.size(2)));
+            }
+        }
+        for (INDArray[] pair : new INDArray[][]{{staging.features(), features}, {staging.labels(), labels}}) {
+            pair[0].get(interval(0, machines), all(), all()).assign(pair[1]);
+            pair[0].get(interval(machines, 2L * machines), all(), all()).assign(pair[1]);
+        }
+        return staging;
+    }
+
+    private record Staging(INDArray features, INDArray labels) {
     }
 
     /** The point as a [1, p] row of the model's type, without a new array when it already is one. */
     private INDArray asRow(INDArray point) {
+        if (point.length() != p) {
+            throw new IllegalArgumentException("a query point has " + point.length() + " entries but the model has " + p + " parameters");
+        }
         INDArray row = point.rank() == 2 && point.size(0) == 1 ? point : point.reshape(1, p);
         return row.dataType() == type ? row : row.castTo(type);
     }
@@ -143,9 +196,9 @@ public final class Mu2Machines {
     /**
      * What one round of the machines measured.
      *
-     * @param meanLoss       mean loss of the round's fresh samples at {@code x_t}, before the update (a progressive
-     *                       validation loss: every sample is seen once)
-     * @param maxNormQ       the largest {@code ||q_t^i||} before clipping
+     * @param meanLoss        mean loss of the round's fresh samples at {@code x_t}, before the update (a progressive
+     *                        validation loss: every sample is seen once)
+     * @param maxNormQ        the largest {@code ||q_t^i||} before clipping
      * @param clippedMachines how many machines' q was scaled down by the safety clip
      */
     public record MomentumStep(double meanLoss, double maxNormQ, long clippedMachines) {

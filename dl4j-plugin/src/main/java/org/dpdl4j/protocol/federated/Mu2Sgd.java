@@ -46,6 +46,7 @@ public final class Mu2Sgd {
         this.stepSize = stepSize;
         this.machine = new Mu2Machines(PerExampleGradients.of(net), 1, qClip);
         this.iterates = new Mu2Iterates(net.params(), domain);
+        machine.moveTo(iterates.x());
         net.params().assign(iterates.x().reshape(net.params().shape()));
     }
 
@@ -60,9 +61,10 @@ public final class Mu2Sgd {
                     + java.util.Arrays.toString(features.shape()) + " and " + java.util.Arrays.toString(labels.shape()));
         }
         long b = features.size(0);
-        Mu2Machines.MomentumStep s = machine.accumulate(iterates.x(), iterates.previous(), iterates.t(),
-                features.reshape(1, b, features.size(1)), labels.reshape(1, b, labels.size(1)));
+        Mu2Machines.MomentumStep s = machine.accumulate(iterates.t(), features.reshape(1, b, features.size(1)),
+                labels.reshape(1, b, labels.size(1)));
         iterates.advance(machine.dhat(), stepSize);
+        machine.moveTo(iterates.x());
         net.params().assign(iterates.x().reshape(net.params().shape()));
         return s;
     }

@@ -24,9 +24,9 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
  *       {@code q = alpha_t grad f(x_t; z) - alpha_{t-1} grad f(x_{t-1}; z)} (one batched gradient pass for the 2M
  *       gradients, see {@link Mu2Machines});</li>
  *   <li>{@link ServerTrust#UNTRUSTED untrusted server}: machine i sends {@code dhat^i + Y^i},
- *       {@code Y^i ~ N(0, sigma_t^2 I)} from its own stream {@code noise.privateNoise(i, t)}, and the server averages;
- *       {@link ServerTrust#TRUSTED trusted server}: machines send {@code dhat^i}, the server averages and adds
- *       {@code Y ~ N(0, sigma_t^2 I)} from {@code noise.privateNoise(0, t)} (pass streams only the server holds);</li>
+ *       {@code Y^i ~ N(0, sigma_t^2 I)} from its own stream (row i of {@code noise.addPrivateNoise}), and the server
+ *       averages; {@link ServerTrust#TRUSTED trusted server}: machines send {@code dhat^i}, the server averages and adds
+ *       {@code Y ~ N(0, sigma_t^2 I)} from stream 0 (pass streams only the server holds);</li>
  *   <li>the server steps {@code w <- Pi_K(w - eta gbar)} and moves the query point to the anytime average
  *       ({@link Mu2Iterates}), which it broadcasts.</li>
  * </ol>
@@ -78,14 +78,16 @@ public final class Mu2Trainer implements FederatedTrainer {
                         + " rounds of " + config.batchSize() + " example(s) use " + needed + ": each example is used once, so use"
                         + " at most " + d.size() / config.batchSize() + " rounds, or fewer machines (more data each)");
             }
-            xs.add(d.features().get(interval(0, needed), all()));
-            ys.add(d.labels().get(interval(0, needed), all()));
+            xs.add(d.features().get(interval(0, needed), all()).reshape(config.rounds(), config.batchSize(), d.features().size(1)));
+            ys.add(d.labels().get(interval(0, needed), all()).reshape(config.rounds(), config.batchSize(), d.labels().size(1)));
         }
-        this.features = Nd4j.stack(0, xs.toArray(INDArray[]::new));
-        this.labels = Nd4j.stack(0, ys.toArray(INDArray[]::new));
+        // Round-major [T, M, b, nIn]: each round's examples of all machines are one contiguous block.
+        this.features = Nd4j.stack(1, xs.toArray(INDArray[]::new));
+        this.labels = Nd4j.stack(1, ys.toArray(INDArray[]::new));
         this.machines = new Mu2Machines(gradients, count, config.qClip());
         INDArray start = template.params().dup().castTo(gradients.spec().dataType());
         this.iterates = new Mu2Iterates(start, config.domain());
+        this.machines.moveTo(iterates.x());
         this.messages = Nd4j.zeros(gradients.spec().dataType(), count, gradients.spec().numParams());
     }
 
@@ -95,30 +97,28 @@ public final class Mu2Trainer implements FederatedTrainer {
             throw new IllegalStateException("all " + config.rounds() + " rounds are done: every example has been used once");
         }
         long t = iterates.t();
-        long from = (t - 1) * config.batchSize();
         // Every temporary of the round lives in the workspace; state (estimates, iterates, messages) is updated in place.
         try (var ws = workspace.open()) {
-            INDArray f = features.get(all(), interval(from, from + config.batchSize()), all());
-            INDArray y = labels.get(all(), interval(from, from + config.batchSize()), all());
-            lastStep = machines.accumulate(iterates.x(), iterates.previous(), t, f, y);
+            INDArray f = features.slice(t - 1);
+            INDArray y = labels.slice(t - 1);
+            lastStep = machines.accumulate(t, f, y);
             lastLoss = lastStep.meanLoss();
             double sigma = config.noise().at(t);
             INDArray aggregate;
             if (sigma > 0 && config.trust() == ServerTrust.UNTRUSTED) {
                 messages.assign(machines.dhat());
-                for (int i = 0; i < count; i++) {
-                    noise.privateNoise(i, t).addGaussian(messages.getRow(i), sigma);
-                }
+                noise.addPrivateNoise(messages, t, sigma);   // row i from machine i's stream
                 lastMessages = messages;
                 aggregate = messages.mean(0);
             } else {
                 lastMessages = machines.dhat();
                 aggregate = machines.dhat().mean(0);
                 if (sigma > 0) {
-                    noise.privateNoise(0, t).addGaussian(aggregate, sigma);
+                    noise.addPrivateNoise(aggregate.reshape(1, aggregate.length()), t, sigma);   // the server's stream
                 }
             }
             iterates.advance(aggregate, config.stepSize());
+            machines.moveTo(iterates.x());
         }
     }
 
@@ -207,6 +207,7 @@ public final class Mu2Trainer implements FederatedTrainer {
         }
         iterates.restore(round + 1, state.get("x"), state.get("x_previous"), state.get("w"));
         machines.restore(state.get("dhat"));
+        machines.placeAt(iterates.x(), iterates.previous());
     }
 
     @Override

@@ -23,13 +23,9 @@ class GopaTest {
         INDArray values = Nd4j.rand(DataType.DOUBLE, K, 50);
         SeededNoiseStreams streams = new SeededNoiseStreams(5);
         INDArray revealed = gopa.reveal(values, streams, 3);
-        INDArray privateNoise = Nd4j.zeros(DataType.DOUBLE, 50);
-        for (int k = 0; k < K; k++) {
-            INDArray eta = Nd4j.zeros(DataType.DOUBLE, 50);
-            streams.privateNoise(k, 3).addGaussian(eta, 0.7);
-            privateNoise.addi(eta);
-        }
-        INDArray residual = revealed.sum(0).sub(values.sum(0)).sub(privateNoise);
+        INDArray eta = Nd4j.zeros(DataType.DOUBLE, K, 50);
+        streams.addPrivateNoise(eta, 3, 0.7);   // the parties' private terms, regenerated from their streams
+        INDArray residual = revealed.sum(0).sub(values.sum(0)).sub(eta.sum(0));
         assertTrue(residual.amaxNumber().doubleValue() < 1e-11, "pairwise terms cancel exactly: " + residual.amaxNumber());
         assertTrue(revealed.sub(values).std(true).getDouble(0) > 40, "each revealed value carries pairwise noise");
     }
