@@ -39,6 +39,43 @@ final class FedAvgPlan {
                     String split, String pixels) {
     }
 
+    /** The checks that need no data. */
+    static void validate(TrainSettings settings) {
+        FederatedOptions.Federated f = settings.federated();
+        PrivacyOptions.Privacy p = settings.privacy();
+        FedAvgVariant variant = FedAvgVariant.fromCliName(settings.common().algorithm());
+        if (!(f.clientRate() > 0 && f.clientRate() <= 1)) {
+            throw new IllegalArgumentException("--client-rate must lie in (0, 1], got " + f.clientRate());
+        }
+        if (variant.isPrivate()) {
+            if (p.clipNorm() == null) {
+                throw new IllegalArgumentException("--algo " + variant.cliName() + " needs --clip S, the bound on each client's update");
+            }
+            if ((p.epsilon() == null) == (p.noiseMultiplier() == null)) {
+                throw new IllegalArgumentException("--algo " + variant.cliName() + " needs exactly one of --epsilon (the noise is calibrated"
+                        + " to it) and --noise-multiplier Z (noise std = Z S)");
+            }
+        } else if (p.epsilon() != null || p.clipNorm() != null || p.noiseMultiplier() != null) {
+            throw new IllegalArgumentException("fedavg is not private: --epsilon, --clip and --noise-multiplier do not apply (use dp-fedavg-local,"
+                    + " dp-fedavg-central or gopa)");
+        }
+        if (variant == FedAvgVariant.GOPA) {
+            if (f.clientRate() != 1) {
+                throw new IllegalArgumentException("GOPA needs every party of its graph in every round (its pairwise noise only cancels"
+                        + " over the whole graph); use no client sampling (rate 1)");
+            }
+            if (p.epsilon() != null && f.pairwiseMultiplier() != null) {
+                throw new IllegalArgumentException("--pairwise-multiplier goes with --noise-multiplier; with --epsilon both are calibrated");
+            }
+            if (p.noiseMultiplier() != null && f.pairwiseMultiplier() == null) {
+                throw new IllegalArgumentException("gopa with --noise-multiplier also needs --pairwise-multiplier (sigma_Delta / S)");
+            }
+        } else if (f.pairwiseMultiplier() != null) {
+            throw new IllegalArgumentException("--pairwise-multiplier applies to gopa only");
+        }
+    }
+
+    /** The run; {@link #validate} has passed. */
     static FederatedPlan of(TrainSettings settings, FederatedData data, MultiLayerNetwork template) {
         CommonOptions.Common c = settings.common();
         PrivacyOptions.Privacy p = settings.privacy();
@@ -60,42 +97,23 @@ final class FedAvgPlan {
         Graph gopaGraph = null;
         GopaAccountant gopa = null;
         if (variant.isPrivate()) {
-            if (p.clipNorm() == null) {
-                throw new IllegalArgumentException("--algo " + variant.cliName() + " needs --clip S, the bound on each client's update");
-            }
             clip = p.clipNorm();
-            if ((p.epsilon() == null) == (p.noiseMultiplier() == null)) {
-                throw new IllegalArgumentException("--algo " + variant.cliName() + " needs exactly one of --epsilon (the noise is calibrated"
-                        + " to it) and --noise-multiplier Z (noise std = Z S)");
-            }
             if (variant == FedAvgVariant.GOPA) {
                 gopaGraph = Topologies.randomKOut(n, f.gopaK(), new NoiseKey(c.seed(), "gopa-graph", 0, 0).seed());
                 gopa = new GopaAccountant(gopaGraph, GopaAccountant.colludersOf(f.colludingFraction(), n),
                         CollusionAnalysis.parse(f.colludingSets(), c.seed()));
                 if (p.epsilon() != null) {
-                    if (f.pairwiseMultiplier() != null) {
-                        throw new IllegalArgumentException("--pairwise-multiplier goes with --noise-multiplier; with --epsilon both are calibrated");
-                    }
                     GopaCalibration.Levels levels = GopaCalibration.calibrate(gopa,
                             GopaAccountant.kappaBudget(p.epsilon(), p.delta(), rounds, 2 * clip));
                     z = levels.sigmaPrivate() / clip;
                     zPairwise = levels.sigmaPairwise() / clip;
                 } else {
-                    if (f.pairwiseMultiplier() == null) {
-                        throw new IllegalArgumentException("gopa with --noise-multiplier also needs --pairwise-multiplier (sigma_Delta / S)");
-                    }
                     z = p.noiseMultiplier();
                     zPairwise = f.pairwiseMultiplier();
                 }
             } else {
                 z = p.epsilon() != null ? FedAvgPrivacy.calibrate(variant, sampling, n, rounds, p.epsilon(), p.delta()) : p.noiseMultiplier();
             }
-        } else if (p.epsilon() != null || p.clipNorm() != null || p.noiseMultiplier() != null) {
-            throw new IllegalArgumentException("fedavg is not private: --epsilon, --clip and --noise-multiplier do not apply (use dp-fedavg-local,"
-                    + " dp-fedavg-central or gopa)");
-        }
-        if (variant != FedAvgVariant.GOPA && f.pairwiseMultiplier() != null) {
-            throw new IllegalArgumentException("--pairwise-multiplier applies to gopa only");
         }
         FedAvgConfig config = new FedAvgConfig(variant, rounds, f.localSteps(), localBatch, new LearningRate.Constant(lr), f.serverRate(),
                 sampling, weighting, clip, z, zPairwise, c.seed());
@@ -138,9 +156,6 @@ final class FedAvgPlan {
 
     private static ClientSampling sampling(FederatedOptions.Federated f, int clients) {
         double q = f.clientRate();
-        if (!(q > 0 && q <= 1)) {
-            throw new IllegalArgumentException("--client-rate must lie in (0, 1], got " + q);
-        }
         if (q == 1) {
             return new ClientSampling.Everyone();
         }

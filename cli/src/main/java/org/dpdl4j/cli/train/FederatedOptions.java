@@ -2,10 +2,18 @@ package org.dpdl4j.cli.train;
 
 import picocli.CommandLine.Option;
 
-/** Options of the federated algorithms (mu2-untrusted, mu2-trusted, fedavg, dp-fedavg-local, dp-fedavg-central, gopa). */
+/**
+ * Options of the federated algorithms (mu2-untrusted, mu2-trusted, fedavg, dp-fedavg-local, dp-fedavg-central, gopa).
+ * They also read the shared {@code --rounds} (mu2: default one pass, T = examples per machine / batch; the FedAvg family:
+ * default 100), {@code --eval-every}, {@code --checkpoint-every}, {@code --resume}, {@code --batch-size} (mu2: examples per
+ * machine and round, default 1; FedAvg: local mini-batch, default 32, 0 = the client's whole dataset), {@code --lr} (FedAvg's
+ * local rate) and the privacy options.
+ */
 public final class FederatedOptions {
     @Option(names = "--machines", defaultValue = "10", paramLabel = "M",
-            description = "Number of machines (clients) holding the training data; default ${DEFAULT-VALUE}.")
+            description = "Number of machines (clients) holding the training data; default ${DEFAULT-VALUE}. (--rounds: mu2 defaults to one"
+                    + " pass over each machine's data, the FedAvg family to 100; --batch-size: examples per machine and round for mu2,"
+                    + " default 1, the local mini-batch for FedAvg, default 32, 0 = all local data.)")
     int machines;
 
     @Option(names = "--split", defaultValue = "iid", paramLabel = "P",

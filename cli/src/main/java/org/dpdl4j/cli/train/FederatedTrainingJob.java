@@ -9,7 +9,6 @@ import org.dpdl4j.cli.report.TrainingCurves;
 import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.protocol.federated.FederatedCheckpoint;
 import org.dpdl4j.protocol.federated.FederatedTrainer;
-import org.dpdl4j.protocol.federated.ParameterBall;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.learning.config.Sgd;
@@ -144,13 +143,13 @@ final class FederatedTrainingJob implements TrainingJob {
         if (p.epsilon() != null) {
             ZCdp.rho(p.epsilon(), p.delta());   // refuses a non-positive or infinite epsilon and a delta outside (0, 1)
         }
-        if (mu2) {
-            new ParameterBall(s.federated().diameter());
-        } else if (!(s.federated().clientRate() > 0 && s.federated().clientRate() <= 1)) {
-            throw new IllegalArgumentException("--client-rate must lie in (0, 1], got " + s.federated().clientRate());
-        }
         if (s.federated().machines() < 1) {
             throw new IllegalArgumentException("--machines must be at least 1, got " + s.federated().machines());
+        }
+        if (mu2) {
+            Mu2Plan.validate(s);
+        } else {
+            FedAvgPlan.validate(s);
         }
     }
 

@@ -10,6 +10,7 @@ import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.federated.Mu2Constants;
 import org.dpdl4j.protocol.federated.Mu2Setup;
 import org.dpdl4j.protocol.federated.Mu2Trainer;
+import org.dpdl4j.protocol.federated.ParameterBall;
 import org.dpdl4j.protocol.federated.ServerTrust;
 
 import java.util.LinkedHashMap;
@@ -28,6 +29,21 @@ final class Mu2Plan {
                     String start, String split, String pixels) {
     }
 
+    /** The checks that need no data. */
+    static void validate(TrainSettings settings) {
+        FederatedOptions.Federated f = settings.federated();
+        new ParameterBall(f.diameter());
+        if ((f.lipschitz() == null) != (f.smoothness() == null)) {
+            throw new IllegalArgumentException("give both --lipschitz G and --smoothness L, or neither (then they are derived from the data"
+                    + " for softmax or logistic regression)");
+        }
+        if ((settings.privacy().epsilon() == null) == (settings.privacy().noiseMultiplier() == null)) {
+            throw new IllegalArgumentException("--algo " + settings.common().algorithm() + " needs exactly one of --epsilon (the noise is"
+                    + " calibrated to it) and --noise-multiplier Z (noise std = Z S)");
+        }
+    }
+
+    /** The run; {@link #validate} has passed. */
     static FederatedPlan of(TrainSettings settings, FederatedData data, MultiLayerNetwork template) {
         CommonOptions.Common c = settings.common();
         PrivacyOptions.Privacy p = settings.privacy();
@@ -52,10 +68,6 @@ final class Mu2Plan {
         DenseNetworkSpec spec = PerExampleGradients.of(template).spec();
         Mu2Constants constants = constants(f, spec, data);
         boolean byEpsilon = p.epsilon() != null;
-        if (byEpsilon == (p.noiseMultiplier() != null)) {
-            throw new IllegalArgumentException("--algo " + c.algorithm() + " needs exactly one of --epsilon (the noise is calibrated to it)"
-                    + " and --noise-multiplier Z (noise std = Z S)");
-        }
         Mu2Setup setup = byEpsilon
                 ? Mu2Setup.calibrated(trust, constants, machines, rounds, batch, spec.numParams(), p.epsilon(), p.delta(), c.seed())
                 : Mu2Setup.withNoise(trust, constants, machines, rounds, batch, spec.numParams(),
@@ -89,10 +101,6 @@ final class Mu2Plan {
     }
 
     private static Mu2Constants constants(FederatedOptions.Federated f, DenseNetworkSpec spec, FederatedData data) {
-        if ((f.lipschitz() == null) != (f.smoothness() == null)) {
-            throw new IllegalArgumentException("give both --lipschitz G and --smoothness L, or neither (then they are derived from the data"
-                    + " for softmax or logistic regression)");
-        }
         if (f.lipschitz() != null) {
             return Mu2Constants.given(f.lipschitz(), f.smoothness(), f.diameter(), Mu2Constants.isConvexModel(spec));
         }

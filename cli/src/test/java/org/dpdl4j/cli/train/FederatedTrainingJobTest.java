@@ -47,7 +47,9 @@ class FederatedTrainingJobTest {
     }
 
     private void assertRefused(String expected, String... args) {
-        Run r = train(args);
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--out", tmp.resolve("refused").toString()));   // a refused run may already have created its directory
+        Run r = train(all.toArray(String[]::new));
         assertTrue(r.exitCode() == 1 || r.exitCode() == 2, "expected a refusal containing '" + expected + "', got exit code " + r.exitCode());
         assertTrue(r.err().contains(expected), r.err());
     }
@@ -56,16 +58,16 @@ class FederatedTrainingJobTest {
     void mu2UntrustedOnMnistWritesItsRunFilesAndSpendsExactlyItsBudget() throws IOException {
         Path out = tmp.resolve("mu2");
         Run r = train("--algo", "mu2-untrusted", "--dataset", "mnist", "--machines", "100", "--rounds", "30", "--epsilon", "8",
-                "--eval-every", "10", "--out", out.toString());
+                "--eval-every", "15", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err());
         for (String f : List.of("config.json", "metrics.csv", "summary.md", "training.png", "privacy.txt", "checkpoint.bin", "partition.txt")) {
             assertTrue(Files.isRegularFile(out.resolve(f)), f);
         }
         CsvTable metrics = CsvTable.read(out.resolve("metrics.csv"));
-        assertEquals(3, metrics.size());
+        assertEquals(2, metrics.size());
         double[] eps = metrics.doubles("epsilon");
-        assertEquals(8.0, eps[2], 1e-9, "the calibrated noise spends the whole budget by the last round");
-        assertTrue(eps[0] < eps[1] && eps[1] < eps[2], "epsilon so far grows");
+        assertEquals(8.0, eps[1], 1e-9, "the calibrated noise spends the whole budget by the last round");
+        assertTrue(eps[0] < eps[1], "epsilon so far grows");
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("untrusted server (Algorithm 1)") && privacy.contains("--noise seeded")
                 && privacy.contains("safety clip"), privacy);
