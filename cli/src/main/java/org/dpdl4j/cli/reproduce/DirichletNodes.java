@@ -5,6 +5,7 @@ import org.dpdl4j.data.partition.Partition;
 import org.dpdl4j.data.partition.Partitioner;
 import org.dpdl4j.runtime.NodeData;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ final class DirichletNodes {
         List<NodeData> out = new ArrayList<>();
         for (int i = 0; i < USERS; i++) {
             int[] rows = split.indices(i);
-            out.add(new NodeData(train.features().getRows(rows), labelMatrix.getRows(rows)));
+            out.add(new NodeData(Nd4j.pullRows(train.features(), 1, rows), Nd4j.pullRows(labelMatrix, 1, rows)));
         }
         return out;
     }

@@ -17,6 +17,7 @@ import org.dpdl4j.privacy.noise.SeededNoiseSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -154,7 +155,7 @@ final class CentralTrainingJob implements TrainingJob {
         DataType type = net.params().dataType();
         for (int start = 0; start < n; start += batch) {
             int[] rows = java.util.Arrays.copyOfRange(order, start, Math.min(n, start + batch));
-            net.fit(new DataSet(train.features().getRows(rows).castTo(type), train.labels().getRows(rows).castTo(type)));
+            net.fit(new DataSet(Nd4j.pullRows(train.features(), 1, rows).castTo(type), Nd4j.pullRows(train.labels(), 1, rows).castTo(type)));
             bar.step();
         }
         net.incrementEpochCount();

@@ -33,6 +33,7 @@ import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Sgd;
 
 import java.nio.file.Path;
@@ -279,7 +280,7 @@ final class DecentralizedTrainingJob implements TrainingJob {
         ctx.writeText("partition.txt", partition.report());
         for (int i = 0; i < n; i++) {
             int[] rows = partition.indices(i);
-            out.add(new NodeData(w.train().features().getRows(rows), w.train().labels().getRows(rows)));
+            out.add(new NodeData(Nd4j.pullRows(w.train().features(), 1, rows), Nd4j.pullRows(w.train().labels(), 1, rows)));
         }
         return out;
     }
