@@ -148,16 +148,33 @@ public final class RdpAccountant implements PrivacyAccountant {
 
     @Override
     public EpsilonBound epsilonBound(double delta, Conversion conversion) {
+        return epsilonBound(rdp, 1L, delta, conversion);
+    }
+
+    /**
+     * The guarantee of {@code count} compositions of a curve on this accountant's orders (for example a
+     * training step's {@link #curve(DpEvent)}), without touching the ledger: lets a training loop report
+     * epsilon after every step without recomputing the step's curve.
+     */
+    public EpsilonBound epsilonBound(double[] curve, long count, double delta, Conversion conversion) {
         ZCdp.requireDelta(delta);
         Objects.requireNonNull(conversion, "conversion must not be null");
+        if (curve.length != orders.length) {
+            throw new IllegalArgumentException("curve has " + curve.length + " values but the accountant has "
+                    + orders.length + " orders");
+        }
+        if (count < 0) {
+            throw new IllegalArgumentException("composition count must be >= 0, got " + count);
+        }
         double best = Double.POSITIVE_INFINITY;
         double bestOrder = Double.NaN;
         for (int i = 0; i < orders.length; i++) {
-            if (rdp[i] == 0.0) {
+            double total = count == 0 ? 0.0 : count * curve[i];
+            if (total == 0.0) {
                 // D_alpha = 0 at one order means identical output distributions: (0, 0)-DP.
                 return new EpsilonBound(0.0, delta, orders[i], conversion);
             }
-            double eps = conversion.epsilon(orders[i], rdp[i], delta);
+            double eps = conversion.epsilon(orders[i], total, delta);
             if (eps < best) {
                 best = eps;
                 bestOrder = orders[i];

@@ -1,0 +1,116 @@
+package org.dpdl4j.data.catalog;
+
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The directory that holds the data sets, in the layout of the catalog ({@code mnist/...},
+ * {@code a9a/...}, {@code covtype/...}), and where its location came from.
+ *
+ * <p>Resolution order: an explicit path (the {@code --data-dir} option), else the environment
+ * variable {@value #ENVIRONMENT_VARIABLE}, else {@code ~/.dpdl4j/data}. Error messages say which
+ * source was used, so a user who expected another directory knows what to change.
+ *
+ * @param path   the directory (it need not exist yet)
+ * @param source where the path came from
+ */
+public record DataDirectory(Path path, Source source) {
+    /** The environment variable that names the data directory. */
+    public static final String ENVIRONMENT_VARIABLE = "DPDL4J_DATA";
+    /** The default location, relative to the user's home directory. */
+    public static final String DEFAULT_RELATIVE_TO_HOME = ".dpdl4j/data";
+
+    /** Where a data directory's location came from. */
+    public enum Source {
+        /** Given explicitly (the {@code --data-dir} option or a library call). */
+        EXPLICIT("given with --data-dir"),
+        /** Read from the environment variable {@value DataDirectory#ENVIRONMENT_VARIABLE}. */
+        ENVIRONMENT("from the environment variable " + ENVIRONMENT_VARIABLE),
+        /** The default {@code ~/.dpdl4j/data}. */
+        DEFAULT("the default ~/" + DEFAULT_RELATIVE_TO_HOME + ", as neither --data-dir nor " + ENVIRONMENT_VARIABLE
+                + " was given");
+
+        private final String description;
+
+        Source(String description) {
+            this.description = description;
+        }
+
+        /** How this source reads in a sentence ("from the environment variable DPDL4J_DATA"). */
+        public String description() {
+            return description;
+        }
+    }
+
+    public DataDirectory {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(source, "source");
+        path = path.toAbsolutePath().normalize();
+    }
+
+    /** An explicitly given directory. */
+    public static DataDirectory of(Path path) {
+        return new DataDirectory(path, Source.EXPLICIT);
+    }
+
+    /** Resolves the directory from the explicit path (may be null), the process environment and the home directory. */
+    public static DataDirectory resolve(Path explicit) {
+        return resolve(explicit, System.getenv(), Path.of(System.getProperty("user.home")));
+    }
+
+    /** Resolves the directory from the given explicit path (may be null), environment and home directory. */
+    public static DataDirectory resolve(Path explicit, Map<String, String> environment, Path home) {
+        if (explicit != null) {
+            return new DataDirectory(explicit, Source.EXPLICIT);
+        }
+        String env = environment.get(ENVIRONMENT_VARIABLE);
+        if (env != null) {
+            if (env.isBlank()) {
+                throw new IllegalArgumentException("the environment variable " + ENVIRONMENT_VARIABLE
+                        + " is set but empty; set it to the data directory, unset it to use ~/"
+                        + DEFAULT_RELATIVE_TO_HOME + ", or pass --data-dir DIR");
+            }
+            return new DataDirectory(Path.of(env), Source.ENVIRONMENT);
+        }
+        return new DataDirectory(home.resolve(DEFAULT_RELATIVE_TO_HOME), Source.DEFAULT);
+    }
+
+    /** The path of a catalog-relative file such as {@code mnist/train-images-idx3-ubyte.gz}. */
+    public Path resolve(String relativePath) {
+        Path p = path.resolve(relativePath).normalize();
+        if (!p.startsWith(path)) {
+            throw new IllegalArgumentException("relative path " + relativePath + " leaves the data directory " + path);
+        }
+        return p;
+    }
+
+    /**
+     * The path of a file that must exist, for reading data set {@code dataset}.
+     *
+     * @throws NoSuchFileException naming the directory, its source, how to fetch the data set and how
+     *                             to point elsewhere
+     */
+    public Path require(String relativePath, String dataset) throws NoSuchFileException {
+        Path p = resolve(relativePath);
+        if (!Files.isRegularFile(p)) {
+            throw new NoSuchFileException(p.toString(), null, "data set " + dataset + " needs " + relativePath
+                    + " in the data directory " + describe() + ", but it is missing. Fix: run 'dpdl4j datasets fetch "
+                    + dataset + "', or " + howToChange());
+        }
+        return p;
+    }
+
+    /** The directory and its source: "/data (from the environment variable DPDL4J_DATA)". */
+    public String describe() {
+        return path + " (" + source.description() + ")";
+    }
+
+    /** How to use another directory. */
+    public String howToChange() {
+        return "use another directory with --data-dir DIR or the environment variable " + ENVIRONMENT_VARIABLE
+                + " (default ~/" + DEFAULT_RELATIVE_TO_HOME + ")";
+    }
+}

@@ -1,0 +1,150 @@
+package org.dpdl4j.data.libsvm;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.dpdl4j.data.LabeledData;
+import org.dpdl4j.data.MalformedDataException;
+import org.dpdl4j.data.io.DataFiles;
+import org.dpdl4j.data.io.GrowableFloats;
+import org.dpdl4j.data.io.GrowableInts;
+import org.dpdl4j.data.io.Numbers;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Reads a binary-classification file in LIBSVM's sparse text format, {@code label index:value ...}
+ * with 1-based, strictly increasing indices, into a dense {@link LabeledData} with two classes.
+ * Absent indices are zeros. The file may be gzip or plain text.
+ *
+ * <p>DataVec's {@code SVMLightRecordReader} / {@code LibSvmRecordReader} read the same format but
+ * are not used here: their errors name neither the file nor the line, they accept repeated or
+ * decreasing indices (a later pair silently overwrites an earlier one), they skip '#' comments and
+ * {@code qid:} tokens, they do not read gzip, and they build one {@code Writable} object per
+ * feature per line, where a direct parse into one float array is simpler and faster.
+ */
+public final class LibSvmReader {
+    private LibSvmReader() {
+    }
+
+    /** Reads the file; the data set is named after the file. */
+    public static LabeledData read(Path file, LibSvmFormat format) throws IOException {
+        return read(file, format, file.getFileName().toString());
+    }
+
+    /** Reads the file into a data set with the given name. */
+    public static LabeledData read(Path file, LibSvmFormat format, String name) throws IOException {
+        Objects.requireNonNull(format, "format");
+        int d = format.numFeatures();
+        GrowableFloats features = new GrowableFloats(d);
+        GrowableInts labels = new GrowableInts();
+        try (BufferedReader in = DataFiles.openText(file)) {
+            String line;
+            long lineNo = 0;
+            while ((line = in.readLine()) != null) {
+                lineNo++;
+                parseLine(line, lineNo, file, format, features, labels);
+            }
+        }
+        if (labels.size() == 0) {
+            throw MalformedDataException.inFile(file, "the file has no examples", "pass a non-empty LIBSVM file");
+        }
+        int n = labels.size();
+        return new LabeledData(name, Nd4j.create(features.toArray(), new long[] {n, d}, DataType.FLOAT),
+                labels.toArray(), 2);
+    }
+
+    private static void parseLine(String line, long lineNo, Path file, LibSvmFormat format, GrowableFloats features,
+            GrowableInts labels) throws MalformedDataException {
+        int len = line.length();
+        int pos = skipBlanks(line, 0);
+        if (pos == len) {
+            throw MalformedDataException.atLine(file, lineNo, "the line is empty, so it has no label",
+                    "remove the empty line; every line must be 'label index:value ...'");
+        }
+        int end = tokenEnd(line, pos);
+        int firstColon = line.indexOf(':', pos);
+        if (firstColon >= 0 && firstColon < end) {
+            throw MalformedDataException.atLine(file, lineNo, "the label is missing: the line starts with the feature "
+                    + "token \"" + line.substring(pos, end) + "\"", "put the class label (" + format.labels().describe()
+                    + ") first on every line");
+        }
+        double label;
+        try {
+            label = Numbers.parseDecimal(line, pos, end);
+        } catch (NumberFormatException e) {
+            throw MalformedDataException.atLine(file, lineNo, "the label \"" + line.substring(pos, end)
+                    + "\" is not a number", "every line must start with a numeric label (" + format.labels().describe() + ")");
+        }
+        int cls = format.labels().classOf(label);
+        if (cls < 0) {
+            throw MalformedDataException.atLine(file, lineNo, "the label \"" + line.substring(pos, end)
+                    + "\" is not one of the two labels of scheme " + format.labels() + " (" + format.labels().describe() + ")",
+                    "read the file with the BinaryLabelScheme that matches its labels");
+        }
+        int row = features.appendRow();
+        labels.add(cls);
+        int d = format.numFeatures();
+        int previous = 0;
+        int tokenNo = 1;
+        pos = skipBlanks(line, end);
+        while (pos < len) {
+            end = tokenEnd(line, pos);
+            tokenNo++;
+            String where = "token " + tokenNo + " \"" + line.substring(pos, end) + "\"";
+            int colon = line.indexOf(':', pos);
+            if (colon < 0 || colon >= end || colon == pos || colon == end - 1) {
+                throw MalformedDataException.atLine(file, lineNo, where + " is not of the form index:value",
+                        "write each feature as index:value, separated by spaces");
+            }
+            int index;
+            try {
+                index = Numbers.parseInt(line, pos, colon);
+            } catch (NumberFormatException e) {
+                throw MalformedDataException.atLine(file, lineNo, where + " has a non-integer index \""
+                        + line.substring(pos, colon) + "\"", "feature indices must be integers 1.." + d);
+            }
+            if (index < 1 || index > d) {
+                String why = index < 1 ? "LIBSVM indices start at 1" : "the feature dimension is " + d;
+                throw MalformedDataException.atLine(file, lineNo, where + " has index " + index
+                        + ", outside 1.." + d + " (" + why + ")", index < 1
+                        ? "shift 0-based indices up by one"
+                        : "read the file with LibSvmFormat numFeatures >= " + index + " if it really has that many features");
+            }
+            if (index <= previous) {
+                throw MalformedDataException.atLine(file, lineNo, where + " has index " + index
+                        + ", which does not increase (the previous index is " + previous + ")",
+                        "sort each line's index:value pairs by index and remove duplicates");
+            }
+            double value;
+            try {
+                value = Numbers.parseDecimal(line, colon + 1, end);
+            } catch (NumberFormatException e) {
+                throw MalformedDataException.atLine(file, lineNo, where + " has a non-numeric value \""
+                        + line.substring(colon + 1, end) + "\"", "feature values must be finite decimal numbers");
+            }
+            features.set(row + index - 1, (float) value);
+            previous = index;
+            pos = skipBlanks(line, end);
+        }
+    }
+
+    private static int skipBlanks(String s, int i) {
+        while (i < s.length() && isBlank(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static int tokenEnd(String s, int i) {
+        while (i < s.length() && !isBlank(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isBlank(char c) {
+        return c == ' ' || c == '\t' || c == '\r';
+    }
+}

@@ -1,0 +1,144 @@
+package org.dpdl4j.optim;
+
+import org.deeplearning4j.nn.api.Updater;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.gradient.DefaultGradient;
+import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.deeplearning4j.optimize.api.StepFunction;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.deeplearning4j.optimize.stepfunctions.NegativeDefaultStepFunction;
+import org.dpdl4j.privacy.noise.NoiseSource;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.util.Map;
+
+/**
+ * One differentially private gradient step on a DL4J {@link MultiLayerNetwork}, around the network's own
+ * updater (whatever {@code IUpdater} it was configured with: Sgd, Adam, Nesterovs, ...):
+ * <ol>
+ *   <li>per-example gradients clipped to norm C and summed, from one batched pass ({@link PerExampleGradients});</li>
+ *   <li>Gaussian noise N(0, (z C)^2) added to the sum by the {@link NoiseSource};</li>
+ *   <li>division by the <i>expected</i> batch size (a data-independent divisor, as the privacy analysis of
+ *       Poisson sampling requires);</li>
+ *   <li>DL4J's updater (learning rate, momentum, Adam moments, regularization, gradient normalization)
+ *       and parameter step, exactly as {@code net.fit} does them.</li>
+ * </ol>
+ * With C = infinity, z = 0 and a fixed batch this is {@code net.fit(batch)} bit for bit.
+ * It does no sampling and no accounting; {@link PrivateTrainer} adds both.
+ */
+public final class DpOptimizer {
+    private final MultiLayerNetwork net;
+    private final PerExampleGradients engine;
+    private final double clipNorm;
+    private final double noiseMultiplier;
+    private final double divisor;
+    private final NoiseSource noise;
+    private final Gradient gradient;
+    private final StepFunction stepFunction = new NegativeDefaultStepFunction();
+
+    /**
+     * @param net             an initialised network (validated by {@link DpModelValidator})
+     * @param clipNorm        C &gt; 0, or infinity for no clipping (then the noise multiplier must be 0)
+     * @param noiseMultiplier z &gt;= 0: noise std = z * C
+     * @param divisor         the expected batch size the noisy sum is divided by
+     * @param noise           the noise source (use the secure one for real guarantees)
+     */
+    public DpOptimizer(MultiLayerNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
+        if (!(clipNorm > 0)) {
+            throw new IllegalArgumentException("clip norm C must be > 0, got " + clipNorm);
+        }
+        if (!(noiseMultiplier >= 0) || Double.isInfinite(noiseMultiplier)) {
+            throw new IllegalArgumentException("noise multiplier must be a finite number >= 0, got " + noiseMultiplier);
+        }
+        if (Double.isInfinite(clipNorm) && noiseMultiplier > 0) {
+            throw new IllegalArgumentException("noise std = multiplier * C is infinite without clipping; set a finite clip norm");
+        }
+        if (!(divisor > 0) || Double.isInfinite(divisor)) {
+            throw new IllegalArgumentException("batch-size divisor must be a positive finite number, got " + divisor);
+        }
+        this.net = net;
+        this.engine = PerExampleGradients.of(net);
+        this.clipNorm = clipNorm;
+        this.noiseMultiplier = noiseMultiplier;
+        this.divisor = divisor;
+        this.noise = noise;
+        if (net.getGradientsViewArray() == null) {
+            net.initGradientsView();
+        }
+        this.gradient = layerGradients(net);
+    }
+
+    /** The DL4J gradient object over the network's flattened gradient view, keyed like DL4J's backprop keys it. */
+    private static Gradient layerGradients(MultiLayerNetwork net) {
+        Gradient g = new DefaultGradient(net.getGradientsViewArray());
+        for (int i = 0; i < net.getnLayers(); i++) {
+            NeuralNetConfiguration conf = net.getLayerWiseConfigurations().getConf(i);
+            Map<String, INDArray> views = conf.getLayer().initializer()
+                    .getGradientsFromFlattened(conf, net.getLayer(i).getGradientsViewArray());
+            for (Map.Entry<String, INDArray> e : views.entrySet()) {
+                g.setGradientFor(i + "_" + e.getKey(), e.getValue());
+            }
+        }
+        return g;
+    }
+
+    /**
+     * Applies one private step on the given batch (possibly empty: then only noise moves the model).
+     *
+     * @return what the batched pass measured (norms, loss sum); {@code null} for an empty batch
+     */
+    public ClippedBatch step(INDArray features, INDArray labels) {
+        INDArray grad = net.getGradientsViewArray();
+        ClippedBatch batch = null;
+        if (features.size(0) == 0) {
+            grad.assign(0.0);
+        } else {
+            batch = engine.clippedSum(net.params(), features, labels, null, clipNorm, grad);
+        }
+        noise.addGaussian(grad, noiseStd());
+        grad.divi(divisor);
+
+        int iteration = net.getIterationCount();
+        int epoch = net.getEpochCount();
+        Updater updater = net.getUpdater();
+        updater.update(net, gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
+        INDArray params = net.params();
+        stepFunction.step(params.reshape(params.length()), grad.reshape(grad.length()));
+
+        double score = batch == null ? Double.NaN : batch.lossSums().getDouble(0) / Math.max(1, features.size(0));
+        net.setScore(score);
+        for (TrainingListener listener : net.getListeners()) {
+            listener.iterationDone(net, iteration, epoch);
+        }
+        net.getLayerWiseConfigurations().setIterationCount(iteration + 1);
+        net.applyConstraints(iteration + 1, epoch);
+        return batch;
+    }
+
+    /** Standard deviation of the noise added to the clipped sum: z * C (0 when z = 0, even without clipping). */
+    public double noiseStd() {
+        return noiseMultiplier == 0 ? 0.0 : noiseMultiplier * clipNorm;
+    }
+
+    public MultiLayerNetwork network() {
+        return net;
+    }
+
+    public double clipNorm() {
+        return clipNorm;
+    }
+
+    public double noiseMultiplier() {
+        return noiseMultiplier;
+    }
+
+    public double divisor() {
+        return divisor;
+    }
+
+    public NoiseSource noiseSource() {
+        return noise;
+    }
+}

@@ -1,0 +1,69 @@
+package org.dpdl4j.optim;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * The ground truth for per-example clipping: DL4J's own backpropagation run on one example at a time,
+ * in double precision. It is 50-200x slower than {@link PerExampleGradients} and exists to check it -
+ * including on your own models: {@link #compare} reports how far the fast path is from the truth.
+ */
+public final class PerExampleGradientOracle {
+    private PerExampleGradientOracle() {
+    }
+
+    /** Per-example gradients as rows of a [b, p] DOUBLE matrix (DL4J's flattened parameter layout). */
+    public static INDArray perExampleGradients(MultiLayerNetwork net, INDArray features, INDArray labels) {
+        MultiLayerNetwork dbl = net.convertDataType(DataType.DOUBLE);
+        INDArray x = features.castTo(DataType.DOUBLE);
+        INDArray y = labels.castTo(DataType.DOUBLE);
+        long b = x.size(0);
+        INDArray out = Nd4j.create(DataType.DOUBLE, b, dbl.numParams());
+        for (long i = 0; i < b; i++) {
+            dbl.setInput(x.getRow(i, true).dup());
+            dbl.setLabels(y.getRow(i, true).dup());
+            dbl.computeGradientAndScore();
+            out.putRow(i, dbl.gradient().gradient().reshape(dbl.numParams()));
+        }
+        return out;
+    }
+
+    /** Sum over examples of {@code g_i * min(1, C / ||g_i||)}, as a DOUBLE vector of length p. */
+    public static INDArray clippedSum(INDArray perExampleGradients, double clipNorm) {
+        INDArray norms = perExampleGradients.norm2(1);
+        INDArray factors = Transforms.min(Transforms.pow(norms, -1.0, true).muli(clipNorm), 1.0, false);
+        return perExampleGradients.mulColumnVector(factors.reshape(factors.length(), 1)).sum(0);
+    }
+
+    /**
+     * Compares the fast per-example engine with this oracle on one batch.
+     *
+     * @return the largest relative error of the per-example norms and the relative error (in L2) of the
+     *         clipped gradient sum; in double precision both should be below 1e-10, in float below 1e-5
+     */
+    public static Comparison compare(MultiLayerNetwork net, INDArray features, INDArray labels, double clipNorm) {
+        INDArray truth = perExampleGradients(net, features, labels);
+        INDArray truthNorms = truth.norm2(1);
+        INDArray truthSum = clippedSum(truth, clipNorm);
+
+        PerExampleGradients fast = PerExampleGradients.of(net);
+        INDArray grad = Nd4j.create(net.params().dataType(), 1, net.numParams());
+        ClippedBatch batch = fast.clippedSum(net.params(), features.castTo(net.params().dataType()),
+                labels.castTo(net.params().dataType()), null, clipNorm, grad);
+        double normError = Transforms.abs(batch.norms().castTo(DataType.DOUBLE).sub(truthNorms).div(truthNorms.add(1e-300)))
+                .maxNumber().doubleValue();
+        double sumError = grad.castTo(DataType.DOUBLE).reshape(truthSum.length()).sub(truthSum).norm2Number().doubleValue()
+                / Math.max(truthSum.norm2Number().doubleValue(), 1e-300);
+        return new Comparison(normError, sumError);
+    }
+
+    /**
+     * @param maxNormRelativeError  max over examples of |fast norm - true norm| / true norm
+     * @param sumRelativeError      ||fast clipped sum - true clipped sum|| / ||true clipped sum||
+     */
+    public record Comparison(double maxNormRelativeError, double sumRelativeError) {
+    }
+}

@@ -1,0 +1,52 @@
+package org.dpdl4j.privacy.noise;
+
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.MixingMatrix;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Pairwise-cancelling noise (Decor, GOPA) for all nodes at once: {@code B U} with B the oriented incidence
+ * matrix (+1 at the lower endpoint of an edge, -1 at the higher) and U one row {@code u_e ~ N(0, sigma^2 I)}
+ * per edge, drawn from the edge's own stream (keyed by its secret and the round). Row i is
+ * {@code sum_{j in N(i)} v_ij} with {@code v_ij = -v_ji}, so the rows sum to zero exactly up to rounding.
+ */
+public final class PairwiseNoise {
+    private final INDArray incidence;   // [n, |E|], possibly with columns scaled by W_ij (compatibility)
+    private final int edges;
+
+    /**
+     * @param graph               the pairs that share secrets
+     * @param mixing              gossip weights, used only when {@code scaleByMixingWeight} (Decor reference-code
+     *                            compatibility: each pairwise term multiplied by W_ij); may be null otherwise
+     * @param scaleByMixingWeight see above
+     * @param type                data type of the noise
+     */
+    public PairwiseNoise(Graph graph, MixingMatrix mixing, boolean scaleByMixingWeight, DataType type) {
+        this.edges = graph.edgeCount();
+        INDArray b = graph.incidenceArray();
+        if (scaleByMixingWeight) {
+            for (int e = 0; e < edges; e++) {
+                b.getColumn(e).muli(mixing.get(graph.edge(e).i(), graph.edge(e).j()));
+            }
+        }
+        this.incidence = b.castTo(type);
+    }
+
+    /** Pairwise noise without compatibility scaling. */
+    public PairwiseNoise(Graph graph, DataType type) {
+        this(graph, null, false, type);
+    }
+
+    /** {@code B U} for the given round ([n, p]); all zeros when sigma is 0 or the graph has no edge. */
+    public INDArray draw(NoiseStreams streams, long round, long p, double sigma) {
+        INDArray u = Nd4j.zeros(incidence.dataType(), edges, p);
+        if (sigma > 0) {
+            for (int e = 0; e < edges; e++) {
+                streams.pairwiseNoise(e, round).addGaussian(u.getRow(e), sigma);
+            }
+        }
+        return incidence.mmul(u);
+    }
+}

@@ -1,0 +1,97 @@
+package org.dpdl4j.privacy.noise;
+
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.security.SecureRandom;
+import java.util.Arrays;
+
+/**
+ * Gaussian noise from a cryptographic stream cipher ({@link StreamCipher}, AES-256-CTR by default): the
+ * secure source, and the default of every private mechanism in dpdl4j.
+ *
+ * <ul>
+ *   <li>{@link #fromSecureRandom()} keys the cipher from the operating system's entropy
+ *       ({@link SecureRandom}); nobody, the user included, can reproduce the noise.</li>
+ *   <li>{@link #withKey(byte[], long)} keys it with a secret shared by two parties (the per-edge
+ *       secrets of Decor and GOPA), so both derive identical noise and nobody else can; the stream id
+ *       (for example the round) selects an independent stream.</li>
+ * </ul>
+ * Normals are produced in bulk by {@link PolarNormals} (see there for the floating-point mitigation).
+ */
+public final class SecureNoiseSource implements NoiseSource {
+    private final KeyStream stream;
+    private final PolarNormals polar = new PolarNormals();
+    private final String description;
+    private double[] buffer = new double[0];
+
+    private SecureNoiseSource(StreamCipher cipher, byte[] key, long streamId, String description) {
+        this.stream = new KeyStream(cipher, key, streamId);
+        this.description = description;
+    }
+
+    /** A source keyed from {@link SecureRandom} with the default cipher: unpredictable and irreproducible. */
+    public static SecureNoiseSource fromSecureRandom() {
+        return fromSecureRandom(StreamCipher.AES_256_CTR);
+    }
+
+    /** A source keyed from {@link SecureRandom} with the given cipher. */
+    public static SecureNoiseSource fromSecureRandom(StreamCipher cipher) {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        try {
+            return new SecureNoiseSource(cipher, key, 0L, cipher + " (secure, key from SecureRandom)");
+        } finally {
+            Arrays.fill(key, (byte) 0);
+        }
+    }
+
+    /**
+     * A source keyed by a 32-byte secret with the default cipher; parties holding the same secret and
+     * stream id draw the same noise. This object does not retain the array.
+     */
+    public static SecureNoiseSource withKey(byte[] key, long streamId) {
+        return withKey(StreamCipher.AES_256_CTR, key, streamId);
+    }
+
+    /** As {@link #withKey(byte[], long)} with an explicit cipher. */
+    public static SecureNoiseSource withKey(StreamCipher cipher, byte[] key, long streamId) {
+        return new SecureNoiseSource(cipher, key, streamId, cipher + " (secure, shared key, stream " + streamId + ")");
+    }
+
+    /** {@code n} standard normals, DOUBLE, rank 1. */
+    public INDArray standardNormals(long n) {
+        if (n < 0 || n > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("can draw between 0 and 2^31-17 normals at a time, asked for " + n);
+        }
+        int count = (int) n;
+        if (buffer.length != count) {
+            buffer = new double[count];
+        }
+        polar.fill(stream, buffer, count);
+        return Nd4j.createFromArray(buffer);
+    }
+
+    @Override
+    public void addGaussian(INDArray target, double std) {
+        if (NoiseChecks.skip(target, std)) {
+            return;
+        }
+        INDArray scaled = standardNormals(target.length()).muli(std);
+        if (target.dataType() != DataType.DOUBLE) {
+            scaled = scaled.castTo(target.dataType());
+        }
+        target.addi(scaled.reshape('c', target.shape()));
+    }
+
+    @Override
+    public boolean isSecure() {
+        return true;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+}

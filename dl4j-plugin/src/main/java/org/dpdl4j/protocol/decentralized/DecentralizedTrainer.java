@@ -1,0 +1,255 @@
+package org.dpdl4j.protocol.decentralized;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.MixingMatrix;
+import org.dpdl4j.optim.BatchSampler;
+import org.dpdl4j.optim.FixedSizeSampler;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.optim.PoissonSampler;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.PairwiseNoise;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.PaddedBatch;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Decentralized SGD on a graph with the n node models as the rows of one [n, p] matrix (each row in
+ * DL4J's flattened parameter layout, so any row can be loaded into the template network). One round,
+ * for every node at once (Decor, eq. 3-4):
+ * <ol>
+ *   <li>clipped gradients of all nodes from one batched per-example pass: per example then averaged
+ *       (example-level privacy), or the whole local gradient (user-level privacy);</li>
+ *   <li>private noise {@code w_i ~ N(0, sigma_cdp^2 I)} from each node's own stream;</li>
+ *   <li>pairwise noise {@code sum_j v_ij}, {@code v_ij = -v_ji ~ N(0, sigma_cor^2 I)}, regenerated every round
+ *       from the edge's secret and the round;</li>
+ *   <li>the local step {@code x <- (1 - eta lambda) x - eta (g + w + sum_j v_ij)};</li>
+ *   <li>gossip {@code X <- W X}, one matrix product.</li>
+ * </ol>
+ * The noise of the next round is drawn on a background thread while the current one computes.
+ */
+public final class DecentralizedTrainer implements AutoCloseable {
+    private final DecentralizedConfig config;
+    private final Graph graph;
+    private final MixingMatrix mixing;
+    private final List<NodeData> data;
+    private final NoiseStreams streams;
+    private final PerExampleGradients engine;
+    private final MultiLayerNetwork template;
+    private final List<BatchSampler> samplers = new ArrayList<>();
+    private final INDArray w;
+    private final RoundNoise noise;
+    private final DataType type;
+    private INDArray params;
+    private PaddedBatch fullBatch;
+    private long round;
+    private double lastBatchLoss = Double.NaN;
+
+    /**
+     * @param template initialised network whose parameters every node starts from (all nodes start equal)
+     * @param graph    communication graph (node i holds {@code data.get(i)})
+     * @param mixing   gossip matrix on that graph
+     * @param data     local datasets, one per node
+     * @param config   algorithm settings
+     * @param streams  where every noise term and every batch comes from
+     */
+    public DecentralizedTrainer(MultiLayerNetwork template, Graph graph, MixingMatrix mixing, List<NodeData> data,
+                                DecentralizedConfig config, NoiseStreams streams) {
+        this.template = Objects.requireNonNull(template, "template network");
+        this.graph = Objects.requireNonNull(graph, "graph");
+        this.mixing = Objects.requireNonNull(mixing, "mixing matrix");
+        this.data = List.copyOf(data);
+        this.config = Objects.requireNonNull(config, "config");
+        this.streams = Objects.requireNonNull(streams, "noise streams");
+        int n = graph.vertexCount();
+        if (this.data.size() != n) {
+            throw new IllegalArgumentException("the graph has " + n + " nodes but " + this.data.size() + " local datasets were given");
+        }
+        if (mixing.size() != n) {
+            throw new IllegalArgumentException("the mixing matrix is " + mixing.size() + "x" + mixing.size() + " for " + n + " nodes");
+        }
+        this.engine = PerExampleGradients.of(template);
+        this.type = engine.spec().dataType();
+        for (int i = 0; i < n; i++) {
+            NodeData d = this.data.get(i);
+            if (d.features().size(1) != engine.spec().nIn()) {
+                throw new IllegalArgumentException("node " + i + " has " + d.features().size(1) + " features but the model takes "
+                        + engine.spec().nIn());
+            }
+            samplers.add(sampler(d.size(), i));
+        }
+        this.w = mixing.toINDArray(type);
+        this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
+        boolean decor = config.algorithm() == DecentralizedAlgorithm.DECOR;
+        PairwiseNoise correlated = decor ? new PairwiseNoise(graph, mixing, config.compatibility().scaleByMixingWeight(), type) : null;
+        double sigmaCdp = config.algorithm().isPrivate() ? config.sigmaCdp() : 0.0;
+        this.noise = new RoundNoise(streams, correlated, n, engine.spec().numParams(), sigmaCdp, decor ? config.sigmaCor() : 0.0,
+                config.compatibility().pairwiseNoiseDrawnOnce(), type, config.algorithm().isPrivate());
+    }
+
+    private BatchSampler sampler(long m, int node) {
+        return switch (config.sampling()) {
+            case POISSON -> {
+                if (config.batchSize() > m) {
+                    throw new IllegalArgumentException("node " + node + " has " + m + " examples, fewer than the batch size "
+                            + config.batchSize());
+                }
+                yield PoissonSampler.withExpectedBatchSize(m, config.batchSize());
+            }
+            case FIXED_SIZE_WITHOUT_REPLACEMENT -> new FixedSizeSampler(m, Math.min(config.batchSize(), (int) m));
+            case FULL_BATCH -> new PoissonSampler(m, 1.0);
+        };
+    }
+
+    /** Runs one round (all nodes: gradient, noise, local step, gossip). */
+    public void step() {
+        int n = graph.vertexCount();
+        PaddedBatch batch = nextBatch();
+        INDArray grad = Nd4j.create(type, n, engine.spec().numParams());
+        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
+        double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
+        var result = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), clip, grad);
+        scaleToLocalGradient(grad, batch.sizes(), exampleLevel);
+        if (config.algorithm().isPrivate() && !exampleLevel) {
+            clipRows(grad, config.clipNorm());
+        }
+        lastBatchLoss = meanBatchLoss(result.lossSums(), batch.sizes());
+        if (config.algorithm().isPrivate()) {
+            grad.addi(noise.forRound(round));
+        }
+        double eta = config.learningRate().at(round);
+        if (config.weightDecay() > 0) {
+            params.muli(1.0 - eta * config.weightDecay());
+        }
+        params.subi(grad.muli(eta));
+        params = w.mmul(params);
+        round++;
+    }
+
+    /** This round's batches; with full local batches they never change, so they are gathered once. */
+    private PaddedBatch nextBatch() {
+        if (fullBatch != null) {
+            return fullBatch;
+        }
+        int n = graph.vertexCount();
+        int[][] rows = new int[n][];
+        for (int i = 0; i < n; i++) {
+            rows[i] = samplers.get(i).sample(streams.sampling(i, round));
+        }
+        PaddedBatch batch = PaddedBatch.gather(data, rows, type);
+        if (config.sampling() == SamplingScheme.FULL_BATCH) {
+            fullBatch = batch;
+        }
+        return batch;
+    }
+
+    /**
+     * Sum -> local gradient: divided by the batch size for a MEAN objective (the expected size under
+     * Poisson sampling when privacy is example level, so the divisor does not depend on the data).
+     */
+    private void scaleToLocalGradient(INDArray grad, int[] sizes, boolean exampleLevel) {
+        if (config.objective() == LocalObjective.SUM) {
+            return;
+        }
+        INDArray divisor = Nd4j.create(DataType.DOUBLE, sizes.length, 1);
+        for (int i = 0; i < sizes.length; i++) {
+            double expected = samplers.get(i).expectedBatchSize();
+            divisor.putScalar(i, 0, exampleLevel || config.sampling() == SamplingScheme.FULL_BATCH ? expected : Math.max(1, sizes[i]));
+        }
+        grad.diviColumnVector(divisor.castTo(type));
+    }
+
+    /** User-level clipping: each node's whole local gradient to norm C. */
+    private static void clipRows(INDArray grad, double clip) {
+        INDArray norms = grad.norm2(1).castTo(DataType.DOUBLE);
+        INDArray factors = Transforms.min(Transforms.pow(norms, -1.0, true).muli(clip), 1.0, false);
+        grad.muliColumnVector(factors.reshape(factors.length(), 1).castTo(grad.dataType()));
+    }
+
+    private static double meanBatchLoss(INDArray lossSums, int[] sizes) {
+        double total = 0;
+        int count = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            if (sizes[i] > 0) {
+                total += lossSums.getDouble(i) / sizes[i];
+                count++;
+            }
+        }
+        return count == 0 ? Double.NaN : total / count;
+    }
+
+    /** Runs {@code count} rounds. */
+    public void run(long count) {
+        for (long k = 0; k < count; k++) {
+            step();
+        }
+    }
+
+    /** The [n, p] matrix of node models (a live view: copy it to keep it). */
+    public INDArray params() {
+        return params;
+    }
+
+    /** The average model {@code (1/n) sum_i x_i} as a [p] vector. */
+    public INDArray averageModel() {
+        return params.mean(0);
+    }
+
+    /** Rounds done so far. */
+    public long round() {
+        return round;
+    }
+
+    /** Mean over nodes of the last round's mean batch loss (measured before the update). */
+    public double lastBatchLoss() {
+        return lastBatchLoss;
+    }
+
+    /** Restores a saved state (see {@link DecentralizedCheckpoint}). */
+    void restore(long savedRound, INDArray savedParams) {
+        if (savedParams.rank() != 2 || savedParams.size(0) != params.size(0) || savedParams.size(1) != params.size(1)) {
+            throw new IllegalArgumentException("checkpoint holds parameters of shape " + java.util.Arrays.toString(savedParams.shape())
+                    + " but this run has " + java.util.Arrays.toString(params.shape()));
+        }
+        this.params = savedParams.castTo(type).dup();
+        this.round = savedRound;
+    }
+
+    public DecentralizedConfig config() {
+        return config;
+    }
+
+    public Graph graph() {
+        return graph;
+    }
+
+    public MixingMatrix mixing() {
+        return mixing;
+    }
+
+    public NoiseStreams streams() {
+        return streams;
+    }
+
+    public MultiLayerNetwork template() {
+        return template;
+    }
+
+    public List<NodeData> data() {
+        return data;
+    }
+
+    @Override
+    public void close() {
+        noise.close();
+    }
+}

@@ -1,0 +1,116 @@
+package org.dpdl4j.privacy.noise;
+
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class NoiseSourcesTest {
+    private static final int N = 1_000_001;
+
+    /** Mean, variance, skewness-free checks and the fourth moment of a normal sample. */
+    private static void assertNormal(INDArray z, double std) {
+        double[] v = z.castTo(DataType.DOUBLE).toDoubleVector();
+        double m = 0, m2 = 0, m4 = 0;
+        for (double x : v) {
+            m += x;
+        }
+        m /= v.length;
+        for (double x : v) {
+            double d = (x - m) / std;
+            m2 += d * d;
+            m4 += d * d * d * d;
+        }
+        m2 /= v.length;
+        m4 /= v.length;
+        double se = 1 / Math.sqrt(v.length);
+        assertEquals(0.0, m / std, 5 * se, "mean");
+        assertEquals(1.0, m2, 5 * Math.sqrt(2) * se, "variance");
+        assertEquals(3.0, m4, 5 * Math.sqrt(96) * se, "fourth moment (normal: 3)");
+        long beyond3 = 0;
+        for (double x : v) {
+            if (Math.abs(x - m) > 3 * std) {
+                beyond3++;
+            }
+        }
+        double expected = 0.0026997960632601866 * v.length;
+        assertEquals(expected, beyond3, 5 * Math.sqrt(expected), "tail mass beyond 3 sigma");
+    }
+
+    @Test
+    void secureSourceIsStandardNormalTimesStd() {
+        INDArray z = SecureNoiseSource.fromSecureRandom().gaussian(DataType.DOUBLE, 2.5, N);
+        assertNormal(z, 2.5);
+    }
+
+    @Test
+    void chaCha20VariantIsStandardNormalToo() {
+        assertNormal(SecureNoiseSource.fromSecureRandom(StreamCipher.CHACHA20).gaussian(DataType.DOUBLE, 1.5, N), 1.5);
+    }
+
+    @Test
+    void seededSourceIsStandardNormalTimesStd() {
+        INDArray z = SeededNoiseSource.forKey(new NoiseKey(3, "t", 0, 0)).gaussian(DataType.FLOAT, 0.7, N);
+        assertNormal(z, 0.7);
+    }
+
+    @Test
+    void sharedKeyGivesIdenticalStreamsAndStreamIdsSeparateThem() {
+        byte[] key = new byte[32];
+        key[3] = 42;
+        INDArray a = SecureNoiseSource.withKey(key, 7).gaussian(DataType.DOUBLE, 1.0, 1001);
+        INDArray b = SecureNoiseSource.withKey(key.clone(), 7).gaussian(DataType.DOUBLE, 1.0, 1001);
+        INDArray c = SecureNoiseSource.withKey(key, 8).gaussian(DataType.DOUBLE, 1.0, 1001);
+        assertArrayEquals(a.toDoubleVector(), b.toDoubleVector(), 0.0);
+        assertFalse(a.equalsWithEps(c, 1e-3));
+        key[0] = 1;
+        INDArray d = SecureNoiseSource.withKey(key, 7).gaussian(DataType.DOUBLE, 1.0, 1001);
+        assertFalse(a.equalsWithEps(d, 1e-3));
+    }
+
+    @Test
+    void seededStreamsAreReproducibleAndKeyedByEveryField() {
+        NoiseKey k = new NoiseKey(1, "private-noise", 3, 10);
+        INDArray a = SeededNoiseSource.forKey(k).gaussian(DataType.DOUBLE, 1.0, 100);
+        assertArrayEquals(a.toDoubleVector(), SeededNoiseSource.forKey(k).gaussian(DataType.DOUBLE, 1.0, 100).toDoubleVector(), 0.0);
+        for (NoiseKey other : new NoiseKey[]{new NoiseKey(2, "private-noise", 3, 10), new NoiseKey(1, "pairwise", 3, 10),
+                new NoiseKey(1, "private-noise", 4, 10), k.atRound(11)}) {
+            assertFalse(a.equalsWithEps(SeededNoiseSource.forKey(other).gaussian(DataType.DOUBLE, 1.0, 100), 1e-3), other.toString());
+        }
+    }
+
+    @Test
+    void consecutiveDrawsNeverRepeat() {
+        SecureNoiseSource s = SecureNoiseSource.fromSecureRandom();
+        INDArray a = s.gaussian(DataType.DOUBLE, 1, 64);
+        INDArray b = s.gaussian(DataType.DOUBLE, 1, 64);
+        assertFalse(a.equalsWithEps(b, 1e-3));
+    }
+
+    @Test
+    void addsInPlaceToViewsOfAnyShape() {
+        INDArray base = Nd4j.zeros(DataType.FLOAT, 6, 8);
+        INDArray view = base.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(1, 3), org.nd4j.linalg.indexing.NDArrayIndex.all());
+        SecureNoiseSource.fromSecureRandom().addGaussian(view, 1.0);
+        assertEquals(0.0, base.getRow(0).norm2Number().doubleValue(), 0.0);
+        assertTrue(base.getRow(1).norm2Number().doubleValue() > 0);
+        assertEquals(0.0, base.getRow(5).norm2Number().doubleValue(), 0.0);
+    }
+
+    @Test
+    void rejectsBadStd() {
+        INDArray t = Nd4j.zeros(DataType.FLOAT, 3);
+        NoiseSource s = SecureNoiseSource.fromSecureRandom();
+        assertThrows(IllegalArgumentException.class, () -> s.addGaussian(t, -1));
+        assertThrows(IllegalArgumentException.class, () -> s.addGaussian(t, Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> s.addGaussian(t, Double.POSITIVE_INFINITY));
+        s.addGaussian(t, 0.0);
+        assertEquals(0.0, t.norm2Number().doubleValue(), 0.0);
+    }
+}
