@@ -2,13 +2,21 @@ package org.dpdl4j.attacks.matching;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import org.dpdl4j.attacks.target.DenseStage;
 import org.dpdl4j.attacks.target.LayerGradient;
 import org.dpdl4j.attacks.target.OutputHead;
 import org.dpdl4j.attacks.target.Stage;
 import org.dpdl4j.attacks.target.StageActivation;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
+import org.nd4j.linalg.api.memory.enums.AllocationPolicy;
+import org.nd4j.linalg.api.memory.enums.LearningPolicy;
+import org.nd4j.linalg.api.memory.enums.ResetPolicy;
+import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Gradient matching for dense networks in closed form: the forward pass, the network's backward pass, and the
@@ -26,6 +34,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * the forward pass as in ordinary backpropagation. About a dozen matrix products per layer, no graph.
  */
 public final class DenseGradientMatching implements MatchingObjective {
+    private static final AtomicLong INSTANCES = new AtomicLong();
+
+    private final String workspaceId = "dpdl4j-dense-matching-" + INSTANCES.incrementAndGet();
+    private final WorkspaceConfiguration workspace;
     private final MatchingProblem problem;
     private final UnknownLayout layout;
     private final DataType dataType;
@@ -73,6 +85,15 @@ public final class DenseGradientMatching implements MatchingObjective {
         }
         this.fixedLabels = problem.labels() instanceof LabelTreatment.Fixed fixed
                 ? fixed.labels().castTo(dataType).dup('c') : null;
+        // About a dozen arrays of each weight's size live at once in an evaluation; reserve that up front.
+        long elements = 0;
+        for (INDArray w : weights) {
+            elements += (w.length() + w.size(0) + w.size(1)) * (layout.batchSize() + 1L);
+        }
+        this.workspace = WorkspaceConfiguration.builder()
+                .initialSize(16 * elements * dataType.width() + (1L << 20))
+                .policyAllocation(AllocationPolicy.STRICT).policyLearning(LearningPolicy.NONE)
+                .policyReset(ResetPolicy.BLOCK_LEFT).policySpill(SpillPolicy.REALLOCATE).build();
     }
 
     @Override
@@ -87,6 +108,14 @@ public final class DenseGradientMatching implements MatchingObjective {
 
     @Override
     public double evaluate(double[] point, double[] gradient) {
+        // Every intermediate lives in a reused workspace: allocating dozens of small native arrays per call
+        // otherwise costs more than the arithmetic. Only the double[] gradient and the loss leave it.
+        try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().getAndActivateWorkspace(workspace, workspaceId)) {
+            return evaluateInWorkspace(point, gradient);
+        }
+    }
+
+    private double evaluateInWorkspace(double[] point, double[] gradient) {
         int batch = layout.batchSize();
         double s = Unknowns.scale(point, layout);
         INDArray x = Unknowns.inputs(point, layout, dataType);
@@ -126,7 +155,7 @@ public final class DenseGradientMatching implements MatchingObjective {
         INDArray[] deltaBar = new INDArray[depth];
         INDArray[] inBar = new INDArray[depth];
         for (int l = 0; l < depth; l++) {
-            INDArray g = in[l].transpose().mmul(delta[l]);
+            INDArray g = Nd4j.gemm(in[l], delta[l], true, false);
             INDArray r = s == 1.0 ? g.sub(targetWeights[l]) : g.mul(s).subi(targetWeights[l]);
             loss += squaredNorm(r);
             if (layout.fittedScale()) {
@@ -134,7 +163,7 @@ public final class DenseGradientMatching implements MatchingObjective {
             }
             INDArray gBar = r.muli(2 * s);
             deltaBar[l] = in[l].mmul(gBar);
-            inBar[l] = delta[l].mmul(gBar.transpose());
+            inBar[l] = Nd4j.gemm(delta[l], gBar, false, true);
             if (targetBiases[l] != null) {
                 INDArray gb = delta[l].sum(true, 0);
                 INDArray rb = s == 1.0 ? gb.sub(targetBiases[l]) : gb.mul(s).subi(targetBiases[l]);

@@ -27,7 +27,7 @@ final class Unknowns {
 
     private static INDArray block(double[] point, int offset, int rows, long columns, DataType dataType) {
         double[] values = Arrays.copyOfRange(point, offset, (int) (offset + rows * columns));
-        return Nd4j.createFromArray(values).reshape('c', rows, columns).castTo(dataType);
+        return Nd4j.create(values, new long[] {rows, columns}, dataType);
     }
 
     /** Writes {@code dD/dx'}, {@code dD/du'} (may be null when labels are fixed) and {@code dD/drho}. */
@@ -43,7 +43,9 @@ final class Unknowns {
     }
 
     private static void copyInto(double[] gradient, int offset, INDArray block) {
-        double[] values = block.castTo(DataType.DOUBLE).dup('c').reshape(block.length()).toDoubleVector();
-        System.arraycopy(values, 0, gradient, offset, values.length);
+        INDArray contiguous = block.ordering() == 'c' && !block.isView() && block.length() == block.data().length()
+                ? block : block.dup('c');
+        double[] values = contiguous.data().asDouble();
+        System.arraycopy(values, 0, gradient, offset, (int) block.length());
     }
 }

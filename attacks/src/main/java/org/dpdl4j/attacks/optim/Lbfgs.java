@@ -20,7 +20,11 @@ import java.util.Objects;
  *       than {@code changeTolerance};</li>
  *   <li>direction, step length, history and previous gradient carry over between steps.</li>
  * </ul>
- * One deliberate difference: a step also ends when the loss is not a finite number (PyTorch carries on with
+ * A step that ends without moving (gradient below tolerance, or {@code g'd > -changeTolerance} on its first
+ * iteration) is reported as {@link StepOutcome#stationary()}: its history update, if any, came before its
+ * direction, so every later step would compute the same direction and stop the same way.
+ *
+ * <p>One deliberate difference: a step also ends when the loss is not a finite number (PyTorch carries on with
  * NaNs); the caller sees it in {@link StepOutcome#isFinite()}.
  */
 public final class Lbfgs implements Minimizer {
@@ -55,6 +59,7 @@ public final class Lbfgs implements Minimizer {
             return new StepOutcome(lossAtStart, loss, stepEvaluations, true);
         }
         int inner = 0;
+        boolean moved = false;
         while (inner < config.maxIterations()) {
             inner++;
             iterations++;
@@ -82,6 +87,7 @@ public final class Lbfgs implements Minimizer {
                 break;
             }
             VectorMath.axpy(stepLength, direction, point);
+            moved = true;
             boolean converged = false;
             if (inner != config.maxIterations()) {
                 gradient = new double[n];
@@ -100,7 +106,7 @@ public final class Lbfgs implements Minimizer {
                 break;
             }
         }
-        return new StepOutcome(lossAtStart, loss, stepEvaluations, false);
+        return new StepOutcome(lossAtStart, loss, stepEvaluations, !moved);
     }
 
     /** Stores the pair (y, s) = (g - g_prev, t d) of the last move if its curvature is positive enough. */

@@ -6,8 +6,8 @@ package org.dpdl4j.attacks.optim;
  * @param lossAtStart objective at the point the step started from (what PyTorch's {@code step} returns)
  * @param lastLoss    objective at the last point evaluated during the step
  * @param evaluations objective evaluations (value and gradient) spent by the step
- * @param stationary  whether the step found the gradient below the tolerance at its start and did not move;
- *                    further steps from the same state would do the same
+ * @param stationary  whether the step ended without moving the point; for the optimisers here every further
+ *                    step would then do the same
  */
 public record StepOutcome(double lossAtStart, double lastLoss, int evaluations, boolean stationary) {
 
