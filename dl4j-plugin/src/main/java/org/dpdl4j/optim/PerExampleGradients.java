@@ -97,22 +97,12 @@ public final class PerExampleGradients {
             deltas[l - 1] = algebra.unrows(layers.get(l - 1).activation().backprop(zRows, eps).getFirst(), preOut[l - 1]);
         }
 
-        INDArray sq = null;
-        for (int l = 0; l < depth; l++) {
-            INDArray inSq = algebra.squaredRowNorms(inputs[l]).castTo(DataType.DOUBLE);
-            if (layers.get(l).hasBias()) {
-                inSq.addi(1.0);
-            }
-            INDArray term = inSq.muli(algebra.squaredRowNorms(deltas[l]).castTo(DataType.DOUBLE));
-            sq = sq == null ? term : sq.addi(term);
-        }
-        INDArray norms = Transforms.sqrt(sq, false);
-        INDArray factors;
-        if (Double.isInfinite(clipNorm)) {
-            factors = Nd4j.onesLike(norms);
-        } else {
+        INDArray norms = null;
+        INDArray factors = null;
+        if (!Double.isInfinite(clipNorm)) {
+            norms = exampleNorms(algebra, inputs, deltas);
             // c = min(1, C / norm); a zero norm gives C / 0 = +inf, hence 1.
-            factors = Transforms.min(Transforms.pow(norms, -1.0, true).muli(clipNorm), 1.0, false);
+            factors = Transforms.min(norms.rdiv(clipNorm), 1.0, false);
             for (int l = 0; l < depth; l++) {
                 algebra.scaleRows(deltas[l], factors);
             }
@@ -122,6 +112,29 @@ public final class PerExampleGradients {
         }
         INDArray lossSums = exampleScores.rank() == 1 ? exampleScores.sum(true, 0).reshape(1) : exampleScores.sum(1);
         return new ClippedBatch(norms, lossSums, factors);
+    }
+
+    /** ||g_i|| = sqrt(sum over layers of (||a_i||^2 + [bias]) ||delta_i||^2), in the network's data type. */
+    private INDArray exampleNorms(LayerAlgebra algebra, INDArray[] inputs, INDArray[] deltas) {
+        INDArray sq = null;
+        for (int l = 0; l < inputs.length; l++) {
+            INDArray term = algebra.squaredRowNorms(inputs[l]).castTo(deltas[l].dataType());
+            if (spec.layers().get(l).hasBias()) {
+                term.addi(1.0);
+            }
+            term.muli(algebra.squaredRowNorms(deltas[l]));
+            sq = sq == null ? term : sq.addi(term);
+        }
+        return Transforms.sqrt(sq, false);
+    }
+
+    /**
+     * Per-example gradient norms only ([b] or [n, b]), from the same batched pass (the gradient sum is
+     * computed too, into a scratch array).
+     */
+    public INDArray norms(INDArray params, INDArray features, INDArray labels, INDArray mask) {
+        INDArray scratch = Nd4j.create(params.dataType(), params.shape());
+        return clippedSum(params, features, labels, mask, Double.MAX_VALUE, scratch).norms();
     }
 
     private static long[] maskShape(INDArray features) {

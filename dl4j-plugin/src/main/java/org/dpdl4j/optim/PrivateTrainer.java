@@ -16,6 +16,7 @@ import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.noise.NoiseSource;
+import org.dpdl4j.privacy.noise.LookAheadNoiseSource;
 import org.dpdl4j.privacy.noise.SecureNoiseSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.slf4j.Logger;
@@ -38,7 +39,8 @@ import java.util.random.RandomGenerator;
  * System.out.println(trainer.statement());
  * }</pre>
  *
- * By default noise comes from {@link SecureNoiseSource} and batches are sampled with {@link SecureRandom}.
+ * By default noise comes from {@link SecureNoiseSource} (drawn one step ahead on a background thread,
+ * {@link LookAheadNoiseSource}) and batches are sampled with {@link SecureRandom}.
  */
 public final class PrivateTrainer {
     private static final Logger LOG = LoggerFactory.getLogger(PrivateTrainer.class);
@@ -96,7 +98,7 @@ public final class PrivateTrainer {
 
     /** A trainer with secure noise and secure sampling. */
     public static PrivateTrainer create(MultiLayerNetwork net, DpSgdConfig config, INDArray features, INDArray labels) {
-        return new PrivateTrainer(net, config, features, labels, SecureNoiseSource.fromSecureRandom(), new SecureRandom());
+        return new PrivateTrainer(net, config, features, labels, new LookAheadNoiseSource(), new SecureRandom());
     }
 
     /** A trainer with the given noise source and sampling randomness (e.g. seeded ones for reproducible experiments). */

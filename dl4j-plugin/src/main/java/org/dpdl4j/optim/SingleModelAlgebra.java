@@ -63,11 +63,11 @@ final class SingleModelAlgebra implements LayerAlgebra {
 
     @Override
     public INDArray squaredRowNorms(INDArray activations) {
-        return activations.mul(activations).sum(1);
+        return RowNorms.squared(activations, 1);
     }
 
     @Override
     public void scaleRows(INDArray activations, INDArray factors) {
-        activations.muliColumnVector(factors.reshape(factors.length(), 1).castTo(activations.dataType()));
+        activations.muliColumnVector(factors.reshape(factors.length(), 1));
     }
 }

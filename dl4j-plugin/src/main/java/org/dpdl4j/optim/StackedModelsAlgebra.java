@@ -64,11 +64,11 @@ final class StackedModelsAlgebra implements LayerAlgebra {
 
     @Override
     public INDArray squaredRowNorms(INDArray activations) {
-        return activations.mul(activations).sum(2);
+        return RowNorms.squared(activations, 2);
     }
 
     @Override
     public void scaleRows(INDArray activations, INDArray factors) {
-        activations.muli(factors.reshape(factors.size(0), factors.size(1), 1).castTo(activations.dataType()));
+        activations.muli(factors.reshape(factors.size(0), factors.size(1), 1));
     }
 }

@@ -34,4 +34,29 @@ public sealed interface Partitioner permits IidPartitioner, DirichletPartitioner
     static Partitioner shards(int shardsPerNode) {
         return new ShardPartitioner(shardsPerNode);
     }
+
+    /**
+     * Parses a command-line name: {@code iid}, {@code dirichlet:ALPHA} or {@code shards:S}.
+     *
+     * @throws IllegalArgumentException naming the accepted forms
+     */
+    static Partitioner parse(String text) {
+        String t = text.trim();
+        try {
+            if (t.equals("iid")) {
+                return iid();
+            }
+            if (t.startsWith("dirichlet:")) {
+                return dirichlet(Double.parseDouble(t.substring("dirichlet:".length())));
+            }
+            if (t.startsWith("shards:")) {
+                return shards(Integer.parseInt(t.substring("shards:".length())));
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("partition '" + text + "' has a malformed number; use iid, dirichlet:ALPHA"
+                    + " (e.g. dirichlet:10) or shards:S (e.g. shards:2)", e);
+        }
+        throw new IllegalArgumentException("unknown partition '" + text + "'; use iid, dirichlet:ALPHA (e.g. dirichlet:10)"
+                + " or shards:S (e.g. shards:2)");
+    }
 }

@@ -1,5 +1,7 @@
 package org.dpdl4j.privacy.noise;
 
+import org.nd4j.linalg.api.ndarray.INDArray;
+
 /**
  * The random streams of a multi-party protocol, one per (node, round) for private noise and per
  * (edge, round) for pairwise noise. Streams are stateless functions of their key, so a resumed run
@@ -15,6 +17,23 @@ public interface NoiseStreams {
 
     /** The randomness {@code node} samples its batch of {@code round} with. */
     java.util.random.RandomGenerator sampling(int node, long round);
+
+    /**
+     * Adds every node's private noise of {@code round} to the rows of {@code rows} ([n, p], row i = node i).
+     * Implementations may draw all rows at once when that keeps each row a function of its own key.
+     */
+    default void addPrivateNoise(INDArray rows, long round, double std) {
+        for (int i = 0; i < rows.size(0); i++) {
+            privateNoise(i, round).addGaussian(rows.getRow(i), std);
+        }
+    }
+
+    /** Adds every edge's pairwise noise of {@code round} to the rows of {@code rows} ([|E|, p], row e = edge e). */
+    default void addPairwiseNoise(INDArray rows, long round, double std) {
+        for (int e = 0; e < rows.size(0); e++) {
+            pairwiseNoise(e, round).addGaussian(rows.getRow(e), std);
+        }
+    }
 
     /** True when no party other than the intended ones can predict any stream. */
     boolean isSecure();

@@ -41,12 +41,20 @@ public final class PairwiseNoise {
 
     /** {@code B U} for the given round ([n, p]); all zeros when sigma is 0 or the graph has no edge. */
     public INDArray draw(NoiseStreams streams, long round, long p, double sigma) {
+        return combine(edgeNoise(streams, round, p, sigma));
+    }
+
+    /** U: one row {@code u_e} per edge ([|E|, p]); node i adds {@code +u_e} for edges (i, j > i) and {@code -u_e} for (j < i, i). */
+    public INDArray edgeNoise(NoiseStreams streams, long round, long p, double sigma) {
         INDArray u = Nd4j.zeros(incidence.dataType(), edges, p);
-        if (sigma > 0) {
-            for (int e = 0; e < edges; e++) {
-                streams.pairwiseNoise(e, round).addGaussian(u.getRow(e), sigma);
-            }
+        if (sigma > 0 && edges > 0) {
+            streams.addPairwiseNoise(u, round, sigma);
         }
-        return incidence.mmul(u);
+        return u;
+    }
+
+    /** {@code B U}: row i is the sum of node i's signed pairwise terms. */
+    public INDArray combine(INDArray edgeNoise) {
+        return incidence.mmul(edgeNoise);
     }
 }

@@ -1,8 +1,6 @@
 package org.dpdl4j.privacy.noise;
 
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -18,16 +16,15 @@ import java.util.Arrays;
  *       secrets of Decor and GOPA), so both derive identical noise and nobody else can; the stream id
  *       (for example the round) selects an independent stream.</li>
  * </ul>
- * Normals are produced in bulk by {@link PolarNormals} (see there for the floating-point mitigation).
+ * Normals are produced in bulk by {@link GaussianSampler} (ziggurat, with the floating-point mitigation
+ * described there).
  */
 public final class SecureNoiseSource implements NoiseSource {
-    private final KeyStream stream;
-    private final PolarNormals polar = new PolarNormals();
+    private final GaussianSampler sampler;
     private final String description;
-    private double[] buffer = new double[0];
 
     private SecureNoiseSource(StreamCipher cipher, byte[] key, long streamId, String description) {
-        this.stream = new KeyStream(cipher, key, streamId);
+        this.sampler = new GaussianSampler(new KeyStream(cipher, key, streamId), true);
         this.description = description;
     }
 
@@ -65,12 +62,7 @@ public final class SecureNoiseSource implements NoiseSource {
         if (n < 0 || n > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("can draw between 0 and 2^31-17 normals at a time, asked for " + n);
         }
-        int count = (int) n;
-        if (buffer.length != count) {
-            buffer = new double[count];
-        }
-        polar.fill(stream, buffer, count);
-        return Nd4j.createFromArray(buffer);
+        return sampler.standardNormals((int) n);
     }
 
     @Override
@@ -78,11 +70,7 @@ public final class SecureNoiseSource implements NoiseSource {
         if (NoiseChecks.skip(target, std)) {
             return;
         }
-        INDArray scaled = standardNormals(target.length()).muli(std);
-        if (target.dataType() != DataType.DOUBLE) {
-            scaled = scaled.castTo(target.dataType());
-        }
-        target.addi(scaled.reshape('c', target.shape()));
+        sampler.addTo(target, std);
     }
 
     @Override

@@ -1,17 +1,15 @@
 package org.dpdl4j.privacy.noise;
 
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.ops.random.impl.GaussianDistribution;
-import org.nd4j.linalg.api.rng.Random;
-import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Fast, reproducible Gaussian noise from ND4J's native seeded generator, keyed by a {@link NoiseKey}.
+ * Fast, reproducible Gaussian noise keyed by a {@link NoiseKey}: the same ziggurat sampler as the secure
+ * source, on the AES-CTR key stream of a key derived from the noise key (without the floating-point
+ * mitigation, which cannot matter for noise anyone with the seed can regenerate).
  * <b>Not secure</b>: anyone who knows the seed can subtract the noise, so a "private" run with this
  * source protects nothing against that party. Use it for experiments and tests; it logs a warning the
  * first time it is used in a JVM.
@@ -20,15 +18,15 @@ public final class SeededNoiseSource implements NoiseSource {
     private static final Logger LOG = LoggerFactory.getLogger(SeededNoiseSource.class);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
-    private final Random random;
+    private final GaussianSampler sampler;
     private final NoiseKey key;
 
     private SeededNoiseSource(NoiseKey key) {
         this.key = key;
-        this.random = Nd4j.getRandomFactory().getNewRandomInstance(key.seed());
+        this.sampler = new GaussianSampler(new KeyStream(StreamCipher.AES_256_CTR, key.digest(), 0), false);
         if (WARNED.compareAndSet(false, true)) {
             LOG.warn("Using seeded noise ({}): reproducible but NOT secure; anyone who knows the seed can remove it. "
-                    + "Use the secure ChaCha20 source for any real privacy guarantee.", key);
+                    + "Use the secure source (SecureNoiseSource) for any real privacy guarantee.", key);
         }
     }
 
@@ -42,10 +40,7 @@ public final class SeededNoiseSource implements NoiseSource {
         if (NoiseChecks.skip(target, std)) {
             return;
         }
-        DataType type = target.dataType();
-        INDArray noise = Nd4j.createUninitialized(type, target.shape(), 'c');
-        Nd4j.getExecutioner().exec(new GaussianDistribution(noise, 0.0, std), random);
-        target.addi(noise);
+        sampler.addTo(target, std);
     }
 
     @Override
@@ -55,6 +50,6 @@ public final class SeededNoiseSource implements NoiseSource {
 
     @Override
     public String description() {
-        return "seeded ND4J generator (NOT secure, reproducible) " + key;
+        return "seeded AES-CTR stream (NOT secure, reproducible) " + key;
     }
 }

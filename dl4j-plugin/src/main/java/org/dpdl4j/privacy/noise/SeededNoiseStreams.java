@@ -1,8 +1,14 @@
 package org.dpdl4j.privacy.noise;
 
+import org.nd4j.linalg.api.ndarray.INDArray;
+
 /**
  * Reproducible streams derived from one master seed: fast, for experiments and tests. <b>Not secure</b>:
  * whoever knows the seed can regenerate every "secret" noise term.
+ *
+ * <p>For speed, the all-nodes and all-edges methods draw a round's noise for every row in one call from
+ * the stream keyed by (seed, purpose, round); each row is then a function of that key and its index,
+ * just not the same numbers as {@link #privateNoise}/{@link #pairwiseNoise} for that row would give.
  *
  * @param masterSeed the run's seed
  */
@@ -21,6 +27,16 @@ public record SeededNoiseStreams(long masterSeed) implements NoiseStreams {
     @Override
     public java.util.random.RandomGenerator sampling(int node, long round) {
         return new java.util.SplittableRandom(new NoiseKey(masterSeed, "sampling", node, round).seed());
+    }
+
+    @Override
+    public void addPrivateNoise(INDArray rows, long round, double std) {
+        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "private-noise-all", -1, round)).addGaussian(rows, std);
+    }
+
+    @Override
+    public void addPairwiseNoise(INDArray rows, long round, double std) {
+        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "pairwise-noise-all", -1, round)).addGaussian(rows, std);
     }
 
     @Override

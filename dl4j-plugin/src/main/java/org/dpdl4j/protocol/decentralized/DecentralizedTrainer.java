@@ -51,6 +51,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
     private final DataType type;
     private INDArray params;
     private PaddedBatch fullBatch;
+    private final List<RoundObserver> observers = new ArrayList<>();
     private long round;
     private double lastBatchLoss = Double.NaN;
 
@@ -123,14 +124,23 @@ public final class DecentralizedTrainer implements AutoCloseable {
             clipRows(grad, config.clipNorm());
         }
         lastBatchLoss = meanBatchLoss(result.lossSums(), batch.sizes());
+        RoundNoise.Draw drawn = null;
         if (config.algorithm().isPrivate()) {
-            grad.addi(noise.forRound(round));
+            drawn = noise.forRound(round);
+            grad.addi(drawn.total());
         }
         double eta = config.learningRate().at(round);
+        INDArray before = observers.isEmpty() ? null : params.dup();
         if (config.weightDecay() > 0) {
             params.muli(1.0 - eta * config.weightDecay());
         }
         params.subi(grad.muli(eta));
+        if (!observers.isEmpty()) {
+            RoundTap tap = new RoundTap(round, eta, config.weightDecay(), before, params, drawn == null ? null : drawn.edgeNoise(), graph);
+            for (RoundObserver o : observers) {
+                o.onRound(tap);
+            }
+        }
         params = w.mmul(params);
         round++;
     }
@@ -170,21 +180,29 @@ public final class DecentralizedTrainer implements AutoCloseable {
 
     /** User-level clipping: each node's whole local gradient to norm C. */
     private static void clipRows(INDArray grad, double clip) {
-        INDArray norms = grad.norm2(1).castTo(DataType.DOUBLE);
-        INDArray factors = Transforms.min(Transforms.pow(norms, -1.0, true).muli(clip), 1.0, false);
-        grad.muliColumnVector(factors.reshape(factors.length(), 1).castTo(grad.dataType()));
+        INDArray factors = Transforms.min(grad.norm2(1).rdivi(clip), 1.0, false);   // C / 0 = inf -> 1
+        grad.muliColumnVector(factors.reshape(factors.length(), 1));
     }
 
     private static double meanBatchLoss(INDArray lossSums, int[] sizes) {
+        double[] sums = lossSums.toDoubleVector();
         double total = 0;
         int count = 0;
         for (int i = 0; i < sizes.length; i++) {
             if (sizes[i] > 0) {
-                total += lossSums.getDouble(i) / sizes[i];
+                total += sums[i] / sizes[i];
                 count++;
             }
         }
         return count == 0 ? Double.NaN : total / count;
+    }
+
+    /**
+     * Adds an observer of every round's messages (for attacks and diagnostics). Observers see copies of
+     * what they are given only as long as the call lasts; keep copies of what you need.
+     */
+    public void addObserver(RoundObserver observer) {
+        observers.add(Objects.requireNonNull(observer, "observer"));
     }
 
     /** Runs {@code count} rounds. */

@@ -27,7 +27,7 @@ final class RoundNoise implements AutoCloseable {
     private final DataType type;
     private final ExecutorService ahead;
     private INDArray fixedPairwise;
-    private Future<INDArray> next;
+    private Future<Draw> next;
     private long nextRound = -1;
 
     RoundNoise(NoiseStreams streams, PairwiseNoise correlated, int nodes, long params, double sigmaCdp,
@@ -47,9 +47,16 @@ final class RoundNoise implements AutoCloseable {
         }) : null;
     }
 
+    /**
+     * One round's noise: the total each node adds ([n, p]) and, for Decor, the per-edge terms U ([|E|, p])
+     * it was built from (what a node's neighbours know), else null.
+     */
+    record Draw(INDArray total, INDArray edgeNoise) {
+    }
+
     /** The noise of {@code round}; schedules the next round's draw in the background. */
-    INDArray forRound(long round) {
-        INDArray noise;
+    Draw forRound(long round) {
+        Draw noise;
         if (next != null && nextRound == round) {
             try {
                 noise = next.get();
@@ -69,25 +76,25 @@ final class RoundNoise implements AutoCloseable {
         return noise;
     }
 
-    private INDArray draw(long round) {
+    private Draw draw(long round) {
         INDArray noise = Nd4j.zeros(type, nodes, params);
         if (sigmaCdp > 0) {
-            for (int i = 0; i < nodes; i++) {
-                streams.privateNoise(i, round).addGaussian(noise.getRow(i), sigmaCdp);
-            }
+            streams.addPrivateNoise(noise, round, sigmaCdp);
         }
+        INDArray u = null;
         if (sigmaCor > 0) {
-            noise.addi(pairwise(round));
+            u = pairwise(round);
+            noise.addi(correlated.combine(u));
         }
-        return noise;
+        return new Draw(noise, u);
     }
 
     private synchronized INDArray pairwise(long round) {
         if (!pairwiseDrawnOnce) {
-            return correlated.draw(streams, round, params, sigmaCor);
+            return correlated.edgeNoise(streams, round, params, sigmaCor);
         }
         if (fixedPairwise == null) {
-            fixedPairwise = correlated.draw(streams, 0, params, sigmaCor);
+            fixedPairwise = correlated.edgeNoise(streams, 0, params, sigmaCor);
         }
         return fixedPairwise;
     }

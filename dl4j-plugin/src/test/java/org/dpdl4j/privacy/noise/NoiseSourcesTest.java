@@ -41,6 +41,37 @@ class NoiseSourcesTest {
         }
         double expected = 0.0026997960632601866 * v.length;
         assertEquals(expected, beyond3, 5 * Math.sqrt(expected), "tail mass beyond 3 sigma");
+        long beyond35 = 0;
+        for (double x : v) {
+            if (Math.abs(x - m) > 3.5 * std) {
+                beyond35++;
+            }
+        }
+        double expected35 = 4.6525762922634e-4 * v.length;   // 2 (1 - Phi(3.5)): the ziggurat's tail sampler
+        assertEquals(expected35, beyond35, 5 * Math.sqrt(expected35), "tail mass beyond 3.5 sigma");
+        double[] sorted = v.clone();
+        java.util.Arrays.sort(sorted);
+        double ks = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            double cdf = phi(sorted[i] / std);
+            ks = Math.max(ks, Math.max(Math.abs(cdf - (double) i / sorted.length), Math.abs(cdf - (i + 1.0) / sorted.length)));
+        }
+        assertTrue(ks < 1.63 / Math.sqrt(sorted.length), "Kolmogorov-Smirnov distance " + ks + " (1% critical value "
+                + 1.63 / Math.sqrt(sorted.length) + ")");
+    }
+
+    /** Standard normal CDF (Abramowitz-Stegun 7.1.26 is too coarse; use the complementary error function series). */
+    private static double phi(double x) {
+        return 0.5 * erfc(-x / Math.sqrt(2));
+    }
+
+    /** erfc with relative error below 1.2e-7 (Numerical Recipes' Chebyshev fit). */
+    private static double erfc(double x) {
+        double z = Math.abs(x);
+        double t = 1 / (1 + 0.5 * z);
+        double r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806
+                + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+        return x >= 0 ? r : 2 - r;
     }
 
     @Test

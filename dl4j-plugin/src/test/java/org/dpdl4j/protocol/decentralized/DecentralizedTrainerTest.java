@@ -4,6 +4,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
+import org.dpdl4j.privacy.noise.SecureNoiseStreams;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.NodeData;
 import org.junit.jupiter.api.Test;
@@ -36,16 +37,17 @@ class DecentralizedTrainerTest {
         PairwiseNoise noise = new PairwiseNoise(ring, MixingMatrix.metropolisHastings(ring), false, DataType.DOUBLE);
         double sigma = 7.0;
         int p = 1000;
-        INDArray bu = noise.draw(new SeededNoiseStreams(1), 5, p, sigma);
+        SecureNoiseStreams streams = new SecureNoiseStreams(ring);
+        INDArray bu = noise.draw(streams, 5, p, sigma);
         double sum = bu.sum(0).norm2Number().doubleValue();
         assertTrue(sum < 1e-12 * sigma * Math.sqrt(p), "rows sum to zero: " + sum);
-        // Node 0's row is v_01 + v_0,n-1 = u_(0,1) + u_(0,n-1); node 1 sees -u_(0,1).
+        // Node 1's row is v_10 + v_12 = -u_(0,1) + u_(1,2): both ends of an edge derive the same u_e.
         INDArray u01 = Nd4j.zeros(DataType.DOUBLE, p);
-        new SeededNoiseStreams(1).pairwiseNoise(ring.edgeIndex(0, 1), 5).addGaussian(u01, sigma);
+        streams.pairwiseNoise(ring.edgeIndex(0, 1), 5).addGaussian(u01, sigma);
         INDArray u12 = Nd4j.zeros(DataType.DOUBLE, p);
-        new SeededNoiseStreams(1).pairwiseNoise(ring.edgeIndex(1, 2), 5).addGaussian(u12, sigma);
+        streams.pairwiseNoise(ring.edgeIndex(1, 2), 5).addGaussian(u12, sigma);
         assertArrayEquals(u12.sub(u01).toDoubleVector(), bu.getRow(1).toDoubleVector(), 1e-12);
-        INDArray next = noise.draw(new SeededNoiseStreams(1), 6, p, sigma);
+        INDArray next = noise.draw(streams, 6, p, sigma);
         assertFalse(next.equalsWithEps(bu, 1e-3), "fresh pairwise noise every round");
     }
 
@@ -137,5 +139,28 @@ class DecentralizedTrainerTest {
             assertTrue(assertThrows(IllegalArgumentException.class, () -> DecentralizedCheckpoint.restore(wrongSeed, ckpt))
                     .getMessage().contains("seed"));
         }
+    }
+
+    @Test
+    void observersSeeTheReleasedGradientsAndNeighboursCanRemoveTheirPairwiseTerm() {
+        Graph ring = Topologies.ring(N);
+        MixingMatrix mh = MixingMatrix.metropolisHastings(ring);
+        INDArray[] decorSeen = new INDArray[2];
+        INDArray[] cleanSeen = new INDArray[1];
+        try (DecentralizedTrainer decor = trainer(ring, mh, DecentralizedFixtures.config(DecentralizedAlgorithm.DECOR, 1e-9, 40.0, 1));
+             DecentralizedTrainer ldp = trainer(ring, mh, DecentralizedFixtures.config(DecentralizedAlgorithm.LDP, 1e-9, 0.0, 1))) {
+            decor.addObserver(tap -> {
+                decorSeen[0] = tap.releasedGradient(3);
+                // Node 3's neighbours are 2 and 4: each knows one of its two pairwise terms; together, both.
+                INDArray minus2 = tap.releasedGradientSeenByNeighbour(3, 2);
+                decorSeen[1] = minus2.sub(tap.releasedGradient(3).sub(tap.releasedGradientSeenByNeighbour(3, 4)));
+            });
+            ldp.addObserver(tap -> cleanSeen[0] = tap.releasedGradient(3));
+            decor.step();
+            ldp.step();
+        }
+        assertTrue(decorSeen[0].sub(cleanSeen[0]).norm2Number().doubleValue() > 1.0, "the eavesdropper sees the pairwise noise");
+        assertArrayEquals(cleanSeen[0].toDoubleVector(), decorSeen[1].toDoubleVector(), 1e-8,
+                "removing both pairwise terms leaves the clipped gradient (plus negligible private noise)");
     }
 }

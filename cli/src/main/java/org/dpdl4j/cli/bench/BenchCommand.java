@@ -1,0 +1,15 @@
+package org.dpdl4j.cli.bench;
+
+import picocli.CommandLine.Command;
+
+/** {@code dpdl4j bench}: speed measurements reported as ratios taken in one run. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmarks. Each reports ratios measured in one run (interleaved blocks, medians),",
+                "not bare wall times. Set OMP_NUM_THREADS=1 on small machines (the launcher does)."},
+        subcommands = {DpStepBench.class, NoiseBench.class, DecorRoundBench.class})
+public final class BenchCommand implements Runnable {
+    @Override
+    public void run() {
+        picocli.CommandLine.usage(this, System.out);
+    }
+}

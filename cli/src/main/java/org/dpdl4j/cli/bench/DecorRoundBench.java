@@ -1,0 +1,102 @@
+package org.dpdl4j.cli.bench;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.MixingMatrix;
+import org.dpdl4j.graph.TopologySpec;
+import org.dpdl4j.models.ModelKind;
+import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.SecureNoiseStreams;
+import org.dpdl4j.privacy.noise.SeededNoiseStreams;
+import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
+import org.dpdl4j.protocol.decentralized.DecentralizedConfig;
+import org.dpdl4j.protocol.decentralized.DecentralizedTrainer;
+import org.dpdl4j.protocol.decentralized.DecorCompatibility;
+import org.dpdl4j.protocol.decentralized.LocalObjective;
+import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.NodeData;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * One Decor round against one D-SGD round (same nodes, model, batches), and how the round time grows
+ * with the number of nodes.
+ */
+@Command(name = "decor-round", mixinStandardHelpOptions = true,
+        description = "Decor round over D-SGD round for MNIST-MLP nodes (example-level, Poisson batches of 64), and scaling in n.")
+final class DecorRoundBench implements Callable<Integer> {
+    @Option(names = "--nodes", split = ",", defaultValue = "16,64", description = "Node counts; the first is the Decor/D-SGD comparison; default ${DEFAULT-VALUE}.")
+    List<Integer> nodes;
+
+    @Option(names = "--topology", defaultValue = "ring", description = "Topology; default ${DEFAULT-VALUE}.")
+    String topology;
+
+    @Option(names = "--noise", defaultValue = "seeded", description = "seeded (default) or secure noise streams.")
+    String noise;
+
+    @Option(names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
+    int blocks;
+
+    @Option(names = "--rounds-per-block", defaultValue = "5", description = "Rounds per block; default ${DEFAULT-VALUE}.")
+    int perBlock;
+
+    @Override
+    public Integer call() {
+        System.out.printf("topology=%s noise=%s OMP_NUM_THREADS=%s%n", topology, noise, System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
+        double firstRound = Double.NaN;
+        int firstN = 0;
+        for (int n : nodes) {
+            Graph g = TopologySpec.resolve(topology, Integer.toString(n), 1);
+            List<NodeData> data = randomNodes(n, 1000);
+            try (DecentralizedTrainer dsgd = trainer(g, data, DecentralizedAlgorithm.DSGD);
+                 DecentralizedTrainer decor = trainer(g, data, DecentralizedAlgorithm.DECOR)) {
+                PairedTiming.Result r = PairedTiming.measure("dsgd-round", dsgd::step, "decor-round", decor::step, 3, blocks, perBlock);
+                System.out.printf(Locale.ROOT, "n=%d: %s%n", n, r.format());
+                if (Double.isNaN(firstRound)) {
+                    firstRound = r.msB();
+                    firstN = n;
+                    System.out.printf(Locale.ROOT, "decor_over_dsgd=%.3f%n", r.ratio());
+                } else {
+                    double growth = r.msB() / firstRound;
+                    System.out.printf(Locale.ROOT, "round time n=%d over n=%d: %.3f (linear would be %.3f)%n", n, firstN, growth,
+                            (double) n / firstN);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private DecentralizedTrainer trainer(Graph g, List<NodeData> data, DecentralizedAlgorithm algo) {
+        MultiLayerNetwork net = ModelKind.MLP.network(784, 10, ModelOptions.defaults());
+        boolean priv = algo.isPrivate();
+        DecentralizedConfig cfg = new DecentralizedConfig(algo, ProtectedUnit.EXAMPLE, LocalObjective.MEAN, 1.0, priv ? 1.0 : 0.0,
+                algo == DecentralizedAlgorithm.DECOR ? 1.0 : 0.0, new LearningRate.Constant(0.01), 1e-5, 64, SamplingScheme.POISSON,
+                1_000_000, 1, DecorCompatibility.NONE);
+        NoiseStreams streams = noise.equals("secure") ? new SecureNoiseStreams(g) : new SeededNoiseStreams(1);
+        return new DecentralizedTrainer(net, g, MixingMatrix.metropolisHastings(g), data, cfg, streams);
+    }
+
+    private static List<NodeData> randomNodes(int n, int perNode) {
+        List<NodeData> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            INDArray x = Nd4j.rand(DataType.FLOAT, perNode, 784);
+            INDArray y = Nd4j.zeros(DataType.FLOAT, perNode, 10);
+            for (int j = 0; j < perNode; j++) {
+                y.putScalar(j, (i + j) % 10, 1.0);
+            }
+            out.add(new NodeData(x, y));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,76 @@
+package org.dpdl4j.cli.bench;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.models.ModelKind;
+import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.optim.DpOptimizer;
+import org.dpdl4j.privacy.noise.LookAheadNoiseSource;
+import org.dpdl4j.privacy.noise.NoiseKey;
+import org.dpdl4j.privacy.noise.NoiseSource;
+import org.dpdl4j.privacy.noise.SecureNoiseSource;
+import org.dpdl4j.privacy.noise.SeededNoiseSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.learning.config.Sgd;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.concurrent.Callable;
+
+/**
+ * A full DP-SGD step (per-example clipping, secure noise, DL4J updater) against a plain DL4J
+ * {@code fit} step, same model, same batch.
+ */
+@Command(name = "dp-step", mixinStandardHelpOptions = true,
+        description = "DP-SGD step (clipping + secure noise + updater) over a plain DL4J fit step, same model and batch.")
+final class DpStepBench implements Callable<Integer> {
+    @Option(names = "--model", defaultValue = "mlp", description = "mlp (784-128-10, MNIST-shaped) or logistic (123 inputs, a9a-shaped); default ${DEFAULT-VALUE}.")
+    String model;
+
+    @Option(names = "--batch-size", defaultValue = "256", description = "Batch size; default ${DEFAULT-VALUE}.")
+    int batch;
+
+    @Option(names = "--blocks", defaultValue = "15", description = "Interleaved measurement blocks; default ${DEFAULT-VALUE}.")
+    int blocks;
+
+    @Option(names = "--steps-per-block", defaultValue = "40", description = "Steps per block; default ${DEFAULT-VALUE}.")
+    int perBlock;
+
+    @Option(names = "--noise", defaultValue = "secure", description = "secure (default: drawn one step ahead on a background thread, as PrivateTrainer does), secure-inline (same, on the calling thread) or seeded.")
+    String noise;
+
+    @Override
+    public Integer call() {
+        boolean mlp = model.equals("mlp");
+        if (!mlp && !model.equals("logistic")) {
+            throw new IllegalArgumentException("--model must be mlp or logistic, got " + model);
+        }
+        int nIn = mlp ? 784 : 123;
+        int nOut = mlp ? 10 : 1;
+        ModelOptions options = ModelOptions.defaults().withUpdater(new Sgd(0.01));
+        ModelKind kind = mlp ? ModelKind.MLP : ModelKind.LOGISTIC;
+        MultiLayerNetwork plain = kind.network(nIn, nOut, options);
+        MultiLayerNetwork priv = kind.network(nIn, nOut, options);
+        INDArray x = Nd4j.rand(DataType.FLOAT, batch, nIn);
+        INDArray y = Nd4j.zeros(DataType.FLOAT, batch, nOut);
+        for (int i = 0; i < batch; i++) {
+            y.putScalar(i, nOut == 1 ? 0 : i % nOut, nOut == 1 ? i % 2 : 1);
+        }
+        DataSet ds = new DataSet(x, y);
+        NoiseSource source = switch (noise) {
+            case "secure" -> new LookAheadNoiseSource();
+            case "secure-inline" -> SecureNoiseSource.fromSecureRandom();
+            case "seeded" -> SeededNoiseSource.forKey(new NoiseKey(1, "bench", 0, 0));
+            default -> throw new IllegalArgumentException("--noise must be secure, secure-inline or seeded, got " + noise);
+        };
+        DpOptimizer dp = new DpOptimizer(priv, 1.0, 1.1, batch, source);
+        PairedTiming.Result r = PairedTiming.measure("fit", () -> plain.fit(ds), "dp-step", () -> dp.step(x, y), 50, blocks, perBlock);
+        System.out.printf("model=%s (%d parameters) batch=%d noise=%s OMP_NUM_THREADS=%s%n", model, plain.numParams(), batch,
+                source.description(), System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
+        System.out.println(r.format());
+        System.out.printf("ratio=%.3f%n", r.ratio());
+        return 0;
+    }
+}

@@ -1,0 +1,21 @@
+package org.dpdl4j.cli.train;
+
+import org.nd4j.linalg.learning.config.Adam;
+import org.nd4j.linalg.learning.config.IUpdater;
+import org.nd4j.linalg.learning.config.Nesterovs;
+import org.nd4j.linalg.learning.config.Sgd;
+
+/** DL4J updaters by command-line name. */
+final class Updaters {
+    private Updaters() {
+    }
+
+    static IUpdater of(String name, double learningRate) {
+        return switch (name) {
+            case "sgd" -> new Sgd(learningRate);
+            case "momentum" -> new Nesterovs(learningRate, 0.9);
+            case "adam" -> new Adam(learningRate);
+            default -> throw new IllegalArgumentException("unknown updater '" + name + "'; use sgd, momentum or adam");
+        };
+    }
+}

@@ -1,0 +1,118 @@
+package org.dpdl4j.e2e;
+
+import org.dpdl4j.cli.report.CsvTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** dpdl4j train from the command line to the run directory. */
+class TrainCommandTest {
+
+    private static void assertRunFiles(Path dir, long metricRows) throws Exception {
+        for (String f : new String[]{"config.json", "metrics.csv", "summary.md", "training.png"}) {
+            assertTrue(Files.isRegularFile(dir.resolve(f)), "missing " + f + " in " + dir);
+        }
+        BufferedImage png = ImageIO.read(dir.resolve("training.png").toFile());
+        assertNotNull(png, "training.png is a readable PNG");
+        assertEquals(metricRows, CsvTable.read(dir.resolve("metrics.csv")).size());
+        assertTrue(Files.readString(dir.resolve("config.json")).contains("\"provenance\""));
+    }
+
+    @Test
+    void centralLeastSquaresOnTheSyntheticTaskConverges(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        CliRun r = CliRun.of("train", "--dataset", "synthetic-lsq", "--epochs", "60", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(r.out().contains("optimality gap"), r.out());
+        assertRunFiles(out, 60);
+        double[] gap = CsvTable.read(out.resolve("metrics.csv")).doubles("optimality_gap");
+        assertTrue(gap[59] < 1e-3 * gap[0], "gap falls: " + gap[0] + " -> " + gap[59]);
+        assertTrue(Files.isRegularFile(out.resolve("model.zip")));
+    }
+
+    @Test
+    void decorOnTheSyntheticTaskStaysWithinItsBudget(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("decor");
+        CliRun r = CliRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--topology", "ring", "--nodes", "16",
+                "--rounds", "200", "--eval-every", "50", "--epsilon", "10", "--clip", "1", "--noise", "seeded", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertRunFiles(out, 4);
+        double[] eps = CsvTable.read(out.resolve("metrics.csv")).doubles("epsilon");
+        assertTrue(eps[3] <= 10.0 && eps[3] > 9.99, "calibrated to the target at the last round: " + eps[3]);
+        assertTrue(eps[0] < eps[1] && eps[1] < eps[2], "epsilon grows with rounds");
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("kappa") && privacy.contains("NOT secure"), privacy);
+        assertTrue(Files.isRegularFile(out.resolve("checkpoint.bin")));
+    }
+
+    @Test
+    void aResumedDecentralizedRunContinuesFromItsCheckpoint(@TempDir Path tmp) throws Exception {
+        String[] common = {"train", "--algo", "ldp", "--dataset", "synthetic-lsq", "--sigma-cdp", "5", "--clip", "1",
+                "--noise", "seeded", "--eval-every", "40"};
+        Path full = tmp.resolve("full");
+        assertEquals(0, CliRun.of(concat(common, "--rounds", "120", "--out", full.toString())).exitCode());
+        Path first = tmp.resolve("first");
+        assertEquals(0, CliRun.of(concat(common, "--rounds", "80", "--out", first.toString())).exitCode());
+        Path second = tmp.resolve("second");
+        CliRun resumed = CliRun.of(concat(common, "--rounds", "120", "--resume", first.resolve("checkpoint.bin").toString(),
+                "--out", second.toString()));
+        assertEquals(0, resumed.exitCode(), resumed.both());
+        assertTrue(resumed.out().contains("Resumed from round 80"), resumed.out());
+        double a = CsvTable.read(full.resolve("metrics.csv")).doubles("optimality_gap")[2];
+        double b = CsvTable.read(second.resolve("metrics.csv")).doubles("optimality_gap")[0];
+        assertEquals(a, b, 0.0, "the resumed run ends exactly where the uninterrupted one does");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void optionsThatDoNotApplyAreRejected() {
+        CliRun r = CliRun.of("train", "--dataset", "synthetic-lsq", "--topology", "torus");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("--topology") && r.err().contains("do not apply"), r.err());
+        CliRun unknown = CliRun.of("train", "--dataset", "synthetic-lsq", "--algo", "gossip-magic");
+        assertEquals(2, unknown.exitCode());
+        assertTrue(unknown.err().contains("supported") && unknown.err().contains("decor"), unknown.err());
+    }
+
+    @Test
+    void privateRunsNeedAClipNormAndOneNoiseSetting(@TempDir Path tmp) {
+        CliRun noClip = CliRun.of("train", "--dataset", "synthetic-lsq", "--privacy", "central", "--epsilon", "2",
+                "--out", tmp.resolve("a").toString());
+        assertEquals(1, noClip.exitCode());
+        assertTrue(noClip.err().contains("--clip"), noClip.err());
+        CliRun both = CliRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--clip", "1", "--epsilon", "3",
+                "--sigma-cdp", "2", "--sigma-cor", "4", "--out", tmp.resolve("b").toString());
+        assertEquals(1, both.exitCode());
+        assertTrue(both.err().contains("either --epsilon"), both.err());
+        CliRun badData = CliRun.of("train", "--dataset", "cifar", "--out", tmp.resolve("c").toString());
+        assertEquals(1, badData.exitCode());
+        assertTrue(badData.err().contains("unknown data set 'cifar'"), badData.err());
+    }
+
+    @Test
+    void centralDpSgdOnA9aReportsItsPrivacy(@TempDir Path tmp) throws Exception {
+        Path data = TestDataDirectory.require("a9a/a9a.gz");
+        Path out = tmp.resolve("dp");
+        CliRun r = CliRun.of("train", "--dataset", "a9a", "--epochs", "1", "--batch-size", "512", "--lr", "0.5", "--privacy", "central",
+                "--epsilon", "1", "--clip", "1", "--data-dir", data.toString(), "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(r.out().contains("Privacy statement"), r.out());
+        double eps = CsvTable.read(out.resolve("metrics.csv")).doubles("epsilon")[0];
+        assertTrue(eps <= 1.0 && eps > 0.9, "epsilon " + eps);
+        double acc = CsvTable.read(out.resolve("metrics.csv")).doubles("test_accuracy")[0];
+        assertTrue(acc > 0.76, "better than the majority class (0.76): " + acc);
+    }
+}
