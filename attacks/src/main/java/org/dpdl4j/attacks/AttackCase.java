@@ -63,6 +63,18 @@ public record AttackCase(MultiLayerNetwork model, INDArray observed, Observation
         return target.split(flat);
     }
 
+    /**
+     * The same release seen by an attacker who knows the sign convention but not the magnitude of the factor
+     * (e.g. an unknown learning rate): a negative factor is folded into the observation, so the attack fits a
+     * positive one.
+     */
+    public AttackCase withUnknownScale() {
+        double factor = scale.factor();
+        INDArray folded = factor < 0 ? observed.neg() : observed;
+        return new AttackCase(model, folded, ObservationScale.unknownPositive(Math.abs(factor)), noiseStd, batchSize,
+                truth, provenance.with("scale_known", "false"));
+    }
+
     /** Per-coordinate noise std in gradient units ({@code noiseStd / |factor|}). */
     public double noiseStdInGradientUnits() {
         return noiseStd / Math.abs(scale.factor());

@@ -75,6 +75,23 @@ public final class TestNetworks {
     }
 
     /**
+     * A CNN exercising asymmetric padding and dilation: conv 3x3 stride 2 in Same mode (one extra zero row and
+     * column at the bottom/right for even sizes, 2 filters, sigmoid), conv 3x3 dilation 2 padding 2 (2 filters,
+     * tanh), softmax output.
+     */
+    public static MultiLayerNetwork asymmetricCnn(int channels, int size, int classes, long seed, DataType dataType) {
+        MultiLayerConfiguration conf = base(seed, dataType)
+                .layer(new ConvolutionLayer.Builder(3, 3).stride(2, 2).nOut(2)
+                        .convolutionMode(ConvolutionMode.Same).activation(Activation.SIGMOID).build())
+                .layer(new ConvolutionLayer.Builder(3, 3).stride(1, 1).dilation(2, 2).padding(2, 2).nOut(2)
+                        .convolutionMode(ConvolutionMode.Truncate).activation(Activation.TANH).build())
+                .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(classes).activation(Activation.SOFTMAX).build())
+                .setInputType(InputType.convolutionalFlat(size, size, channels))
+                .build();
+        return init(conf, seed, 0.5);
+    }
+
+    /**
      * The DLG sigmoid LeNet (three 5x5 convolutions, 12 channels, padding 2, strides 2, 2, 1, sigmoid; softmax
      * output) on flat {@code 1 x 28 x 28} rows, every parameter from {@code U(-0.5, 0.5)}.
      */

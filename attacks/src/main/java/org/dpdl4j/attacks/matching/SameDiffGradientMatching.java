@@ -14,11 +14,14 @@ import org.dpdl4j.attacks.target.LayerGradient;
 import org.dpdl4j.attacks.target.OutputHead;
 import org.dpdl4j.attacks.target.Stage;
 import org.dpdl4j.attacks.target.StageActivation;
+import org.nd4j.autodiff.samediff.SDIndex;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.api.OutAndGrad;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv2DConfig;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -28,10 +31,14 @@ import org.nd4j.linalg.factory.Nd4j;
  * top, and SameDiff's reverse mode differentiates it with respect to the placeholders {@code x'}, {@code u'} and
  * {@code rho}. SameDiff cannot differentiate its own gradient ops, which is why the backward pass is spelled out.
  *
- * <p>A convolution is an im2col gather followed by a matrix product. The gather is a constant 0/1 matrix
- * {@code G} over one channel's pixels ({@link ConvolutionGeometry#gatherMatrix}), so im2col is
- * {@code X G} and its adjoint col2im is {@code dCols G'}: both directions stay matrix products that SameDiff
- * differentiates again. The graph is built once and evaluated with new placeholder values at every call.
+ * <p>A convolution is im2col followed by a matrix product. The forward im2col is SameDiff's {@code im2col} op
+ * (whose derivative is col2im), or, when the padding is asymmetric (DL4J's Same mode with odd total padding), a
+ * product with a constant 0/1 gather matrix ({@link ConvolutionGeometry#gatherMatrix}). The col2im of the
+ * model's backward pass must itself be differentiable, which SameDiff's {@code col2im} is not, so it is an
+ * {@code unsorted_segment_sum} of the column gradients onto the pixels each tap read
+ * ({@link ConvolutionGeometry#tapSources}); its derivative is a gather. SameDiff's {@code gather} op cannot be
+ * used for im2col: its derivative builds a control-flow loop that fails when a graph holds two of them. The
+ * graph is built once and evaluated with new placeholder values at every call.
  */
 public final class SameDiffGradientMatching implements MatchingObjective {
     private static final Object STDOUT_LOCK = new Object();
@@ -224,7 +231,9 @@ public final class SameDiffGradientMatching implements MatchingObjective {
     private final class ConvolutionGraph extends StageGraph {
         private final ConvolutionGeometry geo;
         private final int batch;
+        private final SDVariable tapSources;
         private final SDVariable gather;
+        private final Conv2DConfig im2col;
         private final SDVariable w;
         private final SDVariable b;
         private SDVariable columns;
@@ -232,7 +241,23 @@ public final class SameDiffGradientMatching implements MatchingObjective {
         ConvolutionGraph(ConvolutionStage stage, int index, int batch) {
             this.geo = stage.geometry();
             this.batch = batch;
-            this.gather = sd.constant("gather" + index, geo.gatherMatrix(dataType));
+            int[] sources = geo.tapSources();
+            for (int i = 0; i < sources.length; i++) {
+                if (sources[i] < 0) {
+                    sources[i] = geo.inputPixels();
+                }
+            }
+            this.tapSources = sd.constant("taps" + index, Nd4j.createFromArray(sources));
+            if (geo.isSymmetricallyPadded()) {
+                this.im2col = Conv2DConfig.builder().kH(geo.kernelHeight()).kW(geo.kernelWidth())
+                        .sH(geo.strideHeight()).sW(geo.strideWidth()).pH(geo.padTop()).pW(geo.padLeft())
+                        .dH(geo.dilationHeight()).dW(geo.dilationWidth()).paddingMode(PaddingMode.VALID)
+                        .dataFormat(Conv2DConfig.NCHW).build();
+                this.gather = null;
+            } else {
+                this.im2col = null;
+                this.gather = sd.constant("gather" + index, geo.gatherMatrix(dataType));
+            }
             long fanIn = (long) geo.inChannels() * geo.kernelTaps();
             this.w = sd.constant("w" + index, stage.weights().castTo(dataType).dup('c')
                     .reshape('c', geo.outChannels(), fanIn));
@@ -244,10 +269,15 @@ public final class SameDiffGradientMatching implements MatchingObjective {
             long c = geo.inChannels();
             long positions = geo.outputPositions();
             long taps = geo.kernelTaps();
-            SDVariable pixels = input.reshape(batch * c, geo.inputPixels());
-            // im2col: (B*C, P*K) -> (B, C, P, K) -> (B, P, C, K) -> (B*P, C*K), matching W's (out, C*K) layout.
-            columns = sd.mmul(pixels, gather).reshape(batch, c, positions, taps).permute(0, 2, 1, 3)
-                    .reshape(batch * positions, c * taps);
+            if (im2col != null) {
+                // im2col: (B, C, kh, kw, oh, ow) -> (B, oh, ow, C, kh, kw) -> (B*P, C*K), matching W's (out, C*K).
+                columns = sd.cnn.im2Col(input.reshape(batch, c, geo.inHeight(), geo.inWidth()), im2col)
+                        .permute(0, 4, 5, 1, 2, 3).reshape(batch * positions, c * taps);
+            } else {
+                // Asymmetric padding: the 0/1 gather matrix, (B*C, P*K) -> (B, C, P, K) -> (B*P, C*K).
+                columns = sd.mmul(input.reshape(batch * c, geo.inputPixels()), gather)
+                        .reshape(batch, c, positions, taps).permute(0, 2, 1, 3).reshape(batch * positions, c * taps);
+            }
             SDVariable pre = sd.mmul(columns, w, false, true, false);
             if (b != null) {
                 pre = pre.add(b);
@@ -281,10 +311,13 @@ public final class SameDiffGradientMatching implements MatchingObjective {
             long positions = geo.outputPositions();
             long taps = geo.kernelTaps();
             SDVariable dColumns = sd.mmul(toPositionRows(delta), w);
-            // col2im: (B*P, C*K) -> (B, P, C, K) -> (B, C, P, K) -> (B*C, P*K), then scatter with G'.
-            SDVariable dPixels = sd.mmul(dColumns.reshape(batch, positions, c, taps).permute(0, 2, 1, 3)
-                    .reshape(batch * c, positions * taps), gather, false, true, false);
-            return dPixels.reshape(batch, geo.inputSize());
+            // col2im: (B*P, C*K) -> (P, K, B, C) -> (P*K, B*C); every tap is added onto the pixel it read, the
+            // padded taps onto an extra row that is dropped. Its derivative is a gather, which SameDiff provides.
+            SDVariable tapRows = dColumns.reshape(batch, positions, c, taps).permute(1, 3, 0, 2)
+                    .reshape(positions * taps, batch * c);
+            SDVariable pixelRows = sd.unsortedSegmentSum(tapRows, tapSources, geo.inputPixels() + 1);
+            return pixelRows.get(SDIndex.interval(0, geo.inputPixels())).permute(1, 0)
+                    .reshape(batch, geo.inputSize());
         }
 
         @Override

@@ -36,7 +36,8 @@ class GradientMatchingTest {
                 Arguments.of("mlp tanh", TestNetworks.mlp(12, new int[] {6}, 3, Activation.TANH, 4, D)),
                 Arguments.of("mlp relu", TestNetworks.mlp(12, new int[] {9, 6}, 4, Activation.RELU, 5, D)),
                 Arguments.of("mlp identity", TestNetworks.mlp(12, new int[] {5}, 3, Activation.IDENTITY, 6, D)),
-                Arguments.of("cnn", TestNetworks.tinyCnn(2, 6, 3, 7, D)));
+                Arguments.of("cnn", TestNetworks.tinyCnn(2, 6, 3, 7, D)),
+                Arguments.of("cnn, asymmetric padding and dilation", TestNetworks.asymmetricCnn(1, 6, 3, 8, D)));
     }
 
     /** Soft labels (for softmax: rows summing to one; for sigmoid: independent probabilities). */
