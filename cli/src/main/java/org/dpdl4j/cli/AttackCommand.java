@@ -3,6 +3,7 @@ package org.dpdl4j.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
+import org.dpdl4j.attacks.CaseScorer;
 import org.dpdl4j.attacks.GroundTruth;
 import org.dpdl4j.attacks.ImageOutcome;
 import org.dpdl4j.attacks.InputNormalization;
@@ -57,8 +59,9 @@ import picocli.CommandLine.Spec;
  * {@code dpdl4j attack}: gradient-inversion attacks on one observed release of a training run. The release is
  * produced by a simulated protocol step ({@code --algo}) as seen by an adversary ({@code --observer}); the
  * attack reconstructs the client's examples, writes {@code grid.png}, {@code result.json}, {@code trace.csv}
- * and {@code config.json}, and ends with the lines {@code mse=}, {@code psnr=}, {@code ssim=},
- * {@code label_correct=}.
+ * and {@code config.json} (with {@code --count N}: one grid, result and trace per release, named by the first
+ * training index, and {@code summary.csv}), and ends with the lines {@code mse=}, {@code psnr=}, {@code ssim=},
+ * {@code label_correct=} (means over the releases, and whether every label was recovered).
  */
 @Command(name = "attack", mixinStandardHelpOptions = true,
         description = "Gradient-inversion attacks (DLG, iDLG, analytic) on what an adversary observes in training.",
@@ -100,6 +103,12 @@ public final class AttackCommand implements Runnable {
                 description = "Index of the (first) attacked example in the MNIST training set.")
         int targetIndex;
 
+        @Option(names = "--count", defaultValue = "1", paramLabel = "N",
+                description = "Attack N releases in turn, of the batches starting at I, I+B, ..., I+(N-1)B; writes"
+                        + " one result per batch and summary.csv; the final lines then give the means"
+                        + " (default ${DEFAULT-VALUE}).")
+        int count;
+
         @Option(names = "--batch-size", defaultValue = "1", paramLabel = "B",
                 description = "Examples in the attacked batch: training examples I .. I+B-1 (default ${DEFAULT-VALUE}).")
         int batchSize;
@@ -108,6 +117,11 @@ public final class AttackCommand implements Runnable {
                 description = "Model inputs: unit (pixels in [0, 1]) or standardized ((p - 0.1307) / 0.3081)"
                         + " (default ${DEFAULT-VALUE}).")
         String pixelScaling;
+
+        @Option(names = "--model-precision", defaultValue = "float", paramLabel = "TYPE",
+                description = "Data type of the attacked model and its messages: float or double (default"
+                        + " ${DEFAULT-VALUE}).")
+        String modelPrecision;
 
         @Option(names = "--learning-rate", defaultValue = "0.1", paramLabel = "ETA",
                 description = "SGD learning rate of training and of the client's local step (default ${DEFAULT-VALUE}).")
@@ -122,6 +136,11 @@ public final class AttackCommand implements Runnable {
                 description = "Std of Gaussian noise added to the observed message, in its own units (default"
                         + " ${DEFAULT-VALUE}).")
         double noiseStd;
+
+        @Option(names = "--noise-relative", paramLabel = "R",
+                description = "Instead of --noise-std: noise std = R x the RMS of the noise-free gradient of each"
+                        + " attacked batch (converted to the message's units).")
+        Double noiseRelative;
 
         @Option(names = "--fit-scale", description = "The attacker does not know the scale of the message (e.g. the"
                 + " learning rate) and fits it.")
@@ -161,7 +180,7 @@ public final class AttackCommand implements Runnable {
                 description = "Adam learning rate (default ${DEFAULT-VALUE}).")
         double adamLearningRate;
 
-        @Option(names = "--precision", defaultValue = "double", paramLabel = "TYPE",
+        @Option(names = "--precision", defaultValue = "float", paramLabel = "TYPE",
                 description = "Precision of the matching loss: float or double (default ${DEFAULT-VALUE}).")
         String precision;
 
@@ -224,46 +243,17 @@ public final class AttackCommand implements Runnable {
             }
             TrainTest mnist = Datasets.mnist(dir, scaling);
             LabeledData train = mnist.train();
-            if (options.targetIndex < 0 || (long) options.targetIndex + options.batchSize > train.size()) {
+            long end = (long) options.targetIndex + (long) options.count * options.batchSize;
+            if (options.targetIndex < 0 || end > train.size()) {
                 throw bad("--target-index " + options.targetIndex + " with --batch-size " + options.batchSize
-                        + " reaches past the " + train.size() + " MNIST training examples; use 0.."
-                        + (train.size() - options.batchSize));
+                        + " and --count " + options.count + " reaches past the " + train.size()
+                        + " MNIST training examples; use 0.." + (train.size() - (long) options.count * options.batchSize));
             }
             boolean binary = kind == ModelKind.LOGISTIC;
             MultiLayerNetwork net = buildModel(kind, binary);
             trainBeforeRelease(net, train, binary);
             double accuracy = accuracy(net, mnist.test(), binary);
 
-            int[] rows = new int[options.batchSize];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = options.targetIndex + i;
-            }
-            LabeledData batch = train.subset(rows);
-            GroundTruth truth = new GroundTruth(batch.features(), labels(batch, binary), ImageShape.MNIST,
-                    InputNormalization.of(scaling));
-            Map<String, String> details = new LinkedHashMap<>();
-            details.put("model", kind.cliName() + (kind == ModelKind.MLP ? "-" + options.hiddenActivation : ""));
-            details.put("dataset", "mnist-train");
-            details.put("target_index", Integer.toString(options.targetIndex));
-            details.put("pixel_scaling", scaling.name().toLowerCase(Locale.ROOT));
-            details.put("seed", Long.toString(options.seed));
-            AttackCase attackCase;
-            try {
-                attackCase = scenario.build(new ScenarioRequest(net, truth, observer, options.learningRate,
-                        options.noiseStd, options.seed + 1, options.trainSteps, accuracy, details));
-            } catch (IllegalArgumentException e) {
-                throw bad(e.getMessage());
-            }
-            if (options.fitScale) {
-                attackCase = attackCase.withUnknownScale();
-            }
-
-            AttackResult result;
-            try {
-                result = attack.attack(attackCase);
-            } catch (IllegalArgumentException e) {
-                throw bad(name() + " cannot attack this case: " + e.getMessage());
-            }
             RunDirectory run = RunDirectory.create(options.out, "attack-" + name() + "-" + scenario.algorithm() + "-"
                     + kind.cliName());
             Map<String, Long> seeds = new LinkedHashMap<>();
@@ -273,11 +263,64 @@ public final class AttackCommand implements Runnable {
             seeds.put("dummy", options.seed);
             run.writeConfig(config(scenario, observer, kind, scaling),
                     Provenance.capture(seeds, spec.commandLine().getParseResult().originalArgs()));
-            ResultJson.write(result, run.file("result.json"));
-            ResultCsv.writeSnapshots(result, run.file("trace.csv"));
-            ImageGrid.defaults().writePng(result, run.file("grid.png"));
-            print(out, result, run.path());
+            List<AttackResult> results = new ArrayList<>();
+            for (int k = 0; k < options.count; k++) {
+                int first = options.targetIndex + k * options.batchSize;
+                AttackCase attackCase = attackCase(scenario, observer, net, train, first, binary, scaling, kind,
+                        accuracy);
+                AttackResult result;
+                try {
+                    result = attack.attack(attackCase);
+                } catch (IllegalArgumentException e) {
+                    throw bad(name() + " cannot attack this case: " + e.getMessage());
+                }
+                results.add(result);
+                String suffix = options.count == 1 ? "" : "-" + first;
+                ResultJson.write(result, run.file("result" + suffix + ".json"));
+                ResultCsv.writeSnapshots(result, run.file("trace" + suffix + ".csv"));
+                ImageGrid.defaults().writePng(result, run.file("grid" + suffix + ".png"));
+                printCase(out, result, first);
+            }
+            if (options.count > 1) {
+                ResultCsv.writeSummary(results, run.file("summary.csv"));
+            }
+            printSummary(out, results, run.path());
             return 0;
+        }
+
+        private AttackCase attackCase(AttackScenario scenario, String observer, MultiLayerNetwork net,
+                                      LabeledData train, int first, boolean binary, PixelScaling scaling,
+                                      ModelKind kind, double accuracy) {
+            int[] rows = new int[options.batchSize];
+            for (int i = 0; i < rows.length; i++) {
+                rows[i] = first + i;
+            }
+            LabeledData batch = train.subset(rows);
+            GroundTruth truth = new GroundTruth(batch.features().castTo(net.params().dataType()),
+                    labels(batch, binary), ImageShape.MNIST,
+                    InputNormalization.of(scaling));
+            Map<String, String> details = new LinkedHashMap<>();
+            details.put("model", kind.cliName() + (kind == ModelKind.MLP ? "-" + options.hiddenActivation : ""));
+            details.put("dataset", "mnist-train");
+            details.put("target_index", Integer.toString(first));
+            details.put("pixel_scaling", scaling.name().toLowerCase(Locale.ROOT));
+            details.put("seed", Long.toString(options.seed));
+            long noiseSeed = options.seed + 1 + first;
+            AttackCase attackCase;
+            try {
+                double noiseStd = options.noiseStd;
+                if (options.noiseRelative != null) {
+                    AttackCase clean = scenario.build(new ScenarioRequest(net, truth, observer, options.learningRate,
+                            0.0, noiseSeed, options.trainSteps, accuracy, details));
+                    noiseStd = options.noiseRelative * new CaseScorer(clean).noiseLevel().gradientRms()
+                            * Math.abs(clean.scale().factor());
+                }
+                attackCase = scenario.build(new ScenarioRequest(net, truth, observer, options.learningRate, noiseStd,
+                        noiseSeed, options.trainSteps, accuracy, details));
+            } catch (IllegalArgumentException e) {
+                throw bad(e.getMessage());
+            }
+            return options.fitScale ? attackCase.withUnknownScale() : attackCase;
         }
 
         void validate() {
@@ -295,6 +338,17 @@ public final class AttackCommand implements Runnable {
             }
             if (!(options.noiseStd >= 0) || Double.isInfinite(options.noiseStd)) {
                 throw bad("--noise-std must be a finite number >= 0, got " + options.noiseStd);
+            }
+            if (options.noiseRelative != null) {
+                if (options.noiseStd != 0) {
+                    throw bad("give either --noise-std or --noise-relative, not both");
+                }
+                if (!(options.noiseRelative >= 0) || Double.isInfinite(options.noiseRelative)) {
+                    throw bad("--noise-relative must be a finite number >= 0, got " + options.noiseRelative);
+                }
+            }
+            if (options.count < 1) {
+                throw bad("--count must be >= 1, got " + options.count);
             }
         }
 
@@ -332,8 +386,14 @@ public final class AttackCommand implements Runnable {
         }
 
         private MultiLayerNetwork buildModel(ModelKind kind, boolean binary) {
+            DataType dataType = switch (options.modelPrecision.toLowerCase(Locale.ROOT)) {
+                case "float" -> DataType.FLOAT;
+                case "double" -> DataType.DOUBLE;
+                default -> throw bad("--model-precision: unknown value '" + options.modelPrecision
+                        + "'; use float or double");
+            };
             ModelOptions modelOptions = ModelOptions.defaults().withSeed(options.seed)
-                    .withUpdater(new Sgd(options.learningRate));
+                    .withUpdater(new Sgd(options.learningRate)).withDataType(dataType);
             Architecture architecture = new Architecture(List.of(128), hiddenActivation(), true, ImageShape.MNIST);
             return kind.network(ImageShape.MNIST.flatSize(), binary ? 1 : 10, modelOptions, architecture);
         }
@@ -358,12 +418,13 @@ public final class AttackCommand implements Runnable {
                     rows[i] = random.nextInt(train.size());
                 }
                 LabeledData b = train.subset(rows);
-                net.fit(b.features(), LabelRows.of(labels(b, binary), outputs, DataType.FLOAT));
+                DataType type = net.params().dataType();
+                net.fit(b.features().castTo(type), LabelRows.of(labels(b, binary), outputs, type));
             }
         }
 
         private static double accuracy(MultiLayerNetwork net, LabeledData test, boolean binary) {
-            INDArray predictions = net.output(test.features());
+            INDArray predictions = net.output(test.features().castTo(net.params().dataType()));
             int[] labels = labels(test, binary);
             int correct = 0;
             for (int i = 0; i < labels.length; i++) {
@@ -386,9 +447,12 @@ public final class AttackCommand implements Runnable {
             config.put("target_index", options.targetIndex);
             config.put("batch_size", options.batchSize);
             config.put("pixel_scaling", scaling.name().toLowerCase(Locale.ROOT));
+            config.put("model_precision", options.modelPrecision);
             config.put("learning_rate", options.learningRate);
             config.put("train_steps", options.trainSteps);
             config.put("noise_std", options.noiseStd);
+            config.put("noise_relative", options.noiseRelative);
+            config.put("count", options.count);
             config.put("fit_scale", options.fitScale);
             config.put("seed", options.seed);
             config.putAll(attackSettings());
@@ -400,7 +464,7 @@ public final class AttackCommand implements Runnable {
             return Map.of();
         }
 
-        private void print(PrintWriter out, AttackResult r, Path directory) {
+        private void printCase(PrintWriter out, AttackResult r, int first) {
             var p = r.provenance();
             out.printf(Locale.ROOT, "%s on %s/%s at round %d (model accuracy %.4f), %s%n", r.attack(), p.protocol(),
                     p.observer(), p.round(), p.modelAccuracy(), r.method());
@@ -410,14 +474,29 @@ public final class AttackCommand implements Runnable {
                     r.timing().seconds());
             for (ImageOutcome o : r.images()) {
                 out.printf(Locale.ROOT, "example %d (training index %d): label %d, recovered %s, PSNR %.2f dB,"
-                                + " SSIM %.4f%n", o.example(), options.targetIndex + o.example(), o.trueLabel(),
+                                + " SSIM %.4f%n", o.example(), first + o.example(), o.trueLabel(),
                         o.recoveredLabel() < 0 ? "none" : Integer.toString(o.recoveredLabel()), o.psnr(), o.ssim());
             }
-            out.println("wrote " + directory.resolve("grid.png") + ", result.json, trace.csv, config.json");
-            out.println("mse=" + r.mse());
-            out.println("psnr=" + r.psnr());
-            out.println("ssim=" + r.ssim());
-            out.println("label_correct=" + r.allLabelsCorrect());
+        }
+
+        private static void printSummary(PrintWriter out, List<AttackResult> results, Path directory) {
+            int n = results.size();
+            double mse = results.stream().mapToDouble(AttackResult::mse).average().orElse(Double.NaN);
+            double psnr = results.stream().mapToDouble(AttackResult::psnr).average().orElse(Double.NaN);
+            double ssim = results.stream().mapToDouble(AttackResult::ssim).average().orElse(Double.NaN);
+            boolean labels = results.stream().allMatch(AttackResult::allLabelsCorrect);
+            if (n > 1) {
+                long recovered = results.stream().filter(r -> r.psnr() >= 30).count();
+                double seconds = results.stream().mapToDouble(r -> r.timing().seconds()).sum();
+                out.printf(Locale.ROOT, "%d releases: %d recovered (PSNR >= 30 dB), %.2f s per release on average;"
+                        + " the lines below are means%n", n, recovered, seconds / n);
+            }
+            out.println("wrote " + directory + " (grid, result, trace" + (n > 1 ? " per release, summary.csv" : "")
+                    + ", config.json)");
+            out.println("mse=" + mse);
+            out.println("psnr=" + psnr);
+            out.println("ssim=" + ssim);
+            out.println("label_correct=" + labels);
             out.flush();
         }
     }

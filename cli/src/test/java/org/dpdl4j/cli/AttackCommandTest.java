@@ -78,6 +78,24 @@ class AttackCommandTest {
     }
 
     @Test
+    void severalReleasesWithRelativeNoiseGiveASummary(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("sweep");
+        Run r = run("attack", "analytic", "--algo", "fedavg", "--model", "mlp", "--target-index", "10", "--count", "3",
+                "--noise-relative", "0.01", "--data-dir", dataDir(), "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        assertTrue(r.out().contains("3 releases:"), r.out());
+        List<String> summary = Files.readAllLines(out.resolve("summary.csv"));
+        assertEquals(4, summary.size(), summary.toString());
+        int ratioColumn = List.of(summary.get(0).split(",")).indexOf("noise_to_rms");
+        for (String row : summary.subList(1, 4)) {
+            assertEquals(0.01, Double.parseDouble(row.split(",")[ratioColumn]), 1e-6, row);
+        }
+        for (String file : List.of("grid-10.png", "grid-11.png", "grid-12.png", "result-12.json")) {
+            assertTrue(Files.exists(out.resolve(file)), file);
+        }
+    }
+
+    @Test
     void unknownChoicesFailWithTheSupportedOnes() {
         Run algo = run("attack", "dlg", "--algo", "decor", "--target-index", "0");
         assertEquals(2, algo.exitCode());

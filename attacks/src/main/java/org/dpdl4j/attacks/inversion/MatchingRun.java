@@ -61,8 +61,8 @@ final class MatchingRun {
             if (!step.isFinite() || !allFinite(point)) {
                 System.arraycopy(before, 0, point, 0, point.length);
                 reason = StopReason.DIVERGED;
-                LOG.warn("matching loss became {} at outer step {}; keeping the point before that step", step.lastLoss(),
-                        it);
+                LOG.warn("matching loss became {} at outer step {}; keeping the point before that step",
+                        step.lastLoss(), it);
                 break;
             }
             if (step.stationary()) {

@@ -68,8 +68,8 @@ public record Ssim(int windowSize, double sigma, double k1, double k2, double da
                     + shape.flatSize());
         }
         if (shape.height() < windowSize || shape.width() < windowSize) {
-            throw new IllegalArgumentException("SSIM with a " + windowSize + "x" + windowSize + " window needs images of"
-                    + " at least that size, got " + shape);
+            throw new IllegalArgumentException("SSIM with a " + windowSize + "x" + windowSize
+                    + " window needs images of at least that size, got " + shape);
         }
         double[] kernel = kernel1d();
         int plane = shape.height() * shape.width();

@@ -10,7 +10,8 @@ import java.util.Objects;
  * <ul>
  *   <li>each {@link #step} evaluates the objective at the current point, returns at once if
  *       {@code max |g_i| <= gradientTolerance}, then runs up to {@code maxIterations} iterations, each moving by
- *       {@code t d} and re-evaluating (except after the last iteration, whose point is evaluated by the next step);</li>
+ *       {@code t d} and re-evaluating (except after the last iteration, whose point the next step
+ *       evaluates);</li>
  *   <li>{@code d} is {@code -g} on the very first iteration of the run and the two-loop direction afterwards,
  *       with the initial Hessian scale {@code s'y / y'y} of the newest pair; a pair is stored only when
  *       {@code s'y > 1e-10}, and the oldest pair is dropped beyond {@code historySize};</li>
