@@ -6,8 +6,6 @@ import org.dpdl4j.data.TrainTest;
 import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
-import org.dpdl4j.data.partition.Partition;
-import org.dpdl4j.data.partition.Partitioner;
 import org.dpdl4j.models.MlpModel;
 import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
@@ -20,7 +18,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -43,61 +40,15 @@ final class MnistDecorTask implements DecorTask {
         this.testY = data.test().labelMatrix(LabelEncoding.ONE_HOT);
     }
 
-    @Override
-    public String name() {
-        return "mnist";
-    }
-
     /** The figure's epsilons: the reference code's example-level value (see ReferenceCodeEpsilon), not (eps, delta)-DP. */
     @Override
-    public List<Double> defaultEpsilons() {
-        return List.of(1e-3, 1e-2, 0.1, 1.0);
-    }
-
-    @Override
-    public int defaultSeeds() {
-        return 3;
-    }
-
-    @Override
-    public long rounds() {
-        return 1000;
-    }
-
-    @Override
-    public int batchSize() {
-        return 64;
-    }
-
-    @Override
-    public ProtectedUnit unit() {
-        return ProtectedUnit.EXAMPLE;
-    }
-
-    @Override
-    public SamplingScheme sampling() {
-        return SamplingScheme.POISSON;
-    }
-
-    @Override
-    public LocalObjective objective() {
-        return LocalObjective.MEAN;
-    }
-
-    @Override
-    public double weightDecay() {
-        return 1e-5;
+    public DecorWorkload workload() {
+        return new DecorWorkload("mnist", List.of(1e-3, 1e-2, 0.1, 1.0), 3, 1000, 64, ProtectedUnit.EXAMPLE, SamplingScheme.POISSON, LocalObjective.MEAN, 1e-5, "test accuracy", false);
     }
 
     @Override
     public List<NodeData> nodes(long seed) {
-        Partition split = Partitioner.dirichlet(10).partition(data.train(), 16, seed);
-        List<NodeData> out = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            int[] rows = split.indices(i);
-            out.add(new NodeData(data.train().features().getRows(rows), trainY.getRows(rows)));
-        }
-        return out;
+        return DirichletNodes.split(data.train(), trainY, seed);
     }
 
     @Override
@@ -135,21 +86,11 @@ final class MnistDecorTask implements DecorTask {
 
     @Override
     public double runAndMeasure(DecentralizedTrainer trainer) {
-        trainer.run(rounds() - trainer.round());
+        trainer.run(workload().rounds() - trainer.round());
         MultiLayerNetwork net = trainer.template();
         net.setParams(trainer.averageModel().reshape(1, net.numParams()));
         INDArray out = net.output(testX, false);
         return out.argMax(1).eq(testY.argMax(1)).castTo(DataType.DOUBLE).meanNumber().doubleValue();
-    }
-
-    @Override
-    public String metric() {
-        return "test accuracy";
-    }
-
-    @Override
-    public boolean lowerIsBetter() {
-        return false;
     }
 
     @Override
