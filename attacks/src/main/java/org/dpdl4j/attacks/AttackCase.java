@@ -3,8 +3,8 @@ package org.dpdl4j.attacks;
 import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.attacks.target.LayerGradient;
-import org.dpdl4j.attacks.target.TargetNetwork;
+import org.dpdl4j.attacks.network.LayerGradient;
+import org.dpdl4j.attacks.network.TargetNetwork;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**

@@ -5,7 +5,7 @@ import java.util.List;
 import org.dpdl4j.attacks.metrics.Assignment;
 import org.dpdl4j.attacks.metrics.ImageMetrics;
 import org.dpdl4j.attacks.metrics.Ssim;
-import org.dpdl4j.attacks.target.NetworkGradients;
+import org.dpdl4j.attacks.network.NetworkGradients;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 

@@ -5,7 +5,7 @@ import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.LabelRows;
 import org.dpdl4j.attacks.matching.LabelTreatment;
-import org.dpdl4j.attacks.target.TargetNetwork;
+import org.dpdl4j.attacks.network.TargetNetwork;
 import org.nd4j.linalg.api.buffer.DataType;
 
 /**

@@ -1,11 +1,11 @@
 package org.dpdl4j.attacks.inversion;
 
 import java.util.List;
-import org.dpdl4j.attacks.target.LayerGradient;
-import org.dpdl4j.attacks.target.OutputHead;
-import org.dpdl4j.attacks.target.Stage;
-import org.dpdl4j.attacks.target.StageActivation;
-import org.dpdl4j.attacks.target.TargetNetwork;
+import org.dpdl4j.attacks.network.LayerGradient;
+import org.dpdl4j.attacks.network.OutputHead;
+import org.dpdl4j.attacks.network.Stage;
+import org.dpdl4j.attacks.network.StageActivation;
+import org.dpdl4j.attacks.network.TargetNetwork;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 

@@ -12,8 +12,8 @@ import org.dpdl4j.attacks.matching.LabelTreatment;
 import org.dpdl4j.attacks.matching.MatchingObjective;
 import org.dpdl4j.attacks.matching.MatchingProblem;
 import org.dpdl4j.attacks.matching.UnknownLayout;
-import org.dpdl4j.attacks.target.OutputHead;
-import org.dpdl4j.attacks.target.TargetNetwork;
+import org.dpdl4j.attacks.network.OutputHead;
+import org.dpdl4j.attacks.network.TargetNetwork;
 
 /** What DLG and iDLG share: build the problem, run the optimiser, score the snapshots and the result. */
 final class MatchingAttacks {

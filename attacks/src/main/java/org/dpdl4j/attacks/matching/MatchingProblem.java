@@ -3,9 +3,9 @@ package org.dpdl4j.attacks.matching;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import org.dpdl4j.attacks.target.LayerGradient;
-import org.dpdl4j.attacks.target.Stage;
-import org.dpdl4j.attacks.target.TargetNetwork;
+import org.dpdl4j.attacks.network.LayerGradient;
+import org.dpdl4j.attacks.network.Stage;
+import org.dpdl4j.attacks.network.TargetNetwork;
 
 /**
  * A gradient-matching problem: find dummy inputs {@code x'} (and labels) whose loss gradient on the network

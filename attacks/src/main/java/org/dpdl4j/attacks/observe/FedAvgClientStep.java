@@ -1,7 +1,7 @@
 package org.dpdl4j.attacks.observe;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.attacks.target.NetworkGradients;
+import org.dpdl4j.attacks.network.NetworkGradients;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**

@@ -8,7 +8,7 @@ import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackModels;
 import org.dpdl4j.attacks.InputNormalization;
 import org.dpdl4j.attacks.MnistTestSet;
-import org.dpdl4j.attacks.target.TargetNetwork;
+import org.dpdl4j.attacks.network.TargetNetwork;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.models.DlgLeNetModel;

@@ -11,7 +11,7 @@ import org.dpdl4j.attacks.GroundTruth;
 import org.dpdl4j.attacks.InputNormalization;
 import org.dpdl4j.attacks.LabelRows;
 import org.dpdl4j.attacks.TestNetworks;
-import org.dpdl4j.attacks.target.NetworkGradients;
+import org.dpdl4j.attacks.network.NetworkGradients;
 import org.dpdl4j.models.ImageShape;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.activations.Activation;
