@@ -96,16 +96,16 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter pw = spec.commandLine().getOut();
-        DecorTask t = switch (task) {
-            case "synthetic" -> new SyntheticDecorTask(1);
-            case "a9a" -> new A9aDecorTask(DataDirectory.resolve(dataDir));
-            case "mnist" -> new MnistDecorTask(DataDirectory.resolve(dataDir));
-            default -> throw new IllegalArgumentException("unknown --task '" + task + "'; use synthetic, a9a or mnist");
-        };
         boolean reference = switch (epsilonMode) {
             case "proper" -> false;
             case "reference" -> true;
             default -> throw new IllegalArgumentException("unknown --epsilon-mode '" + epsilonMode + "'; use proper or reference");
+        };
+        DecorTask t = switch (task) {
+            case "synthetic" -> new SyntheticDecorTask(1);
+            case "a9a" -> new A9aDecorTask(DataDirectory.resolve(dataDir));
+            case "mnist" -> new MnistDecorTask(DataDirectory.resolve(dataDir), reference);
+            default -> throw new IllegalArgumentException("unknown --task '" + task + "'; use synthetic, a9a or mnist");
         };
         if (reference && !task.equals("mnist")) {
             throw new IllegalArgumentException("--epsilon-mode reference applies to the example-level MNIST task only");
