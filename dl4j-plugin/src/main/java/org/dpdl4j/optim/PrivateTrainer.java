@@ -19,6 +19,7 @@ import org.dpdl4j.privacy.noise.NoiseSource;
 import org.dpdl4j.privacy.noise.LookAheadNoiseSource;
 import org.dpdl4j.privacy.noise.SecureNoiseSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,8 +120,9 @@ public final class PrivateTrainer {
             throw new PrivacyBudgetExceededException(steps, epsilon(), next, config.epsilonBudget(), config.delta());
         }
         int[] rows = sampler.sample(random);
-        INDArray x = rows.length == 0 ? features.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : features.getRows(rows);
-        INDArray y = rows.length == 0 ? labels.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : labels.getRows(rows);
+        // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
+        INDArray x = rows.length == 0 ? features.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(features, 1, rows);
+        INDArray y = rows.length == 0 ? labels.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
         ClippedBatch batch = optimizer.step(x, y);
         steps++;
         return batch;

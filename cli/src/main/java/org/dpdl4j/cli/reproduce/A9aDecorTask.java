@@ -5,8 +5,6 @@ import org.dpdl4j.data.LabelEncoding;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
-import org.dpdl4j.data.partition.Partition;
-import org.dpdl4j.data.partition.Partitioner;
 import org.dpdl4j.models.LogisticRegressionModel;
 import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
@@ -20,7 +18,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -44,59 +41,13 @@ final class A9aDecorTask implements DecorTask {
     }
 
     @Override
-    public String name() {
-        return "a9a";
-    }
-
-    @Override
-    public List<Double> defaultEpsilons() {
-        return List.of(3.0, 7.0, 15.0, 25.0, 40.0);
-    }
-
-    @Override
-    public int defaultSeeds() {
-        return 4;
-    }
-
-    @Override
-    public long rounds() {
-        return 5000;
-    }
-
-    @Override
-    public int batchSize() {
-        return 64;
-    }
-
-    @Override
-    public ProtectedUnit unit() {
-        return ProtectedUnit.USER;
-    }
-
-    @Override
-    public SamplingScheme sampling() {
-        return SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT;
-    }
-
-    @Override
-    public LocalObjective objective() {
-        return LocalObjective.MEAN;
-    }
-
-    @Override
-    public double weightDecay() {
-        return 1e-5;
+    public DecorWorkload workload() {
+        return new DecorWorkload("a9a", List.of(3.0, 7.0, 15.0, 25.0, 40.0), 4, 5000, 64, ProtectedUnit.USER, SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT, LocalObjective.MEAN, 1e-5, "training loss - 0.3236", true);
     }
 
     @Override
     public List<NodeData> nodes(long seed) {
-        Partition split = Partitioner.dirichlet(10).partition(train, 16, seed);
-        List<NodeData> out = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            int[] rows = split.indices(i);
-            out.add(new NodeData(trainX.getRows(rows), trainY.getRows(rows)));
-        }
-        return out;
+        return DirichletNodes.split(train, trainY, seed);
     }
 
     @Override
@@ -121,23 +72,13 @@ final class A9aDecorTask implements DecorTask {
 
     @Override
     public double runAndMeasure(DecentralizedTrainer trainer) {
-        trainer.run(rounds() - trainer.round());
+        trainer.run(workload().rounds() - trainer.round());
         MultiLayerNetwork net = trainer.template();
         net.setParams(trainer.averageModel().reshape(1, net.numParams()));
         INDArray p = Transforms.min(Transforms.max(net.output(trainX, false), 1e-12, false), 1 - 1e-12, false).castTo(DataType.DOUBLE);
         INDArray y = trainY.castTo(DataType.DOUBLE);
         double bce = -(y.mul(Transforms.log(p, true)).add(y.rsub(1.0).mul(Transforms.log(p.rsub(1.0), false)))).meanNumber().doubleValue();
         return bce - OPTIMUM;
-    }
-
-    @Override
-    public String metric() {
-        return "training loss - 0.3236";
-    }
-
-    @Override
-    public boolean lowerIsBetter() {
-        return true;
     }
 
     @Override

@@ -1,10 +1,7 @@
 package org.dpdl4j.cli.reproduce;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.privacy.accounting.ProtectedUnit;
-import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.protocol.decentralized.DecentralizedTrainer;
-import org.dpdl4j.protocol.decentralized.LocalObjective;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
 
@@ -13,24 +10,8 @@ import java.util.Map;
 
 /** One of the three workloads of Decor's Figure 1 (spec section 3.7), with its settings and metric. */
 interface DecorTask {
-    String name();
-
-    /** The paper's epsilon grid for this task (plotted values). */
-    List<Double> defaultEpsilons();
-
-    int defaultSeeds();
-
-    long rounds();
-
-    int batchSize();
-
-    ProtectedUnit unit();
-
-    SamplingScheme sampling();
-
-    LocalObjective objective();
-
-    double weightDecay();
+    /** The workload's fixed settings. */
+    DecorWorkload workload();
 
     /** Local datasets of the 16 users for a seed (the split; the synthetic instance is fixed). */
     List<NodeData> nodes(long seed);
@@ -43,12 +24,6 @@ interface DecorTask {
 
     /** Runs the trainer to the end and returns the task's metric. */
     double runAndMeasure(DecentralizedTrainer trainer);
-
-    /** Metric name, e.g. "optimality gap". */
-    String metric();
-
-    /** Whether a lower metric is better (gap, loss) or a higher one (accuracy). */
-    boolean lowerIsBetter();
 
     /** The paper's Figure 1 values (spec 3.8): epsilon -> label -> value; empty where not read off. */
     Map<Double, Map<String, String>> paperValues();

@@ -96,32 +96,32 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter pw = spec.commandLine().getOut();
-        DecorTask t = switch (task) {
-            case "synthetic" -> new SyntheticDecorTask(1);
-            case "a9a" -> new A9aDecorTask(DataDirectory.resolve(dataDir));
-            case "mnist" -> new MnistDecorTask(DataDirectory.resolve(dataDir));
-            default -> throw new IllegalArgumentException("unknown --task '" + task + "'; use synthetic, a9a or mnist");
-        };
         boolean reference = switch (epsilonMode) {
             case "proper" -> false;
             case "reference" -> true;
             default -> throw new IllegalArgumentException("unknown --epsilon-mode '" + epsilonMode + "'; use proper or reference");
         };
+        DecorTask t = switch (task) {
+            case "synthetic" -> new SyntheticDecorTask(1);
+            case "a9a" -> new A9aDecorTask(DataDirectory.resolve(dataDir));
+            case "mnist" -> new MnistDecorTask(DataDirectory.resolve(dataDir), reference);
+            default -> throw new IllegalArgumentException("unknown --task '" + task + "'; use synthetic, a9a or mnist");
+        };
         if (reference && !task.equals("mnist")) {
             throw new IllegalArgumentException("--epsilon-mode reference applies to the example-level MNIST task only");
         }
         if (quick) {
-            epsilons = epsilons != null ? epsilons : task.equals("synthetic") ? List.of(5.0, 10.0, 20.0) : t.defaultEpsilons();
+            epsilons = epsilons != null ? epsilons : task.equals("synthetic") ? List.of(5.0, 10.0, 20.0) : t.workload().epsilons();
             seeds = seeds != null ? seeds : 1;
             tunePairs = tunePairs != null ? tunePairs : 3;
             if (!spec.commandLine().getParseResult().hasMatchedOption("--topologies")) {
                 topologies = List.of("torus", "ring");
             }
         }
-        List<Double> grid = epsilons != null ? epsilons : t.defaultEpsilons();
-        int nSeeds = seeds != null ? seeds : t.defaultSeeds();
+        List<Double> grid = epsilons != null ? epsilons : t.workload().epsilons();
+        int nSeeds = seeds != null ? seeds : t.workload().seeds();
         int pairs = tunePairs != null ? tunePairs : task.equals("synthetic") ? 6 : 1;
-        long roundCount = rounds != null ? rounds : t.rounds();
+        long roundCount = rounds != null ? rounds : t.workload().rounds();
         Path dir = out != null ? out : quick ? Path.of("runs", "decor-" + task + "-quick")
                 : Path.of("results", "decor", task + (reference ? "-reference-epsilon" : ""));
         Files.createDirectories(dir);
@@ -152,8 +152,8 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
                     DecorTask.Hyper h = t.hyper(s, eps);
                     Graph g = graph(s.topology());
                     double kappa = reference
-                            ? ReferenceCodeEpsilon.kappaFor(eps, h.clip(), t.batchSize(), minLocal(t))
-                            : DecentralizedCalibration.kappaBudget(t.unit(), t.sampling(), h.clip(), t.batchSize(), minLocal(t), roundCount, eps, delta);
+                            ? ReferenceCodeEpsilon.kappaFor(eps, h.clip(), t.workload().batchSize(), minLocal(t))
+                            : DecentralizedCalibration.kappaBudget(t.workload().unit(), t.workload().sampling(), h.clip(), t.workload().batchSize(), minLocal(t), roundCount, eps, delta);
                     DecentralizedCalibration.Result cal = DecentralizedCalibration.forKappa(s.algorithm(), kappa, delta, g,
                             Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
                     double[] pair = {cal.sigmaCdp(), cal.sigmaCor()};
@@ -215,7 +215,7 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         for (CalibratedPair p : tried) {
             Row r = run(t, s, h, g, p.sigmaCdp(), p.sigmaCor(), rounds, 1_000_001L, eps);
             results.add(new double[]{p.sigmaCdp(), p.sigmaCor(), r.metric()});
-            boolean better = Double.isNaN(best) || (t.lowerIsBetter() ? r.metric() < best : r.metric() > best);
+            boolean better = Double.isNaN(best) || (t.workload().lowerIsBetter() ? r.metric() < best : r.metric() > best);
             if (better) {
                 best = r.metric();
                 chosen = new double[]{p.sigmaCdp(), p.sigmaCor()};
@@ -233,9 +233,9 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         List<NodeData> nodes = t.nodes(seed);
         long minLocal = nodes.stream().mapToLong(NodeData::size).min().orElseThrow();
         MixingMatrix w = s.algorithm() == DecentralizedAlgorithm.CDP ? MixingMatrix.averaging(g) : MixingMatrix.metropolisHastings(g);
-        DecentralizedConfig cfg = new DecentralizedConfig(s.algorithm(), t.unit(), t.objective(), h.clip(), sigmaCdp,
-                s.algorithm() == DecentralizedAlgorithm.DECOR ? sigmaCor : 0.0, h.learningRate(), t.weightDecay(), t.batchSize(),
-                t.sampling(), rounds, seed, DecorCompatibility.NONE);
+        DecentralizedConfig cfg = new DecentralizedConfig(s.algorithm(), t.workload().unit(), t.workload().objective(), h.clip(), sigmaCdp,
+                s.algorithm() == DecentralizedAlgorithm.DECOR ? sigmaCor : 0.0, h.learningRate(), t.workload().weightDecay(), t.workload().batchSize(),
+                t.workload().sampling(), rounds, seed, DecorCompatibility.NONE);
         NoiseStreams streams = noise.equals("secure") ? new SecureNoiseStreams(g) : new SeededNoiseStreams(seed);
         double metric;
         try (DecentralizedTrainer trainer = new DecentralizedTrainer(t.template(seed), g, w, nodes, cfg, streams)) {
@@ -244,7 +244,7 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         DecentralizedPrivacy privacy = DecentralizedPrivacy.of(cfg, g, Adversary.eavesdropper(), minLocal, delta);
         double kappa = privacy.kappa() != null ? privacy.kappa().kappa()
                 : s.algorithm() == DecentralizedAlgorithm.CDP ? 1.0 / (16 * sigmaCdp * sigmaCdp) : 1.0 / (sigmaCdp * sigmaCdp);
-        double referenceEps = t.name().equals("mnist") ? ReferenceCodeEpsilon.of(kappa, h.clip(), t.batchSize(), minLocal) : Double.NaN;
+        double referenceEps = t.workload().name().equals("mnist") ? ReferenceCodeEpsilon.of(kappa, h.clip(), t.workload().batchSize(), minLocal) : Double.NaN;
         return new Row(eps, s, seed, sigmaCdp, cfg.sigmaCor(), h.clip(), h.learningRate().at(0), privacy.epsilon(rounds), referenceEps, metric);
     }
 

@@ -24,6 +24,7 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Nesterovs;
 import org.nd4j.linalg.learning.config.Sgd;
 import picocli.CommandLine.Command;
@@ -218,7 +219,7 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
             }
             for (int start = 0; start < n; start += 64) {
                 int[] rows = java.util.Arrays.copyOfRange(order, start, Math.min(n, start + 64));
-                net.fit(new DataSet(x.getRows(rows), y.getRows(rows)));
+                net.fit(new DataSet(Nd4j.pullRows(x, 1, rows), Nd4j.pullRows(y, 1, rows)));
             }
         }
         return accuracy(net, data.test(), enc);

@@ -32,48 +32,8 @@ final class SyntheticDecorTask implements DecorTask {
     }
 
     @Override
-    public String name() {
-        return "synthetic";
-    }
-
-    @Override
-    public List<Double> defaultEpsilons() {
-        return List.of(1.0, 5.0, 10.0, 20.0, 30.0);
-    }
-
-    @Override
-    public int defaultSeeds() {
-        return 5;
-    }
-
-    @Override
-    public long rounds() {
-        return 3500;
-    }
-
-    @Override
-    public int batchSize() {
-        return problem.dim();
-    }
-
-    @Override
-    public ProtectedUnit unit() {
-        return ProtectedUnit.USER;
-    }
-
-    @Override
-    public SamplingScheme sampling() {
-        return SamplingScheme.FULL_BATCH;
-    }
-
-    @Override
-    public LocalObjective objective() {
-        return LocalObjective.SUM;
-    }
-
-    @Override
-    public double weightDecay() {
-        return 0;
+    public DecorWorkload workload() {
+        return new DecorWorkload("synthetic", List.of(1.0, 5.0, 10.0, 20.0, 30.0), 5, 3500, problem.dim(), ProtectedUnit.USER, SamplingScheme.FULL_BATCH, LocalObjective.SUM, 0, "optimality gap", true);
     }
 
     @Override
@@ -101,7 +61,7 @@ final class SyntheticDecorTask implements DecorTask {
 
     @Override
     public double runAndMeasure(DecentralizedTrainer trainer) {
-        long t = rounds();
+        long t = workload().rounds();
         double sum = 0;
         int count = 0;
         while (trainer.round() < t) {
@@ -112,16 +72,6 @@ final class SyntheticDecorTask implements DecorTask {
             }
         }
         return sum / count;
-    }
-
-    @Override
-    public String metric() {
-        return "optimality gap";
-    }
-
-    @Override
-    public boolean lowerIsBetter() {
-        return true;
     }
 
     @Override

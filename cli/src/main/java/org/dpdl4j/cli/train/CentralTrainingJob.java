@@ -17,6 +17,7 @@ import org.dpdl4j.privacy.noise.SeededNoiseSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -66,16 +67,10 @@ final class CentralTrainingJob implements TrainingJob {
         ctx.writeConfig(Map.of("settings", settings, "resolved", Map.of("epochs", epochs, "batchSize", batch, "learningRate", lr, "updater", updater,
                 "model", w.model().cliName(), "parameters", net.numParams())), Map.of("seed", c.seed()));
 
-        List<String> header = new ArrayList<>(List.of("epoch", "train_loss", "test_loss", "test_accuracy"));
-        if (w.synthetic() != null) {
-            header.add("optimality_gap");
-        }
-        if (dp) {
-            header.add("epsilon");
-        }
+        List<String> header = MetricRow.header("epoch", w, dp);
         PrivateTrainer trainer = dp ? privateTrainer(net, p, w, epochs, batch, c.seed()) : null;
         String stopped = null;
-        List<double[]> rows = new ArrayList<>();
+        List<MetricRow> rows = new ArrayList<>();
         long stepsPerEpoch = dp ? trainer.sampler().stepsPerEpoch() : (w.train().size() + batch - 1) / batch;
         try (MetricsCsv csv = ctx.metrics(header);
              ProgressBar bar = ctx.progress(dp ? "DP-SGD" : "SGD", epochs * stepsPerEpoch, "steps")) {
@@ -95,13 +90,13 @@ final class CentralTrainingJob implements TrainingJob {
                 } else {
                     plainEpoch(net, w.train(), batch, shuffle, bar);
                 }
-                double[] row = evaluate(net, w, e, dp ? trainer.epsilon() : Double.NaN);
+                MetricRow row = evaluate(net, w, e, dp ? trainer.epsilon() : Double.NaN);
                 rows.add(row);
-                bar.field("loss", row[1]);
+                bar.field("loss", row.trainLoss());
                 if (w.classification()) {
-                    bar.field("acc", row[3]);
+                    bar.field("acc", row.testAccuracy());
                 }
-                csv.append(rowValues(row, w, dp));
+                csv.append(row.values(w, dp));
             }
             bar.finish();
         }
@@ -160,43 +155,32 @@ final class CentralTrainingJob implements TrainingJob {
         DataType type = net.params().dataType();
         for (int start = 0; start < n; start += batch) {
             int[] rows = java.util.Arrays.copyOfRange(order, start, Math.min(n, start + batch));
-            net.fit(new DataSet(train.features().getRows(rows).castTo(type), train.labels().getRows(rows).castTo(type)));
+            net.fit(new DataSet(Nd4j.pullRows(train.features(), 1, rows).castTo(type), Nd4j.pullRows(train.labels(), 1, rows).castTo(type)));
             bar.step();
         }
         net.incrementEpochCount();
     }
 
-    /** epoch, train loss, test loss, test accuracy, optimality gap, epsilon. */
-    private static double[] evaluate(MultiLayerNetwork net, Workload w, int epoch, double epsilon) {
+    private static MetricRow evaluate(MultiLayerNetwork net, Workload w, int epoch, double epsilon) {
         Evaluation train = Evaluation.of(net, w.train(), w.classification());
         Evaluation test = Evaluation.of(net, w.test(), w.classification());
         double gap = w.synthetic() != null
                 ? w.synthetic().optimalityGap(org.nd4j.linalg.factory.Nd4j.tile(net.params().reshape(1, net.numParams()), w.synthetic().users(), 1))
                 : Double.NaN;
-        return new double[]{epoch, train.loss(), test.loss(), test.accuracy(), gap, epsilon};
+        return new MetricRow(epoch, train.loss(), test.loss(), test.accuracy(), gap, epsilon);
     }
 
-    private static List<Object> rowValues(double[] r, Workload w, boolean dp) {
-        List<Object> v = new ArrayList<>(List.of((long) r[0], r[1], r[2], r[3]));
-        if (w.synthetic() != null) {
-            v.add(r[4]);
-        }
-        if (dp) {
-            v.add(r[5]);
-        }
-        return v;
-    }
 
-    private static TerminalTable summary(TrainSettings s, Workload w, double[] last, PrivateTrainer trainer, int epochs) {
+    private static TerminalTable summary(TrainSettings s, Workload w, MetricRow last, PrivateTrainer trainer, int epochs) {
         TerminalTable t = new TerminalTable("Final metrics (" + w.name() + ", " + w.model().cliName() + ")", "metric", "value");
-        t.addRow("epochs", (long) last[0] + " of " + epochs);
-        t.addRow("train loss", String.format("%.4f", last[1]));
-        t.addRow("test loss", String.format("%.4f", last[2]));
+        t.addRow("epochs", last.step() + " of " + epochs);
+        t.addRow("train loss", String.format("%.4f", last.trainLoss()));
+        t.addRow("test loss", String.format("%.4f", last.testLoss()));
         if (w.classification()) {
-            t.addRow("test accuracy", String.format("%.4f", last[3]));
+            t.addRow("test accuracy", String.format("%.4f", last.testAccuracy()));
         }
         if (w.synthetic() != null) {
-            t.addRow("optimality gap", String.format("%.4g", last[4]));
+            t.addRow("optimality gap", String.format("%.4g", last.optimalityGap()));
         }
         if (trainer != null) {
             t.addRow("epsilon (delta = " + s.privacy().delta() + ")", String.format("%.4f", trainer.epsilon()));
@@ -206,11 +190,11 @@ final class CentralTrainingJob implements TrainingJob {
         return t;
     }
 
-    private static TrainingCurves curves(Workload w, List<double[]> rows) {
-        double[] x = rows.stream().mapToDouble(r -> r[0]).toArray();
-        List<Series> loss = List.of(new Series("train loss", x, rows.stream().mapToDouble(r -> r[1]).toArray()),
-                new Series("test loss", x, rows.stream().mapToDouble(r -> r[2]).toArray()));
-        List<Series> acc = w.classification() ? List.of(new Series("test accuracy", x, rows.stream().mapToDouble(r -> r[3]).toArray()))
+    private static TrainingCurves curves(Workload w, List<MetricRow> rows) {
+        double[] x = rows.stream().mapToDouble(r -> r.step()).toArray();
+        List<Series> loss = List.of(new Series("train loss", x, rows.stream().mapToDouble(r -> r.trainLoss()).toArray()),
+                new Series("test loss", x, rows.stream().mapToDouble(r -> r.testLoss()).toArray()));
+        List<Series> acc = w.classification() ? List.of(new Series("test accuracy", x, rows.stream().mapToDouble(r -> r.testAccuracy()).toArray()))
                 : List.of();
         return new TrainingCurves(w.name() + " - " + w.model().cliName(), "epoch", loss, acc, !w.classification());
     }

@@ -33,11 +33,11 @@ import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Sgd;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -155,7 +155,7 @@ final class DecentralizedTrainingJob implements TrainingJob {
             default -> throw new IllegalArgumentException("unknown --noise '" + p.noise() + "'; use secure or seeded");
         };
         long evalEvery = d.evalEvery() != null ? d.evalEvery() : Math.max(1, rounds / 50);
-        List<double[]> rows = new ArrayList<>();
+        List<MetricRow> rows = new ArrayList<>();
         double[] nodeMetrics;
         try (DecentralizedTrainer trainer = new DecentralizedTrainer(template, graph, mixing, data, config, streams)) {
             if (d.resume() != null) {
@@ -163,7 +163,7 @@ final class DecentralizedTrainingJob implements TrainingJob {
                 ctx.out().println("Resumed from round " + from + " of " + d.resume());
             }
             Path checkpoint = ctx.file("checkpoint.bin");
-            List<String> header = header(w, privacy != null);
+            List<String> header = MetricRow.header("round", w, privacy != null);
             try (MetricsCsv csv = ctx.metrics(header);
                  ProgressBar bar = ctx.progress(algo.cliName() + " on " + resolved.topology(), rounds, "rounds")) {
                 bar.set(trainer.round());
@@ -175,11 +175,11 @@ final class DecentralizedTrainingJob implements TrainingJob {
                         bar.field("eps", privacy.epsilon(trainer.round()));
                     }
                     if (trainer.round() % evalEvery == 0 || trainer.round() == rounds) {
-                        double[] row = evaluate(trainer, w, privacy);
+                        MetricRow row = evaluate(trainer, w, privacy);
                         rows.add(row);
-                        csv.append(rowValues(row, w, privacy != null));
+                        csv.append(row.values(w, privacy != null));
                         if (w.classification()) {
-                            bar.field("acc", row[3]);
+                            bar.field("acc", row.testAccuracy());
                         }
                     }
                     if (d.checkpointEvery() > 0 && trainer.round() % d.checkpointEvery() == 0) {
@@ -280,42 +280,22 @@ final class DecentralizedTrainingJob implements TrainingJob {
         ctx.writeText("partition.txt", partition.report());
         for (int i = 0; i < n; i++) {
             int[] rows = partition.indices(i);
-            out.add(new NodeData(w.train().features().getRows(rows), w.train().labels().getRows(rows)));
+            out.add(new NodeData(Nd4j.pullRows(w.train().features(), 1, rows), Nd4j.pullRows(w.train().labels(), 1, rows)));
         }
         return out;
     }
 
-    private static List<String> header(Workload w, boolean dp) {
-        List<String> h = new ArrayList<>(List.of("round", "train_loss", "test_loss", "test_accuracy"));
-        if (w.synthetic() != null) {
-            h.add("optimality_gap");
-        }
-        if (dp) {
-            h.add("epsilon");
-        }
-        return h;
-    }
 
-    /** round, train loss and test loss of the average model, test accuracy, optimality gap of the node models, epsilon. */
-    private static double[] evaluate(DecentralizedTrainer trainer, Workload w, DecentralizedPrivacy privacy) {
+    /** Train and test loss of the average model, its test accuracy, the optimality gap of the node models, epsilon. */
+    private static MetricRow evaluate(DecentralizedTrainer trainer, Workload w, DecentralizedPrivacy privacy) {
         INDArray avg = trainer.averageModel();
         Evaluation train = Evaluation.ofParams(trainer.template(), avg, w.train(), w.classification());
         Evaluation test = w.synthetic() != null ? train : Evaluation.ofParams(trainer.template(), avg, w.test(), w.classification());
         double gap = w.synthetic() != null ? w.synthetic().optimalityGap(trainer.params()) : Double.NaN;
         double eps = privacy != null ? privacy.epsilon(trainer.round()) : Double.NaN;
-        return new double[]{trainer.round(), train.loss(), test.loss(), test.accuracy(), gap, eps};
+        return new MetricRow(trainer.round(), train.loss(), test.loss(), test.accuracy(), gap, eps);
     }
 
-    private static List<Object> rowValues(double[] r, Workload w, boolean dp) {
-        List<Object> v = new ArrayList<>(List.of((long) r[0], r[1], r[2], r[3]));
-        if (w.synthetic() != null) {
-            v.add(r[4]);
-        }
-        if (dp) {
-            v.add(r[5]);
-        }
-        return v;
-    }
 
     private static String privacyText(Resolved r, DecentralizedPrivacy privacy, long rounds) {
         StringBuilder s = new StringBuilder();
@@ -337,17 +317,17 @@ final class DecentralizedTrainingJob implements TrainingJob {
         return s.toString();
     }
 
-    private static TerminalTable summary(Resolved r, Workload w, double[] last, DecentralizedPrivacy privacy, long rounds) {
+    private static TerminalTable summary(Resolved r, Workload w, MetricRow last, DecentralizedPrivacy privacy, long rounds) {
         TerminalTable t = new TerminalTable("Final metrics (" + r.algorithm() + ", " + r.topology() + ", n = " + r.nodes() + ", "
                 + w.name() + ")", "metric", "value");
-        t.addRow("rounds", (long) last[0] + " of " + rounds);
-        t.addRow("train loss (average model)", String.format(Locale.ROOT, "%.5f", last[1]));
+        t.addRow("rounds", last.step() + " of " + rounds);
+        t.addRow("train loss (average model)", String.format(Locale.ROOT, "%.5f", last.trainLoss()));
         if (w.classification()) {
-            t.addRow("test loss (average model)", String.format(Locale.ROOT, "%.5f", last[2]));
-            t.addRow("test accuracy (average model)", String.format(Locale.ROOT, "%.4f", last[3]));
+            t.addRow("test loss (average model)", String.format(Locale.ROOT, "%.5f", last.testLoss()));
+            t.addRow("test accuracy (average model)", String.format(Locale.ROOT, "%.4f", last.testAccuracy()));
         }
         if (w.synthetic() != null) {
-            t.addRow("optimality gap (1/n) sum ||x_i - x*||^2", String.format(Locale.ROOT, "%.5g", last[4]));
+            t.addRow("optimality gap (1/n) sum ||x_i - x*||^2", String.format(Locale.ROOT, "%.5g", last.optimalityGap()));
         }
         if (privacy != null) {
             t.addRow("epsilon (delta = " + privacy.delta() + ")", String.format(Locale.ROOT, "%.4f", privacy.epsilon(rounds)));
@@ -358,17 +338,17 @@ final class DecentralizedTrainingJob implements TrainingJob {
         return t;
     }
 
-    private static TrainingCurves curves(Workload w, List<double[]> rows, DecentralizedAlgorithm algo) {
-        double[] x = rows.stream().mapToDouble(r -> r[0]).toArray();
+    private static TrainingCurves curves(Workload w, List<MetricRow> rows, DecentralizedAlgorithm algo) {
+        double[] x = rows.stream().mapToDouble(r -> r.step()).toArray();
         List<Series> loss = new ArrayList<>();
         if (w.synthetic() != null) {
-            loss.add(new Series("optimality gap", x, rows.stream().mapToDouble(r -> r[4]).toArray()));
+            loss.add(new Series("optimality gap", x, rows.stream().mapToDouble(r -> r.optimalityGap()).toArray()));
         } else {
-            loss.add(new Series("train loss (average model)", x, rows.stream().mapToDouble(r -> r[1]).toArray()));
-            loss.add(new Series("test loss (average model)", x, rows.stream().mapToDouble(r -> r[2]).toArray()));
+            loss.add(new Series("train loss (average model)", x, rows.stream().mapToDouble(r -> r.trainLoss()).toArray()));
+            loss.add(new Series("test loss (average model)", x, rows.stream().mapToDouble(r -> r.testLoss()).toArray()));
         }
         List<Series> acc = w.classification()
-                ? List.of(new Series("test accuracy (average model)", x, rows.stream().mapToDouble(r -> r[3]).toArray())) : List.of();
+                ? List.of(new Series("test accuracy (average model)", x, rows.stream().mapToDouble(r -> r.testAccuracy()).toArray())) : List.of();
         return new TrainingCurves(algo.cliName() + " - " + w.name(), "round", loss, acc, w.synthetic() != null);
     }
 }

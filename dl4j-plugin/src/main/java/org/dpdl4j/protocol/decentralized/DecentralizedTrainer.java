@@ -11,6 +11,7 @@ import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
+import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -47,6 +48,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
     private final MultiLayerNetwork template;
     private final List<BatchSampler> samplers = new ArrayList<>();
     private final INDArray w;
+    private final NodeBatches batches;
     private final RoundNoise noise;
     private final DataType type;
     private INDArray params;
@@ -89,6 +91,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
             samplers.add(sampler(d.size(), i));
         }
         this.w = mixing.toINDArray(type);
+        this.batches = new NodeBatches(this.data, type);
         this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
         boolean decor = config.algorithm() == DecentralizedAlgorithm.DECOR;
         PairwiseNoise correlated = decor ? new PairwiseNoise(graph, mixing, config.compatibility().scaleByMixingWeight(), type) : null;
@@ -155,7 +158,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             rows[i] = samplers.get(i).sample(streams.sampling(i, round));
         }
-        PaddedBatch batch = PaddedBatch.gather(data, rows, type);
+        PaddedBatch batch = batches.gather(rows);
         if (config.sampling() == SamplingScheme.FULL_BATCH) {
             fullBatch = batch;
         }

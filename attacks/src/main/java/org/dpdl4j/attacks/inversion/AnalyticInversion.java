@@ -1,0 +1,95 @@
+package org.dpdl4j.attacks.inversion;
+
+import java.util.List;
+import org.dpdl4j.attacks.AttackCase;
+import org.dpdl4j.attacks.AttackResult;
+import org.dpdl4j.attacks.CaseScorer;
+import org.dpdl4j.attacks.LabelRows;
+import org.dpdl4j.attacks.StopReason;
+import org.dpdl4j.attacks.Timing;
+import org.dpdl4j.attacks.matching.LabelTreatment;
+import org.dpdl4j.attacks.matching.MatchingEngine;
+import org.dpdl4j.attacks.matching.MatchingProblem;
+import org.dpdl4j.attacks.network.DenseStage;
+import org.dpdl4j.attacks.network.LayerGradient;
+import org.dpdl4j.attacks.network.TargetNetwork;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Exact reconstruction from the first layer when it is dense with a bias: for one example,
+ * {@code dL/dW_1[:, r] = x * dL/db_1[r]} (DL4J stores {@code W} as {@code nIn x nOut}), so
+ * {@code x = dW_1[:, r] / db_1[r]} for any unit {@code r} with a non-zero bias gradient; the unit with the
+ * largest {@code |db_1[r]|} is used, for stability. Any scale of the observation cancels. The label comes from
+ * {@link LabelRecovery} where the network allows it.
+ */
+public final class AnalyticInversion implements InversionAttack {
+    private static final Logger LOG = LoggerFactory.getLogger(AnalyticInversion.class);
+
+    @Override
+    public String name() {
+        return "analytic";
+    }
+
+    @Override
+    public AttackResult attack(AttackCase attackCase) {
+        if (attackCase.batchSize() != 1) {
+            throw new IllegalArgumentException("the analytic inversion recovers a single example; with batch size "
+                    + attackCase.batchSize() + " the first-layer gradient mixes the examples. Use DLG for batches");
+        }
+        long begin = System.nanoTime();
+        TargetNetwork target = attackCase.target();
+        if (!(target.stages().get(0) instanceof DenseStage first) || !first.hasBias()) {
+            throw new IllegalArgumentException("the analytic inversion needs a dense first layer with a bias; "
+                    + target + " starts differently. Use DLG or iDLG");
+        }
+        List<LayerGradient> gradient = attackCase.gradientEstimate(target);
+        INDArray weights = gradient.get(0).weights().castTo(DataType.DOUBLE);
+        INDArray bias = gradient.get(0).bias().castTo(DataType.DOUBLE);
+        int unit = 0;
+        for (int r = 1; r < bias.length(); r++) {
+            if (Math.abs(bias.getDouble(r)) > Math.abs(bias.getDouble(unit))) {
+                unit = r;
+            }
+        }
+        double pivot = bias.getDouble(unit);
+        if (pivot == 0) {
+            throw new IllegalArgumentException("every first-layer bias gradient is zero (the example's loss gradient"
+                    + " vanished), so the input cannot be read from the first layer");
+        }
+        double[] x = weights.getColumn(unit).dup().divi(pivot).toDoubleVector();
+        int label = recoverableLabel(target, gradient);
+        double seconds = (System.nanoTime() - begin) / 1e9;
+
+        CaseScorer scorer = new CaseScorer(attackCase);
+        CaseScorer.Scored scored = scorer.score(new double[][] {x}, new int[] {label});
+        double loss = matchingLoss(attackCase, target, gradient, x, label);
+        return new AttackResult(name(), "x = dW1[:, r] / db1[r], r = " + unit, attackCase.provenance(),
+                scored.images(), scored.mse(), scored.psnr(), scored.ssim(), scored.labelAccuracy(), loss,
+                scorer.noiseLevel(), List.of(), new Timing(seconds, 0, 0), StopReason.CLOSED_FORM,
+                attackCase.truth().shape(), scorer.originals(), scored.pixels());
+    }
+
+    /** The iDLG label, or -1 (reported as "no label") where the network's structure does not reveal it. */
+    private static int recoverableLabel(TargetNetwork target, List<LayerGradient> gradient) {
+        try {
+            return LabelRecovery.recover(target, gradient);
+        } catch (IllegalArgumentException e) {
+            LOG.info("no label recovered: {}", e.getMessage());
+            return -1;
+        }
+    }
+
+    /** The matching loss at the reconstruction with its recovered label, when the scale is known (else NaN). */
+    private static double matchingLoss(AttackCase attackCase, TargetNetwork target, List<LayerGradient> gradient,
+                                       double[] x, int label) {
+        if (label < 0 || !attackCase.scale().knownToAttacker() || !target.isDenseOnly()) {
+            return Double.NaN;
+        }
+        MatchingProblem problem = new MatchingProblem(target, gradient, 1,
+                LabelTreatment.fixed(LabelRows.of(new int[] {label}, target.outputSize(), DataType.DOUBLE)), false);
+        return MatchingEngine.CLOSED_FORM.create(problem, DataType.DOUBLE).evaluate(x, new double[x.length]);
+    }
+}

@@ -1,0 +1,209 @@
+package org.dpdl4j.attacks.matching;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import org.dpdl4j.attacks.network.DenseStage;
+import org.dpdl4j.attacks.network.LayerGradient;
+import org.dpdl4j.attacks.network.OutputHead;
+import org.dpdl4j.attacks.network.Stage;
+import org.dpdl4j.attacks.network.StageActivation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
+import org.nd4j.linalg.api.memory.enums.AllocationPolicy;
+import org.nd4j.linalg.api.memory.enums.LearningPolicy;
+import org.nd4j.linalg.api.memory.enums.ResetPolicy;
+import org.nd4j.linalg.api.memory.enums.SpillPolicy;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Gradient matching for dense networks in closed form: the forward pass, the network's backward pass, and the
+ * reverse-mode derivative of the matching loss through both, written out by hand in ND4J ops.
+ *
+ * <p>With inputs {@code H_0 = X} ({@code B} rows), {@code A_l = H_{l-1} W_l + b_l}, {@code H_l = f_l(A_l)}, head
+ * output {@code P}, labels {@code Y}, the backward pass is {@code Delta_L = (P - Y)/B},
+ * {@code G_l = H_{l-1}' Delta_l}, {@code g_l = colSum(Delta_l)},
+ * {@code Delta_{l-1} = E_{l-1} * f'(A_{l-1})} with {@code E_{l-1} = Delta_l W_l'}. For
+ * {@code D = sum_l ||s G_l - T_l||^2 + ||s g_l - t_l||^2} the adjoints are
+ * {@code dD/dDelta_l += H_{l-1} Gbar_l + 1 gbar_l} and {@code dD/dH_{l-1} += Delta_l Gbar_l'}
+ * ({@code Gbar = 2s(sG - T)}), then {@code dD/dDelta} flows up the backward pass
+ * ({@code dD/dDelta_l += (dD/dDelta_{l-1} * f') W_l}, curvature term
+ * {@code dD/dA_{l-1} += dD/dDelta_{l-1} * E_{l-1} * f''}), through the head and the soft label, and down
+ * the forward pass as in ordinary backpropagation. About a dozen matrix products per layer, no graph.
+ */
+public final class DenseGradientMatching implements MatchingObjective {
+    private static final AtomicLong INSTANCES = new AtomicLong();
+
+    private final String workspaceId = "dpdl4j-dense-matching-" + INSTANCES.incrementAndGet();
+    private final WorkspaceConfiguration workspace;
+    private final MatchingProblem problem;
+    private final UnknownLayout layout;
+    private final DataType dataType;
+    private final OutputHead head;
+    private final int depth;
+    private final INDArray[] weights;
+    private final INDArray[] weightsTransposed;
+    private final INDArray[] biases;
+    private final StageActivation[] activations;
+    private final INDArray[] targetWeights;
+    private final INDArray[] targetBiases;
+    private final INDArray fixedLabels;
+
+    /**
+     * @param problem  a problem whose network is dense only
+     * @param dataType FLOAT or DOUBLE
+     * @throws IllegalArgumentException if the network has a convolution
+     */
+    public DenseGradientMatching(MatchingProblem problem, DataType dataType) {
+        this.problem = Objects.requireNonNull(problem, "problem must not be null");
+        this.dataType = Objects.requireNonNull(dataType, "data type must not be null");
+        if (!problem.network().isDenseOnly()) {
+            throw new IllegalArgumentException("the closed-form matching objective handles dense networks only; "
+                    + problem.network() + " has convolutions: use MatchingEngine.SAMEDIFF or AUTO");
+        }
+        this.layout = problem.layout();
+        this.head = problem.network().head();
+        List<Stage> stages = problem.network().stages();
+        this.depth = stages.size();
+        this.weights = new INDArray[depth];
+        this.weightsTransposed = new INDArray[depth];
+        this.biases = new INDArray[depth];
+        this.activations = new StageActivation[depth];
+        this.targetWeights = new INDArray[depth];
+        this.targetBiases = new INDArray[depth];
+        for (int l = 0; l < depth; l++) {
+            DenseStage stage = (DenseStage) stages.get(l);
+            weights[l] = stage.weights().castTo(dataType).dup('c');
+            weightsTransposed[l] = weights[l].transpose().dup('c');
+            biases[l] = stage.hasBias() ? stage.bias().castTo(dataType).dup('c') : null;
+            activations[l] = stage.activation();
+            LayerGradient target = problem.target().get(l);
+            targetWeights[l] = target.weights().castTo(dataType).dup('c');
+            targetBiases[l] = target.hasBias() ? target.bias().castTo(dataType).dup('c') : null;
+        }
+        this.fixedLabels = problem.labels() instanceof LabelTreatment.Fixed fixed
+                ? fixed.labels().castTo(dataType).dup('c') : null;
+        // About a dozen arrays of each weight's size live at once in an evaluation; reserve that up front.
+        long elements = 0;
+        for (INDArray w : weights) {
+            elements += (w.length() + w.size(0) + w.size(1)) * (layout.batchSize() + 1L);
+        }
+        this.workspace = WorkspaceConfiguration.builder()
+                .initialSize(16 * elements * dataType.width() + (1L << 20))
+                .policyAllocation(AllocationPolicy.STRICT).policyLearning(LearningPolicy.NONE)
+                .policyReset(ResetPolicy.BLOCK_LEFT).policySpill(SpillPolicy.REALLOCATE).build();
+    }
+
+    @Override
+    public MatchingProblem problem() {
+        return problem;
+    }
+
+    @Override
+    public String description() {
+        return "closed-form dense (" + dataType + ")";
+    }
+
+    @Override
+    public double evaluate(double[] point, double[] gradient) {
+        // Every intermediate lives in a reused workspace: allocating dozens of small native arrays per call
+        // otherwise costs more than the arithmetic. Only the double[] gradient and the loss leave it.
+        try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().getAndActivateWorkspace(workspace, workspaceId)) {
+            return evaluateInWorkspace(point, gradient);
+        }
+    }
+
+    private double evaluateInWorkspace(double[] point, double[] gradient) {
+        int batch = layout.batchSize();
+        double s = Unknowns.scale(point, layout);
+        INDArray x = Unknowns.inputs(point, layout, dataType);
+        INDArray labels = layout.optimisesLabels()
+                ? head.apply(Unknowns.labelLogits(point, layout, dataType)) : fixedLabels;
+
+        // Forward pass: in[l] is the input of stage l, pre[l] its pre-activation, slope[l] = f_l'(pre[l]).
+        INDArray[] in = new INDArray[depth];
+        INDArray[] pre = new INDArray[depth];
+        INDArray[] slope = new INDArray[depth];
+        in[0] = x;
+        for (int l = 0; l < depth; l++) {
+            pre[l] = in[l].mmul(weights[l]);
+            if (biases[l] != null) {
+                pre[l].addiRowVector(biases[l]);
+            }
+            if (l < depth - 1) {
+                in[l + 1] = activations[l].apply(pre[l]);
+                slope[l] = activations[l] == StageActivation.IDENTITY ? null
+                        : activations[l].derivative(pre[l], in[l + 1]);
+            }
+        }
+        INDArray p = head.apply(pre[depth - 1]);
+
+        // The network's backward pass: delta[l] = dL/dpre[l], backIn[l] = delta[l+1] W_{l+1}'.
+        INDArray[] delta = new INDArray[depth];
+        INDArray[] backIn = new INDArray[depth];
+        delta[depth - 1] = p.sub(labels).divi(batch);
+        for (int l = depth - 1; l >= 1; l--) {
+            backIn[l - 1] = delta[l].mmul(weightsTransposed[l]);
+            delta[l - 1] = slope[l - 1] == null ? backIn[l - 1] : backIn[l - 1].mul(slope[l - 1]);
+        }
+
+        // Residuals and the direct adjoints of delta and of the stage inputs.
+        double loss = 0;
+        double scaleAdjoint = 0;
+        INDArray[] deltaBar = new INDArray[depth];
+        INDArray[] inBar = new INDArray[depth];
+        for (int l = 0; l < depth; l++) {
+            INDArray g = Nd4j.gemm(in[l], delta[l], true, false);
+            INDArray r = s == 1.0 ? g.sub(targetWeights[l]) : g.mul(s).subi(targetWeights[l]);
+            loss += squaredNorm(r);
+            if (layout.fittedScale()) {
+                scaleAdjoint += 2 * r.mul(g).sumNumber().doubleValue();
+            }
+            INDArray gBar = r.muli(2 * s);
+            deltaBar[l] = in[l].mmul(gBar);
+            inBar[l] = Nd4j.gemm(delta[l], gBar, false, true);
+            if (targetBiases[l] != null) {
+                INDArray gb = delta[l].sum(true, 0);
+                INDArray rb = s == 1.0 ? gb.sub(targetBiases[l]) : gb.mul(s).subi(targetBiases[l]);
+                loss += squaredNorm(rb);
+                if (layout.fittedScale()) {
+                    scaleAdjoint += 2 * rb.mul(gb).sumNumber().doubleValue();
+                }
+                deltaBar[l].addiRowVector(rb.muli(2 * s));
+            }
+        }
+
+        // Up the backward pass: delta[l] = backIn[l] * slope[l] with backIn[l] = delta[l+1] W_{l+1}'.
+        INDArray[] preBar = new INDArray[depth];
+        for (int l = 0; l < depth - 1; l++) {
+            INDArray backInBar = slope[l] == null ? deltaBar[l] : deltaBar[l].mul(slope[l]);
+            deltaBar[l + 1].addi(backInBar.mmul(weights[l + 1]));
+            if (!activations[l].isPiecewiseLinear()) {
+                preBar[l] = deltaBar[l].mul(backIn[l]).muli(activations[l].secondDerivative(in[l + 1]));
+            }
+        }
+
+        // Through delta_L = (P - Y)/B into the head and the soft label.
+        INDArray pBar = deltaBar[depth - 1].div(batch);
+        preBar[depth - 1] = head.backpropagate(p, pBar);
+        INDArray labelBar = layout.optimisesLabels() ? head.backpropagate(labels, pBar.neg()) : null;
+
+        // Down the forward pass.
+        for (int l = depth - 1; l >= 0; l--) {
+            inBar[l].addi(preBar[l].mmul(weightsTransposed[l]));
+            if (l >= 1) {
+                INDArray contribution = slope[l - 1] == null ? inBar[l] : inBar[l].mul(slope[l - 1]);
+                preBar[l - 1] = preBar[l - 1] == null ? contribution : preBar[l - 1].addi(contribution);
+            }
+        }
+        Unknowns.writeGradient(gradient, layout, inBar[0], labelBar, s * scaleAdjoint);
+        return loss;
+    }
+
+    private static double squaredNorm(INDArray a) {
+        double n = a.norm2Number().doubleValue();
+        return n * n;
+    }
+}

@@ -1,0 +1,84 @@
+package org.dpdl4j.attacks.network;
+
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.activations.impl.ActivationSigmoid;
+import org.nd4j.linalg.activations.impl.ActivationSoftmax;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.lossfunctions.ILossFunction;
+import org.nd4j.linalg.lossfunctions.impl.LossBinaryXENT;
+import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * The output activation and loss of the attacked network. For both heads the loss gradient with respect to
+ * the logits {@code z} is {@code p - y}, with {@code p} the head applied to {@code z} and {@code y} the label
+ * (one-hot, or a soft label produced by the same head from dummy label logits {@code u}).
+ */
+public enum OutputHead {
+    /** Softmax output with multi-class cross-entropy (DL4J {@code SOFTMAX} + {@code MCXENT}). */
+    SOFTMAX_CROSS_ENTROPY,
+    /**
+     * Sigmoid output(s) with binary cross-entropy per output (DL4J {@code SIGMOID} + {@code XENT}). DL4J clips
+     * the sigmoid to {@code [1e-5, 1 - 1e-5]} inside its gradient, so its gradient differs from {@code p - y}
+     * only where an output is saturated beyond that.
+     */
+    SIGMOID_CROSS_ENTROPY;
+
+    /**
+     * The head of a DL4J output layer.
+     *
+     * @throws UnsupportedModelException for other activation/loss pairs or weighted losses
+     */
+    public static OutputHead of(OutputLayer layer, String where) {
+        ILossFunction loss = layer.getLossFn();
+        if (loss instanceof LossMCXENT mc && layer.getActivationFn() instanceof ActivationSoftmax) {
+            if (mc.getWeights() != null) {
+                throw new UnsupportedModelException(where + ": class-weighted MCXENT is not supported; use unweighted"
+                        + " MCXENT");
+            }
+            return SOFTMAX_CROSS_ENTROPY;
+        }
+        if (loss instanceof LossBinaryXENT xent && layer.getActivationFn() instanceof ActivationSigmoid) {
+            if (xent.getWeights() != null) {
+                throw new UnsupportedModelException(where + ": weighted XENT is not supported; use unweighted XENT");
+            }
+            return SIGMOID_CROSS_ENTROPY;
+        }
+        throw new UnsupportedModelException(where + ": output activation " + layer.getActivationFn() + " with loss "
+                + loss + " is not supported; use SOFTMAX with MCXENT, or SIGMOID with XENT");
+    }
+
+    /** The head applied to logits (rows are examples), as a new array. */
+    public INDArray apply(INDArray logits) {
+        return switch (this) {
+            case SOFTMAX_CROSS_ENTROPY -> Transforms.softmax(logits, true);
+            case SIGMOID_CROSS_ENTROPY -> Transforms.sigmoid(logits, true);
+        };
+    }
+
+    /** The head applied to logits in a SameDiff graph. */
+    public SDVariable apply(SameDiff sd, SDVariable logits) {
+        return switch (this) {
+            case SOFTMAX_CROSS_ENTROPY -> sd.nn.softmax(logits, 1);
+            case SIGMOID_CROSS_ENTROPY -> sd.nn.sigmoid(logits);
+        };
+    }
+
+    /**
+     * The vector-Jacobian product of the head at output {@code p}: given {@code dD/dp}, returns {@code dD/dz}.
+     * Softmax: {@code p * (g - rowSum(g * p))}; sigmoid: {@code g * p * (1 - p)}.
+     */
+    public INDArray backpropagate(INDArray p, INDArray g) {
+        return switch (this) {
+            case SOFTMAX_CROSS_ENTROPY -> g.subColumnVector(g.mul(p).sum(true, 1)).muli(p);
+            case SIGMOID_CROSS_ENTROPY -> p.rsub(1.0).muli(p).muli(g);
+        };
+    }
+
+    /** Whether the model has one output per class with a softmax over them (labels are one class each). */
+    public boolean isMulticlass() {
+        return this == SOFTMAX_CROSS_ENTROPY;
+    }
+}

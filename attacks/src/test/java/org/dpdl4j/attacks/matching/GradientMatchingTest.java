@@ -1,0 +1,191 @@
+package org.dpdl4j.attacks.matching;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.attacks.TestNetworks;
+import org.dpdl4j.attacks.network.LayerGradient;
+import org.dpdl4j.attacks.network.NetworkGradients;
+import org.dpdl4j.attacks.network.TargetNetwork;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The matching loss and its gradient, in double precision: zero at the true example (so the graph's forward
+ * and backward passes equal DL4J's), gradient equal to central finite differences, and both engines equal.
+ */
+class GradientMatchingTest {
+    private static final DataType D = DataType.DOUBLE;
+
+    static Stream<Arguments> networks() {
+        return Stream.of(
+                Arguments.of("softmax regression", TestNetworks.softmaxRegression(12, 4, 1, D)),
+                Arguments.of("logistic", TestNetworks.logistic(12, 2, D)),
+                Arguments.of("mlp sigmoid", TestNetworks.mlp(12, new int[] {7, 5}, 4, Activation.SIGMOID, 3, D)),
+                Arguments.of("mlp tanh", TestNetworks.mlp(12, new int[] {6}, 3, Activation.TANH, 4, D)),
+                Arguments.of("mlp relu", TestNetworks.mlp(12, new int[] {9, 6}, 4, Activation.RELU, 5, D)),
+                Arguments.of("mlp identity", TestNetworks.mlp(12, new int[] {5}, 3, Activation.IDENTITY, 6, D)),
+                Arguments.of("cnn", TestNetworks.tinyCnn(2, 6, 3, 7, D)),
+                Arguments.of("cnn, asymmetric padding and dilation", TestNetworks.asymmetricCnn(1, 6, 3, 8, D)));
+    }
+
+    /** Soft labels (for softmax: rows summing to one; for sigmoid: independent probabilities). */
+    private static INDArray softLabels(TargetNetwork target, int batch, Random random) {
+        INDArray logits = Nd4j.zeros(D, batch, target.outputSize());
+        for (int i = 0; i < logits.length(); i++) {
+            logits.putScalar(i, random.nextGaussian());
+        }
+        return target.head().apply(logits);
+    }
+
+    private static INDArray randomInputs(int batch, long size, Random random) {
+        INDArray x = Nd4j.zeros(D, batch, size);
+        for (int i = 0; i < x.length(); i++) {
+            x.putScalar(i, random.nextGaussian());
+        }
+        return x;
+    }
+
+    /** The point (x, log y, log scale) that reproduces a gradient computed at (x, y) exactly. */
+    private static double[] truePoint(UnknownLayout layout, INDArray x, INDArray y, double scale) {
+        double[] point = new double[layout.dimension()];
+        double[] xs = x.dup('c').reshape(x.length()).toDoubleVector();
+        System.arraycopy(xs, 0, point, 0, xs.length);
+        if (layout.optimisesLabels()) {
+            // softmax(log y) = y when rows sum to 1; sigmoid(logit y) = y.
+            INDArray u = y.dup();
+            for (int i = 0; i < u.length(); i++) {
+                double v = y.getDouble(i);
+                u.putScalar(i, y.size(1) == 1 ? Math.log(v / (1 - v)) : Math.log(v));
+            }
+            double[] us = u.dup('c').reshape(u.length()).toDoubleVector();
+            System.arraycopy(us, 0, point, layout.labelOffset(), us.length);
+        }
+        if (layout.fittedScale()) {
+            point[layout.scaleOffset()] = Math.log(scale);
+        }
+        return point;
+    }
+
+    private static List<LayerGradient> scaledTarget(TargetNetwork target, MultiLayerNetwork net, INDArray x,
+                                                    INDArray y, double factor) {
+        INDArray sum = NetworkGradients.sumOverBatch(net, x, y);
+        return target.split(sum.muli(factor));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("networks")
+    void vanishesAtTheTrueExample(String name, MultiLayerNetwork net) {
+        TargetNetwork target = TargetNetwork.of(net);
+        Random random = new Random(11);
+        for (int batch : new int[] {1, 3}) {
+            INDArray x = randomInputs(batch, target.inputSize(), random);
+            INDArray y = softLabels(target, batch, random);
+            // DL4J returns the batch sum; the objective matches the gradient of the batch mean.
+            List<LayerGradient> mean = scaledTarget(target, net, x, y, 1.0 / batch);
+            List<LayerGradient> scaled = scaledTarget(target, net, x, y, 2.5 / batch);
+            for (MatchingEngine engine : List.of(MatchingEngine.CLOSED_FORM, MatchingEngine.SAMEDIFF)) {
+                if (engine == MatchingEngine.CLOSED_FORM && !target.isDenseOnly()) {
+                    continue;
+                }
+                for (MatchingProblem problem : List.of(
+                        new MatchingProblem(target, mean, batch, LabelTreatment.optimised(), false),
+                        new MatchingProblem(target, mean, batch, LabelTreatment.fixed(y), false),
+                        new MatchingProblem(target, scaled, batch, LabelTreatment.optimised(), true))) {
+                    MatchingObjective objective = engine.create(problem, D);
+                    double[] point = truePoint(problem.layout(), x, y, 2.5);
+                    double[] gradient = new double[point.length];
+                    double atTruth = objective.evaluate(point, gradient);
+                    double norm = mean.stream().mapToDouble(LayerGradient::squaredNorm).sum();
+                    assertTrue(atTruth <= 1e-20 * Math.max(1, norm), name + " " + engine + " batch " + batch
+                            + ": D at the true example is " + atTruth + " (gradient norm^2 " + norm + ")");
+                    assertTrue(maxAbs(gradient) < 1e-8, name + " " + engine + ": gradient at the optimum "
+                            + maxAbs(gradient));
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("networks")
+    void gradientEqualsFiniteDifferences(String name, MultiLayerNetwork net) {
+        TargetNetwork target = TargetNetwork.of(net);
+        Random random = new Random(12);
+        int batch = 2;
+        INDArray x = randomInputs(batch, target.inputSize(), random);
+        INDArray y = softLabels(target, batch, random);
+        List<LayerGradient> observed = scaledTarget(target, net, x, y, 0.7);
+        MatchingProblem problem = new MatchingProblem(target, observed, batch, LabelTreatment.optimised(), true);
+        UnknownLayout layout = problem.layout();
+        double[] point = new double[layout.dimension()];
+        for (int i = 0; i < point.length; i++) {
+            point[i] = random.nextGaussian();
+        }
+        point[layout.scaleOffset()] = 0.3;
+        MatchingObjective samediff = MatchingEngine.SAMEDIFF.create(problem, D);
+        double[] gradient = new double[point.length];
+        double value = samediff.evaluate(point, gradient);
+        assertTrue(value > 0, "a random point should not match");
+
+        int[] probes = new int[12];
+        for (int i = 0; i < 8; i++) {
+            probes[i] = random.nextInt(layout.labelOffset());
+        }
+        probes[8] = layout.labelOffset();
+        probes[9] = layout.labelOffset() + (int) layout.labelSize() + 1 >= layout.scaleOffset()
+                ? layout.labelOffset() : layout.labelOffset() + (int) layout.labelSize() + 1;
+        probes[10] = layout.scaleOffset() - 1;
+        probes[11] = layout.scaleOffset();
+        double h = 1e-6;
+        for (int i : probes) {
+            double[] plus = point.clone();
+            double[] minus = point.clone();
+            plus[i] += h;
+            minus[i] -= h;
+            double[] ignored = new double[point.length];
+            double numeric = (samediff.evaluate(plus, ignored) - samediff.evaluate(minus, ignored)) / (2 * h);
+            assertEquals(numeric, gradient[i], 1e-6 * Math.max(1, Math.abs(numeric)),
+                    name + ": dD/dz[" + i + "] analytic " + gradient[i] + " vs finite difference " + numeric);
+        }
+
+        if (target.isDenseOnly()) {
+            MatchingObjective closed = MatchingEngine.CLOSED_FORM.create(problem, D);
+            double[] closedGradient = new double[point.length];
+            double closedValue = closed.evaluate(point, closedGradient);
+            assertEquals(value, closedValue, 1e-10 * Math.abs(value), name + ": closed form vs SameDiff value");
+            for (int i = 0; i < point.length; i++) {
+                assertEquals(gradient[i], closedGradient[i], 1e-9 * Math.max(1, Math.abs(gradient[i])),
+                        name + ": closed form vs SameDiff gradient at " + i);
+            }
+        }
+    }
+
+    @Test
+    void closedFormRefusesConvolutions() {
+        TargetNetwork target = TargetNetwork.of(TestNetworks.tinyCnn(1, 6, 3, 1, D));
+        INDArray flat = Nd4j.zeros(D, 1, target.numParams());
+        MatchingProblem problem = new MatchingProblem(target, target.split(flat), 1, LabelTreatment.optimised(), false);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MatchingEngine.CLOSED_FORM.create(problem, D));
+        assertTrue(e.getMessage().contains("SAMEDIFF"), e.getMessage());
+    }
+
+    private static double maxAbs(double[] v) {
+        double m = 0;
+        for (double d : v) {
+            m = Math.max(m, Math.abs(d));
+        }
+        return m;
+    }
+}

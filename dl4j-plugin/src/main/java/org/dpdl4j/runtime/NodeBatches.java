@@ -1,0 +1,79 @@
+package org.dpdl4j.runtime;
+
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.util.List;
+
+/**
+ * Gathers every node's batch of a round with one ND4J row-gather for the features and one for the
+ * labels. All local datasets are concatenated once into one matrix with a trailing all-zero row; a
+ * round's rows are the nodes' local indices shifted by their offsets, and padding (for nodes with
+ * fewer examples than the largest batch) points at the zero row. (Gathering node by node costs two
+ * ND4J calls per node, and ND4J's {@code getRows} is far slower than {@code pullRows}.)
+ */
+public final class NodeBatches {
+    private final INDArray features;
+    private final INDArray labels;
+    private final long[] offsets;
+    private final int zeroRow;
+    private final DataType type;
+
+    public NodeBatches(List<NodeData> nodes, DataType type) {
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("no node data");
+        }
+        this.type = type;
+        int n = nodes.size();
+        offsets = new long[n];
+        INDArray[] f = new INDArray[n + 1];
+        INDArray[] l = new INDArray[n + 1];
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            offsets[i] = total;
+            f[i] = nodes.get(i).features().castTo(type);
+            l[i] = nodes.get(i).labels().castTo(type);
+            total += nodes.get(i).size();
+        }
+        if (total >= Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("at most 2^31-2 examples over all nodes, got " + total);
+        }
+        f[n] = Nd4j.zeros(type, 1, f[0].size(1));
+        l[n] = Nd4j.zeros(type, 1, l[0].size(1));
+        this.features = Nd4j.concat(0, f);
+        this.labels = Nd4j.concat(0, l);
+        this.zeroRow = (int) total;
+    }
+
+    /** The batch made of {@code rows[i]} (local indices) of every node i. */
+    public PaddedBatch gather(int[][] rows) {
+        int n = offsets.length;
+        if (rows.length != n) {
+            throw new IllegalArgumentException(rows.length + " index sets for " + n + " nodes");
+        }
+        int max = 1;
+        boolean equal = true;
+        for (int[] r : rows) {
+            max = Math.max(max, r.length);
+            equal &= r.length == rows[0].length;
+        }
+        int[] global = new int[n * max];
+        int[] sizes = new int[n];
+        float[] mask = equal ? null : new float[n * max];
+        for (int i = 0; i < n; i++) {
+            sizes[i] = rows[i].length;
+            for (int j = 0; j < max; j++) {
+                boolean real = j < rows[i].length;
+                global[i * max + j] = real ? (int) (offsets[i] + rows[i][j]) : zeroRow;
+                if (mask != null && real) {
+                    mask[i * max + j] = 1f;
+                }
+            }
+        }
+        INDArray f = Nd4j.pullRows(features, 1, global).reshape('c', n, max, features.size(1));
+        INDArray l = Nd4j.pullRows(labels, 1, global).reshape('c', n, max, labels.size(1));
+        INDArray m = mask == null ? null : Nd4j.createFromArray(mask).reshape(n, max).castTo(type);
+        return new PaddedBatch(f, l, m, sizes);
+    }
+}
