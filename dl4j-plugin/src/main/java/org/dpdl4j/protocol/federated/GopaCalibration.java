@@ -1,5 +1,7 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.protocol.decentralized.DecentralizedCalibration;
+
 /**
  * GOPA's noise levels for a per-release kappa budget. The noise that reaches the server's average is the mean
  * of the private terms only (the pairwise terms cancel), so the best pair is the one with the smallest
@@ -8,7 +10,9 @@ package org.dpdl4j.protocol.federated;
  * {@code sqrt(kappa(1, r) / budget)} in closed form; the best ratio wins. The grid stops at 1000, well inside the
  * range where the SecRDP accountant is accurate, and large enough that {@code kappa(1, r)} is at its limit
  * (1/K on a connected graph, the central-DP level) for the graphs GOPA uses; a larger ratio is taken only when it
- * lowers sigma_eta by more than 0.1%.
+ * lowers sigma_eta by more than 0.1%. As for Decor, {@code sigma_Delta} stays within
+ * {@link DecentralizedCalibration#MAX_SIGMA_COR_OVER_SIGMA_LDP} times the local-DP level {@code 1/sqrt(budget)}: the
+ * pairwise terms must cancel in the sum, and in float arithmetic a term of size s leaves about 1e-7 s behind.
  */
 public final class GopaCalibration {
     /** The ratios sigma_Delta / sigma_eta tried; 0 is GOPA without pairwise noise (local DP). */
@@ -34,8 +38,12 @@ public final class GopaCalibration {
         }
         double bestSigma = Double.POSITIVE_INFINITY;
         double bestRatio = 0;
+        double maxPairwise = DecentralizedCalibration.MAX_SIGMA_COR_OVER_SIGMA_LDP / Math.sqrt(kappaBudget);
         for (double r : RATIOS) {
             double sigma = Math.sqrt(accountant.kappa(1.0, r).kappa() / kappaBudget);
+            if (r * sigma > maxPairwise) {
+                break;   // larger ratios only grow sigma_Delta further
+            }
             // A larger ratio must buy a real improvement: huge pairwise terms cost float precision in the parties' values.
             if (sigma < bestSigma * (1 - 1e-3)) {
                 bestSigma = sigma;

@@ -4,15 +4,18 @@ import org.dpdl4j.optim.ClippedBatch;
 import org.dpdl4j.optim.FixedSizeSampler;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.SpecifiedIndex;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
+
+import static org.nd4j.linalg.indexing.NDArrayIndex.all;
 
 /**
  * FedAvg's ClientUpdate for all participants of a round at once: their models are the rows of a [K, p]
@@ -25,6 +28,7 @@ final class LocalTraining {
     private final int steps;
     private final int batchSize;
     private final DataType type;
+    private final NodeBatches batches;
     private PaddedBatch everyoneFull;
 
     LocalTraining(PerExampleGradients gradients, List<NodeData> clients, int steps, int batchSize) {
@@ -33,6 +37,7 @@ final class LocalTraining {
         this.steps = steps;
         this.batchSize = batchSize;
         this.type = gradients.spec().dataType();
+        this.batches = new NodeBatches(clients, type);
     }
 
     /** The updates of one round and the participants' mean loss at the start of the round. */
@@ -67,25 +72,42 @@ final class LocalTraining {
         return new Updates(params.subiRowVector(theta.reshape(1, p)), firstLoss);
     }
 
+    /**
+     * The participants' batches of one local step: one gather over all clients (non-participants contribute no
+     * rows, only padding), then the participants' slices when not everyone takes part.
+     */
     private PaddedBatch batch(int[] participants, long streamRound, NoiseStreams streams) {
         boolean everyone = participants.length == clients.size();
         if (batchSize == 0 && everyone && everyoneFull != null) {
             return everyoneFull;
         }
-        List<NodeData> data = new ArrayList<>(participants.length);
-        int[][] rows = new int[participants.length][];
-        for (int j = 0; j < participants.length; j++) {
-            NodeData d = clients.get(participants[j]);
-            data.add(d);
-            int m = (int) d.size();
-            rows[j] = batchSize == 0 || batchSize >= m ? IntStream.range(0, m).toArray()
-                    : new FixedSizeSampler(m, batchSize).sample(streams.sampling(participants[j], streamRound));
+        int[][] rows = new int[clients.size()][];
+        java.util.Arrays.fill(rows, new int[0]);
+        for (int k : participants) {
+            int m = (int) clients.get(k).size();
+            rows[k] = batchSize == 0 || batchSize >= m ? IntStream.range(0, m).toArray()
+                    : new FixedSizeSampler(m, batchSize).sample(streams.sampling(k, streamRound));
         }
-        PaddedBatch batch = PaddedBatch.gather(data, rows, type);
-        if (batchSize == 0 && everyone) {
-            everyoneFull = batch;
+        PaddedBatch all = batches.gather(rows);
+        if (everyone) {
+            if (batchSize == 0) {
+                everyoneFull = all;
+            }
+            return all;
         }
-        return batch;
+        SpecifiedIndex who = new SpecifiedIndex(java.util.Arrays.stream(participants).asLongStream().toArray());
+        int[] sizes = java.util.Arrays.stream(participants).map(k -> rows[k].length).toArray();
+        boolean equal = java.util.Arrays.stream(sizes).allMatch(b -> b == sizes[0]) && all.features().size(1) == sizes[0];
+        return new PaddedBatch(all.features().get(who, all(), all()), all.labels().get(who, all(), all()),
+                equal ? null : maskOf(all, who), sizes);
+    }
+
+    /** The participants' rows of the gathered mask (every row real when the gather needed no mask). */
+    private INDArray maskOf(PaddedBatch all, SpecifiedIndex who) {
+        if (all.mask() != null) {
+            return all.mask().get(who, all());
+        }
+        return Nd4j.ones(type, who.getIndexes().length, all.features().size(1));
     }
 
     private static double meanLoss(INDArray lossSums, int[] sizes) {

@@ -66,6 +66,26 @@ class FedAvgTrainerTest {
     }
 
     @Test
+    void aSampledRoundTrainsExactlyTheDrawnClientsOnTheirOwnData() {
+        List<NodeData> clients = FederatedFixtures.softmaxClients(5, 6, N_IN, CLASSES, 12);
+        MultiLayerNetwork net = FederatedFixtures.softmax(N_IN, CLASSES, 13);
+        INDArray theta = net.params().dup().reshape(net.numParams());
+        FedAvgConfig cfg = FedAvgConfig.plain(1, 1, 0, new LearningRate.Constant(0.3), new ClientSampling.FixedSize(2),
+                UpdateWeighting.UNIFORM, 1);
+        try (FedAvgTrainer t = trainer(net, clients, cfg)) {
+            t.step();
+            int[] drawn = t.lastParticipants();
+            assertEquals(2, drawn.length);
+            INDArray g = Nd4j.zeros(theta.dataType(), theta.length());
+            for (int k : drawn) {
+                g.addi(FederatedFixtures.meanGradient(net, theta, clients.get(k).features(), clients.get(k).labels()));
+            }
+            assertArrayEquals(theta.sub(g.divi(2).muli(0.3)).toDoubleVector(), t.model().toDoubleVector(), 1e-12,
+                    "clients " + java.util.Arrays.toString(drawn));
+        }
+    }
+
+    @Test
     void localStepsAreSequentialSgdOnEachClient() {
         List<NodeData> clients = FederatedFixtures.softmaxClients(2, 6, N_IN, CLASSES, 8);
         MultiLayerNetwork net = FederatedFixtures.softmax(N_IN, CLASSES, 9);

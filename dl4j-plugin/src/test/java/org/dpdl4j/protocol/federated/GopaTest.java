@@ -97,6 +97,8 @@ class GopaTest {
         double central = Math.sqrt(1.0 / (K * budget));
         assertTrue(levels.sigmaPrivate() >= central * (1 - 1e-9) && levels.sigmaPrivate() < 1.1 * central,
                 levels.sigmaPrivate() + " vs central " + central);
+        double ldp = Math.sqrt(1.0 / budget);
+        assertTrue(levels.sigmaPairwise() <= 10 * ldp, "pairwise noise within 10 sigma_ldp, so it cancels in float: " + levels.sigmaPairwise());
         IllegalArgumentException all = assertThrows(IllegalArgumentException.class, () -> GopaAccountant.colludersOf(1.0, 10));
         assertTrue(all.getMessage().contains("[0, 1)"), all.getMessage());
         IllegalArgumentException eps = assertThrows(IllegalArgumentException.class, () -> GopaAccountant.kappaBudget(0, 1e-5, 10, 1));
