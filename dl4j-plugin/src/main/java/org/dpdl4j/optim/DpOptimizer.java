@@ -10,6 +10,8 @@ import org.deeplearning4j.optimize.api.StepFunction;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.deeplearning4j.optimize.stepfunctions.NegativeDefaultStepFunction;
 import org.dpdl4j.privacy.noise.NoiseSource;
+import org.dpdl4j.runtime.RoundWorkspace;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 import java.util.Map;
@@ -37,6 +39,7 @@ public final class DpOptimizer {
     private final NoiseSource noise;
     private final Gradient gradient;
     private final StepFunction stepFunction = new NegativeDefaultStepFunction();
+    private final RoundWorkspace workspace = new RoundWorkspace();
 
     /**
      * @param net             an initialised network (validated by {@link DpModelValidator})
@@ -92,13 +95,18 @@ public final class DpOptimizer {
     public ClippedBatch step(INDArray features, INDArray labels) {
         INDArray grad = net.getGradientsViewArray();
         ClippedBatch batch = null;
-        if (features.size(0) == 0) {
-            grad.assign(0.0);
-        } else {
-            batch = engine.clippedSum(net.params(), features, labels, null, clipNorm, grad);
+        // The batched pass's temporaries live in a workspace reset every step; only the gradient (a persistent
+        // view) and the small per-example results (copied out) survive it.
+        try (MemoryWorkspace ws = workspace.open()) {
+            if (features.size(0) == 0) {
+                grad.assign(0.0);
+            } else {
+                ClippedBatch inside = engine.clippedSum(net.params(), features, labels, null, clipNorm, grad);
+                batch = new ClippedBatch(detach(inside.norms()), inside.lossSums().detach(), detach(inside.clipFactors()));
+            }
+            noise.addGaussian(grad, noiseStd());
+            grad.divi(divisor);
         }
-        noise.addGaussian(grad, noiseStd());
-        grad.divi(divisor);
 
         int iteration = net.getIterationCount();
         int epoch = net.getEpochCount();
@@ -115,6 +123,10 @@ public final class DpOptimizer {
         net.getLayerWiseConfigurations().setIterationCount(iteration + 1);
         net.applyConstraints(iteration + 1, epoch);
         return batch;
+    }
+
+    private static INDArray detach(INDArray a) {
+        return a == null ? null : a.detach();
     }
 
     /** Standard deviation of the noise added to the clipped sum: z * C (0 when z = 0, even without clipping). */

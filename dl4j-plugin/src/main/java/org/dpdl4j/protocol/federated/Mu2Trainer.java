@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.runtime.RoundWorkspace;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;

@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.federated;
+package org.dpdl4j.runtime;
 
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * carved from one block that is reset at the end of the round. Nothing created inside may outlive the round:
  * state lives in arrays allocated outside and is updated in place.
  */
-final class RoundWorkspace implements AutoCloseable {
+public final class RoundWorkspace implements AutoCloseable {
     private static final WorkspaceConfiguration CONFIG = WorkspaceConfiguration.builder()
             .initialSize(0).overallocationLimit(0.1)
             .policyLearning(LearningPolicy.FIRST_LOOP).policyReset(ResetPolicy.BLOCK_LEFT)
@@ -26,10 +26,10 @@ final class RoundWorkspace implements AutoCloseable {
             .build();
     private static final AtomicLong IDS = new AtomicLong();
 
-    private final String id = "DPDL4J_FEDERATED_ROUND_" + IDS.incrementAndGet();
+    private final String id = "DPDL4J_ROUND_" + IDS.incrementAndGet();
 
     /** Opens the workspace for one round on the calling thread; close it at the end of the round. */
-    MemoryWorkspace open() {
+    public MemoryWorkspace open() {
         return Nd4j.getWorkspaceManager().getAndActivateWorkspace(CONFIG, id);
     }
 
