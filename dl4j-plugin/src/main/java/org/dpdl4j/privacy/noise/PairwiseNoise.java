@@ -1,6 +1,7 @@
 package org.dpdl4j.privacy.noise;
 
 import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.SparseRowOperator;
 import org.dpdl4j.graph.MixingMatrix;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -13,7 +14,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * {@code sum_{j in N(i)} v_ij} with {@code v_ij = -v_ji}, so the rows sum to zero exactly up to rounding.
  */
 public final class PairwiseNoise {
-    private final INDArray incidence;   // [n, |E|], possibly with columns scaled by W_ij (compatibility)
+    private final SparseRowOperator incidence;   // [n, |E|], possibly with columns scaled by W_ij (compatibility)
+    private final DataType type;
     private final int edges;
 
     /**
@@ -31,7 +33,8 @@ public final class PairwiseNoise {
                 b.getColumn(e).muli(mixing.get(graph.edge(e).i(), graph.edge(e).j()));
             }
         }
-        this.incidence = b.castTo(type);
+        this.incidence = SparseRowOperator.of(b);
+        this.type = type;
     }
 
     /** Pairwise noise without compatibility scaling. */
@@ -46,7 +49,7 @@ public final class PairwiseNoise {
 
     /** U: one row {@code u_e} per edge ([|E|, p]); node i adds {@code +u_e} for edges (i, j > i) and {@code -u_e} for (j < i, i). */
     public INDArray edgeNoise(NoiseStreams streams, long round, long p, double sigma) {
-        INDArray u = Nd4j.zeros(incidence.dataType(), edges, p);
+        INDArray u = Nd4j.zeros(type, edges, p);
         if (sigma > 0 && edges > 0) {
             streams.addPairwiseNoise(u, round, sigma);
         }
@@ -55,6 +58,9 @@ public final class PairwiseNoise {
 
     /** {@code B U}: row i is the sum of node i's signed pairwise terms. */
     public INDArray combine(INDArray edgeNoise) {
-        return incidence.mmul(edgeNoise);
+        // Two non-zeros per edge: applied sparsely, the cost is O(|E| p) instead of O(n |E| p).
+        INDArray out = Nd4j.create(edgeNoise.dataType(), incidence.rows(), edgeNoise.columns());
+        incidence.apply(edgeNoise, out);
+        return out;
     }
 }

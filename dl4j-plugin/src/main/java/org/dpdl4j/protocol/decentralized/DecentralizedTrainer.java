@@ -3,6 +3,7 @@ package org.dpdl4j.protocol.decentralized;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
+import org.dpdl4j.graph.SparseRowOperator;
 import org.dpdl4j.optim.BatchSampler;
 import org.dpdl4j.optim.FixedSizeSampler;
 import org.dpdl4j.optim.PerExampleGradients;
@@ -36,7 +37,7 @@ import java.util.Objects;
  *   <li>pairwise noise {@code sum_j v_ij}, {@code v_ij = -v_ji ~ N(0, sigma_cor^2 I)}, regenerated every round
  *       from the edge's secret and the round;</li>
  *   <li>the local step {@code x <- (1 - eta lambda) x - eta (g + w + sum_j v_ij)};</li>
- *   <li>gossip {@code X <- W X}, one matrix product.</li>
+ *   <li>gossip {@code X <- W X}, over the non-zeros of W only (linear in the number of edges).</li>
  * </ol>
  * The noise of the next round is drawn on a background thread while the current one computes.
  */
@@ -49,7 +50,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
     private final PerExampleGradients engine;
     private final MultiLayerNetwork template;
     private final List<BatchSampler> samplers = new ArrayList<>();
-    private final INDArray w;
+    private final SparseRowOperator gossip;
     private final NodeBatches batches;
     private final RoundNoise noise;
     private final DataType type;
@@ -94,7 +95,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
             }
             samplers.add(sampler(d.size(), i));
         }
-        this.w = mixing.toINDArray(type);
+        this.gossip = SparseRowOperator.of(mixing.toINDArray(DataType.DOUBLE));
         this.batches = new NodeBatches(this.data, type);
         this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
         this.gossiped = Nd4j.create(type, n, engine.spec().numParams());
@@ -161,7 +162,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
                 }
             }
         }
-        w.mmul(params, gossiped);
+        gossip.apply(params, gossiped);
         INDArray swap = params;
         params = gossiped;
         gossiped = swap;
