@@ -91,6 +91,9 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
             + "torus and ring, one seed, 3 Decor pairs tried. Not the paper's grid.")
     boolean quick;
 
+    /** Seed of the runs that choose a Decor noise pair, never used for reported results. */
+    private static final long TUNING_SEED = 1_000_001L;
+
     /** One finished run. */
     record Row(double epsilon, DecorSetting setting, long seed, double sigmaCdp, double sigmaCor, double clip, double eta0,
                double properEpsilon, double referenceEpsilon, double metric) {
@@ -153,6 +156,7 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         List<String> header = List.of("epsilon_target", "epsilon_mode", "algorithm", "topology", "seed", "sigma_cdp", "sigma_cor", "clip",
                 "eta0", "epsilon_proper", "epsilon_reference_code", "metric");
         List<String> tuningHeader = List.of("epsilon_target", "topology", "sigma_cdp", "sigma_cor", "metric_on_tuning_seed", "chosen");
+        long calibrationMinLocal = minLocal(t, nSeeds, pairs > 1);
         try (MetricsCsv csv = FinishedRuns.open(dir.resolve("results.csv"), header);
              MetricsCsv tuning = FinishedRuns.open(dir.resolve("noise-pair-tuning.csv"), tuningHeader);
              ProgressBar bar = ProgressBar.builder("reproduce decor " + task, runs).unit("runs").build()) {
@@ -161,8 +165,8 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
                     DecorTask.Hyper h = t.hyper(s, eps);
                     Graph g = graph(s.topology());
                     double kappa = reference
-                            ? ReferenceCodeEpsilon.kappaFor(eps, h.clip(), t.workload().batchSize(), minLocal(t))
-                            : DecentralizedCalibration.kappaBudget(t.workload().unit(), t.workload().sampling(), h.clip(), t.workload().batchSize(), minLocal(t), roundCount, eps, delta);
+                            ? ReferenceCodeEpsilon.kappaFor(eps, h.clip(), t.workload().batchSize(), calibrationMinLocal)
+                            : DecentralizedCalibration.kappaBudget(t.workload().unit(), t.workload().sampling(), h.clip(), t.workload().batchSize(), calibrationMinLocal, roundCount, eps, delta);
                     DecentralizedCalibration.Result cal = DecentralizedCalibration.forKappa(s.algorithm(), kappa, delta, g,
                             Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
                     double[] pair = {cal.sigmaCdp(), cal.sigmaCor()};
@@ -181,6 +185,11 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
                             continue;
                         }
                         Row r = run(t, s, h, g, pair[0], pair[1], roundCount, seed, eps);
+                        if (!reference && r.properEpsilon() > eps * (1 + 1e-9)) {
+                            throw new IllegalStateException(String.format(Locale.ROOT, "%s seed %d spent epsilon %.6f, above its "
+                                    + "target %s: the calibration does not cover this run; nothing was written for it", s.label(),
+                                    seed, r.properEpsilon(), eps));
+                        }
                         rows.add(r);
                         csv.append(eps, epsilonMode, s.algorithm().cliName(), s.topology(), seed, r.sigmaCdp(), r.sigmaCor(), r.clip(),
                                 r.eta0(), r.properEpsilon(), r.referenceEpsilon(), r.metric());
@@ -204,8 +213,20 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         return 0;
     }
 
-    private long minLocal(DecorTask t) {
-        return t.nodes(1).stream().mapToLong(NodeData::size).min().orElseThrow();
+    /**
+     * The smallest local dataset over every seed the grid uses (the result seeds and, when pairs are tuned, the
+     * tuning seed). Partitions differ by seed, so one noise level per (epsilon, setting) must be calibrated to the
+     * largest sampling rate among them: then every seed's run meets its target, none merely on average.
+     */
+    private long minLocal(DecorTask t, int nSeeds, boolean tuned) {
+        long min = Long.MAX_VALUE;
+        for (long seed = 1; seed <= nSeeds; seed++) {
+            min = Math.min(min, t.nodes(seed).stream().mapToLong(NodeData::size).min().orElseThrow());
+        }
+        if (tuned) {
+            min = Math.min(min, t.nodes(TUNING_SEED).stream().mapToLong(NodeData::size).min().orElseThrow());
+        }
+        return min;
     }
 
     private static Graph graph(String topology) {
@@ -232,7 +253,7 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         double[] chosen = null;
         List<double[]> results = new ArrayList<>();
         for (CalibratedPair p : tried) {
-            Row r = run(t, s, h, g, p.sigmaCdp(), p.sigmaCor(), rounds, 1_000_001L, eps);
+            Row r = run(t, s, h, g, p.sigmaCdp(), p.sigmaCor(), rounds, TUNING_SEED, eps);
             results.add(new double[]{p.sigmaCdp(), p.sigmaCor(), r.metric()});
             boolean better = Double.isNaN(best) || (t.workload().lowerIsBetter() ? r.metric() < best : r.metric() > best);
             if (better) {
