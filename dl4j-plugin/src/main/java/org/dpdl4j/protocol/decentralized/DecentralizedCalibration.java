@@ -102,15 +102,26 @@ public final class DecentralizedCalibration {
     }
 
     /**
+     * The largest pairwise noise allowed, in units of the LDP noise level: pairwise terms must cancel
+     * when averaged, and in float arithmetic a term of size s leaves about 1e-7 s behind, so a huge
+     * sigma_cor (which the accountant alone would allow on very well-connected graphs) turns into real
+     * noise. The Decor reference code searches sigma_cor up to the same 10 sigma_ldp.
+     */
+    public static final double MAX_SIGMA_COR_OVER_SIGMA_LDP = 10.0;
+
+    /**
      * Decor pairs whose kappa is at most the budget: the SecRDP calibrator run on the equivalent linear-RDP
-     * target (one step of sensitivity 1 with rho = kappa / 2), which yields exactly kappa <= budget.
+     * target (one step of sensitivity 1 with rho = kappa / 2), which yields exactly kappa <= budget; pairs with
+     * sigma_cor above {@link #MAX_SIGMA_COR_OVER_SIGMA_LDP} sigma_ldp are left out.
      */
     private static Result decor(double kappa, double delta, Graph graph, Adversary adversary, NoisePairChoice choice) {
         double equivalentEpsilon = ZCdp.epsilon(kappa / 2, delta);
         CalibrationResult result = new NoisePairCalibrator(new SecRdpAccountant(graph)).calibrate(
                 new CalibrationTarget(equivalentEpsilon, delta, 1, 1.0, adversary, CalibrationTarget.DEFAULT_GRID_SIZE));
-        List<CalibratedPair> candidates = result.candidates();
-        List<CalibratedPair> feasible = result.feasible();
+        double maxSigmaCor = MAX_SIGMA_COR_OVER_SIGMA_LDP / Math.sqrt(kappa);
+        List<CalibratedPair> feasible = result.feasible().stream().filter(p -> p.sigmaCor() <= maxSigmaCor).toList();
+        List<CalibratedPair> candidates = feasible.size() <= 3 ? feasible
+                : List.of(feasible.get(0), feasible.get((feasible.size() - 1) / 2), feasible.get(feasible.size() - 1));
         if (candidates.isEmpty()) {
             throw new IllegalArgumentException("no (sigma_cdp, sigma_cor) pair meets the target against " + adversary.describe()
                     + " on this graph; use a larger epsilon, a better-connected graph, or the LDP baseline");

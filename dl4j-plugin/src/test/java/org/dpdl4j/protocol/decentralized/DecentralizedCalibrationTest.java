@@ -78,4 +78,15 @@ class DecentralizedCalibrationTest {
         double proper = DecentralizedPrivacy.of(cfg, Topologies.ring(16), Adversary.eavesdropper(), 3750, 1e-5).epsilon(1000);
         assertTrue(proper > 10, "1000 composed steps plus the delta term: " + proper);
     }
+
+    @Test
+    void pairwiseNoiseStaysWithinTenTimesTheLdpLevel() {
+        // On the complete graph the accountant alone allows sigma_cor -> infinity; in float that would not cancel.
+        Graph complete = Topologies.complete(16);
+        var r = DecentralizedCalibration.calibrate(DecentralizedAlgorithm.DECOR, ProtectedUnit.USER, SamplingScheme.FULL_BATCH, 1, 10, 10,
+                3500, 10, 1e-5, complete, Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
+        double sigmaLdp = 67.1945;
+        assertTrue(r.sigmaCor() <= 10 * sigmaLdp * 1.0001, "sigma_cor " + r.sigmaCor());
+        assertTrue(r.feasible().stream().allMatch(p -> p.sigmaCor() <= 10 * sigmaLdp * 1.0001));
+    }
 }
