@@ -2,7 +2,6 @@ package org.dpdl4j.attacks.matching;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import org.dpdl4j.attacks.network.DenseStage;
 import org.dpdl4j.attacks.network.LayerGradient;
 import org.dpdl4j.attacks.network.OutputHead;
@@ -34,9 +33,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * the forward pass as in ordinary backpropagation. About a dozen matrix products per layer, no graph.
  */
 public final class DenseGradientMatching implements MatchingObjective {
-    private static final AtomicLong INSTANCES = new AtomicLong();
-
-    private final String workspaceId = "dpdl4j-dense-matching-" + INSTANCES.incrementAndGet();
+    private final String workspaceId;
     private final WorkspaceConfiguration workspace;
     private final MatchingProblem problem;
     private final UnknownLayout layout;
@@ -87,9 +84,15 @@ public final class DenseGradientMatching implements MatchingObjective {
                 ? fixed.labels().castTo(dataType).dup('c') : null;
         // About a dozen arrays of each weight's size live at once in an evaluation; reserve that up front.
         long elements = 0;
+        StringBuilder shape = new StringBuilder("dpdl4j-dense-matching-").append(dataType).append('-')
+                .append(layout.batchSize());
         for (INDArray w : weights) {
             elements += (w.length() + w.size(0) + w.size(1)) * (layout.batchSize() + 1L);
+            shape.append('-').append(w.size(0)).append('x').append(w.size(1));
         }
+        // ND4J keeps a workspace per thread and id until it is destroyed: objectives of the same shape share one
+        // (its size depends only on the shape), so running many attacks does not accumulate workspaces.
+        this.workspaceId = shape.toString();
         this.workspace = WorkspaceConfiguration.builder()
                 .initialSize(16 * elements * dataType.width() + (1L << 20))
                 .policyAllocation(AllocationPolicy.STRICT).policyLearning(LearningPolicy.NONE)
