@@ -10,6 +10,8 @@ import org.deeplearning4j.optimize.api.StepFunction;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.deeplearning4j.optimize.stepfunctions.NegativeDefaultStepFunction;
 import org.dpdl4j.privacy.noise.NoiseSource;
+import org.dpdl4j.runtime.RoundWorkspace;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 import java.util.ArrayList;
@@ -40,6 +42,7 @@ public final class DpOptimizer {
     private final NoiseSource noise;
     private final Gradient gradient;
     private final StepFunction stepFunction = new NegativeDefaultStepFunction();
+    private final RoundWorkspace workspace = new RoundWorkspace();
     private final List<StepObserver> observers = new ArrayList<>();
 
     /**
@@ -96,13 +99,18 @@ public final class DpOptimizer {
     public ClippedBatch step(INDArray features, INDArray labels) {
         INDArray grad = net.getGradientsViewArray();
         ClippedBatch batch = null;
-        if (features.size(0) == 0) {
-            grad.assign(0.0);
-        } else {
-            batch = engine.clippedSum(net.params(), features, labels, null, clipNorm, grad);
+        // The batched pass's temporaries live in a workspace reset every step; only the gradient (a persistent
+        // view) and the small per-example results (copied out) survive it.
+        try (MemoryWorkspace ws = workspace.open()) {
+            if (features.size(0) == 0) {
+                grad.assign(0.0);
+            } else {
+                ClippedBatch inside = engine.clippedSum(net.params(), features, labels, null, clipNorm, grad);
+                batch = new ClippedBatch(detach(inside.norms()), inside.lossSums().detach(), detach(inside.clipFactors()));
+            }
+            noise.addGaussian(grad, noiseStd());
+            grad.divi(divisor);
         }
-        noise.addGaussian(grad, noiseStd());
-        grad.divi(divisor);
 
         int iteration = net.getIterationCount();
         int epoch = net.getEpochCount();
@@ -134,6 +142,10 @@ public final class DpOptimizer {
      */
     public void addObserver(StepObserver observer) {
         observers.add(Objects.requireNonNull(observer, "observer"));
+    }
+
+    private static INDArray detach(INDArray a) {
+        return a == null ? null : a.detach();
     }
 
     /** Standard deviation of the noise added to the clipped sum: z * C (0 when z = 0, even without clipping). */

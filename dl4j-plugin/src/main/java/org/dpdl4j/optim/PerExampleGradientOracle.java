@@ -41,8 +41,9 @@ public final class PerExampleGradientOracle {
     /**
      * Compares the fast per-example engine with this oracle on one batch.
      *
-     * @return the largest relative error of the per-example norms and the relative error (in L2) of the
-     *         clipped gradient sum; in double precision both should be below 1e-10, in float below 1e-5
+     * @return the largest error of the per-example norms relative to the largest norm of the batch, and the
+     *         relative error (in L2) of the clipped gradient sum; in double precision both should be below
+     *         1e-10, in float below 1e-5
      */
     public static Comparison compare(MultiLayerNetwork net, INDArray features, INDArray labels, double clipNorm) {
         INDArray truth = perExampleGradients(net, features, labels);
@@ -55,15 +56,17 @@ public final class PerExampleGradientOracle {
         INDArray y = labels.castTo(net.params().dataType());
         fast.clippedSum(net.params(), x, y, null, clipNorm, grad);
         INDArray norms = fast.norms(net.params(), x, y, null);
-        double normError = Transforms.abs(norms.castTo(DataType.DOUBLE).sub(truthNorms).div(truthNorms.add(1e-300)))
-                .maxNumber().doubleValue();
+        // Relative to the largest norm of the batch: an example whose gradient is 1e-7 of the others' has no
+        // meaningful relative precision in float, and it does not matter for the clipped sum.
+        double normError = Transforms.abs(norms.castTo(DataType.DOUBLE).sub(truthNorms)).maxNumber().doubleValue()
+                / Math.max(truthNorms.maxNumber().doubleValue(), 1e-300);
         double sumError = grad.castTo(DataType.DOUBLE).reshape(truthSum.length()).sub(truthSum).norm2Number().doubleValue()
                 / Math.max(truthSum.norm2Number().doubleValue(), 1e-300);
         return new Comparison(normError, sumError);
     }
 
     /**
-     * @param maxNormRelativeError  max over examples of |fast norm - true norm| / true norm
+     * @param maxNormRelativeError  max over examples of |fast norm - true norm|, over the largest true norm
      * @param sumRelativeError      ||fast clipped sum - true clipped sum|| / ||true clipped sum||
      */
     public record Comparison(double maxNormRelativeError, double sumRelativeError) {

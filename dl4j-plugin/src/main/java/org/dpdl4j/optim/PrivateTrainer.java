@@ -72,7 +72,8 @@ public final class PrivateTrainer {
                 : new FixedSizeSampler(n, config.batchSize());
         this.random = random;
         this.accountant = new RdpAccountant(sampler.relation());
-        this.plannedSteps = (long) Math.ceil(config.epochs() / sampler.samplingRate() - 1e-9);
+        // Planned in whole fitEpoch() calls' worth of steps, so that `epochs` calls never exceed the plan.
+        this.plannedSteps = (long) Math.ceil(config.epochs() * sampler.stepsPerEpoch() - 1e-9);
         double z = config.noiseMultiplier();
         if (Double.isNaN(z)) {
             Calibration c = Calibrator.calibrate(accountant, s -> new SelfComposedEvent(eventPerStep(s), plannedSteps),

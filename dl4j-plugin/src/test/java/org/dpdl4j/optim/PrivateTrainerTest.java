@@ -104,4 +104,17 @@ class PrivateTrainerTest {
         INDArray[] d = data();
         assertThrows(IllegalArgumentException.class, () -> trainer(logistic(), DpSgdConfig.withNoise(1, 1, 1e-5, N + 1, 1), d));
     }
+
+    @Test
+    void theCalibratedNumberOfEpochsFitsTheBudgetExactly() {
+        // 1/q = 2000/64 = 31.25 is not whole: fitEpoch() takes 31 steps, so 15 epochs must be planned as 465 steps.
+        INDArray[] d = data();
+        PrivateTrainer t = trainer(logistic(), DpSgdConfig.forTarget(1.0, 1.0, 1e-5, 64, 15), d);
+        for (int e = 0; e < 15; e++) {
+            t.fitEpoch();
+        }
+        assertEquals(15 * t.sampler().stepsPerEpoch(), t.steps());
+        assertEquals(t.plannedSteps(), t.steps());
+        assertTrue(t.epsilon() <= 1.0 && t.epsilon() > 0.99, "epsilon " + t.epsilon());
+    }
 }

@@ -84,6 +84,9 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output directory; default results/decor/<task> (runs/decor-<task>-quick with --quick).")
     Path out;
 
+    @Option(names = "--fresh", description = "Discard the results already in --out instead of resuming after the last finished run.")
+    boolean fresh;
+
     @Option(names = "--quick", description = "A small grid for a first look (about two minutes on the synthetic task): epsilon 5, 10, 20, "
             + "torus and ring, one seed, 3 Decor pairs tried. Not the paper's grid.")
     boolean quick;
@@ -125,10 +128,16 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         Path dir = out != null ? out : quick ? Path.of("runs", "decor-" + task + "-quick")
                 : Path.of("results", "decor", task + (reference ? "-reference-epsilon" : ""));
         Files.createDirectories(dir);
-        for (String previous : new String[]{"results.csv", "noise-pair-tuning.csv"}) {
-            if (Files.deleteIfExists(dir.resolve(previous))) {
-                pw.println("Replacing the earlier " + previous + " in " + dir);
+        if (fresh) {
+            for (String previous : new String[]{"results.csv", "noise-pair-tuning.csv"}) {
+                if (Files.deleteIfExists(dir.resolve(previous))) {
+                    pw.println("Discarding the earlier " + previous + " in " + dir);
+                }
             }
+        }
+        FinishedRuns finished = FinishedRuns.read(dir.resolve("results.csv"), dir.resolve("noise-pair-tuning.csv"));
+        if (!finished.isEmpty()) {
+            pw.println("Resuming: " + finished.size() + " finished runs in " + dir + " are kept (use --fresh to start over)");
         }
 
         List<DecorSetting> settings = new ArrayList<>();
@@ -143,9 +152,9 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         List<Row> rows = new ArrayList<>();
         List<String> header = List.of("epsilon_target", "epsilon_mode", "algorithm", "topology", "seed", "sigma_cdp", "sigma_cor", "clip",
                 "eta0", "epsilon_proper", "epsilon_reference_code", "metric");
-        try (MetricsCsv csv = MetricsCsv.create(dir.resolve("results.csv"), header);
-             MetricsCsv tuning = MetricsCsv.create(dir.resolve("noise-pair-tuning.csv"),
-                     List.of("epsilon_target", "topology", "sigma_cdp", "sigma_cor", "metric_on_tuning_seed", "chosen"));
+        List<String> tuningHeader = List.of("epsilon_target", "topology", "sigma_cdp", "sigma_cor", "metric_on_tuning_seed", "chosen");
+        try (MetricsCsv csv = FinishedRuns.open(dir.resolve("results.csv"), header);
+             MetricsCsv tuning = FinishedRuns.open(dir.resolve("noise-pair-tuning.csv"), tuningHeader);
              ProgressBar bar = ProgressBar.builder("reproduce decor " + task, runs).unit("runs").build()) {
             for (double eps : grid) {
                 for (DecorSetting s : settings) {
@@ -158,9 +167,19 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
                             Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
                     double[] pair = {cal.sigmaCdp(), cal.sigmaCor()};
                     if (s.algorithm() == DecentralizedAlgorithm.DECOR && pairs > 1) {
-                        pair = tune(t, s, h, g, cal.feasible(), pairs, roundCount, eps, tuning, bar);
+                        double[] kept = finished.chosenPair(eps, s.topology());
+                        pair = kept != null ? kept : tune(t, s, h, g, cal.feasible(), pairs, roundCount, eps, tuning, bar);
+                        if (kept != null) {
+                            bar.step(pairs);
+                        }
                     }
                     for (long seed = 1; seed <= nSeeds; seed++) {
+                        Row done = finished.row(eps, s, seed);
+                        if (done != null) {
+                            rows.add(done);
+                            bar.step();
+                            continue;
+                        }
                         Row r = run(t, s, h, g, pair[0], pair[1], roundCount, seed, eps);
                         rows.add(r);
                         csv.append(eps, epsilonMode, s.algorithm().cliName(), s.topology(), seed, r.sigmaCdp(), r.sigmaCor(), r.clip(),

@@ -28,10 +28,12 @@ import java.util.concurrent.Callable;
                 "  dpdl4j train --dataset synthetic-lsq",
                 "  dpdl4j train --dataset mnist --epochs 15",
                 "  dpdl4j train --dataset mnist --privacy central --epsilon 2 --clip 1",
-                "  dpdl4j train --algo decor --dataset a9a --topology ring --nodes 16 --epsilon 10 --clip 0.1"})
+                "  dpdl4j train --algo decor --dataset a9a --topology ring --nodes 16 --epsilon 10 --clip 0.1",
+                "  dpdl4j train --algo mu2-untrusted --dataset mnist --model softmax --machines 10 --epsilon 8"})
 public final class TrainCommand implements Callable<Integer> {
     /** The algorithm families; each declares its --algo names and the options it reads. */
-    static final List<TrainingJob> JOBS = List.of(new CentralTrainingJob(), new DecentralizedTrainingJob());
+    static final List<TrainingJob> JOBS = List.of(new CentralTrainingJob(), new DecentralizedTrainingJob(),
+            new FederatedTrainingJob());
 
     @Spec
     CommandSpec spec;
@@ -45,9 +47,13 @@ public final class TrainCommand implements Callable<Integer> {
     @Mixin
     DecentralizedOptions decentralized;
 
+    @Mixin
+    FederatedOptions federated;
+
     @Override
     public Integer call() throws Exception {
-        TrainSettings settings = new TrainSettings(common.resolve(), privacy.resolve(), decentralized.resolve());
+        TrainSettings settings = new TrainSettings(common.resolve(), privacy.resolve(), decentralized.resolve(),
+                federated.resolve());
         TrainingJob job = jobFor(settings.common().algorithm());
         rejectUnusedOptions(job);
         RunDirectory dir = RunDirectory.create(settings.common().out(), settings.common().algorithm() + "-" + settings.common().dataset());

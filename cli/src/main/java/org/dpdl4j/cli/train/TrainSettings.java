@@ -5,5 +5,5 @@ package org.dpdl4j.cli.train;
  * training job reads nothing else, so no option is lost between the command line and the engine.
  */
 public record TrainSettings(CommonOptions.Common common, PrivacyOptions.Privacy privacy,
-                            DecentralizedOptions.Decentralized decentralized) {
+                            DecentralizedOptions.Decentralized decentralized, FederatedOptions.Federated federated) {
 }

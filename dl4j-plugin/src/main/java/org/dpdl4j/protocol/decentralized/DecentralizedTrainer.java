@@ -12,9 +12,11 @@ import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.runtime.NodeBatches;
+import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
@@ -52,6 +54,8 @@ public final class DecentralizedTrainer implements AutoCloseable {
     private final RoundNoise noise;
     private final DataType type;
     private INDArray params;
+    private INDArray gossiped;
+    private final RoundWorkspace workspace = new RoundWorkspace();
     private PaddedBatch fullBatch;
     private final List<RoundObserver> observers = new ArrayList<>();
     private long round;
@@ -93,6 +97,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
         this.w = mixing.toINDArray(type);
         this.batches = new NodeBatches(this.data, type);
         this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
+        this.gossiped = Nd4j.create(type, n, engine.spec().numParams());
         boolean decor = config.algorithm() == DecentralizedAlgorithm.DECOR;
         PairwiseNoise correlated = decor ? new PairwiseNoise(graph, mixing, config.compatibility().scaleByMixingWeight(), type) : null;
         double sigmaCdp = config.algorithm().isPrivate() ? config.sigmaCdp() : 0.0;
@@ -116,6 +121,15 @@ public final class DecentralizedTrainer implements AutoCloseable {
 
     /** Runs one round (all nodes: gradient, noise, local step, gossip). */
     public void step() {
+        // Every temporary of the round lives in a workspace reset at the end of the round; the node models are
+        // updated in place and gossip writes into a second persistent buffer, so nothing outlives its round.
+        try (MemoryWorkspace ws = workspace.open()) {
+            roundInWorkspace();
+        }
+        round++;
+    }
+
+    private void roundInWorkspace() {
         int n = graph.vertexCount();
         PaddedBatch batch = nextBatch();
         INDArray grad = Nd4j.create(type, n, engine.spec().numParams());
@@ -140,12 +154,17 @@ public final class DecentralizedTrainer implements AutoCloseable {
         params.subi(grad.muli(eta));
         if (!observers.isEmpty()) {
             RoundTap tap = new RoundTap(round, eta, config.weightDecay(), before, params, drawn == null ? null : drawn.edgeNoise(), graph);
-            for (RoundObserver o : observers) {
-                o.onRound(tap);
+            // Observers run outside the round's workspace, so what they compute and keep outlives the round.
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                for (RoundObserver o : observers) {
+                    o.onRound(tap);
+                }
             }
         }
-        params = w.mmul(params);
-        round++;
+        w.mmul(params, gossiped);
+        INDArray swap = params;
+        params = gossiped;
+        gossiped = swap;
     }
 
     /** This round's batches; with full local batches they never change, so they are gathered once. */
@@ -158,11 +177,13 @@ public final class DecentralizedTrainer implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             rows[i] = samplers.get(i).sample(streams.sampling(i, round));
         }
-        PaddedBatch batch = batches.gather(rows);
         if (config.sampling() == SamplingScheme.FULL_BATCH) {
-            fullBatch = batch;
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                fullBatch = batches.gather(rows);
+            }
+            return fullBatch;
         }
-        return batch;
+        return batches.gather(rows);
     }
 
     /**
@@ -241,7 +262,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
             throw new IllegalArgumentException("checkpoint holds parameters of shape " + java.util.Arrays.toString(savedParams.shape())
                     + " but this run has " + java.util.Arrays.toString(params.shape()));
         }
-        this.params = savedParams.castTo(type).dup();
+        this.params.assign(savedParams.castTo(type));
         this.round = savedRound;
     }
 
@@ -272,5 +293,6 @@ public final class DecentralizedTrainer implements AutoCloseable {
     @Override
     public void close() {
         noise.close();
+        workspace.close();
     }
 }

@@ -1,0 +1,76 @@
+package org.dpdl4j.cli.reproduce;
+
+import org.dpdl4j.cli.report.CsvTable;
+import org.dpdl4j.cli.report.MetricsCsv;
+import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The runs a reproduction already finished, read back from its results files (each row is flushed when
+ * its run ends), so an interrupted or crashed reproduction resumes where it stopped and loses nothing.
+ */
+final class FinishedRuns {
+    private final Map<String, ReproduceDecorCommand.Row> rows = new HashMap<>();
+    private final Map<String, double[]> chosenPairs = new HashMap<>();
+
+    static FinishedRuns read(Path results, Path tuning) {
+        FinishedRuns f = new FinishedRuns();
+        if (Files.isRegularFile(results)) {
+            CsvTable t = CsvTable.read(results);
+            for (int i = 0; i < t.size(); i++) {
+                List<String> r = t.rows().get(i);
+                double eps = Double.parseDouble(r.get(t.columnIndex("epsilon_target")));
+                DecorSetting s = new DecorSetting(DecentralizedAlgorithm.valueOf(r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT)),
+                        r.get(t.columnIndex("topology")));
+                long seed = Long.parseLong(r.get(t.columnIndex("seed")));
+                f.rows.put(key(eps, s, seed), new ReproduceDecorCommand.Row(eps, s, seed, num(t, r, "sigma_cdp"), num(t, r, "sigma_cor"),
+                        num(t, r, "clip"), num(t, r, "eta0"), num(t, r, "epsilon_proper"), num(t, r, "epsilon_reference_code"), num(t, r, "metric")));
+            }
+        }
+        if (Files.isRegularFile(tuning)) {
+            CsvTable t = CsvTable.read(tuning);
+            for (List<String> r : t.rows()) {
+                if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
+                    f.chosenPairs.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|" + r.get(t.columnIndex("topology")),
+                            new double[]{num(t, r, "sigma_cdp"), num(t, r, "sigma_cor")});
+                }
+            }
+        }
+        return f;
+    }
+
+    /** Appends to an existing results file, or creates it. */
+    static MetricsCsv open(Path file, List<String> header) {
+        return Files.isRegularFile(file) ? MetricsCsv.resume(file, header) : MetricsCsv.create(file, header);
+    }
+
+    private static double num(CsvTable t, List<String> row, String column) {
+        return Double.parseDouble(row.get(t.columnIndex(column)));
+    }
+
+    private static String key(double eps, DecorSetting s, long seed) {
+        return eps + "|" + s.algorithm() + "|" + s.topology() + "|" + seed;
+    }
+
+    boolean isEmpty() {
+        return rows.isEmpty();
+    }
+
+    int size() {
+        return rows.size();
+    }
+
+    ReproduceDecorCommand.Row row(double eps, DecorSetting s, long seed) {
+        return rows.get(key(eps, s, seed));
+    }
+
+    double[] chosenPair(double eps, String topology) {
+        return chosenPairs.get(eps + "|" + topology);
+    }
+}

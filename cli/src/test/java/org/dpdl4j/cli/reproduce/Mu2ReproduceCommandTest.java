@@ -1,0 +1,53 @@
+package org.dpdl4j.cli.reproduce;
+
+import org.dpdl4j.cli.Dpdl4jCommand;
+import org.dpdl4j.cli.report.CsvTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** A small {@code dpdl4j reproduce mu2} grid: its files, and the identity of the two trust models at M = 1. */
+class Mu2ReproduceCommandTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aSmallGridWritesItsFilesAndOneMachineIsTheSameUnderBothTrustModels() throws IOException {
+        String env = System.getenv("DPDL4J_DATA");
+        assumeTrue(env != null && Files.isRegularFile(Path.of(env, "mnist", "train-images-idx3-ubyte.gz")), "skipped: no MNIST");
+        Path out = tmp.resolve("mu2");
+        StringWriter err = new StringWriter();
+        CommandLine cl = Dpdl4jCommand.commandLine();
+        cl.setErr(new PrintWriter(err));
+        cl.setOut(new PrintWriter(new StringWriter()));
+        int code = cl.execute("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
+                "--out", out.toString());
+        assertEquals(0, code, err.toString());
+        CsvTable csv = CsvTable.read(out.resolve("mu2.csv"));
+        assertEquals(2 * 2 * 2 + 1, csv.size(), "M x epsilon x trust, plus the non-private reference");
+        List<String> trust = csv.column("trust");
+        double[] loss = csv.doubles("test_loss");
+        double[] sigma = csv.doubles("sigma");
+        assertEquals("untrusted", trust.get(0));
+        assertEquals("trusted", trust.get(2));
+        assertEquals(loss[0], loss[2], 0.0, "M = 1, epsilon = 4: same numbers under both trust models");
+        assertEquals(sigma[0], sigma[2], 0.0);
+        assertEquals(sigma[4] / 10, sigma[6], 1e-12 * sigma[4], "M = 10: trusted sigma is untrusted / M");
+        assertEquals(4.0, csv.doubles("epsilon_achieved")[0], 1e-9);
+        assertTrue(Files.size(out.resolve("mu2.png")) > 10_000);
+        String readme = Files.readString(out.resolve("README.md"));
+        assertTrue(readme.contains("[x] M = 1 identical under both trust models (epsilon = 4)"), readme);
+        assertTrue(readme.contains("| G |") && readme.contains("| delta | 1.0E-5 |") && readme.contains("seeds"), readme);
+    }
+}

@@ -1,0 +1,206 @@
+package org.dpdl4j.protocol.federated;
+
+import org.dpdl4j.optim.ClippedBatch;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+import static org.nd4j.linalg.indexing.NDArrayIndex.all;
+import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
+
+/**
+ * The machine side of mu^2-SGD for M machines at once (spec 4.2-4.3): each machine's private weighted
+ * corrected-momentum estimate {@code dhat^i} as row i of an [M, p] matrix, updated by
+ * <pre>
+ *   q_t^i    = alpha_t grad f(x_t; z) - alpha_{t-1} grad f(x_{t-1}; z)      (the same fresh sample z at both points)
+ *   dhat_t^i = dhat_{t-1}^i + Clip_S(q_t^i)                                  (Clip only with the safety clip)
+ * </pre>
+ * The 2M gradients of a round come from one batched pass of {@link PerExampleGradients} over a [2M, p] matrix of
+ * query points: one half holds {@code x_t} for every machine, the other {@code x_{t-1}}. The halves alternate
+ * ({@link #moveTo}), so moving to the next point copies one half, not two. With a batch of b samples per machine
+ * the gradients are batch means.
+ *
+ * <p>Because {@code alpha_t (1 - beta_t) = alpha_{t-1}} with {@code beta_t = 1/t}, {@code dhat_t / alpha_t} is
+ * the usual corrected-momentum estimate {@code d_t = grad f(x_t; z_t) + (1 - beta_t)(d_{t-1} - grad f(x_{t-1}; z_t))},
+ * and {@code dhat_t = sum_{tau <= t} q_tau}: each sample enters through one q only, which is what bounds the
+ * sensitivity of every later message by {@code 2S}.
+ */
+public final class Mu2Machines {
+    private final PerExampleGradients gradients;
+    private final int machines;
+    private final long p;
+    private final double clip;
+    private final DataType type;
+    private final INDArray dhat;
+    private final INDArray points;
+    private final INDArray grad;
+    private final INDArray[] pointHalves;
+    private final INDArray[] gradHalves;
+    private int current;
+    private Staging staging;
+
+    /**
+     * @param gradients the per-example gradient engine of the model
+     * @param machines  M &gt;= 1
+     * @param clip      the safety clip S of q, or {@link Double#POSITIVE_INFINITY} for none (certified constants)
+     */
+    public Mu2Machines(PerExampleGradients gradients, int machines, double clip) {
+        this.gradients = Objects.requireNonNull(gradients, "gradients");
+        if (machines < 1) {
+            throw new IllegalArgumentException("the number of machines M must be >= 1, got " + machines);
+        }
+        if (!(clip > 0)) {
+            throw new IllegalArgumentException("the safety clip S must be > 0 (or +Infinity for none), got " + clip);
+        }
+        this.machines = machines;
+        this.clip = clip;
+        this.p = gradients.spec().numParams();
+        this.type = gradients.spec().dataType();
+        this.dhat = Nd4j.zeros(type, machines, p);
+        this.points = Nd4j.zeros(type, 2L * machines, p);
+        this.grad = Nd4j.zeros(type, 2L * machines, p);
+        this.pointHalves = new INDArray[]{points.get(interval(0, machines), all()), points.get(interval(machines, 2L * machines), all())};
+        this.gradHalves = new INDArray[]{grad.get(interval(0, machines), all()), grad.get(interval(machines, 2L * machines), all())};
+    }
+
+    /**
+     * Moves every machine to the new query point: the current point becomes the previous one ({@code x_{t-1}}) and
+     * {@code x} ([p] or [1, p]) the current one ({@code x_t}).
+     */
+    public void moveTo(INDArray x) {
+        current = 1 - current;
+        pointHalves[current].putiRowVector(asRow(x));
+    }
+
+    /** Sets both query points explicitly, e.g. to replay recorded points or to resume. */
+    public void placeAt(INDArray x, INDArray previous) {
+        pointHalves[current].putiRowVector(asRow(x));
+        pointHalves[1 - current].putiRowVector(asRow(previous));
+    }
+
+    /**
+     * One round of every machine at explicitly given query points: {@link #placeAt} then {@link #accumulate(long, INDArray, INDArray)}.
+     *
+     * @param x        the query point x_t ([p] or [1, p])
+     * @param previous x_{t-1} (any value when t = 1: its weight alpha_0 is 0)
+     */
+    public MomentumStep accumulate(INDArray x, INDArray previous, long t, INDArray features, INDArray labels) {
+        placeAt(x, previous);
+        return accumulate(t, features, labels);
+    }
+
+    /**
+     * One round of every machine at the current query points: gradients at {@code x_t} and {@code x_{t-1}} on this
+     * round's fresh samples, then {@code dhat += Clip(q)}.
+     *
+     * @param t        round index, &gt;= 1
+     * @param features [M, b, nIn] the samples of the round, machine i in slice i
+     * @param labels   [M, b, k]
+     * @return what the round measured
+     */
+    public MomentumStep accumulate(long t, INDArray features, INDArray labels) {
+        if (t < 1) {
+            throw new IllegalArgumentException("round index t must be >= 1, got " + t);
+        }
+        if (features.rank() != 3 || features.size(0) != machines) {
+            throw new IllegalArgumentException("features must have shape [" + machines + ", batch, nIn], got "
+                    + Arrays.toString(features.shape()));
+        }
+        long b = features.size(1);
+        Staging in = stage(features, labels);
+        ClippedBatch batch = gradients.clippedSum(points, in.features(), in.labels(), null, Double.POSITIVE_INFINITY, grad);
+        // q / (alpha_t / b) = sum grad(x_t) - (alpha_{t-1} / alpha_t) sum grad(x_{t-1}), in place; then
+        // dhat += (alpha_t / b) Clip(q): two passes over the [M, p] rows besides the norms.
+        INDArray scaledQ = gradHalves[current];
+        if (t > 1) {
+            Nd4j.getBlasWrapper().level1().axpy(scaledQ.length(), -Mu2Iterates.alpha(t - 1) / Mu2Iterates.alpha(t),
+                    gradHalves[1 - current], scaledQ);
+        }
+        double scale = Mu2Iterates.alpha(t) / b;
+        INDArray norms = RowClipping.clip(scaledQ, clip / scale);
+        double maxNorm = norms.maxNumber().doubleValue() * scale;
+        long clipped = maxNorm > clip ? RowClipping.countAbove(norms, clip / scale) : 0;
+        Nd4j.getBlasWrapper().level1().axpy(dhat.length(), scale, scaledQ, dhat);
+        double loss = batch.lossSums().get(interval(current * (long) machines, (current + 1L) * machines)).sumNumber().doubleValue()
+                / (machines * (double) b);
+        return new MomentumStep(loss, maxNorm, clipped);
+    }
+
+    /**
+     * The round's examples in both halves (the same sample at x_t and at x_{t-1}) in persistent buffers: copying a
+     * contiguous block into them is several times cheaper than concatenating strided views, and allocates nothing.
+     */
+    private Staging stage(INDArray features, INDArray labels) {
+        if (labels.rank() != 3 || labels.size(0) != machines || labels.size(1) != features.size(1)) {
+            throw new IllegalArgumentException("labels must have shape [" + machines + ", " + features.size(1) + ", k], got "
+                    + Arrays.toString(labels.shape()));
+        }
+        if (staging == null || staging.features().size(1) != features.size(1) || staging.features().size(2) != features.size(2)
+                || staging.labels().size(2) != labels.size(2)) {
+            // Persistent state: allocated outside any workspace the caller may have open.
+            try (var outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+                staging = new Staging(Nd4j.create(type, 2L * machines, features.size(1), features.size(2)),
+                        Nd4j.create(type, 2L * machines, labels.size(1), labels.size(2)));
+            }
+        }
+        for (INDArray[] pair : new INDArray[][]{{staging.features(), features}, {staging.labels(), labels}}) {
+            pair[0].get(interval(0, machines), all(), all()).assign(pair[1]);
+            pair[0].get(interval(machines, 2L * machines), all(), all()).assign(pair[1]);
+        }
+        return staging;
+    }
+
+    private record Staging(INDArray features, INDArray labels) {
+    }
+
+    /** The point as a [1, p] row of the model's type, without a new array when it already is one. */
+    private INDArray asRow(INDArray point) {
+        if (point.length() != p) {
+            throw new IllegalArgumentException("a query point has " + point.length() + " entries but the model has " + p + " parameters");
+        }
+        INDArray row = point.rank() == 2 && point.size(0) == 1 ? point : point.reshape(1, p);
+        return row.dataType() == type ? row : row.castTo(type);
+    }
+
+    /** The machines' estimates {@code dhat} as an [M, p] matrix (live view: copy it to keep it). */
+    public INDArray dhat() {
+        return dhat;
+    }
+
+    public int machines() {
+        return machines;
+    }
+
+    /** The safety clip S of q ({@code +Infinity} when off). */
+    public double clip() {
+        return clip;
+    }
+
+    public PerExampleGradients gradients() {
+        return gradients;
+    }
+
+    /** Restores the estimates from a checkpoint. */
+    void restore(INDArray saved) {
+        if (saved.rank() != 2 || saved.size(0) != machines || saved.size(1) != p) {
+            throw new IllegalArgumentException("checkpoint holds estimates of shape " + Arrays.toString(saved.shape())
+                    + " but this run has [" + machines + ", " + p + "]");
+        }
+        dhat.assign(saved);
+    }
+
+    /**
+     * What one round of the machines measured.
+     *
+     * @param meanLoss        mean loss of the round's fresh samples at {@code x_t}, before the update (a progressive
+     *                        validation loss: every sample is seen once)
+     * @param maxNormQ        the largest {@code ||q_t^i||} before clipping
+     * @param clippedMachines how many machines' q was scaled down by the safety clip
+     */
+    public record MomentumStep(double meanLoss, double maxNormQ, long clippedMachines) {
+    }
+}

@@ -1,0 +1,218 @@
+package org.dpdl4j.protocol.federated;
+
+import org.dpdl4j.runtime.RoundWorkspace;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.NodeData;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import static org.nd4j.linalg.indexing.NDArrayIndex.all;
+import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
+
+/**
+ * DP-mu^2-FL (spec 4.3): M machines and a parameter server running noisy mu^2-SGD, every machine processing
+ * its examples once, in order. One round:
+ * <ol>
+ *   <li>every machine takes its next example z and updates its estimate with
+ *       {@code q = alpha_t grad f(x_t; z) - alpha_{t-1} grad f(x_{t-1}; z)} (one batched gradient pass for the 2M
+ *       gradients, see {@link Mu2Machines});</li>
+ *   <li>{@link ServerTrust#UNTRUSTED untrusted server}: machine i sends {@code dhat^i + Y^i},
+ *       {@code Y^i ~ N(0, sigma_t^2 I)} from its own stream (row i of {@code noise.addPrivateNoise}), and the server
+ *       averages; {@link ServerTrust#TRUSTED trusted server}: machines send {@code dhat^i}, the server averages and adds
+ *       {@code Y ~ N(0, sigma_t^2 I)} from stream 0 (pass streams only the server holds);</li>
+ *   <li>the server steps {@code w <- Pi_K(w - eta gbar)} and moves the query point to the anytime average
+ *       ({@link Mu2Iterates}), which it broadcasts.</li>
+ * </ol>
+ * Total work is two gradients per example: linear in the data. With M = 1 and the same seeded streams the two
+ * trust models draw the same noise and produce the same iterates.
+ */
+public final class Mu2Trainer implements FederatedTrainer {
+    private final MultiLayerNetwork template;
+    private final Mu2Config config;
+    private final NoiseStreams noise;
+    private final Mu2Machines machines;
+    private final Mu2Iterates iterates;
+    private final INDArray features;
+    private final INDArray labels;
+    private final int count;
+    private double lastLoss = Double.NaN;
+    private Mu2Machines.MomentumStep lastStep;
+    private INDArray lastMessages;
+    private final INDArray messages;
+    private final RoundWorkspace workspace = new RoundWorkspace();
+
+    /**
+     * @param template network whose parameters are the data-independent start {@code x_1} (projected onto K)
+     * @param data     the machines' local datasets; machine i needs at least {@code T b} examples
+     * @param config   the run's settings
+     * @param noise    streams of the parties that add noise: the machines' (untrusted) or the server's (trusted)
+     */
+    public Mu2Trainer(MultiLayerNetwork template, List<NodeData> data, Mu2Config config, NoiseStreams noise) {
+        this.template = Objects.requireNonNull(template, "template network");
+        this.config = Objects.requireNonNull(config, "config");
+        this.noise = Objects.requireNonNull(noise, "noise streams");
+        List<NodeData> local = List.copyOf(data);
+        if (local.isEmpty()) {
+            throw new IllegalArgumentException("DP-mu^2-FL needs at least one machine");
+        }
+        this.count = local.size();
+        PerExampleGradients gradients = PerExampleGradients.of(template);
+        long needed = config.rounds() * config.batchSize();
+        List<INDArray> xs = new ArrayList<>();
+        List<INDArray> ys = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            NodeData d = local.get(i);
+            if (d.features().size(1) != gradients.spec().nIn()) {
+                throw new IllegalArgumentException("machine " + i + " has " + d.features().size(1) + " features but the model takes "
+                        + gradients.spec().nIn());
+            }
+            if (d.size() < needed) {
+                throw new IllegalArgumentException("machine " + i + " has " + d.size() + " examples, but T = " + config.rounds()
+                        + " rounds of " + config.batchSize() + " example(s) use " + needed + ": each example is used once, so use"
+                        + " at most " + d.size() / config.batchSize() + " rounds, or fewer machines (more data each)");
+            }
+            xs.add(d.features().get(interval(0, needed), all()).reshape(config.rounds(), config.batchSize(), d.features().size(1)));
+            ys.add(d.labels().get(interval(0, needed), all()).reshape(config.rounds(), config.batchSize(), d.labels().size(1)));
+        }
+        // Round-major [T, M, b, nIn]: each round's examples of all machines are one contiguous block.
+        this.features = Nd4j.stack(1, xs.toArray(INDArray[]::new));
+        this.labels = Nd4j.stack(1, ys.toArray(INDArray[]::new));
+        this.machines = new Mu2Machines(gradients, count, config.qClip());
+        INDArray start = template.params().dup().castTo(gradients.spec().dataType());
+        this.iterates = new Mu2Iterates(start, config.domain());
+        this.machines.moveTo(iterates.x());
+        this.messages = Nd4j.zeros(gradients.spec().dataType(), count, gradients.spec().numParams());
+    }
+
+    @Override
+    public void step() {
+        if (round() >= config.rounds()) {
+            throw new IllegalStateException("all " + config.rounds() + " rounds are done: every example has been used once");
+        }
+        long t = iterates.t();
+        // Every temporary of the round lives in the workspace; state (estimates, iterates, messages) is updated in place.
+        try (var ws = workspace.open()) {
+            INDArray f = features.slice(t - 1);
+            INDArray y = labels.slice(t - 1);
+            lastStep = machines.accumulate(t, f, y);
+            lastLoss = lastStep.meanLoss();
+            double sigma = config.noise().at(t);
+            INDArray aggregate;
+            if (sigma > 0 && config.trust() == ServerTrust.UNTRUSTED) {
+                messages.assign(machines.dhat());
+                noise.addPrivateNoise(messages, t, sigma);   // row i from machine i's stream
+                lastMessages = messages;
+                aggregate = messages.mean(0);
+            } else {
+                lastMessages = machines.dhat();
+                aggregate = machines.dhat().mean(0);
+                if (sigma > 0) {
+                    noise.addPrivateNoise(aggregate.reshape(1, aggregate.length()), t, sigma);   // the server's stream
+                }
+            }
+            iterates.advance(aggregate, config.stepSize());
+            machines.moveTo(iterates.x());
+        }
+    }
+
+    @Override
+    public long round() {
+        return iterates.t() - 1;
+    }
+
+    @Override
+    public long plannedRounds() {
+        return config.rounds();
+    }
+
+    @Override
+    public INDArray model() {
+        return iterates.x().dup().reshape(iterates.x().length());
+    }
+
+    @Override
+    public double lastLoss() {
+        return lastLoss;
+    }
+
+    /** What the machines measured in the last round (largest increment norm, clipped machines). */
+    public Mu2Machines.MomentumStep lastStep() {
+        return lastStep;
+    }
+
+    /**
+     * What the machines sent in the last round as an [M, p] matrix: {@code dhat^i + Y^i} with an untrusted
+     * server, the raw {@code dhat^i} with a trusted one (what an observer of the uplinks sees). A live buffer,
+     * overwritten by the next step: copy it to keep it.
+     */
+    public INDArray lastMessages() {
+        return lastMessages;
+    }
+
+    /** The server's iterates (query point, previous point, w). */
+    public Mu2Iterates iterates() {
+        return iterates;
+    }
+
+    /** The machines' state. */
+    public Mu2Machines machines() {
+        return machines;
+    }
+
+    public Mu2Config config() {
+        return config;
+    }
+
+    @Override
+    public MultiLayerNetwork template() {
+        return template;
+    }
+
+    @Override
+    public String algorithm() {
+        return config.algorithmName();
+    }
+
+    @Override
+    public long seed() {
+        return config.seed();
+    }
+
+    @Override
+    public Map<String, INDArray> state() {
+        Map<String, INDArray> s = new LinkedHashMap<>();
+        s.put("x", iterates.x().dup());
+        s.put("x_previous", iterates.previous().dup());
+        s.put("w", iterates.w().dup());
+        s.put("dhat", machines.dhat().dup());
+        return s;
+    }
+
+    @Override
+    public void restore(long round, Map<String, INDArray> state) {
+        for (String key : List.of("x", "x_previous", "w", "dhat")) {
+            if (!state.containsKey(key)) {
+                throw new IllegalArgumentException("checkpoint lacks the array '" + key + "' of a mu^2 run; it is from another algorithm");
+            }
+        }
+        if (round < 0 || round > config.rounds()) {
+            throw new IllegalArgumentException("checkpoint is at round " + round + " but this run has " + config.rounds() + " rounds");
+        }
+        iterates.restore(round + 1, state.get("x"), state.get("x_previous"), state.get("w"));
+        machines.restore(state.get("dhat"));
+        machines.placeAt(iterates.x(), iterates.previous());
+    }
+
+    @Override
+    public void close() {
+        workspace.close();
+    }
+}

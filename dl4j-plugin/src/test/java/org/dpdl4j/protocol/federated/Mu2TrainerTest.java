@@ -1,0 +1,223 @@
+package org.dpdl4j.protocol.federated;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.privacy.noise.SeededNoiseStreams;
+import org.dpdl4j.runtime.NodeData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Spec 4.7 oracles 4 and 5 (sensitivity, M = 1), the trainer's rounds, checkpoints and refusals. */
+class Mu2TrainerTest {
+    private static final int N_IN = 6;
+    private static final double R = 3.0;          // ||x|| = R for every example
+    private static final double D = 2.0;
+
+    /** Logistic regression with ||(x, 1)|| = sqrt(R^2 + 1): G = sqrt(R^2+1), L = (R^2+1)/4, certified. */
+    private static Mu2Constants logisticConstants() {
+        double r2 = R * R + 1;
+        return Mu2Constants.given(Math.sqrt(r2), r2 / 4, D, true);
+    }
+
+    private static List<NodeData> logisticMachines(int machines, int perMachine, long seed) {
+        List<NodeData> out = new ArrayList<>();
+        for (int i = 0; i < machines; i++) {
+            out.add(new NodeData(FederatedFixtures.onSphere(seed + i, perMachine, N_IN, R), FederatedFixtures.binary(seed + 100 + i, perMachine)));
+        }
+        return out;
+    }
+
+    @Test
+    void everyIncrementIsBoundedBySAlongRealTrajectories() {
+        Mu2Constants c = logisticConstants();
+        int machines = 3;
+        long rounds = 60;
+        // A large step keeps the iterates moving across the whole ball, where the bound is tightest.
+        Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, rounds, 1, 0.05, c, NoiseSchedule.constant(0.5), 1);
+        double largest = 0;
+        try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(machines, 60, 5), cfg,
+                new SeededNoiseStreams(1))) {
+            assertEquals(Double.POSITIVE_INFINITY, trainer.machines().clip(), "certified constants: no safety clip");
+            for (int t = 0; t < rounds; t++) {
+                trainer.step();
+                largest = Math.max(largest, trainer.lastStep().maxNormQ());
+                assertTrue(trainer.lastStep().maxNormQ() <= c.sensitivityBound() * (1 + 1e-12),
+                        "round " + (t + 1) + ": ||q|| = " + trainer.lastStep().maxNormQ() + " > S = " + c.sensitivityBound());
+            }
+        }
+        assertTrue(largest > 0.25 * c.sensitivityBound(), "the bound is exercised, not vacuous: max ||q|| = " + largest);
+    }
+
+    @Test
+    void replayedOnANeighbouringDatasetMessagesDifferOnlyAfterTheChangeAndByAtMost2S() {
+        Mu2Constants c = logisticConstants();
+        int t0 = 7;                                   // the replaced example is used in round t0
+        int rounds = 20;
+        NodeData data = logisticMachines(1, rounds, 9).get(0);
+        INDArray altered = data.features().dup();
+        altered.putRow(t0 - 1, altered.getRow(t0 - 1).neg());
+        INDArray alteredLabels = data.labels().dup();
+        alteredLabels.putScalar(t0 - 1, 0, 1.0 - alteredLabels.getDouble(t0 - 1, 0));
+        MultiLayerNetwork net = FederatedFixtures.logistic(N_IN, 4);
+
+        // Run on S and record the public query points.
+        Mu2Iterates server = new Mu2Iterates(net.params(), c.domain());
+        Mu2Machines original = new Mu2Machines(PerExampleGradients.of(net), 1, c.qClip());
+        Mu2Machines neighbour = new Mu2Machines(PerExampleGradients.of(net), 1, c.qClip());
+        SeededNoiseStreams noise = new SeededNoiseStreams(3);
+        double sigma = 2.0;
+        for (int t = 1; t <= rounds; t++) {
+            INDArray x = server.x().dup();
+            INDArray prev = server.previous().dup();
+            original.accumulate(x, prev, t, data.features().getRow(t - 1, true).reshape(1, 1, N_IN),
+                    data.labels().getRow(t - 1, true).reshape(1, 1, 1));
+            neighbour.accumulate(x, prev, t, altered.getRow(t - 1, true).reshape(1, 1, N_IN),
+                    alteredLabels.getRow(t - 1, true).reshape(1, 1, 1));
+            INDArray m = original.dhat().dup();
+            INDArray mPrime = neighbour.dhat().dup();
+            noise.privateNoise(0, t).addGaussian(m, sigma);
+            noise.privateNoise(0, t).addGaussian(mPrime, sigma);
+            double gap = m.sub(mPrime).norm2Number().doubleValue();
+            if (t < t0) {
+                assertEquals(0.0, gap, 0.0, "round " + t + " precedes the change: identical messages");
+            } else {
+                assertTrue(gap <= 2 * c.sensitivityBound() * (1 + 1e-12), "round " + t + ": gap " + gap + " > 2S");
+                assertTrue(gap > 0, "round " + t + ": the change is visible");
+            }
+            server.advance(m, 0.05);
+        }
+    }
+
+    @Test
+    void withOneMachineBothTrustModelsDrawTheSameNoiseAndGiveTheSameIterates() {
+        Mu2Constants c = logisticConstants();
+        long rounds = 30;
+        double sigmaUntrusted = Mu2Privacy.calibrate(ServerTrust.UNTRUSTED, c.sensitivityBound(), 1, rounds, 2.0, 1e-5);
+        double sigmaTrusted = Mu2Privacy.calibrate(ServerTrust.TRUSTED, c.sensitivityBound(), 1, rounds, 2.0, 1e-5);
+        assertEquals(sigmaUntrusted, sigmaTrusted, 0.0, "same noise scale at M = 1");
+        List<NodeData> data = logisticMachines(1, 40, 2);
+        INDArray[] models = new INDArray[2];
+        int i = 0;
+        for (ServerTrust trust : ServerTrust.values()) {
+            Mu2Config cfg = Mu2Config.of(trust, rounds, 1, 1e-3, c, NoiseSchedule.constant(sigmaUntrusted), 8);
+            try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(8))) {
+                trainer.run(rounds);
+                models[i++] = trainer.model();
+            }
+        }
+        assertArrayEquals(models[0].toDoubleVector(), models[1].toDoubleVector(), 0.0);
+        assertFalse(models[0].equalsWithEps(FederatedFixtures.logistic(N_IN, 2).params().reshape(models[0].length()), 1e-9),
+                "the model moved");
+    }
+
+    @Test
+    void trustedNoiseIsSharedOnceWhileUntrustedMachinesEachAddTheirOwn() {
+        Mu2Constants c = logisticConstants();
+        int machines = 4;
+        List<NodeData> data = logisticMachines(machines, 10, 3);
+        double sigma = 5.0;
+        Mu2Config untrusted = Mu2Config.of(ServerTrust.UNTRUSTED, 1, 1, 1e-3, c, NoiseSchedule.constant(sigma), 1);
+        try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, untrusted, new SeededNoiseStreams(1))) {
+            trainer.step();
+            INDArray noiseRows = trainer.lastMessages().sub(trainer.machines().dhat());
+            for (int i = 1; i < machines; i++) {
+                assertFalse(noiseRows.getRow(i).equalsWithEps(noiseRows.getRow(0), 1e-6), "independent noise per machine");
+            }
+        }
+        Mu2Config trusted = Mu2Config.of(ServerTrust.TRUSTED, 1, 1, 1e-3, c, NoiseSchedule.constant(sigma), 1);
+        try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, trusted, new SeededNoiseStreams(1))) {
+            trainer.step();
+            assertEquals(0.0, trainer.lastMessages().sub(trainer.machines().dhat()).norm2Number().doubleValue(), 0.0,
+                    "a trusted server receives the raw estimates");
+        }
+    }
+
+    @Test
+    void resumedRunEqualsAnUninterruptedOne(@TempDir Path dir) {
+        Mu2Constants c = logisticConstants();
+        List<NodeData> data = logisticMachines(3, 20, 4);
+        Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        INDArray uninterrupted;
+        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            t.run(20);
+            uninterrupted = t.model();
+        }
+        Path ckpt = dir.resolve("mu2.ckpt");
+        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            t.run(8);
+            FederatedCheckpoint.save(t, ckpt);
+        }
+        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            assertEquals(8, FederatedCheckpoint.restore(t, ckpt));
+            t.run(12);
+            assertArrayEquals(uninterrupted.toDoubleVector(), t.model().toDoubleVector(), 0.0);
+        }
+        Mu2Config trusted = Mu2Config.of(ServerTrust.TRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, trusted, new SeededNoiseStreams(5))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FederatedCheckpoint.restore(t, ckpt));
+            assertTrue(e.getMessage().contains("mu2-untrusted") && e.getMessage().contains("mu2-trusted"), e.getMessage());
+        }
+    }
+
+    @Test
+    void theSafetyClipAppliesWhenConstantsAreNotCertified() {
+        MultiLayerNetwork mlp = FederatedFixtures.mlp(N_IN, 5, 3, 1);
+        IllegalArgumentException derive = assertThrows(IllegalArgumentException.class,
+                () -> Mu2Constants.fromData(PerExampleGradients.of(mlp).spec(), FederatedFixtures.gaussian(1, 5, N_IN), D));
+        assertTrue(derive.getMessage().contains("--lipschitz") && derive.getMessage().contains("2 layers"), derive.getMessage());
+        Mu2Constants given = Mu2Constants.given(0.2, 0.1, D, false);
+        assertEquals(Mu2Constants.Certification.SAFETY_CLIP, given.certification());
+        List<NodeData> data = new ArrayList<>();
+        data.add(new NodeData(FederatedFixtures.gaussian(2, 30, N_IN).muli(5), FederatedFixtures.oneHot(3, 30, 3)));
+        Mu2Config cfg = Mu2Config.of(ServerTrust.TRUSTED, 30, 1, 0.05, given, NoiseSchedule.none(), 1);
+        try (Mu2Trainer trainer = new Mu2Trainer(mlp, data, cfg, new SeededNoiseStreams(1))) {
+            long clipped = 0;
+            for (int t = 0; t < 30; t++) {
+                trainer.step();
+                clipped += trainer.lastStep().clippedMachines();
+            }
+            assertTrue(clipped > 0, "the small S is binding for this MLP");
+            // Every increment entered the estimate with norm <= S, so ||dhat_T|| <= T S.
+            assertTrue(trainer.machines().dhat().norm2Number().doubleValue() <= 30 * given.sensitivityBound() * (1 + 1e-12));
+        }
+        Mu2Constants data4 = Mu2Constants.fromData(PerExampleGradients.of(FederatedFixtures.softmax(N_IN, 3, 1)).spec(),
+                FederatedFixtures.onSphere(1, 10, N_IN, R), 0.1);
+        assertEquals(Math.sqrt(2 * (R * R + 1)), data4.lipschitz(), 1e-12);
+        assertEquals((R * R + 1) / 2, data4.smoothness(), 1e-12);
+        assertEquals(Mu2Constants.Certification.SAFETY_CLIP, data4.certification(), "data-derived constants come with the clip");
+    }
+
+    @Test
+    void badInputIsRefusedWithTheReason() {
+        Mu2Constants c = logisticConstants();
+        Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 50, 1, 0.01, c, NoiseSchedule.constant(1), 1);
+        IllegalArgumentException tooFew = assertThrows(IllegalArgumentException.class,
+                () -> new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(2, 30, 1), cfg, new SeededNoiseStreams(1)));
+        assertTrue(tooFew.getMessage().contains("machine 0 has 30 examples") && tooFew.getMessage().contains("at most 30 rounds"),
+                tooFew.getMessage());
+        IllegalArgumentException wrongWidth = assertThrows(IllegalArgumentException.class,
+                () -> new Mu2Trainer(FederatedFixtures.logistic(N_IN + 1, 2), logisticMachines(2, 60, 1), cfg, new SeededNoiseStreams(1)));
+        assertTrue(wrongWidth.getMessage().contains("features but the model takes"), wrongWidth.getMessage());
+        IllegalArgumentException unbounded = assertThrows(IllegalArgumentException.class,
+                () -> new Mu2Config(ServerTrust.UNTRUSTED, 10, 1, 0.1, ParameterBall.unbounded(), Double.POSITIVE_INFINITY,
+                        NoiseSchedule.constant(1), 1));
+        assertTrue(unbounded.getMessage().contains("bounded domain"), unbounded.getMessage());
+        IllegalArgumentException infiniteD = assertThrows(IllegalArgumentException.class,
+                () -> Mu2Constants.given(1, 1, Double.POSITIVE_INFINITY, true));
+        assertTrue(infiniteD.getMessage().contains("finite diameter"), infiniteD.getMessage());
+        IllegalArgumentException noRounds = assertThrows(IllegalArgumentException.class,
+                () -> Mu2Config.of(ServerTrust.TRUSTED, 0, 1, 0.1, c, NoiseSchedule.none(), 1));
+        assertTrue(noRounds.getMessage().contains("rounds T must be >= 1"), noRounds.getMessage());
+    }
+}
