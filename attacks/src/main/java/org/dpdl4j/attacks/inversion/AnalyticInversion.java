@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *       observation the least-squares estimate uses every row, so its error is about {@code 1/sqrt(units)} of one
  *       row's at equal bias gradients.</li>
  * </ul>
- * Any scale of the observation cancels. The label comes from {@link LabelRecovery} where the network allows it.
+ * Any scale of the observation cancels, and so does a combination of gradients of the same example at two models
+ * (a mu^2-SGD increment {@code a dL(x_t)/dW_1 - b dL(x_(t-1))/dW_1 = x (a delta_t - b delta_(t-1))} is rank one in the
+ * same {@code x}). The label comes from {@link LabelRecovery} where the network allows it.
  */
 public final class AnalyticInversion implements InversionAttack {
     private static final Logger LOG = LoggerFactory.getLogger(AnalyticInversion.class);
@@ -137,7 +139,8 @@ public final class AnalyticInversion implements InversionAttack {
             return Double.NaN;
         }
         MatchingProblem problem = new MatchingProblem(target, gradient, 1,
-                LabelTreatment.fixed(LabelRows.of(new int[] {label}, target.outputSize(), DataType.DOUBLE)), false);
+                LabelTreatment.fixed(LabelRows.of(new int[] {label}, target.outputSize(), DataType.DOUBLE)), false,
+                MatchingAttacks.secondPoint(attackCase));
         return MatchingEngine.CLOSED_FORM.create(problem, DataType.DOUBLE).evaluate(x, new double[x.length]);
     }
 }
