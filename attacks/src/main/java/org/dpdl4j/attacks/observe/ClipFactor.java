@@ -31,4 +31,21 @@ final class ClipFactor {
         double norm = sum.norm2Number().doubleValue() / (summed ? 1 : truth.size());
         return norm == 0 ? 1.0 : Math.min(1.0, clipNorm / norm);
     }
+
+    /**
+     * The clip factor of a weighted difference of the batch-mean gradients at two models (a mu^2-SGD increment
+     * {@code q = a grad f(current) - b grad f(previous)}).
+     */
+    static double ofDifference(MultiLayerNetwork current, MultiLayerNetwork previous, GroundTruth truth, double a,
+                               double b, double clipNorm) {
+        if (Double.isInfinite(clipNorm)) {
+            return 1.0;
+        }
+        long outputs = current.getOutputLayer().getParam("W").size(1);
+        INDArray labels = LabelRows.of(truth.labels(), outputs, current.params().dataType());
+        INDArray q = NetworkGradients.sumOverBatch(current, truth.inputs(), labels).muli(a)
+                .subi(NetworkGradients.sumOverBatch(previous, truth.inputs(), labels).muli(b)).divi(truth.size());
+        double norm = q.norm2Number().doubleValue();
+        return norm == 0 ? 1.0 : Math.min(1.0, clipNorm / norm);
+    }
 }
