@@ -65,6 +65,11 @@ public final class AttackCampaign {
         List<AttackRecord> records = new ArrayList<>();
         List<AttackRecord> noiseOnly = new ArrayList<>();
         long baselineIndex = 0;
+        Map<Integer, Integer> position = new LinkedHashMap<>();
+        int[] targets = workload.targets();
+        for (int i = 0; i < targets.length; i++) {
+            position.put(targets[i], i);
+        }
         for (ProtocolScenario protocol : plan.protocols()) {
             List<Double> levels = protocol.isPrivate() ? plan.epsilons() : List.of(Double.POSITIVE_INFINITY);
             for (double epsilon : levels) {
@@ -84,10 +89,12 @@ public final class AttackCampaign {
                         RowKey key = new RowKey(run.algorithm(), entry.getKey(), epsilon, attack.label());
                         List<AttackRecord> row = new ArrayList<>();
                         for (AttackCase c : entry.getValue()) {
-                            row.add(attack.run(key, c));
+                            if (attack.covers(position.get(targetOf(c)))) {
+                                row.add(attack.run(key, c));
+                            }
                         }
                         records.addAll(row);
-                        if (protocol.isPrivate()) {
+                        if (protocol.isPrivate() && !row.isEmpty()) {
                             List<AttackCase> cases = entry.getValue();
                             for (int k = 0; k < plan.baselinesPerRow(); k++) {
                                 AttackCase c = cases.get(k % cases.size());
@@ -108,6 +115,15 @@ public final class AttackCampaign {
         FailureThreshold threshold = CampaignThresholds.derive(noiseOnly, mean, originals, workload.shape());
         return new CampaignResult(runs, records, noiseOnly, threshold, originals, mean,
                 (System.nanoTime() - begin) / 1e9);
+    }
+
+    private static int targetOf(AttackCase c) {
+        String index = c.provenance().details().get("target_index");
+        if (index == null) {
+            throw new IllegalStateException("a campaign case must record its target_index; " + c.provenance().protocol()
+                    + " / " + c.provenance().observer() + " did not");
+        }
+        return Integer.parseInt(index);
     }
 
     private static String describe(RowKey key, List<AttackRecord> row) {

@@ -15,15 +15,59 @@ import org.slf4j.LoggerFactory;
 /**
  * An attack as a campaign runs it, under a short label, turning each case into an {@link AttackRecord}.
  *
- * @param label  short name in tables, e.g. {@code idlg}
- * @param attack the attack
+ * @param label       short name in tables, e.g. {@code idlg}
+ * @param attack      the attack
+ * @param description how it works and with which settings, one paragraph for reports
+ * @param imageLimit  the attack runs on the releases of the first {@code imageLimit} targets only (a slow attack on a
+ *                    subset), at least 1
  */
-public record CampaignAttack(String label, InversionAttack attack) {
+public record CampaignAttack(String label, InversionAttack attack, String description, int imageLimit) {
     private static final Logger LOG = LoggerFactory.getLogger(CampaignAttack.class);
 
     public CampaignAttack {
         Objects.requireNonNull(label, "label must not be null");
         Objects.requireNonNull(attack, "attack must not be null");
+        Objects.requireNonNull(description, "description must not be null");
+        if (imageLimit < 1) {
+            throw new IllegalArgumentException("an attack must run on at least 1 image, got an image limit of "
+                    + imageLimit);
+        }
+    }
+
+    /** An attack on every target. */
+    public CampaignAttack(String label, InversionAttack attack, String description) {
+        this(label, attack, description, Integer.MAX_VALUE);
+    }
+
+    /** The same attack on the first {@code images} targets only. */
+    public CampaignAttack limitedTo(int images) {
+        return new CampaignAttack(label, attack, description, images);
+    }
+
+    /** Whether the attack runs on the target at position {@code index} of the workload's targets. */
+    boolean covers(int index) {
+        return index < imageLimit;
+    }
+
+    /**
+     * The least-squares analytic inversion of the dense first layer: exact without noise, the best linear use of every
+     * hidden unit's row with noise.
+     */
+    public static CampaignAttack analyticLeastSquares() {
+        return new CampaignAttack("analytic-ls", AnalyticInversion.leastSquares(), "the first layer's gradient of one"
+                + " example is `x db1^T`, so the input is read as the least-squares fit over all hidden units,"
+                + " `x = sum_r db1[r] dW1[:, r] / sum_r db1[r]^2` (exact without noise, whatever the scale, also for"
+                + " mu^2's difference of two gradients); the label from the output-bias signs (iDLG).");
+    }
+
+    /** iDLG with the given L-BFGS settings, rerun while stuck ({@link RestartingAttack#idlg}). */
+    public static CampaignAttack idlg(DlgConfig config) {
+        return new CampaignAttack("idlg", RestartingAttack.idlg(config), "the label from the output-bias signs, then"
+                + " the dummy input alone is optimised to match the observation (L-BFGS with PyTorch's defaults, "
+                + config.iterations() + " steps, from N(0, 1)); the scale is fitted when clipping makes it unknown, and"
+                + " mu^2's increments are matched with the dummy's gradients at both query points. A run whose matching"
+                + " loss stays above what the true image would reach (twice the release's noise floor) is rerun from"
+                + " two more random starts and then with Adam (learning rate 0.1, 1000 steps); the lowest loss wins.");
     }
 
     /**
@@ -32,8 +76,7 @@ public record CampaignAttack(String label, InversionAttack attack) {
      * ({@link RestartingAttack#idlg}).
      */
     public static List<CampaignAttack> standard(DlgConfig idlg) {
-        return List.of(new CampaignAttack("analytic-ls", AnalyticInversion.leastSquares()),
-                new CampaignAttack("idlg", RestartingAttack.idlg(idlg)));
+        return List.of(analyticLeastSquares(), idlg(idlg));
     }
 
     /** iDLG as the campaign runs it: the DLG reference's 300 L-BFGS steps, the final point only. */

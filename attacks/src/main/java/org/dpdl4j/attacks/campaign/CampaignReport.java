@@ -198,16 +198,15 @@ public final class CampaignReport {
             }
         }
         md.append("\n## Attacks\n\n");
-        md.append("* **analytic-ls**: the first layer's gradient of one example is `x db1^T`, so the input is read as"
-                + " the least-squares fit over all hidden units, `x = sum_r db1[r] dW1[:, r] / sum_r db1[r]^2` (exact"
-                + " without noise, whatever the scale, also for mu^2's difference of two gradients); the label from"
-                + " the output-bias signs (iDLG).\n");
-        md.append("* **idlg**: the label from the output-bias signs, then the dummy input alone is optimised to match"
-                + " the observation (L-BFGS with PyTorch's defaults, 300 steps, from N(0, 1)); the scale is fitted"
-                + " when clipping makes it unknown, and mu^2's increments are matched with the dummy's gradients at both"
-                + " query points. A run whose matching loss stays above what the true image would reach (twice the"
-                + " release's noise floor `p s^2`) is rerun from two more random starts and then with Adam (1000"
-                + " steps); the lowest loss wins. Releases dominated by noise are attacked once.\n\n");
+        for (CampaignAttack attack : plan.attacks()) {
+            md.append("* **").append(attack.label()).append("**: ").append(attack.description());
+            if (attack.imageLimit() < targets.length) {
+                md.append(" **Run on the first ").append(attack.imageLimit()).append(" images only** (time budget);"
+                        + " on the others the verdict rests on the other attacks.");
+            }
+            md.append('\n');
+        }
+        md.append('\n');
 
         md.append("## The failure threshold, derived\n\n");
         FailureThreshold threshold = result.threshold();
@@ -255,13 +254,15 @@ public final class CampaignReport {
         md.append("## Results\n\n");
         md.append("Medians over the ").append(targets.length).append(" images. noise/RMS: per-coordinate noise std of"
                 + " the observation over the RMS of the noise-free (clipped) gradient it is a multiple of.\n\n");
-        md.append("| protocol | observer | epsilon | attack | rounds | model accuracy | noise/RMS | median PSNR (dB) |"
+        md.append("| protocol | observer | epsilon | attack | images | rounds | model accuracy | noise/RMS |"
+                + " median PSNR (dB) |"
                 + " median SSIM | recovered | failed | failed (spec 8.3) | label accuracy |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (RowSummary r : result.summaries()) {
             RowKey k = r.key();
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.3f | %s | %s | %.3f | %.0f%% | %.0f%% |"
-                            + " %.0f%% | %.0f%% |%n", k.algorithm(), k.observer(), k.epsilonLabel(), k.attack(), r.rounds(),
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %s | %.3f | %s | %s | %.3f | %.0f%% | %.0f%% |"
+                            + " %.0f%% | %.0f%% |%n", k.algorithm(), k.observer(), k.epsilonLabel(), k.attack(), r.images(),
+                    r.rounds(),
                     r.modelAccuracy(), ratio(r.noiseRatio()), psnr(r.medianPsnr()), r.medianSsim(), 100 * r.recovered(),
                     100 * r.failed(), 100 * r.failedBySpec(), 100 * r.labelAccuracy()));
         }

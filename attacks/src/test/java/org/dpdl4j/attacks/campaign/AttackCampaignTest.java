@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.dpdl4j.attacks.MnistTestSet;
-import org.dpdl4j.attacks.inversion.AnalyticInversion;
 import org.dpdl4j.attacks.observe.CentralDpSgdRun;
 import org.dpdl4j.attacks.observe.RunSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
@@ -42,7 +41,7 @@ class AttackCampaignTest {
                 ImageShape.MNIST, RunSettings.defaults().withAttackRound(3));
         AttackCampaign.Plan plan = new AttackCampaign.Plan(List.of(new CentralDpSgdRun(false),
                 new CentralDpSgdRun(true)), List.of(8.0),
-                List.of(new CampaignAttack("analytic-ls", AnalyticInversion.leastSquares())), 20);
+                List.of(CampaignAttack.analyticLeastSquares()), 20);
         List<String> log = new ArrayList<>();
         CampaignResult result = AttackCampaign.run(workload, plan, log::add);
 
@@ -98,7 +97,7 @@ class AttackCampaignTest {
 
     @Test
     void planRefusesNonPrivateEpsilonsAndEmptyChoices() {
-        List<CampaignAttack> attacks = List.of(new CampaignAttack("analytic-ls", AnalyticInversion.leastSquares()));
+        List<CampaignAttack> attacks = List.of(CampaignAttack.analyticLeastSquares());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AttackCampaign.Plan(
                 List.of(new CentralDpSgdRun(true)), List.of(Double.POSITIVE_INFINITY), attacks, 1));
         assertTrue(e.getMessage().contains("positive and finite"), e.getMessage());
