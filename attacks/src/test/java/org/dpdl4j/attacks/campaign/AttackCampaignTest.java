@@ -106,6 +106,11 @@ class AttackCampaignTest {
         assertTrue(e.getMessage().contains("at least one protocol"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> CampaignProtocols.named(List.of("decorr")));
         assertTrue(e.getMessage().contains("decorr") && e.getMessage().contains("decor"), e.getMessage());
+        CampaignAttack limited = attacks.get(0).limitedTo(2);
+        assertTrue(limited.covers(0) && limited.covers(1) && !limited.covers(2));
+        assertTrue(attacks.get(0).covers(1_000_000), "unlimited by default");
+        e = assertThrows(IllegalArgumentException.class, () -> attacks.get(0).limitedTo(0));
+        assertTrue(e.getMessage().contains("at least 1 image"), e.getMessage());
         assertEquals(List.of("dp-sgd", "decor"), CampaignProtocols.named(List.of("decor", "dp-sgd")).stream()
                 .map(p -> p.algorithm()).toList());
     }
