@@ -156,7 +156,7 @@ final class AttackReportCommand implements Callable<Integer> {
             console.println(line);
             console.flush();
         });
-        String command = "dpdl4j attack report " + String.join(" ", args);
+        String command = "dpdl4j " + String.join(" ", args);
         new CampaignReport(result, workload, plan, command).write(run.path());
         printTable(console, result);
         console.printf(Locale.ROOT, "wrote %s (report.md, results.csv, images.csv, baselines.csv, grid-*.png) in %.1f"

@@ -289,14 +289,27 @@ public final class CampaignReport {
         StringBuilder s = new StringBuilder("## Findings\n\n");
         List<Verdict> notFailing = privateVerdicts.stream().filter(v -> !v.failsOnNinetyPercent()).toList();
         if (notFailing.isEmpty() && !privateVerdicts.isEmpty()) {
-            s.append("* Every private variant at every epsilon tried (").append(epsilons()).append(") fails on at"
-                    + " least 90% of the images for every observer: no attack beats the blind baselines there.\n");
+            Verdict weakest = privateVerdicts.stream().min(java.util.Comparator.comparingDouble(Verdict::failed))
+                    .orElseThrow();
+            List<String> levels = plan.epsilons().stream().map(RowKey::formatEpsilon).toList();
+            s.append(String.format(Locale.ROOT, "* Every private variant at every epsilon tried (%s) hides at least 90%%"
+                            + " of the images from every observer: every attack fails on them (the lowest share: %.0f%%,"
+                            + " %s / %s at epsilon %s).%n", String.join(", ", levels), 100 * weakest.failed(),
+                    weakest.algorithm(), weakest.observer(), RowKey.formatEpsilon(weakest.epsilon())));
         }
         for (Verdict v : notFailing) {
             s.append(String.format(Locale.ROOT, "* **%s, observed by the %s, at epsilon %s does NOT hide the images:**"
                             + " recovery fails on only %.0f%% of them (%.0f%% recovered with PSNR >= 30 dB).%n",
                     v.algorithm(), v.observer(), RowKey.formatEpsilon(v.epsilon()), 100 * v.failed(),
                     100 * v.recovered()));
+        }
+        for (RowSummary r : result.summaries()) {
+            if (!Double.isFinite(r.key().epsilon()) && r.recovered() < Verdict.REQUIRED_FAILURE) {
+                s.append(String.format(Locale.ROOT, "* Without privacy, %s recovers only %.0f%% of the images from %s"
+                                + " / %s (median PSNR %s dB): a limit of that attack on that view, not a protection.%n",
+                        r.key().attack(), 100 * r.recovered(), r.key().algorithm(), r.key().observer(),
+                        psnr(r.medianPsnr())));
+            }
         }
         List<Verdict> open = result.verdicts().stream().filter(v -> !Double.isFinite(v.epsilon())).toList();
         long exposed = open.stream().filter(v -> v.recovered() >= 0.9).count();

@@ -90,6 +90,7 @@ class AttackCampaignTest {
         assertTrue(md.contains("| dp-sgd | gradient | 8 | 100% |"), md);
         assertTrue(md.contains("**yes**"), md);
         assertFalse(md.contains("**NO**"), md);
+        assertTrue(md.contains("Every private variant at every epsilon tried (8) hides at least 90%"), md);
         List<String> csv = Files.readAllLines(tmp.resolve("results.csv"));
         assertEquals(3, csv.size(), "header and two rows");
         assertEquals(1 + 6, Files.readAllLines(tmp.resolve("images.csv")).size());
