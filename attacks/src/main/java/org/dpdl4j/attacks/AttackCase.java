@@ -21,9 +21,17 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * @param batchSize  number of examples the gradient averages over
  * @param truth      the attacked examples, for scoring
  * @param provenance protocol, observer, round, model accuracy
+ * @param form       what the observation is a multiple of: the gradient at {@code model}, or a weighted difference of
+ *                   the gradients at {@code model} and a second model
  */
 public record AttackCase(MultiLayerNetwork model, INDArray observed, ObservationScale scale, double noiseStd,
-                         int batchSize, GroundTruth truth, Provenance provenance) {
+                         int batchSize, GroundTruth truth, Provenance provenance, GradientForm form) {
+
+    /** A case whose observation is a multiple of the gradient at {@code model}. */
+    public AttackCase(MultiLayerNetwork model, INDArray observed, ObservationScale scale, double noiseStd, int batchSize,
+                      GroundTruth truth, Provenance provenance) {
+        this(model, observed, scale, noiseStd, batchSize, truth, provenance, GradientForm.AT_MODEL);
+    }
 
     public AttackCase {
         Objects.requireNonNull(model, "model must not be null");
@@ -31,6 +39,11 @@ public record AttackCase(MultiLayerNetwork model, INDArray observed, Observation
         Objects.requireNonNull(scale, "observation scale must not be null");
         Objects.requireNonNull(truth, "ground truth must not be null");
         Objects.requireNonNull(provenance, "provenance must not be null");
+        Objects.requireNonNull(form, "gradient form must not be null (use GradientForm.AT_MODEL)");
+        if (form instanceof GradientForm.Difference d && d.previousParameters().length() != model.numParams()) {
+            throw new IllegalArgumentException("the second model has " + d.previousParameters().length()
+                    + " parameters but the model has " + model.numParams());
+        }
         if (observed.length() != model.numParams()) {
             throw new IllegalArgumentException("observed vector has " + observed.length() + " entries but the model has "
                     + model.numParams() + " parameters; it must be laid out like model.params()");
@@ -72,7 +85,17 @@ public record AttackCase(MultiLayerNetwork model, INDArray observed, Observation
         double factor = scale.factor();
         INDArray folded = factor < 0 ? observed.neg() : observed;
         return new AttackCase(model, folded, ObservationScale.unknownPositive(Math.abs(factor)), noiseStd, batchSize,
-                truth, provenance.with("scale_known", "false"));
+                truth, provenance.with("scale_known", "false"), form);
+    }
+
+    /** The second model of a {@link GradientForm.Difference} observation, as a fresh network. */
+    public MultiLayerNetwork previousModel() {
+        if (!(form instanceof GradientForm.Difference d)) {
+            throw new IllegalStateException("this case observes the gradient at one model; it has no second model");
+        }
+        MultiLayerNetwork previous = model.clone();
+        previous.setParams(d.previousParameters().castTo(model.params().dataType()));
+        return previous;
     }
 
     /** Per-coordinate noise std in gradient units ({@code noiseStd / |factor|}). */

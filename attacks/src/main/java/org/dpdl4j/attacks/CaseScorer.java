@@ -90,13 +90,21 @@ public final class CaseScorer {
         return new Scored(paired, outcomes, mseSum / n, psnrSum / n, ssimSum / n, (double) correct / n);
     }
 
-    /** Noise of the observation relative to the noise-free gradient of the batch-mean loss on the ground truth. */
+    /**
+     * Noise of the observation relative to the noise-free gradient of the batch-mean loss on the ground truth (for a
+     * {@link GradientForm.Difference}, relative to that weighted difference of gradients).
+     */
     public NoiseLevel noiseLevel() {
         GroundTruth truth = attackCase.truth();
         long outputs = attackCase.model().getOutputLayer().getParam("W").size(1);
         INDArray labels = LabelRows.of(truth.labels(), outputs, attackCase.model().params().dataType());
         INDArray gradient = NetworkGradients.sumOverBatch(attackCase.model(), truth.inputs(), labels)
                 .castTo(DataType.DOUBLE).divi(truth.size());
+        if (attackCase.form() instanceof GradientForm.Difference d) {
+            INDArray previous = NetworkGradients.sumOverBatch(attackCase.previousModel(), truth.inputs(), labels)
+                    .castTo(DataType.DOUBLE).divi(truth.size());
+            gradient.muli(d.currentWeight()).subi(previous.muli(d.previousWeight()));
+        }
         double rms = gradient.norm2Number().doubleValue() / Math.sqrt(gradient.length());
         double gradientStd = attackCase.noiseStdInGradientUnits();
         return new NoiseLevel(attackCase.noiseStd(), gradientStd, rms, gradientStd / rms);

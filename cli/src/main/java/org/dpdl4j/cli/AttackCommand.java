@@ -65,14 +65,16 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "attack", mixinStandardHelpOptions = true,
         description = "Gradient-inversion attacks (DLG, iDLG, analytic) on what an adversary observes in training.",
-        subcommands = {AttackCommand.Dlg.class, AttackCommand.Idlg.class, AttackCommand.Analytic.class})
+        subcommands = {AttackCommand.Dlg.class, AttackCommand.Idlg.class, AttackCommand.Analytic.class,
+                AttackReportCommand.class, AttackCompareCommand.class})
 public final class AttackCommand implements Runnable {
     @Spec
     private CommandSpec spec;
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing subcommand: use 'dlg', 'idlg' or 'analytic'");
+        throw new ParameterException(spec.commandLine(),
+                "Missing subcommand: use 'dlg', 'idlg', 'analytic', 'report' or 'compare'");
     }
 
     /** Where the release comes from and what the attacked model is. */

@@ -14,7 +14,10 @@ import org.dpdl4j.runtime.RoundWorkspace;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One differentially private gradient step on a DL4J {@link MultiLayerNetwork}, around the network's own
@@ -40,6 +43,7 @@ public final class DpOptimizer {
     private final Gradient gradient;
     private final StepFunction stepFunction = new NegativeDefaultStepFunction();
     private final RoundWorkspace workspace = new RoundWorkspace();
+    private final List<StepObserver> observers = new ArrayList<>();
 
     /**
      * @param net             an initialised network (validated by {@link DpModelValidator})
@@ -110,6 +114,13 @@ public final class DpOptimizer {
 
         int iteration = net.getIterationCount();
         int epoch = net.getEpochCount();
+        if (!observers.isEmpty()) {
+            StepTap tap = new StepTap(iteration, net.params(), grad, noiseStd() / divisor, (int) features.size(0),
+                    clipNorm, divisor);
+            for (StepObserver observer : observers) {
+                observer.onStep(tap);
+            }
+        }
         Updater updater = net.getUpdater();
         updater.update(net, gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
         INDArray params = net.params();
@@ -123,6 +134,14 @@ public final class DpOptimizer {
         net.getLayerWiseConfigurations().setIterationCount(iteration + 1);
         net.applyConstraints(iteration + 1, epoch);
         return batch;
+    }
+
+    /**
+     * Adds an observer of every step's released (noisy, divided) gradient, called before the updater uses it.
+     * It sees live views that are valid only during the call; it must not modify them.
+     */
+    public void addObserver(StepObserver observer) {
+        observers.add(Objects.requireNonNull(observer, "observer"));
     }
 
     private static INDArray detach(INDArray a) {

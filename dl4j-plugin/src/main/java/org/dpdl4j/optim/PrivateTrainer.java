@@ -129,6 +129,11 @@ public final class PrivateTrainer {
         return batch;
     }
 
+    /** Adds an observer of every step's released noisy gradient (see {@link DpOptimizer#addObserver}). */
+    public void addObserver(StepObserver observer) {
+        optimizer.addObserver(observer);
+    }
+
     /** Runs one epoch's worth of steps (1/q, rounded), stopping early at the budget. */
     public void fitEpoch() {
         long n = sampler.stepsPerEpoch();

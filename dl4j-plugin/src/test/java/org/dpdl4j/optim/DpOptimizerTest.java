@@ -78,4 +78,58 @@ class DpOptimizerTest {
         assertFalse(assertThrows(IllegalArgumentException.class,
                 () -> new DpOptimizer(net, 0.0, 1, 8, noise)).getMessage().isEmpty());
     }
+
+    @Test
+    void observersSeeTheMeanGradientAtTheParametersOfTheStepWithoutNoise() {
+        MultiLayerNetwork net = TestNetworks.mlp(DataType.DOUBLE, 5, Activation.SIGMOID, 6, 5, 3);
+        MultiLayerNetwork reference = net.clone();
+        DpOptimizer dp = new DpOptimizer(net, Double.POSITIVE_INFINITY, 0.0, 4,
+                SeededNoiseSource.forKey(new NoiseKey(2, "test", 0, 0)));
+        java.util.List<double[]> released = new java.util.ArrayList<>();
+        java.util.List<double[]> at = new java.util.ArrayList<>();
+        java.util.List<Long> iterations = new java.util.ArrayList<>();
+        dp.addObserver(tap -> {
+            released.add(tap.releasedGradient().toDoubleVector());
+            at.add(tap.parameters().toDoubleVector());
+            iterations.add(tap.iteration());
+            assertEquals(0.0, tap.noiseStd());
+            assertEquals(4, tap.batchRows());
+            assertEquals(4.0, tap.divisor());
+        });
+        for (int step = 0; step < 2; step++) {
+            INDArray x = TestNetworks.features(DataType.DOUBLE, 10 + step, 4, 6);
+            INDArray y = TestNetworks.oneHot(DataType.DOUBLE, 20 + step, 4, 3);
+            reference.setInput(x);
+            reference.setLabels(y);
+            reference.computeGradientAndScore();
+            double[] mean = reference.getFlattenedGradients().dup().divi(4).toDoubleVector();
+            double[] before = reference.params().toDoubleVector();
+            reference.fit(new DataSet(x, y));
+            dp.step(x, y);
+            assertArrayEquals(mean, released.get(step), 1e-12, "step " + step + ": DL4J's gradient of the batch mean");
+            assertArrayEquals(before, at.get(step), 0.0, "step " + step + ": the parameters before the update");
+        }
+        assertEquals(java.util.List.of(0L, 1L), iterations);
+    }
+
+    @Test
+    void observersSeeTheClippedSumPlusExactlyTheSourcesNoiseOverTheDivisor() {
+        MultiLayerNetwork net = TestNetworks.mlp(DataType.DOUBLE, 6, Activation.TANH, 8, 4, 3);
+        INDArray x = TestNetworks.features(DataType.DOUBLE, 31, 3, 8);
+        INDArray y = TestNetworks.oneHot(DataType.DOUBLE, 32, 3, 3);
+        double clip = 0.05;
+        INDArray clipped = Nd4j.create(DataType.DOUBLE, 1, net.numParams());
+        PerExampleGradients.of(net).clippedSum(net.params(), x, y, null, clip, clipped);
+        NoiseKey key = new NoiseKey(3, "dp-sgd", 0, 0);
+        DpOptimizer dp = new DpOptimizer(net, clip, 2.0, 2.5, SeededNoiseSource.forKey(key));
+        double[][] seen = new double[1][];
+        dp.addObserver(tap -> {
+            seen[0] = tap.releasedGradient().toDoubleVector();
+            assertEquals(2.0 * clip / 2.5, tap.noiseStd(), 1e-15);
+        });
+        dp.step(x, y);
+        INDArray noise = SeededNoiseSource.forKey(key).gaussian(DataType.DOUBLE, 2.0 * clip, 1, net.numParams());
+        double[] expected = clipped.add(noise).divi(2.5).toDoubleVector();
+        assertArrayEquals(expected, seen[0], 1e-12, "(clipped sum + the source's own draw) / divisor");
+    }
 }

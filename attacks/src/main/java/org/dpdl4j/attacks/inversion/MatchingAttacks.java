@@ -6,11 +6,13 @@ import java.util.List;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.CaseScorer;
+import org.dpdl4j.attacks.GradientForm;
 import org.dpdl4j.attacks.Snapshot;
 import org.dpdl4j.attacks.Timing;
 import org.dpdl4j.attacks.matching.LabelTreatment;
 import org.dpdl4j.attacks.matching.MatchingObjective;
 import org.dpdl4j.attacks.matching.MatchingProblem;
+import org.dpdl4j.attacks.matching.SecondPoint;
 import org.dpdl4j.attacks.matching.UnknownLayout;
 import org.dpdl4j.attacks.network.OutputHead;
 import org.dpdl4j.attacks.network.TargetNetwork;
@@ -33,7 +35,7 @@ final class MatchingAttacks {
                     + " examples are " + attackCase.truth().shape() + " images");
         }
         MatchingProblem problem = new MatchingProblem(target, attackCase.gradientEstimate(target),
-                attackCase.batchSize(), labels, !attackCase.scale().knownToAttacker());
+                attackCase.batchSize(), labels, !attackCase.scale().knownToAttacker(), secondPoint(attackCase));
         MatchingObjective objective = config.engine().create(problem, config.precision());
         UnknownLayout layout = problem.layout();
         MatchingRun.Outcome run = MatchingRun.run(objective, MatchingRun.randomStart(layout, config.seed()), config);
@@ -54,6 +56,15 @@ final class MatchingAttacks {
                 last.ssim(), last.labelAccuracy(), run.loss(), scorer.noiseLevel(), snapshots,
                 new Timing(run.seconds(), run.evaluations(), run.outerSteps()), run.stopReason(),
                 attackCase.truth().shape(), scorer.originals(), last.pixels());
+    }
+
+    /** The second evaluation point of a difference observation, null for a plain gradient. */
+    static SecondPoint secondPoint(AttackCase attackCase) {
+        if (attackCase.form() instanceof GradientForm.Difference d) {
+            return new SecondPoint(TargetNetwork.of(attackCase.previousModel()), d.currentWeight(),
+                    d.previousWeight());
+        }
+        return null;
     }
 
     /** The dummy inputs of a point, one row per dummy. */

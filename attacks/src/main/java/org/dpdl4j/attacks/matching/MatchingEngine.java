@@ -25,7 +25,7 @@ public enum MatchingEngine {
             throw new IllegalArgumentException("gradient matching runs in FLOAT or DOUBLE, got " + dataType);
         }
         return switch (this) {
-            case AUTO -> problem.network().isDenseOnly()
+            case AUTO -> problem.network().isDenseOnly() || problem.hasSecondPoint()
                     ? new DenseGradientMatching(problem, dataType) : new SameDiffGradientMatching(problem, dataType);
             case CLOSED_FORM -> new DenseGradientMatching(problem, dataType);
             case SAMEDIFF -> new SameDiffGradientMatching(problem, dataType);

@@ -20,9 +20,17 @@ import org.dpdl4j.attacks.network.TargetNetwork;
  * @param batchSize number of dummy examples the observed gradient averages over
  * @param labels    whether the labels are unknowns or fixed
  * @param fitScale  whether an unknown positive scale multiplies the dummy gradient
+ * @param secondPoint where the observation also evaluates the gradient (mu^2-SGD increments), or null when it is
+ *                  the gradient at {@code network} alone
  */
 public record MatchingProblem(TargetNetwork network, List<LayerGradient> target, int batchSize,
-                              LabelTreatment labels, boolean fitScale) {
+                              LabelTreatment labels, boolean fitScale, SecondPoint secondPoint) {
+
+    /** A problem whose observation is the gradient at {@code network}. */
+    public MatchingProblem(TargetNetwork network, List<LayerGradient> target, int batchSize, LabelTreatment labels,
+                           boolean fitScale) {
+        this(network, target, batchSize, labels, fitScale, null);
+    }
 
     public MatchingProblem {
         Objects.requireNonNull(network, "matching problem: network must not be null");
@@ -51,12 +59,21 @@ public record MatchingProblem(TargetNetwork network, List<LayerGradient> target,
                         + (stage.hasBias() ? "has" : "has no") + " bias");
             }
         }
+        if (secondPoint != null && secondPoint.previous().numParams() != network.numParams()) {
+            throw new IllegalArgumentException("matching problem: the second point's network has "
+                    + secondPoint.previous().numParams() + " parameters, the first " + network.numParams());
+        }
         if (labels instanceof LabelTreatment.Fixed fixed
                 && (fixed.labels().size(0) != batchSize || fixed.labels().size(1) != network.outputSize())) {
             throw new IllegalArgumentException("matching problem: fixed labels have shape "
                     + Arrays.toString(fixed.labels().shape()) + ", expected [" + batchSize + ", "
                     + network.outputSize() + "]");
         }
+    }
+
+    /** Whether the observation combines the gradients at two points. */
+    public boolean hasSecondPoint() {
+        return secondPoint != null;
     }
 
     /** Where the unknowns sit in the flat vector the optimiser works on. */

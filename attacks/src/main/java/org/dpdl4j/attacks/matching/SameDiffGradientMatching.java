@@ -57,6 +57,11 @@ public final class SameDiffGradientMatching implements MatchingObjective {
     public SameDiffGradientMatching(MatchingProblem problem, DataType dataType) {
         this.problem = Objects.requireNonNull(problem, "problem must not be null");
         this.dataType = Objects.requireNonNull(dataType, "data type must not be null");
+        if (problem.hasSecondPoint()) {
+            throw new IllegalArgumentException("the SameDiff objective matches the gradient at one point; an observation"
+                    + " combining two points (mu^2-SGD increments) needs a dense network and the closed form"
+                    + " (MatchingEngine.CLOSED_FORM or AUTO)");
+        }
         this.layout = problem.layout();
         this.sd = SameDiff.create();
         build();

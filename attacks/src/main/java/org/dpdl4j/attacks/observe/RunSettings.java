@@ -1,0 +1,43 @@
+package org.dpdl4j.attacks.observe;
+
+/**
+ * The settings shared by the tapped protocol runs of an attack campaign.
+ *
+ * @param seed          master seed: model initialisation, data split, sampling and noise streams
+ * @param hiddenUnits   width of the attacked MLP's hidden layer (sigmoid units, the setting where DLG works)
+ * @param learningRate  SGD step of every protocol
+ * @param clipNorm      per-example (or per-update, scaled by the learning rate) clip C of the private variants
+ * @param delta         delta of every calibrated epsilon
+ * @param attackRound   rounds (steps) of training before the first attacked release
+ */
+public record RunSettings(long seed, int hiddenUnits, double learningRate, double clipNorm, double delta,
+                          int attackRound) {
+
+    public RunSettings {
+        if (hiddenUnits < 1) {
+            throw new IllegalArgumentException("hidden units must be >= 1, got " + hiddenUnits);
+        }
+        if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
+            throw new IllegalArgumentException("learning rate must be a positive finite number, got " + learningRate);
+        }
+        if (!(clipNorm > 0) || Double.isInfinite(clipNorm)) {
+            throw new IllegalArgumentException("clip norm must be a positive finite number, got " + clipNorm);
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("delta must lie in (0, 1), got " + delta);
+        }
+        if (attackRound < 0) {
+            throw new IllegalArgumentException("attack round must be >= 0, got " + attackRound);
+        }
+    }
+
+    /** Seed 1234, 128 sigmoid units, learning rate 0.1, C = 1, delta = 1e-5, first attack after 50 rounds. */
+    public static RunSettings defaults() {
+        return new RunSettings(1234L, 128, 0.1, 1.0, 1e-5, 50);
+    }
+
+    /** The same settings with another first attacked round. */
+    public RunSettings withAttackRound(int round) {
+        return new RunSettings(seed, hiddenUnits, learningRate, clipNorm, delta, round);
+    }
+}

@@ -1,0 +1,201 @@
+package org.dpdl4j.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.dpdl4j.attacks.campaign.AttackCampaign;
+import org.dpdl4j.attacks.campaign.CampaignAttack;
+import org.dpdl4j.attacks.campaign.CampaignProtocols;
+import org.dpdl4j.attacks.campaign.CampaignReport;
+import org.dpdl4j.attacks.campaign.CampaignResult;
+import org.dpdl4j.attacks.campaign.RowSummary;
+import org.dpdl4j.attacks.campaign.Verdict;
+import org.dpdl4j.attacks.inversion.DlgConfig;
+import org.dpdl4j.attacks.observe.ProtocolScenario;
+import org.dpdl4j.attacks.observe.RunSettings;
+import org.dpdl4j.attacks.observe.RunWorkload;
+import org.dpdl4j.cli.report.Provenance;
+import org.dpdl4j.cli.report.RunDirectory;
+import org.dpdl4j.data.TrainTest;
+import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.data.catalog.Datasets;
+import org.dpdl4j.data.mnist.PixelScaling;
+import org.dpdl4j.models.ImageShape;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dpdl4j attack report}: attacks every protocol from every observer position at batch size 1, without
+ * privacy and at each epsilon, on MNIST training images 0..N-1, and writes {@code report.md}, {@code results.csv},
+ * {@code images.csv}, {@code baselines.csv} and one reconstruction grid per attack.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Gradient inversion against every protocol x observer x epsilon (MNIST training images"
+                + " 0..N-1, batch size 1): report.md, results.csv, images.csv, baselines.csv, grid-<attack>.png.",
+                "Prints a progress line per run and row, then the table and the verdicts."})
+final class AttackReportCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--images", defaultValue = "20", paramLabel = "N",
+            description = "Attacked images: MNIST training images 0..N-1 (default ${DEFAULT-VALUE}).")
+    int images;
+
+    @Option(names = "--epsilons", defaultValue = "1,8", split = ",", paramLabel = "E",
+            description = "Epsilons of the private protocols, at delta 1e-5 (default ${DEFAULT-VALUE}).")
+    List<Double> epsilons;
+
+    @Option(names = "--protocols", split = ",", paramLabel = "NAME",
+            description = "Protocols to attack (default: all of ${COMPLETION-CANDIDATES}).",
+            completionCandidates = ProtocolNames.class)
+    List<String> protocols;
+
+    @Option(names = "--attack-round", defaultValue = "50", paramLabel = "T",
+            description = "Rounds (steps) of training before the first attacked release (default ${DEFAULT-VALUE}).")
+    int attackRound;
+
+    @Option(names = "--idlg-iterations", defaultValue = "300", paramLabel = "N",
+            description = "L-BFGS steps of each iDLG run (default ${DEFAULT-VALUE}, the DLG reference's).")
+    int idlgIterations;
+
+    @Option(names = "--idlg-images", paramLabel = "N",
+            description = "Run iDLG on the releases of the first N images only (default: all); the analytic"
+                    + " inversion always runs on all.")
+    Integer idlgImages;
+
+    @Option(names = "--baselines", defaultValue = "5", paramLabel = "K",
+            description = "Pure-noise baseline attacks per private (protocol, observer, epsilon) row (default"
+                    + " ${DEFAULT-VALUE}).")
+    int baselines;
+
+    @Option(names = "--seed", defaultValue = "1234", paramLabel = "S",
+            description = "Master seed of models, data split, sampling, noise and dummies (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Data directory (default: $" + DataDirectory.ENVIRONMENT_VARIABLE + ", else ~/"
+                    + DataDirectory.DEFAULT_RELATIVE_TO_HOME + ").")
+    Path dataDir;
+
+    @Option(names = "--out", defaultValue = "results/attacks", paramLabel = "DIR",
+            description = "Output directory; used if new or empty, else a sibling DIR-2, ... (default"
+                    + " ${DEFAULT-VALUE}).")
+    Path out;
+
+    /** Candidates for --protocols in the help. */
+    static final class ProtocolNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return CampaignProtocols.names().iterator();
+        }
+    }
+
+    private ParameterException bad(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter console = spec.commandLine().getOut();
+        List<ProtocolScenario> chosen;
+        try {
+            chosen = protocols == null ? CampaignProtocols.all() : CampaignProtocols.named(protocols);
+        } catch (IllegalArgumentException e) {
+            throw bad("--protocols: " + e.getMessage());
+        }
+        if (idlgIterations < 1) {
+            throw bad("--idlg-iterations must be >= 1, got " + idlgIterations);
+        }
+        if (idlgImages != null && idlgImages < 1) {
+            throw bad("--idlg-images must be >= 1, got " + idlgImages);
+        }
+        DataDirectory dir;
+        try {
+            dir = DataDirectory.resolve(dataDir);
+        } catch (IllegalArgumentException e) {
+            throw bad("--data-dir: " + e.getMessage());
+        }
+        TrainTest mnist = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL);
+        if (images < 1 || images > mnist.train().size()) {
+            throw bad("--images must lie in 1.." + mnist.train().size() + ", got " + images);
+        }
+        int[] targets = new int[images];
+        for (int i = 0; i < images; i++) {
+            targets[i] = i;
+        }
+        RunWorkload workload;
+        AttackCampaign.Plan plan;
+        try {
+            RunSettings defaults = RunSettings.defaults();
+            RunSettings settings = new RunSettings(seed, defaults.hiddenUnits(), defaults.learningRate(),
+                    defaults.clipNorm(), defaults.delta(), attackRound);
+            workload = new RunWorkload(mnist.train(), mnist.test(), targets, ImageShape.MNIST, settings);
+            DlgConfig idlg = CampaignAttack.defaultIdlg().withIterations(idlgIterations)
+                    .withSnapshotEvery(idlgIterations);
+            CampaignAttack idlgAttack = CampaignAttack.idlg(idlg);
+            plan = new AttackCampaign.Plan(chosen, epsilons, List.of(CampaignAttack.analyticLeastSquares(),
+                    idlgImages == null ? idlgAttack : idlgAttack.limitedTo(idlgImages)), baselines);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        RunDirectory run = RunDirectory.create(out, "attack-report");
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        run.writeConfig(config(chosen), Provenance.capture(Map.of("master", seed), args));
+        console.printf(Locale.ROOT, "attacking MNIST training images 0..%d: %d protocols, epsilons %s, first attacked"
+                + " round %d%n", images - 1, chosen.size(), epsilons, attackRound);
+        console.flush();
+        CampaignResult result = AttackCampaign.run(workload, plan, line -> {
+            console.println(line);
+            console.flush();
+        });
+        String command = "dpdl4j " + String.join(" ", args);
+        new CampaignReport(result, workload, plan, command).write(run.path());
+        printTable(console, result);
+        console.printf(Locale.ROOT, "wrote %s (report.md, results.csv, images.csv, baselines.csv, grid-*.png) in %.1f"
+                + " minutes%n", run.path(), result.seconds() / 60);
+        console.flush();
+        return 0;
+    }
+
+    private Map<String, Object> config(List<ProtocolScenario> chosen) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("images", images);
+        config.put("epsilons", epsilons);
+        config.put("protocols", chosen.stream().map(ProtocolScenario::algorithm).toList());
+        config.put("attack_round", attackRound);
+        config.put("idlg_iterations", idlgIterations);
+        config.put("idlg_images", idlgImages);
+        config.put("baselines", baselines);
+        config.put("seed", seed);
+        return config;
+    }
+
+    private static void printTable(PrintWriter out, CampaignResult result) {
+        out.println();
+        out.printf(Locale.ROOT, "%-18s %-18s %-4s %-11s %7s %6s %9s %9s %6s %9s %7s %6s%n", "protocol", "observer", "eps",
+                "attack", "round", "acc", "noise/rms", "PSNR", "SSIM", "recovered", "failed", "label");
+        for (RowSummary r : result.summaries()) {
+            out.printf(Locale.ROOT, "%-18s %-18s %-4s %-11s %7s %6.3f %9.3g %9s %6.3f %8.0f%% %6.0f%% %5.0f%%%n",
+                    r.key().algorithm(), r.key().observer(), r.key().epsilonLabel(), r.key().attack(), r.rounds(),
+                    r.modelAccuracy(), r.noiseRatio(), Double.isInfinite(r.medianPsnr()) ? "exact"
+                            : String.format(Locale.ROOT, "%.1f", r.medianPsnr()), r.medianSsim(), 100 * r.recovered(),
+                    100 * r.failed(), 100 * r.labelAccuracy());
+        }
+        out.println();
+        for (Verdict v : result.verdicts()) {
+            if (Double.isFinite(v.epsilon())) {
+                out.printf(Locale.ROOT, "%s / %s at epsilon %s: recovery fails on %.0f%% of the images -> %s%n",
+                        v.algorithm(), v.observer(), org.dpdl4j.attacks.campaign.RowKey.formatEpsilon(v.epsilon()),
+                        100 * v.failed(), v.failsOnNinetyPercent() ? "protected (>= 90%)" : "NOT protected (< 90%)");
+            }
+        }
+    }
+}

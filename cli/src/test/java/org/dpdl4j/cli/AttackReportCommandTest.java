@@ -1,0 +1,85 @@
+package org.dpdl4j.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.dpdl4j.data.catalog.DataDirectory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code dpdl4j attack report} and {@code dpdl4j attack compare} on real MNIST, kept small. */
+class AttackReportCommandTest {
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cmd = new CommandLine(new Dpdl4jCommand());
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int code = cmd.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static String dataDir() {
+        String dir = System.getenv(DataDirectory.ENVIRONMENT_VARIABLE);
+        assumeTrue(dir != null && !dir.isBlank(), "skipped: the attack commands need real MNIST; set DPDL4J_DATA");
+        return dir;
+    }
+
+    @Test
+    void reportOnSgdAndDpSgdWritesTheTableTheVerdictsAndTheFiles(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("report");
+        Run r = run("attack", "report", "--images", "2", "--protocols", "sgd,dp-sgd", "--epsilons", "8",
+                "--attack-round", "1", "--idlg-iterations", "3", "--baselines", "2", "--data-dir", dataDir(),
+                "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        assertTrue(r.out().contains("dp-sgd at epsilon 8: 2 cases"), r.out());
+        assertTrue(r.out().contains("dp-sgd / gradient at epsilon 8: recovery fails on 100% of the images"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("sgd ") && l.contains("analytic-ls") && l.contains(
+                "100%")), "plain SGD: analytic inversion recovers both images\n" + r.out());
+        for (String file : List.of("report.md", "results.csv", "images.csv", "baselines.csv", "grid-analytic-ls.png",
+                "grid-idlg.png", "config.json")) {
+            assertTrue(Files.size(out.resolve(file)) > 0, file);
+        }
+        String md = Files.readString(out.resolve("report.md"));
+        assertTrue(md.contains("## The failure threshold, derived"), md);
+        assertTrue(md.contains("Produced by `dpdl4j attack report --images 2 --protocols"), md);
+        assertTrue(md.contains("over 60000 steps") || md.contains("60000"), "the calibration is stated: " + md);
+        assertEquals(1 + 4, Files.readAllLines(out.resolve("results.csv")).size(), "2 protocols x 2 attacks");
+    }
+
+    @Test
+    void reportRefusesUnknownProtocolsNamingTheKnownOnes() {
+        Run r = run("attack", "report", "--protocols", "decorr", "--data-dir", dataDir());
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("--protocols: unknown protocol 'decorr'") && r.err().contains("decor"), r.err());
+    }
+
+    @Test
+    void compareWritesOnePngAndOneMetricLinePerPanel(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("compare");
+        Run r = run("attack", "compare", "--dataset", "mnist", "--target-index", "0", "--attack-round", "1",
+                "--data-dir", dataDir(), "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        List<String> panels = r.out().lines().filter(l -> l.contains("psnr=")).toList();
+        assertEquals(3, panels.size(), r.out());
+        assertTrue(panels.get(0).startsWith("D-SGD eavesdropper"), r.out());
+        double dsgd = Double.parseDouble(panels.get(0).replaceAll(".*psnr=([^ ]+) .*", "$1"));
+        assertTrue(dsgd > 30, "the D-SGD eavesdropper recovers the image: " + panels.get(0));
+        for (String decor : panels.subList(1, 3)) {
+            double psnr = Double.parseDouble(decor.replaceAll(".*psnr=([^ ]+) .*", "$1"));
+            assertTrue(psnr < 20, "Decor at epsilon 8 hides it: " + decor);
+        }
+        assertTrue(Files.size(out.resolve("compare.png")) > 0);
+    }
+}
