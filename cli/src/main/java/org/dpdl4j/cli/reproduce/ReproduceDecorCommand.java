@@ -201,7 +201,7 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
             }
             bar.finish();
         }
-        DecorSummary summary = new DecorSummary(t, rows, settings, grid, reference, delta, roundCount, nSeeds, pairs, noise);
+        DecorSummary summary = new DecorSummary(t, rows, settings, grid, reference, delta, roundCount, nSeeds, pairs, noise, commandLine());
         Files.writeString(dir.resolve("summary.md"), summary.markdown());
         Plots.write(dir.resolve("figure.png"), summary.figure());
         pw.println();
@@ -211,6 +211,41 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         pw.println("Results: " + dir.toAbsolutePath() + " (results.csv, summary.md, figure.png, noise-pair-tuning.csv)");
         pw.flush();
         return 0;
+    }
+
+    /** The options that reproduce this grid (paths left out: they belong to one machine). */
+    private String commandLine() {
+        StringBuilder c = new StringBuilder("--task ").append(task);
+        var parsed = spec.commandLine().getParseResult();
+        if (!epsilonMode.equals("proper")) {
+            c.append(" --epsilon-mode ").append(epsilonMode);
+        }
+        if (quick) {
+            c.append(" --quick");
+        }
+        if (parsed.hasMatchedOption("--topologies")) {
+            c.append(" --topologies ").append(String.join(",", topologies));
+        }
+        if (epsilons != null) {
+            c.append(" --epsilons ").append(epsilons.stream().map(e -> String.format(Locale.ROOT, "%s", e))
+                    .collect(java.util.stream.Collectors.joining(",")));
+        }
+        if (seeds != null) {
+            c.append(" --seeds ").append(seeds);
+        }
+        if (tunePairs != null) {
+            c.append(" --tune-pairs ").append(tunePairs);
+        }
+        if (rounds != null) {
+            c.append(" --rounds ").append(rounds);
+        }
+        if (parsed.hasMatchedOption("--delta")) {
+            c.append(" --delta ").append(delta);
+        }
+        if (!noise.equals("seeded")) {
+            c.append(" --noise ").append(noise);
+        }
+        return c.toString();
     }
 
     /**
