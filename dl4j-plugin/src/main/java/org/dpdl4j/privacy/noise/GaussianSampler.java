@@ -23,9 +23,19 @@ final class GaussianSampler {
 
     private final Ziggurat ziggurat;
     private final boolean mitigate;
-    private float[] floats = new float[0];
-    private double[] doubles = new double[0];
-    private INDArray scratch;
+
+    /**
+     * Staging buffers, one set per thread and shared by every sampler on it: streams keyed by (node, round) make
+     * a new sampler for every draw, and fresh multi-megabyte Java and native buffers per draw cost more than the
+     * draw itself (large arrays go straight to the old generation and wait there for a full collection).
+     */
+    private static final class Buffers {
+        float[] floats = new float[0];
+        double[] doubles = new double[0];
+        INDArray scratch;
+    }
+
+    private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
     GaussianSampler(KeyStream stream, boolean mitigate) {
         this.ziggurat = new Ziggurat(stream);
@@ -44,25 +54,29 @@ final class GaussianSampler {
         }
         int n = (int) length;
         DataType type = target.dataType() == DataType.DOUBLE ? DataType.DOUBLE : DataType.FLOAT;
-        if (scratch == null || scratch.length() != n || scratch.dataType() != type) {
-            scratch = Nd4j.createUninitializedDetached(type, n);
+        Buffers b = BUFFERS.get();
+        if (b.scratch == null || b.scratch.length() != n || b.scratch.dataType() != type) {
+            b.scratch = Nd4j.createUninitializedDetached(type, n);
         }
+        INDArray scratch = b.scratch;
         if (type == DataType.DOUBLE) {
-            if (doubles.length < n) {
-                doubles = new double[n];
+            if (b.doubles.length < n) {
+                b.doubles = new double[n];
             }
+            double[] doubles = b.doubles;
             for (int i = 0; i < n; i++) {
                 doubles[i] = std * normal();
             }
-            copy(doubles, n);
+            copy(scratch, doubles, n);
         } else {
-            if (floats.length < n) {
-                floats = new float[n];
+            if (b.floats.length < n) {
+                b.floats = new float[n];
             }
+            float[] floats = b.floats;
             for (int i = 0; i < n; i++) {
                 floats[i] = (float) (std * normal());
             }
-            copy(floats, n);
+            copy(scratch, floats, n);
         }
         INDArray noise = scratch.dataType() == target.dataType() ? scratch : scratch.castTo(target.dataType());
         target.addi(noise.reshape('c', target.shape()));
@@ -79,7 +93,7 @@ final class GaussianSampler {
 
     // Host memory on the CPU backend takes a direct bulk copy (about 50x faster than creating an array from
     // a Java array); other backends go through the portable setData.
-    private void copy(float[] values, int n) {
+    private static void copy(INDArray scratch, float[] values, int n) {
         if (Nd4j.getEnvironment().isCPU() && scratch.data().pointer() instanceof FloatPointer p) {
             p.put(values, 0, n);
         } else {
@@ -87,7 +101,7 @@ final class GaussianSampler {
         }
     }
 
-    private void copy(double[] values, int n) {
+    private static void copy(INDArray scratch, double[] values, int n) {
         if (Nd4j.getEnvironment().isCPU() && scratch.data().pointer() instanceof DoublePointer p) {
             p.put(values, 0, n);
         } else {
