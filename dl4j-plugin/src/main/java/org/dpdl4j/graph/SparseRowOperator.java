@@ -15,6 +15,11 @@ import org.nd4j.linalg.factory.Nd4j;
 public final class SparseRowOperator {
     /** Density above which the dense product is used. */
     static final double DENSE_ABOVE = 0.5;
+    /**
+     * Fixed cost of one ND4J op call, in element operations: with short rows (small models) the per-row calls
+     * cost more than the dense product's wasted multiplications by zero.
+     */
+    static final long CALL_COST = 4096;
 
     private final int rows;
     private final int cols;
@@ -22,6 +27,7 @@ public final class SparseRowOperator {
     private final int[] col;
     private final double[] value;
     private final double[][] dense;
+    private final int nonZeroCount;
     private INDArray denseArray;    // the dense matrix in the data type last used, outside any workspace
 
     private SparseRowOperator(double[][] a) {
@@ -53,8 +59,8 @@ public final class SparseRowOperator {
             }
         }
         rowStart[rows] = k;
-        boolean useDense = (double) nnz > DENSE_ABOVE * rows * (double) cols;
-        this.dense = useDense ? Matrices.copy(a) : null;
+        this.nonZeroCount = nnz;
+        this.dense = Matrices.copy(a);
     }
 
     /** The operator of matrix {@code a} (copied). */
@@ -85,9 +91,15 @@ public final class SparseRowOperator {
         return value.length;
     }
 
-    /** Whether the operator uses one dense product (matrices denser than half). */
-    public boolean isDense() {
-        return dense != null;
+    /**
+     * Whether rows of length {@code p} are mixed by one dense product: for matrices denser than half, or when the
+     * rows are so short that one op call per non-zero costs more than the dense product.
+     */
+    public boolean isDenseFor(long p) {
+        if ((double) nonZeroCount > DENSE_ABOVE * rows * (double) cols) {
+            return true;
+        }
+        return (double) nonZeroCount * (p + CALL_COST) > (double) rows * cols * p;
     }
 
     private synchronized INDArray denseArray(org.nd4j.linalg.api.buffer.DataType type) {
@@ -111,7 +123,7 @@ public final class SparseRowOperator {
             throw new IllegalArgumentException("cannot apply a " + rows + "x" + cols + " operator to "
                     + java.util.Arrays.toString(x.shape()) + " into " + java.util.Arrays.toString(out.shape()));
         }
-        if (dense != null) {
+        if (isDenseFor(x.columns())) {
             denseArray(x.dataType()).mmul(x, out);
             return;
         }

@@ -13,10 +13,15 @@ import org.nd4j.linalg.factory.Nd4j;
 
 class SparseRowOperatorTest {
 
+    /** Checks both paths: short rows take the dense product, long rows one axpy per non-zero. */
     private static void assertSameAsDenseProduct(double[][] a, DataType type, double tolerance) {
+        assertSameAsDenseProduct(a, type, tolerance, 37);
+        assertSameAsDenseProduct(a, type, tolerance, 5000);
+    }
+
+    private static void assertSameAsDenseProduct(double[][] a, DataType type, double tolerance, int p) {
         Random r = new Random(7);
         int m = a[0].length;
-        int p = 37;
         double[][] x = new double[m][p];
         for (double[] row : x) {
             for (int k = 0; k < p; k++) {
@@ -34,7 +39,8 @@ class SparseRowOperatorTest {
     void ringGossipMatchesTheDenseProduct() {
         MixingMatrix w = MixingMatrix.metropolisHastings(Topologies.ring(12));
         double[][] a = w.toINDArray(DataType.DOUBLE).toDoubleMatrix();
-        assertFalse(SparseRowOperator.of(a).isDense());
+        assertFalse(SparseRowOperator.of(a).isDenseFor(100_000), "long rows: one axpy per non-zero");
+        assertTrue(SparseRowOperator.of(a).isDenseFor(11), "short rows: op calls cost more than the zeros");
         assertEquals(36, SparseRowOperator.of(a).nonZeros());
         assertSameAsDenseProduct(a, DataType.DOUBLE, 1e-14);
         assertSameAsDenseProduct(a, DataType.FLOAT, 1e-5);
@@ -51,7 +57,7 @@ class SparseRowOperatorTest {
     void denseMatricesUseOneProduct() {
         MixingMatrix w = MixingMatrix.averaging(Topologies.complete(6));
         double[][] a = w.toINDArray(DataType.DOUBLE).toDoubleMatrix();
-        assertTrue(SparseRowOperator.of(a).isDense());
+        assertTrue(SparseRowOperator.of(a).isDenseFor(100_000));
         assertSameAsDenseProduct(a, DataType.DOUBLE, 1e-14);
     }
 
