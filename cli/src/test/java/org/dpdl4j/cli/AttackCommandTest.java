@@ -2,50 +2,26 @@ package org.dpdl4j.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dpdl4j.data.catalog.DataDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code dpdl4j attack}: outputs, the final lines, and the refusals of unknown choices. */
 class AttackCommandTest {
 
-    private record Run(int exitCode, String out, String err) {
-        List<String> lastLines(int n) {
-            String[] lines = out.strip().split("\\R");
-            return List.of(lines).subList(lines.length - n, lines.length);
-        }
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new Dpdl4jCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
     private static String dataDir() {
-        String dir = System.getenv(DataDirectory.ENVIRONMENT_VARIABLE);
-        assumeTrue(dir != null && !dir.isBlank(), "skipped: the attack command needs real MNIST; set DPDL4J_DATA");
-        return dir;
+        return CommandRun.realDataDir("the attack command");
     }
 
     @Test
     void analyticAttackOnAFedAvgUpdateEndsWithTheFourLines(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("analytic");
-        Run r = run("attack", "analytic", "--algo", "fedavg", "--model", "softmax", "--target-index", "3",
+        CommandRun r = CommandRun.of("attack", "analytic", "--algo", "fedavg", "--model", "softmax", "--target-index", "3",
                 "--data-dir", dataDir(), "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());
         List<String> last = r.lastLines(4);
@@ -67,7 +43,7 @@ class AttackCommandTest {
     @Test
     void shortDlgRunOnAReleasedGradientWritesItsTrace(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("dlg");
-        Run r = run("attack", "dlg", "--algo", "central", "--model", "softmax", "--target-index", "0",
+        CommandRun r = CommandRun.of("attack", "dlg", "--algo", "central", "--model", "softmax", "--target-index", "0",
                 "--iterations", "4", "--snapshot-every", "2", "--noise-std", "0.001", "--data-dir", dataDir(),
                 "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());
@@ -80,7 +56,7 @@ class AttackCommandTest {
     @Test
     void severalReleasesWithRelativeNoiseGiveASummary(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("sweep");
-        Run r = run("attack", "analytic", "--algo", "fedavg", "--model", "mlp", "--target-index", "10", "--count", "3",
+        CommandRun r = CommandRun.of("attack", "analytic", "--algo", "fedavg", "--model", "mlp", "--target-index", "10", "--count", "3",
                 "--noise-relative", "0.01", "--data-dir", dataDir(), "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());
         assertTrue(r.out().contains("3 releases:"), r.out());
@@ -97,19 +73,19 @@ class AttackCommandTest {
 
     @Test
     void unknownChoicesFailWithTheSupportedOnes() {
-        Run algo = run("attack", "dlg", "--algo", "decor", "--target-index", "0");
+        CommandRun algo = CommandRun.of("attack", "dlg", "--algo", "decor", "--target-index", "0");
         assertEquals(2, algo.exitCode());
         assertTrue(algo.err().contains("fedavg, central"), algo.err());
 
-        Run observer = run("attack", "dlg", "--algo", "fedavg", "--observer", "neighbour", "--target-index", "0");
+        CommandRun observer = CommandRun.of("attack", "dlg", "--algo", "fedavg", "--observer", "neighbour", "--target-index", "0");
         assertEquals(2, observer.exitCode());
         assertTrue(observer.err().contains("supported: server"), observer.err());
 
-        Run dataset = run("attack", "dlg", "--dataset", "cifar10", "--target-index", "0");
+        CommandRun dataset = CommandRun.of("attack", "dlg", "--dataset", "cifar10", "--target-index", "0");
         assertEquals(2, dataset.exitCode());
         assertTrue(dataset.err().contains("supported: mnist"), dataset.err());
 
-        Run missing = run("attack");
+        CommandRun missing = CommandRun.of("attack");
         assertEquals(2, missing.exitCode());
         assertTrue(missing.err().contains("dlg"), missing.err());
     }

@@ -2,44 +2,24 @@ package org.dpdl4j.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dpdl4j.data.catalog.DataDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code dpdl4j attack report} and {@code dpdl4j attack compare} on real MNIST, kept small. */
 class AttackReportCommandTest {
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new Dpdl4jCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
     private static String dataDir() {
-        String dir = System.getenv(DataDirectory.ENVIRONMENT_VARIABLE);
-        assumeTrue(dir != null && !dir.isBlank(), "skipped: the attack commands need real MNIST; set DPDL4J_DATA");
-        return dir;
+        return CommandRun.realDataDir("the attack commands");
     }
 
     @Test
     void reportOnSgdAndDpSgdWritesTheTableTheVerdictsAndTheFiles(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("report");
-        Run r = run("attack", "report", "--images", "2", "--protocols", "sgd,dp-sgd", "--epsilons", "8",
+        CommandRun r = CommandRun.of("attack", "report", "--images", "2", "--protocols", "sgd,dp-sgd", "--epsilons", "8",
                 "--attack-round", "1", "--idlg-iterations", "3", "--baselines", "2", "--data-dir", dataDir(),
                 "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());
@@ -60,7 +40,7 @@ class AttackReportCommandTest {
 
     @Test
     void reportRefusesUnknownProtocolsNamingTheKnownOnes() {
-        Run r = run("attack", "report", "--protocols", "decorr", "--data-dir", dataDir());
+        CommandRun r = CommandRun.of("attack", "report", "--protocols", "decorr", "--data-dir", dataDir());
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("--protocols: unknown protocol 'decorr'") && r.err().contains("decor"), r.err());
     }
@@ -68,7 +48,7 @@ class AttackReportCommandTest {
     @Test
     void compareWritesOnePngAndOneMetricLinePerPanel(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("compare");
-        Run r = run("attack", "compare", "--dataset", "mnist", "--target-index", "0", "--attack-round", "1",
+        CommandRun r = CommandRun.of("attack", "compare", "--dataset", "mnist", "--target-index", "0", "--attack-round", "1",
                 "--data-dir", dataDir(), "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());
         List<String> panels = r.out().lines().filter(l -> l.contains("psnr=")).toList();

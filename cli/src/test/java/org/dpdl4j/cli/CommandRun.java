@@ -1,0 +1,36 @@
+package org.dpdl4j.cli;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.dpdl4j.data.catalog.DataDirectory;
+import picocli.CommandLine;
+
+/** The dpdl4j command run in-process, with what it printed; for command tests. */
+record CommandRun(int exitCode, String out, String err) {
+
+    static CommandRun of(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cmd = new CommandLine(new Dpdl4jCommand());
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int code = cmd.execute(args);
+        return new CommandRun(code, out.toString(), err.toString());
+    }
+
+    /** The last {@code n} lines of standard output. */
+    List<String> lastLines(int n) {
+        String[] lines = out.strip().split("\\R");
+        return List.of(lines).subList(lines.length - n, lines.length);
+    }
+
+    /** The real data directory; skips the calling test (saying why) when DPDL4J_DATA is not set. */
+    static String realDataDir(String whatNeedsIt) {
+        String dir = System.getenv(DataDirectory.ENVIRONMENT_VARIABLE);
+        assumeTrue(dir != null && !dir.isBlank(), "skipped: " + whatNeedsIt + " needs real MNIST; set DPDL4J_DATA");
+        return dir;
+    }
+}
