@@ -2,8 +2,6 @@ package org.dpdl4j.attacks.observe;
 
 import java.util.List;
 import org.dpdl4j.attacks.AttackCase;
-import org.dpdl4j.attacks.LabelRows;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** A gradient released directly (possibly with Gaussian noise), observed by its receiver. */
 public final class CentralGradientScenario implements AttackScenario {
@@ -22,10 +20,7 @@ public final class CentralGradientScenario implements AttackScenario {
     @Override
     public AttackCase build(ScenarioRequest request) {
         AttackScenarios.requireObserver(this, request.observer());
-        INDArray features = request.truth().inputs().castTo(request.model().params().dataType());
-        long outputs = request.model().getOutputLayer().getParam("W").size(1);
-        INDArray labels = LabelRows.of(request.truth().labels(), outputs, features.dataType());
-        GradientRelease release = CentralGradientRelease.release(request.model(), features, labels,
+        GradientRelease release = CentralGradientRelease.release(request.model(), request.features(), request.labelRows(),
                 request.noiseStd(), request.seed());
         return receiver.observe(release, request.context());
     }

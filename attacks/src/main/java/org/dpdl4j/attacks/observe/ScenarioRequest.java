@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.GroundTruth;
+import org.dpdl4j.attacks.LabelRows;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Everything a simulated scenario needs to produce one observed release of the attacked batch.
@@ -27,6 +29,17 @@ public record ScenarioRequest(MultiLayerNetwork model, GroundTruth truth, String
         Objects.requireNonNull(truth, "ground truth must not be null");
         Objects.requireNonNull(observer, "observer must not be null");
         details = Map.copyOf(Objects.requireNonNull(details, "details must not be null (use Map.of())"));
+    }
+
+    /** The attacked batch's inputs in the model's data type. */
+    INDArray features() {
+        return truth.inputs().castTo(model.params().dataType());
+    }
+
+    /** The attacked batch's labels as rows the model's output layer takes (one-hot, or 0/1 for one output). */
+    INDArray labelRows() {
+        long outputs = model.getOutputLayer().getParam("W").size(1);
+        return LabelRows.of(truth.labels(), outputs, model.params().dataType());
     }
 
     /** The context the observer attaches to the case. */

@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.GradientForm;
 import org.dpdl4j.attacks.GroundTruth;
-import org.dpdl4j.attacks.InputNormalization;
 import org.dpdl4j.attacks.LabelRows;
 import org.dpdl4j.attacks.TestNetworks;
 import org.dpdl4j.attacks.network.NetworkGradients;
@@ -49,29 +47,18 @@ import org.nd4j.linalg.factory.Nd4j;
  * case's scale, plus exactly the noise the run drew, regenerated here from the seeded streams.
  */
 class FederatedObserversTest {
-    private static final ImageShape SHAPE = new ImageShape(1, 4, 4);
+    private static final ImageShape SHAPE = RandomExamples.SHAPE;
     private static final int CLASSES = 3;
     private static final int PARTIES = 4;
     private static final int LOCAL = 6;
     private static final double LR = 0.2;
 
     private static GroundTruth examples(int m, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        double[] values = new double[m * 16];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = random.nextDouble();
-        }
-        int[] labels = new int[m];
-        for (int i = 0; i < m; i++) {
-            labels[i] = random.nextInt(CLASSES);
-        }
-        return new GroundTruth(Nd4j.create(values, new long[] {m, 16}, DataType.DOUBLE), labels, SHAPE,
-                InputNormalization.NONE);
+        return RandomExamples.of(m, CLASSES, seed);
     }
 
     private static GroundTruth row(GroundTruth data, int r) {
-        return new GroundTruth(data.inputs().getRow(r).dup().reshape(1, 16), new int[] {data.labels()[r]}, SHAPE,
-                InputNormalization.NONE);
+        return RandomExamples.row(data, r);
     }
 
     private static INDArray gradient(MultiLayerNetwork template, INDArray params, GroundTruth example) {

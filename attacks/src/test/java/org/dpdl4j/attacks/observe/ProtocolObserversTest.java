@@ -12,7 +12,6 @@ import java.util.SplittableRandom;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.GroundTruth;
-import org.dpdl4j.attacks.InputNormalization;
 import org.dpdl4j.attacks.LabelRows;
 import org.dpdl4j.attacks.TestNetworks;
 import org.dpdl4j.attacks.network.NetworkGradients;
@@ -49,28 +48,16 @@ import org.nd4j.linalg.factory.Nd4j;
  * it differs from the clipped gradient by exactly the noise the run drew, regenerated here from the seeded streams.
  */
 class ProtocolObserversTest {
-    private static final ImageShape SHAPE = new ImageShape(1, 4, 4);
+    private static final ImageShape SHAPE = RandomExamples.SHAPE;
     private static final int CLASSES = 3;
     private static final double CLIP = 0.3;
 
-    /** {@code m} random 16-pixel examples with random labels. */
     private static GroundTruth examples(int m, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        double[] values = new double[m * 16];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = random.nextDouble();
-        }
-        int[] labels = new int[m];
-        for (int i = 0; i < m; i++) {
-            labels[i] = random.nextInt(CLASSES);
-        }
-        return new GroundTruth(Nd4j.create(values, new long[] {m, 16}, DataType.DOUBLE), labels, SHAPE,
-                InputNormalization.NONE);
+        return RandomExamples.of(m, CLASSES, seed);
     }
 
     private static GroundTruth row(GroundTruth data, int r) {
-        return new GroundTruth(data.inputs().getRow(r).dup().reshape(1, 16), new int[] {data.labels()[r]}, SHAPE,
-                InputNormalization.NONE);
+        return RandomExamples.row(data, r);
     }
 
     private static MultiLayerNetwork net() {
