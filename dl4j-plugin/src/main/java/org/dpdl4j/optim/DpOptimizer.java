@@ -44,6 +44,10 @@ public final class DpOptimizer {
     private final StepFunction stepFunction = new NegativeDefaultStepFunction();
     private final RoundWorkspace workspace = new RoundWorkspace();
     private final List<StepObserver> observers = new ArrayList<>();
+    /** Flat views of the parameter and gradient vectors for the step function, rebuilt if the network swaps arrays. */
+    private INDArray paramsSource;
+    private INDArray paramsFlat;
+    private INDArray gradFlat;
 
     /**
      * @param net             an initialised network (validated by {@link DpModelValidator})
@@ -97,6 +101,17 @@ public final class DpOptimizer {
      * @return what the batched pass measured (norms, loss sum); {@code null} for an empty batch
      */
     public ClippedBatch step(INDArray features, INDArray labels) {
+        return step(features, labels, null);
+    }
+
+    /**
+     * As {@link #step(INDArray, INDArray)}, with the squared L2 norm of each example's features given by the
+     * caller (computed once for a dataset and gathered with each batch, as {@link PrivateTrainer} does), which
+     * saves the clipping its one reduction over the features.
+     *
+     * @param featureSquaredNorms null, or ||x_i||^2 for each row of {@code features}: shape [b] or [b, 1]
+     */
+    public ClippedBatch step(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
         INDArray grad = net.getGradientsViewArray();
         ClippedBatch batch = null;
         // The batched pass's temporaries live in a workspace reset every step; only the gradient (a persistent
@@ -105,8 +120,8 @@ public final class DpOptimizer {
             if (features.size(0) == 0) {
                 grad.assign(0.0);
             } else {
-                ClippedBatch inside = engine.clippedSum(net.params(), features, labels, null, clipNorm, grad);
-                batch = new ClippedBatch(detach(inside.norms()), inside.lossSums().detach(), detach(inside.clipFactors()));
+                ClippedBatch inside = engine.clippedSum(net.params(), features, labels, null, featureSquaredNorms, clipNorm, grad);
+                batch = new ClippedBatch(detach(inside.norms()), inside.lossSums().detach(), clipNorm);
             }
             noise.addGaussian(grad, noiseStd());
             grad.divi(divisor);
@@ -123,8 +138,8 @@ public final class DpOptimizer {
         }
         Updater updater = net.getUpdater();
         updater.update(net, gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
-        INDArray params = net.params();
-        stepFunction.step(params.reshape(params.length()), grad.reshape(grad.length()));
+        refreshFlatViews(grad);
+        stepFunction.step(paramsFlat, gradFlat);
 
         double score = batch == null ? Double.NaN : batch.lossSums().getDouble(0) / Math.max(1, features.size(0));
         net.setScore(score);
@@ -134,6 +149,15 @@ public final class DpOptimizer {
         net.getLayerWiseConfigurations().setIterationCount(iteration + 1);
         net.applyConstraints(iteration + 1, epoch);
         return batch;
+    }
+
+    private void refreshFlatViews(INDArray grad) {
+        INDArray params = net.params();
+        if (params != paramsSource || gradFlat == null || gradFlat.data() != grad.data()) {
+            paramsSource = params;
+            paramsFlat = params.reshape(params.length());
+            gradFlat = grad.reshape(grad.length());
+        }
     }
 
     /**

@@ -30,9 +30,11 @@ import java.util.List;
  */
 public final class PerExampleGradients {
     private final DenseNetworkSpec spec;
+    private final SingleModelAlgebra single;
 
     public PerExampleGradients(DenseNetworkSpec spec) {
         this.spec = spec;
+        this.single = new SingleModelAlgebra(spec);
     }
 
     /** Validates the network (see {@link DpModelValidator}) and builds the engine for it. */
@@ -56,10 +58,28 @@ public final class PerExampleGradients {
      */
     public ClippedBatch clippedSum(INDArray params, INDArray features, INDArray labels, INDArray mask,
                                    double clipNorm, INDArray gradOut) {
+        return clippedSum(params, features, labels, mask, null, clipNorm, gradOut);
+    }
+
+    /**
+     * As {@link #clippedSum(INDArray, INDArray, INDArray, INDArray, double, INDArray)}, with the squared L2
+     * norm of each example's features supplied by the caller. They depend on the data only, so a trainer can
+     * compute them once for its dataset and gather them with each batch; the row-norm reduction over the
+     * features is then left out of every step (for a linear model it is a large part of the clipping cost).
+     *
+     * @param featureSquaredNorms null, or ||x_i||^2 per example: shape [b] (or [n, b] for stacked models)
+     */
+    public ClippedBatch clippedSum(INDArray params, INDArray features, INDArray labels, INDArray mask,
+                                   INDArray featureSquaredNorms, double clipNorm, INDArray gradOut) {
         if (!(clipNorm > 0)) {
             throw new IllegalArgumentException("clip norm must be > 0 (or +infinity for no clipping), got " + clipNorm);
         }
         LayerAlgebra algebra = checkShapes(params, features, labels, mask, gradOut);
+        if (featureSquaredNorms != null && featureSquaredNorms.length() != features.length() / spec.nIn()) {
+            throw new IllegalArgumentException("feature squared norms of shape " + Arrays.toString(featureSquaredNorms.shape())
+                    + " do not match the batch " + Arrays.toString(Arrays.copyOf(features.shape(), features.rank() - 1))
+                    + ": give one squared norm per example");
+        }
         List<DenseLayerSpec> layers = spec.layers();
         int depth = layers.size();
         INDArray[] inputs = new INDArray[depth];
@@ -100,7 +120,7 @@ public final class PerExampleGradients {
         INDArray norms = null;
         INDArray factors = null;
         if (!Double.isInfinite(clipNorm)) {
-            norms = exampleNorms(algebra, inputs, deltas);
+            norms = exampleNorms(algebra, inputs, featureSquaredNorms, deltas);
             // c = min(1, C / norm); a zero norm gives C / 0 = +inf, hence 1.
             factors = Transforms.min(norms.rdiv(clipNorm), 1.0, false);
             for (int l = 0; l < depth; l++) {
@@ -111,18 +131,18 @@ public final class PerExampleGradients {
             algebra.writeGradients(inputs[l], deltas[l], gradOut, layers.get(l));
         }
         INDArray lossSums = exampleScores.rank() == 1 ? exampleScores.sum(true, 0).reshape(1) : exampleScores.sum(1);
-        return new ClippedBatch(norms, lossSums, factors);
+        return new ClippedBatch(norms, lossSums, clipNorm);
     }
 
     /** ||g_i|| = sqrt(sum over layers of (||a_i||^2 + [bias]) ||delta_i||^2), in the network's data type. */
-    private INDArray exampleNorms(LayerAlgebra algebra, INDArray[] inputs, INDArray[] deltas) {
+    private INDArray exampleNorms(LayerAlgebra algebra, INDArray[] inputs, INDArray featureSquaredNorms, INDArray[] deltas) {
         INDArray sq = null;
         for (int l = 0; l < inputs.length; l++) {
-            INDArray term = algebra.squaredRowNorms(inputs[l]).castTo(deltas[l].dataType());
-            if (spec.layers().get(l).hasBias()) {
-                term.addi(1.0);
-            }
-            term.muli(algebra.squaredRowNorms(deltas[l]));
+            INDArray inputSq = l == 0 && featureSquaredNorms != null
+                    ? shaped(featureSquaredNorms, maskShape(inputs[0])).castTo(deltas[l].dataType())
+                    : algebra.squaredRowNorms(inputs[l]).castTo(deltas[l].dataType());
+            // Not in place: the caller's feature norms must stay as they are.
+            INDArray term = (spec.layers().get(l).hasBias() ? inputSq.add(1.0) : inputSq).mul(algebra.squaredRowNorms(deltas[l]));
             sq = sq == null ? term : sq.addi(term);
         }
         return Transforms.sqrt(sq, false);
@@ -135,6 +155,10 @@ public final class PerExampleGradients {
     public INDArray norms(INDArray params, INDArray features, INDArray labels, INDArray mask) {
         INDArray scratch = Nd4j.create(params.dataType(), params.shape());
         return clippedSum(params, features, labels, mask, Double.MAX_VALUE, scratch).norms();
+    }
+
+    private static INDArray shaped(INDArray a, long[] shape) {
+        return Arrays.equals(a.shape(), shape) ? a : a.reshape(shape);
     }
 
     private static long[] maskShape(INDArray features) {
@@ -171,6 +195,6 @@ public final class PerExampleGradients {
             throw new IllegalArgumentException("example mask of shape " + Arrays.toString(mask.shape())
                     + " does not match the batch " + Arrays.toString(Arrays.copyOf(features.shape(), features.rank() - 1)));
         }
-        return stacked ? new StackedModelsAlgebra() : new SingleModelAlgebra();
+        return stacked ? new StackedModelsAlgebra() : single;
     }
 }

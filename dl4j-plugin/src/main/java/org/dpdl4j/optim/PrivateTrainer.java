@@ -48,6 +48,8 @@ public final class PrivateTrainer {
 
     private final DpSgdConfig config;
     private final INDArray features;
+    /** ||x_i||^2 of every training example, [N, 1]: data only, so computed once and gathered with each batch. */
+    private final INDArray featureSquaredNorms;
     private final INDArray labels;
     private final BatchSampler sampler;
     private final RandomGenerator random;
@@ -67,6 +69,7 @@ public final class PrivateTrainer {
             throw new IllegalArgumentException("features have " + features.size(0) + " rows but labels have " + labels.size(0));
         }
         long n = features.size(0);
+        this.featureSquaredNorms = RowNorms.squared(features, 1).reshape(n, 1).detach();
         this.sampler = config.sampling() == SamplingScheme.POISSON
                 ? PoissonSampler.withExpectedBatchSize(n, config.batchSize())
                 : new FixedSizeSampler(n, config.batchSize());
@@ -124,7 +127,8 @@ public final class PrivateTrainer {
         // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
         INDArray x = rows.length == 0 ? features.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(features, 1, rows);
         INDArray y = rows.length == 0 ? labels.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
-        ClippedBatch batch = optimizer.step(x, y);
+        INDArray xNormsSq = rows.length == 0 ? null : Nd4j.pullRows(featureSquaredNorms, 1, rows);
+        ClippedBatch batch = optimizer.step(x, y, xNormsSq);
         steps++;
         return batch;
     }

@@ -3,27 +3,21 @@ package org.dpdl4j.optim;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
-
 /**
  * {@link LayerAlgebra} for one model, using exactly the ND4J calls of DL4J's own dense and output
  * layers (same operations, orders and memory layouts), so that without clipping and noise the result
  * is bit-for-bit DL4J's gradient.
  */
 final class SingleModelAlgebra implements LayerAlgebra {
+    private final LayerViews views;
+
+    SingleModelAlgebra(DenseNetworkSpec spec) {
+        this.views = new LayerViews(spec.layers());
+    }
 
     @Override
     public INDArray weights(INDArray params, DenseLayerSpec layer) {
-        return flat(params).get(interval(layer.weightOffset(), layer.weightOffset() + layer.weightCount()))
-                .reshape('f', layer.nIn(), layer.nOut());
-    }
-
-    private static INDArray bias(INDArray flatArray, DenseLayerSpec layer) {
-        return flatArray.get(interval(layer.biasOffset(), layer.biasOffset() + layer.nOut()));
-    }
-
-    private static INDArray flat(INDArray rowVector) {
-        return rowVector.reshape(rowVector.length());
+        return views.weights(params, layer);
     }
 
     @Override
@@ -31,7 +25,7 @@ final class SingleModelAlgebra implements LayerAlgebra {
         INDArray z = Nd4j.createUninitialized(weights.dataType(), input.size(0), weights.size(1));
         input.castTo(z.dataType()).mmuli(weights, z);
         if (layer.hasBias()) {
-            z.addiRowVector(bias(flat(params), layer));
+            z.addiRowVector(views.bias(params, layer));
         }
         return z;
     }
@@ -47,7 +41,7 @@ final class SingleModelAlgebra implements LayerAlgebra {
         INDArray weightGrad = weights(gradOut, layer);
         Nd4j.gemm(input.castTo(weightGrad.dataType()), delta, weightGrad, true, false, 1.0, 0.0);
         if (layer.hasBias()) {
-            delta.sum(bias(flat(gradOut), layer), 0);
+            delta.sum(views.bias(gradOut, layer), 0);
         }
     }
 

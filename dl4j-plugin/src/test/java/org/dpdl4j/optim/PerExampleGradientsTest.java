@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.nd4j.linalg.indexing.NDArrayIndex.all;
 import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
@@ -132,5 +133,40 @@ class PerExampleGradientsTest {
         INDArray clippedNorms = batch.norms().mul(batch.clipFactors());
         assertArrayEquals(new double[32], clippedNorms.sub(clip).toDoubleVector(), 1e-12);
         assertTrue(grad.norm2Number().doubleValue() <= 32 * clip + 1e-9);
+    }
+    @Test
+    void suppliedFeatureNormsGiveTheSameNormsAndSum() {
+        MultiLayerNetwork net = TestNetworks.mlp(DataType.DOUBLE, 4, Activation.TANH, 10, 8, 4);
+        INDArray x = TestNetworks.features(DataType.DOUBLE, 1, 16, 10);
+        INDArray y = TestNetworks.oneHot(DataType.DOUBLE, 2, 16, 4);
+        PerExampleGradients engine = PerExampleGradients.of(net);
+        INDArray computed = Nd4j.create(DataType.DOUBLE, 1, net.numParams());
+        INDArray supplied = Nd4j.create(DataType.DOUBLE, 1, net.numParams());
+        ClippedBatch a = engine.clippedSum(net.params(), x, y, null, 0.5, computed);
+        INDArray xNormsSq = x.mul(x).sum(1).reshape(16, 1);
+        INDArray before = xNormsSq.dup();
+        ClippedBatch b = engine.clippedSum(net.params(), x, y, null, xNormsSq, 0.5, supplied);
+        assertArrayEquals(a.norms().toDoubleVector(), b.norms().toDoubleVector(), 1e-12);
+        assertArrayEquals(computed.toDoubleVector(), supplied.toDoubleVector(), 1e-12);
+        assertEquals(before, xNormsSq, "the caller's norms are left as they were");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> engine.clippedSum(net.params(), x, y, null, Nd4j.ones(DataType.DOUBLE, 15), 0.5, supplied));
+        assertTrue(e.getMessage().contains("one squared norm per example"), e.getMessage());
+    }
+
+    @Test
+    void parameterArraysAreToldApartWhenTheyAlternate() {
+        // The engine keeps layer views of the arrays it has seen; a different array must never get another's views.
+        MultiLayerNetwork net = TestNetworks.mlp(DataType.DOUBLE, 4, Activation.RELU, 10, 8, 4);
+        MultiLayerNetwork other = TestNetworks.mlp(DataType.DOUBLE, 5, Activation.RELU, 10, 8, 4);
+        INDArray x = TestNetworks.features(DataType.DOUBLE, 1, 8, 10);
+        INDArray y = TestNetworks.oneHot(DataType.DOUBLE, 2, 8, 4);
+        PerExampleGradients engine = PerExampleGradients.of(net);
+        for (MultiLayerNetwork m : new MultiLayerNetwork[]{net, other, net, other}) {
+            INDArray grad = Nd4j.create(DataType.DOUBLE, 1, m.numParams());
+            engine.clippedSum(m.params(), x, y, null, Double.POSITIVE_INFINITY, grad);
+            INDArray truth = PerExampleGradientOracle.perExampleGradients(m, x, y).sum(0);
+            assertArrayEquals(truth.toDoubleVector(), grad.toDoubleVector(), 1e-10);
+        }
     }
 }

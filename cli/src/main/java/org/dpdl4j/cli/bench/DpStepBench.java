@@ -38,6 +38,9 @@ final class DpStepBench implements Callable<Integer> {
     @Option(names = "--steps-per-block", defaultValue = "40", description = "Steps per block; default ${DEFAULT-VALUE}.")
     int perBlock;
 
+    @Option(names = "--warmup", defaultValue = "2000", description = "Untimed steps of each kind first (JIT compilation, workspace sizing); default ${DEFAULT-VALUE}.")
+    int warmup;
+
     @Option(names = "--noise", defaultValue = "secure", description = "secure (default: drawn one step ahead on a background thread, as PrivateTrainer does), secure-inline (same, on the calling thread) or seeded.")
     String noise;
 
@@ -66,7 +69,10 @@ final class DpStepBench implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--noise must be secure, secure-inline or seeded, got " + noise);
         };
         DpOptimizer dp = new DpOptimizer(priv, 1.0, 1.1, batch, source);
-        PairedTiming.Result r = PairedTiming.measure("fit", () -> plain.fit(ds), "dp-step", () -> dp.step(x, y), 50, blocks, perBlock);
+        // What PrivateTrainer hands the step with each batch: the batch's feature norms, gathered from the
+        // dataset's, which it computes once (data only).
+        INDArray xNormsSq = x.mul(x).sum(1);
+        PairedTiming.Result r = PairedTiming.measure("fit", () -> plain.fit(ds), "dp-step", () -> dp.step(x, y, xNormsSq), warmup, blocks, perBlock);
         System.out.printf("model=%s (%d parameters) batch=%d noise=%s OMP_NUM_THREADS=%s%n", model, plain.numParams(), batch,
                 source.description(), System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
         System.out.println(r.format());

@@ -47,6 +47,11 @@ public final class LookAheadNoiseSource implements NoiseSource, AutoCloseable {
             return;
         }
         long n = target.length();
+        if (n < MIN_LOOK_AHEAD) {
+            cancelPending();
+            source.addGaussian(target, std);
+            return;
+        }
         INDArray normals = null;
         if (next != null && nextSize == n) {
             try {
@@ -57,23 +62,26 @@ public final class LookAheadNoiseSource implements NoiseSource, AutoCloseable {
             } catch (ExecutionException e) {
                 throw new IllegalStateException("background noise generation failed: " + e.getCause(), e.getCause());
             }
-        } else if (next != null) {
-            next.cancel(false);
+        } else {
+            cancelPending();
         }
         if (normals == null) {
             normals = source.standardNormals(n);
         }
-        if (n >= MIN_LOOK_AHEAD) {
-            nextSize = n;
-            next = ahead.submit(() -> source.standardNormals(n));
-        } else {
-            next = null;
-        }
+        nextSize = n;
+        next = ahead.submit(() -> source.standardNormals(n));
         INDArray scaled = normals.muli(std);
         if (target.dataType() != DataType.DOUBLE) {
             scaled = scaled.castTo(target.dataType());
         }
         target.addi(scaled.reshape('c', target.shape()));
+    }
+
+    private void cancelPending() {
+        if (next != null) {
+            next.cancel(false);
+            next = null;
+        }
     }
 
     @Override

@@ -17,7 +17,8 @@ import java.util.Arrays;
  *       (for example the round) selects an independent stream.</li>
  * </ul>
  * Normals are produced in bulk by {@link GaussianSampler} (ziggurat, with the floating-point mitigation
- * described there).
+ * described there). Draws are synchronized: a look-ahead thread and the caller may share one source, and
+ * two threads advancing one cipher stream at once could hand out the same key-stream bytes twice.
  */
 public final class SecureNoiseSource implements NoiseSource {
     private final GaussianSampler sampler;
@@ -58,7 +59,7 @@ public final class SecureNoiseSource implements NoiseSource {
     }
 
     /** {@code n} standard normals, DOUBLE, rank 1. */
-    public INDArray standardNormals(long n) {
+    public synchronized INDArray standardNormals(long n) {
         if (n < 0 || n > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("can draw between 0 and 2^31-17 normals at a time, asked for " + n);
         }
@@ -66,7 +67,7 @@ public final class SecureNoiseSource implements NoiseSource {
     }
 
     @Override
-    public void addGaussian(INDArray target, double std) {
+    public synchronized void addGaussian(INDArray target, double std) {
         if (NoiseChecks.skip(target, std)) {
             return;
         }
