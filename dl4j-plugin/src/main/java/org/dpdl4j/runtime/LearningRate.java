@@ -6,6 +6,9 @@ public sealed interface LearningRate {
     /** The rate at round t. */
     double at(long t);
 
+    /** The same schedule, starting at {@code rate} at round 0 (exactly). */
+    LearningRate startingAt(double rate);
+
     /** The same rate at every round. */
     record Constant(double rate) implements LearningRate {
         public Constant {
@@ -17,6 +20,11 @@ public sealed interface LearningRate {
         @Override
         public double at(long t) {
             return rate;
+        }
+
+        @Override
+        public Constant startingAt(double newRate) {
+            return new Constant(newRate);
         }
     }
 
@@ -34,6 +42,11 @@ public sealed interface LearningRate {
         @Override
         public double at(long t) {
             return initial / (1.0 + t / timeScale);
+        }
+
+        @Override
+        public InverseTime startingAt(double rate) {
+            return new InverseTime(rate, timeScale);
         }
     }
 }

@@ -22,12 +22,13 @@ final class DecorSummary {
     private final long rounds;
     private final int seeds;
     private final int pairs;
+    private final List<Double> lrFactors;
     private final String noise;
     private final String command;
 
     /** @param command the options that reproduce these results, after {@code dpdl4j reproduce decor} */
     DecorSummary(DecorTask task, List<ReproduceDecorCommand.Row> rows, List<DecorSetting> settings, List<Double> grid, boolean reference,
-                 double delta, long rounds, int seeds, int pairs, String noise, String command) {
+                 double delta, long rounds, int seeds, int pairs, List<Double> lrFactors, String noise, String command) {
         this.command = command;
         this.task = task;
         this.rows = rows;
@@ -38,6 +39,7 @@ final class DecorSummary {
         this.rounds = rounds;
         this.seeds = seeds;
         this.pairs = pairs;
+        this.lrFactors = List.copyOf(lrFactors);
         this.noise = noise;
     }
 
@@ -47,7 +49,8 @@ final class DecorSummary {
         double var = rs.stream().mapToDouble(r -> (r.metric() - mean) * (r.metric() - mean)).sum() / Math.max(1, rs.size() - 1);
         ReproduceDecorCommand.Row first = rs.isEmpty() ? null : rs.get(0);
         return new double[]{mean, Math.sqrt(var), first == null ? Double.NaN : first.sigmaCdp(), first == null ? Double.NaN : first.sigmaCor(),
-                first == null ? Double.NaN : first.properEpsilon(), first == null ? Double.NaN : first.referenceEpsilon()};
+                first == null ? Double.NaN : first.properEpsilon(), first == null ? Double.NaN : first.referenceEpsilon(),
+                first == null ? Double.NaN : first.eta0()};
     }
 
     private String epsLabel() {
@@ -73,18 +76,23 @@ final class DecorSummary {
         s.append("- Decor noise pair: ").append(pairs > 1 ? "best of " + pairs + " calibrated pairs on a separate tuning seed (noise-pair-tuning.csv)"
                 : "the calibrated pair with the smallest sigma_cdp (as the reference scripts)").append("\n");
         s.append("- noise streams: ").append(noise).append(noise.equals("seeded") ? " (reproducible; not secure - fine for measuring utility)" : "")
-                .append("\n- learning rates and clipping norms: the reference scripts' table (spec section 3.7)\n\n");
+                .append("\n").append(lrFactors.isEmpty() ? "- learning rates and clipping norms: the reference scripts' table (spec section 3.7)\n\n"
+                        : "- clipping norms: the reference scripts' table (spec section 3.7); learning rates: the table's eta_0 times the best of "
+                        + lrFactors.stream().map(ReproduceDecorCommand::fmt).collect(java.util.stream.Collectors.joining(", "))
+                        + " on a separate tuning seed, chosen for every setting and epsilon alike (lr-tuning.csv). The table was tuned for "
+                        + "the reference code's pairwise noise, drawn once and scaled by W_ij; the paper's Decor draws it fresh at full "
+                        + "scale.\n\n");
         Map<Double, Map<String, String>> paper = task.paperValues();
         for (double eps : grid) {
             s.append("## ").append(epsLabel()).append(" = ").append(ReproduceDecorCommand.fmt(eps)).append("\n\n");
-            s.append("| setting | dpdl4j | paper | sigma_cdp | sigma_cor | proper epsilon").append(reference ? " | reference-code value" : "")
-                    .append(" |\n|---|---|---|---|---|---").append(reference ? "|---" : "").append("|\n");
+            s.append("| setting | dpdl4j | paper | eta_0 | sigma_cdp | sigma_cor | proper epsilon").append(reference ? " | reference-code value" : "")
+                    .append(" |\n|---|---|---|---|---|---|---").append(reference ? "|---" : "").append("|\n");
             Map<String, String> p = paper.getOrDefault(eps, Map.of());
             for (DecorSetting st : settings) {
                 double[] v = stats(eps, st);
                 s.append("| ").append(st.label()).append(" | ").append(ReproduceDecorCommand.fmt(v[0])).append(" ± ")
                         .append(ReproduceDecorCommand.fmt(v[1])).append(" | ").append(p.getOrDefault(st.label(), "-")).append(" | ")
-                        .append(ReproduceDecorCommand.fmt(v[2])).append(" | ").append(ReproduceDecorCommand.fmt(v[3])).append(" | ")
+                        .append(ReproduceDecorCommand.fmt(v[6])).append(" | ").append(ReproduceDecorCommand.fmt(v[2])).append(" | ").append(ReproduceDecorCommand.fmt(v[3])).append(" | ")
                         .append(ReproduceDecorCommand.fmt(v[4]));
                 if (reference) {
                     s.append(" | ").append(ReproduceDecorCommand.fmt(v[5]));

@@ -30,5 +30,9 @@ interface DecorTask {
 
     /** Learning rate schedule and clipping norm. */
     record Hyper(LearningRate learningRate, double clip) {
+        /** The same hyperparameters with the learning-rate schedule starting at {@code eta0}. */
+        Hyper withEta0(double eta0) {
+            return new Hyper(learningRate.startingAt(eta0), clip);
+        }
     }
 }

@@ -18,8 +18,9 @@ import java.util.Map;
 final class FinishedRuns {
     private final Map<String, ReproduceDecorCommand.Row> rows = new HashMap<>();
     private final Map<String, double[]> chosenPairs = new HashMap<>();
+    private final Map<String, Double> chosenEta0 = new HashMap<>();
 
-    static FinishedRuns read(Path results, Path tuning) {
+    static FinishedRuns read(Path results, Path tuning, Path lrTuning) {
         FinishedRuns f = new FinishedRuns();
         if (Files.isRegularFile(results)) {
             CsvTable t = CsvTable.read(results);
@@ -42,7 +43,49 @@ final class FinishedRuns {
                 }
             }
         }
+        if (Files.isRegularFile(lrTuning)) {
+            CsvTable t = CsvTable.read(lrTuning);
+            for (List<String> r : t.rows()) {
+                if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
+                    f.chosenEta0.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|"
+                            + r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT) + "|" + r.get(t.columnIndex("topology")),
+                            num(t, r, "eta0"));
+                }
+            }
+        }
         return f;
+    }
+
+    /**
+     * Rewrites a results file with one row per key (the last one written), so that rows a resumed run replaced
+     * (finished earlier with other hyperparameters) leave the file. The new file replaces the old one atomically.
+     */
+    static void keepLatest(Path file, List<String> header, List<String> keyColumns) {
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        CsvTable t = CsvTable.read(file);
+        Map<List<String>, List<String>> latest = new java.util.LinkedHashMap<>();
+        for (List<String> r : t.rows()) {
+            List<String> key = keyColumns.stream().map(c -> r.get(t.columnIndex(c))).toList();
+            latest.remove(key);
+            latest.put(key, r);
+        }
+        if (latest.size() == t.size()) {
+            return;
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.deleteIfExists(tmp);
+            try (MetricsCsv csv = MetricsCsv.create(tmp, header)) {
+                for (List<String> r : latest.values()) {
+                    csv.append(r);
+                }
+            }
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot rewrite " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Appends to an existing results file, or creates it. */
@@ -68,6 +111,11 @@ final class FinishedRuns {
 
     ReproduceDecorCommand.Row row(double eps, DecorSetting s, long seed) {
         return rows.get(key(eps, s, seed));
+    }
+
+    /** The learning rate an earlier run chose by --tune-lr for this setting, or null. */
+    Double chosenEta0(double eps, DecorSetting s) {
+        return chosenEta0.get(eps + "|" + s.algorithm() + "|" + s.topology());
     }
 
     double[] chosenPair(double eps, String topology) {

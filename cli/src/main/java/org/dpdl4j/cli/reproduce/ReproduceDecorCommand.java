@@ -69,6 +69,11 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
             + "1 (the smallest sigma_cdp, as the reference scripts) for a9a and mnist.")
     Integer tunePairs;
 
+    @Option(names = "--tune-lr", split = ",", description = "Learning-rate factors tried for every setting and epsilon on the separate "
+            + "tuning seed, times the table's eta_0 (the best is kept; lr-tuning.csv; a resumed run keeps an earlier choice); default: none, "
+            + "the table's rates as they are.")
+    List<Double> tuneLr;
+
     @Option(names = "--rounds", description = "Override the paper's number of rounds (for quick looks; results are then not comparable).")
     Long rounds;
 
@@ -97,6 +102,12 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     /** One finished run. */
     record Row(double epsilon, DecorSetting setting, long seed, double sigmaCdp, double sigmaCor, double clip, double eta0,
                double properEpsilon, double referenceEpsilon, double metric) {
+
+        /** Whether this row was run with these hyperparameters and this noise pair (the CSV keeps full precision). */
+        boolean sameRunAs(DecorTask.Hyper h, double[] pair) {
+            return eta0 == h.learningRate().at(0) && clip == h.clip() && sigmaCdp == pair[0]
+                    && (setting.algorithm() != DecentralizedAlgorithm.DECOR || sigmaCor == pair[1]);
+        }
     }
 
     @Override
@@ -132,13 +143,13 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
                 : Path.of("results", "decor", task + (reference ? "-reference-epsilon" : ""));
         Files.createDirectories(dir);
         if (fresh) {
-            for (String previous : new String[]{"results.csv", "noise-pair-tuning.csv"}) {
+            for (String previous : new String[]{"results.csv", "noise-pair-tuning.csv", "lr-tuning.csv"}) {
                 if (Files.deleteIfExists(dir.resolve(previous))) {
                     pw.println("Discarding the earlier " + previous + " in " + dir);
                 }
             }
         }
-        FinishedRuns finished = FinishedRuns.read(dir.resolve("results.csv"), dir.resolve("noise-pair-tuning.csv"));
+        FinishedRuns finished = FinishedRuns.read(dir.resolve("results.csv"), dir.resolve("noise-pair-tuning.csv"), dir.resolve("lr-tuning.csv"));
         if (!finished.isEmpty()) {
             pw.println("Resuming: " + finished.size() + " finished runs in " + dir + " are kept (use --fresh to start over)");
         }
@@ -156,9 +167,20 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         List<String> header = List.of("epsilon_target", "epsilon_mode", "algorithm", "topology", "seed", "sigma_cdp", "sigma_cor", "clip",
                 "eta0", "epsilon_proper", "epsilon_reference_code", "metric");
         List<String> tuningHeader = List.of("epsilon_target", "topology", "sigma_cdp", "sigma_cor", "metric_on_tuning_seed", "chosen");
-        long calibrationMinLocal = minLocal(t, nSeeds, pairs > 1);
+        List<String> lrHeader = List.of("epsilon_target", "algorithm", "topology", "eta0", "metric_on_tuning_seed", "chosen");
+        if (tuneLr != null) {
+            for (double f : tuneLr) {
+                if (!(f > 0) || Double.isInfinite(f)) {
+                    throw new IllegalArgumentException("--tune-lr factors must be positive finite numbers, got " + f);
+                }
+            }
+        }
+        List<Double> lrFactors = tuneLr == null ? List.of() : List.copyOf(new java.util.LinkedHashSet<>(tuneLr));
+        runs += (long) grid.size() * settings.size() * lrFactors.size();
+        long calibrationMinLocal = minLocal(t, nSeeds, pairs > 1 || !lrFactors.isEmpty());
         try (MetricsCsv csv = FinishedRuns.open(dir.resolve("results.csv"), header);
              MetricsCsv tuning = FinishedRuns.open(dir.resolve("noise-pair-tuning.csv"), tuningHeader);
+             MetricsCsv lrTuning = lrFactors.isEmpty() ? null : FinishedRuns.open(dir.resolve("lr-tuning.csv"), lrHeader);
              ProgressBar bar = ProgressBar.builder("reproduce decor " + task, runs).unit("runs").build()) {
             for (double eps : grid) {
                 for (DecorSetting s : settings) {
@@ -177,8 +199,18 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
                             bar.step(pairs);
                         }
                     }
+                    if (!lrFactors.isEmpty()) {
+                        Double kept = finished.chosenEta0(eps, s);
+                        h = kept != null ? h.withEta0(kept) : tuneLearningRate(t, s, h, g, pair, lrFactors, roundCount, eps, lrTuning, bar);
+                        if (kept != null) {
+                            bar.step(lrFactors.size());
+                        }
+                    }
                     for (long seed = 1; seed <= nSeeds; seed++) {
                         Row done = finished.row(eps, s, seed);
+                        if (done != null && !done.sameRunAs(h, pair)) {
+                            done = null;   // finished with other hyperparameters: run again; the old row is dropped below
+                        }
                         if (done != null) {
                             rows.add(done);
                             bar.step();
@@ -201,14 +233,16 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
             }
             bar.finish();
         }
-        DecorSummary summary = new DecorSummary(t, rows, settings, grid, reference, delta, roundCount, nSeeds, pairs, noise, commandLine());
+        FinishedRuns.keepLatest(dir.resolve("results.csv"), header, List.of("epsilon_target", "epsilon_mode", "algorithm", "topology", "seed"));
+        DecorSummary summary = new DecorSummary(t, rows, settings, grid, reference, delta, roundCount, nSeeds, pairs, lrFactors, noise, commandLine());
         Files.writeString(dir.resolve("summary.md"), summary.markdown());
         Plots.write(dir.resolve("figure.png"), summary.figure());
         pw.println();
         pw.print(summary.terminalTable().render());
         pw.println();
         pw.println(summary.shapeCheck());
-        pw.println("Results: " + dir.toAbsolutePath() + " (results.csv, summary.md, figure.png, noise-pair-tuning.csv)");
+        pw.println("Results: " + dir.toAbsolutePath() + " (results.csv, summary.md, figure.png, noise-pair-tuning.csv"
+                + (lrFactors.isEmpty() ? "" : ", lr-tuning.csv") + ")");
         pw.flush();
         return 0;
     }
@@ -235,6 +269,10 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         }
         if (tunePairs != null) {
             c.append(" --tune-pairs ").append(tunePairs);
+        }
+        if (tuneLr != null) {
+            c.append(" --tune-lr ").append(tuneLr.stream().map(f -> String.format(Locale.ROOT, "%s", f))
+                    .collect(java.util.stream.Collectors.joining(",")));
         }
         if (rounds != null) {
             c.append(" --rounds ").append(rounds);
@@ -301,6 +339,33 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
             tuning.append(eps, s.topology(), r[0], r[1], r[2], r[0] == chosen[0] && r[1] == chosen[1]);
         }
         return chosen;
+    }
+
+    /**
+     * Tries each factor times the table's learning rate on the tuning seed and keeps the best. The table was tuned
+     * by the reference scripts for their own noise (spec 3.7: the pairwise terms there are drawn once and scaled by
+     * W_ij), so with the paper's fresh pairwise noise its rates need not be the best ones.
+     */
+    private DecorTask.Hyper tuneLearningRate(DecorTask t, DecorSetting s, DecorTask.Hyper table, Graph g, double[] pair,
+                                             List<Double> factors, long rounds, double eps, MetricsCsv lrTuning, ProgressBar bar) {
+        DecorTask.Hyper best = null;
+        double bestMetric = Double.NaN;
+        List<double[]> results = new ArrayList<>();
+        for (double f : factors) {
+            DecorTask.Hyper h = table.withEta0(table.learningRate().at(0) * f);
+            Row r = run(t, s, h, g, pair[0], pair[1], rounds, TUNING_SEED, eps);
+            results.add(new double[]{h.learningRate().at(0), r.metric()});
+            boolean better = best == null || (t.workload().lowerIsBetter() ? r.metric() < bestMetric : r.metric() > bestMetric);
+            if (better) {
+                best = h;
+                bestMetric = r.metric();
+            }
+            bar.step();
+        }
+        for (double[] r : results) {
+            lrTuning.append(eps, s.algorithm().cliName(), s.topology(), r[0], r[1], r[0] == best.learningRate().at(0));
+        }
+        return best;
     }
 
     private Row run(DecorTask t, DecorSetting s, DecorTask.Hyper h, Graph g, double sigmaCdp, double sigmaCor, long rounds, long seed,

@@ -1,0 +1,87 @@
+package org.dpdl4j.cli.reproduce;
+
+import org.dpdl4j.cli.Dpdl4jCommand;
+import org.dpdl4j.cli.report.CsvTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code reproduce decor --tune-lr}: the choice per setting, the results it drives, and resuming after a changed choice. */
+class ReproduceDecorCommandTest {
+    @TempDir
+    Path tmp;
+
+    private static void run(Path out) {
+        StringWriter err = new StringWriter();
+        CommandLine cl = Dpdl4jCommand.commandLine();
+        cl.setErr(new PrintWriter(err));
+        cl.setOut(new PrintWriter(new StringWriter()));
+        int code = cl.execute("reproduce", "decor", "--task", "synthetic", "--epsilons", "10", "--topologies", "ring", "--seeds", "1",
+                "--tune-pairs", "1", "--tune-lr", "0.5,1", "--rounds", "100", "--out", out.toString());
+        assertEquals(0, code, err.toString());
+    }
+
+    /** Chosen eta_0 by setting ("cdp complete", ...), read from lr-tuning.csv. */
+    private static Map<String, Double> chosen(Path out) {
+        CsvTable t = CsvTable.read(out.resolve("lr-tuning.csv"));
+        Map<String, Double> m = new HashMap<>();
+        for (List<String> r : t.rows()) {
+            if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
+                m.put(r.get(t.columnIndex("algorithm")) + " " + r.get(t.columnIndex("topology")), Double.parseDouble(r.get(t.columnIndex("eta0"))));
+            }
+        }
+        return m;
+    }
+
+    @Test
+    void eachSettingRunsWithTheRateItsTuningChoseAndAChangedChoiceReplacesTheRow() throws IOException {
+        Path out = tmp.resolve("decor");
+        run(out);
+        CsvTable tuning = CsvTable.read(out.resolve("lr-tuning.csv"));
+        assertEquals(3 * 2, tuning.size(), "CDP, Decor ring and LDP ring, two factors each");
+        Map<String, Double> chosen = chosen(out);
+        assertEquals(3, chosen.size(), "one choice per setting");
+        CsvTable results = CsvTable.read(out.resolve("results.csv"));
+        assertEquals(3, results.size());
+        for (List<String> r : results.rows()) {
+            String setting = r.get(results.columnIndex("algorithm")) + " " + r.get(results.columnIndex("topology"));
+            assertEquals(chosen.get(setting), Double.parseDouble(r.get(results.columnIndex("eta0"))), 0.0, setting);
+        }
+        assertTrue(Files.readString(out.resolve("summary.md")).contains("lr-tuning.csv"));
+
+        // Flip Decor's choice: the resumed run must redo its result row with the other rate and keep one row per run.
+        double table = 1.668e-3;
+        double other = chosen.get("decor ring") == table ? table * 0.5 : table;
+        StringBuilder flipped = new StringBuilder(String.join(",", tuning.header())).append('\n');
+        for (List<String> r : tuning.rows()) {
+            boolean decor = r.get(tuning.columnIndex("algorithm")).equals("decor");
+            double eta = Double.parseDouble(r.get(tuning.columnIndex("eta0")));
+            List<String> copy = new java.util.ArrayList<>(r);
+            if (decor) {
+                copy.set(tuning.columnIndex("chosen"), Boolean.toString(eta == other));
+            }
+            flipped.append(String.join(",", copy)).append('\n');
+        }
+        Files.writeString(out.resolve("lr-tuning.csv"), flipped);
+        run(out);
+        CsvTable again = CsvTable.read(out.resolve("results.csv"));
+        assertEquals(3, again.size(), "the replaced row left the file");
+        for (List<String> r : again.rows()) {
+            if (r.get(again.columnIndex("algorithm")).equals("decor")) {
+                assertEquals(other, Double.parseDouble(r.get(again.columnIndex("eta0"))), 0.0);
+            }
+        }
+    }
+}
