@@ -15,15 +15,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * The files of a DP-mu^2-FL reproduction: mu2.csv (one row per configuration), mu2.png (test loss and accuracy
- * against epsilon, ours next to the paper's) and README.md (the table next to the paper's numbers, every chosen
- * constant, the checks of the paper's orderings and of the tolerances).
+ * The files of a DP-mu^2-FL reproduction: mu2.csv (one row per run: configuration and seed), mu2.png (mean test loss
+ * and accuracy against epsilon, ours next to the paper's) and README.md (the table of means over seeds next to the
+ * paper's numbers, every chosen constant, the checks of the paper's orderings and of the tolerances on the means).
  */
 final class Mu2Report {
     /** Loss tolerance of the comparison at M &lt;= 10 (spec 4.6). */
@@ -31,7 +33,10 @@ final class Mu2Report {
     /** Accuracy tolerance, in points. */
     static final double ACCURACY_TOLERANCE = 3.0;
 
+    private final List<Mu2Cell> runs;
+    /** One mean over seeds per configuration, in the order the configurations first ran. */
     private final List<Mu2Cell> cells;
+    private final int seeds;
     private final Mu2Constants constants;
     private final double delta;
     private final long seed;
@@ -40,9 +45,16 @@ final class Mu2Report {
     private final Provenance provenance;
     private final double minutes;
 
-    Mu2Report(List<Mu2Cell> cells, Mu2Constants constants, double delta, long seed, String noise, long examples, Provenance provenance,
+    /** @param runs every run, one per configuration and seed */
+    Mu2Report(List<Mu2Cell> runs, Mu2Constants constants, double delta, long seed, String noise, long examples, Provenance provenance,
               double minutes) {
-        this.cells = List.copyOf(cells);
+        this.runs = List.copyOf(runs);
+        Map<String, List<Mu2Cell>> byConfig = new LinkedHashMap<>();
+        for (Mu2Cell r : runs) {
+            byConfig.computeIfAbsent(r.trust() + "|" + r.machines() + "|" + r.epsilon(), k -> new ArrayList<>()).add(r);
+        }
+        this.cells = byConfig.values().stream().map(Mu2Cell::mean).toList();
+        this.seeds = cells.stream().mapToInt(Mu2Cell::runs).max().orElse(0);
         this.constants = constants;
         this.delta = delta;
         this.seed = seed;
@@ -57,11 +69,11 @@ final class Mu2Report {
             Files.createDirectories(dir);
             Path csv = dir.resolve("mu2.csv");
             Files.deleteIfExists(csv);
-            try (MetricsCsv out = MetricsCsv.create(csv, List.of("trust", "machines", "rounds", "epsilon", "epsilon_achieved", "delta",
+            try (MetricsCsv out = MetricsCsv.create(csv, List.of("trust", "machines", "rounds", "seed", "epsilon", "epsilon_achieved", "delta",
                     "sigma", "eta", "G", "L", "D", "S", "test_loss", "test_accuracy", "train_loss", "paper_test_loss", "paper_test_accuracy",
                     "clipped_rounds", "seconds"))) {
-                for (Mu2Cell c : cells) {
-                    out.append(c.trust(), c.machines(), c.rounds(), c.epsilon(), c.achievedEps(), delta, c.sigma(), c.stepSize(),
+                for (Mu2Cell c : runs) {
+                    out.append(c.trust(), c.machines(), c.rounds(), c.seed(), c.epsilon(), c.achievedEps(), delta, c.sigma(), c.stepSize(),
                             constants.lipschitz(), constants.smoothness(), constants.diameter(), constants.sensitivityBound(), c.testLoss(),
                             c.testAccuracy(), c.trainLoss(), c.paperLoss(), c.paperAccuracy(), c.clippedRounds(), c.seconds());
                 }
@@ -79,17 +91,19 @@ final class Mu2Report {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    /** The results next to the paper's, one row per configuration. */
+    /** The means over seeds next to the paper's, one row per configuration. */
     TerminalTable table() {
-        TerminalTable t = new TerminalTable("DP-mu^2-FL on MNIST: ours vs the paper (Tables 1-2)", "server", "M", "T", "epsilon", "sigma",
-                "eta", "test loss", "paper", "diff", "test acc %", "paper %", "diff (pts)");
-        t.format("sigma", "%.5g").format("eta", "%.4g").format("test loss", "%.4f").format("paper", "%.3f").format("diff", "%+.4f")
-                .format("test acc %", "%.1f").format("paper %", "%.1f").format("diff (pts)", "%+.1f");
+        TerminalTable t = new TerminalTable("DP-mu^2-FL on MNIST: ours (mean over " + seeds + " seed" + (seeds == 1 ? "" : "s")
+                + ") vs the paper (Tables 1-2)", "server", "M", "T", "epsilon", "sigma", "eta", "test loss", "± loss", "paper", "diff",
+                "test acc %", "± acc", "paper %", "diff (pts)");
+        t.format("sigma", "%.5g").format("eta", "%.4g").format("test loss", "%.4f").format("± loss", "%.4f").format("paper", "%.3f")
+                .format("diff", "%+.4f").format("test acc %", "%.1f").format("± acc", "%.1f").format("paper %", "%.1f")
+                .format("diff (pts)", "%+.1f");
         for (Mu2Cell c : cells) {
             boolean onGrid = !Double.isNaN(c.paperLoss());
             t.addRow(c.trust(), c.machines(), c.rounds(), c.isReference() ? "inf" : num(c.epsilon()), c.sigma(), c.stepSize(), c.testLoss(),
-                    onGrid ? c.paperLoss() : null, onGrid ? c.testLoss() - c.paperLoss() : null, 100 * c.testAccuracy(),
-                    onGrid ? 100 * c.paperAccuracy() : null, onGrid ? 100 * (c.testAccuracy() - c.paperAccuracy()) : null);
+                    c.testLossStd(), onGrid ? c.paperLoss() : null, onGrid ? c.testLoss() - c.paperLoss() : null, 100 * c.testAccuracy(),
+                    100 * c.accuracyStd(), onGrid ? 100 * c.paperAccuracy() : null, onGrid ? 100 * (c.testAccuracy() - c.paperAccuracy()) : null);
         }
         return t;
     }
@@ -210,7 +224,8 @@ final class Mu2Report {
                 + " training examples. Produced by `dpdl4j " + String.join(" ", provenance.arguments()) + "`.\n\n");
         s.append("## Results\n\n");
         s.append(table().toMarkdown()).append('\n');
-        s.append("`diff` = ours - paper. `eta` is the step size, `sigma` the noise std (per machine with an untrusted server, on the"
+        s.append("Means over " + seeds + " seed" + (seeds == 1 ? "" : "s") + " (split and noise), `±` their standard deviation; every run is a "
+                + "row of mu2.csv. `diff` = mean - paper. `eta` is the step size, `sigma` the noise std (per machine with an untrusted server, on the"
                 + " average with a trusted one). The last row (`none`, epsilon = inf) is non-private mu^2-SGD with M = 1 on the same"
                 + " setup: the floor of what this constrained model reaches in one pass.\n\n");
         s.append("![test loss and accuracy against epsilon](mu2.png)\n\n");
@@ -238,9 +253,11 @@ final class Mu2Report {
                 + " (untrusted) or d sigma^2 (trusted)", "spec 4.5; gradient-variance bounds sigma_g <= G, sigma_L <= L"));
         s.append(row("batch", "1 example per machine and round", "the paper's algorithm"));
         s.append(row("precision", "float32", "noise dwarfs rounding; float halves the memory traffic"));
-        s.append(row("noise", noise + (noise.equals("seeded") ? " (reproducible from seed " + seed + "; NOT secure: a reproduction measures"
+        s.append(row("noise", noise + (noise.equals("seeded") ? " (reproducible from the run's seed; NOT secure: a reproduction measures"
                 + " utility at the prescribed noise level)" : " (AES-256-CTR keyed from SecureRandom; not reproducible)"), "-"));
-        s.append(row("seeds", "split and noise: " + seed + " (one run per configuration)", "-"));
+        s.append(row("seeds", "split and noise: " + seed + (seeds > 1 ? " to " + (seed + seeds - 1) : "") + " (" + seeds + " run"
+                + (seeds == 1 ? "" : "s") + " per configuration; tables and checks use the mean)",
+                "a single run's accuracy moves by several points with the seed at the noisiest settings"));
         s.append(row("output", "the query point x_{T+1} after the last round", "post-processing of private releases"));
         s.append('\n');
         s.append("## Provenance\n\n");

@@ -72,8 +72,14 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
             description = "Server trust models; default ${DEFAULT-VALUE}.")
     private List<String> trust;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed of the split and of the seeded noise; default ${DEFAULT-VALUE}.")
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed of the split and of the seeded noise of the first "
+            + "run; default ${DEFAULT-VALUE}.")
     private long seed;
+
+    @Option(names = "--seeds", defaultValue = "3", paramLabel = "N", description = "Runs per configuration, with seeds S, S+1, ...; the "
+            + "tables and checks use their mean (the accuracy of these tiny-signal models moves by several points between seeds); "
+            + "default ${DEFAULT-VALUE}.")
+    private int seeds;
 
     @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "DELTA", description = "delta (not given by the paper); default ${DEFAULT-VALUE}.")
     private double delta;
@@ -103,8 +109,11 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
         if (!noise.equals("seeded") && !noise.equals("secure")) {
             throw new IllegalArgumentException("unknown --noise '" + noise + "'; use seeded or secure");
         }
+        if (seeds < 1) {
+            throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
+        }
         long startNanos = System.nanoTime();
-        Provenance provenance = Provenance.capture(Map.of("split and noise", seed), spec.commandLine().getParseResult().originalArgs());
+        Provenance provenance = Provenance.capture(Map.of("split and noise", seed, "seeds", (long) seeds), spec.commandLine().getParseResult().originalArgs());
         TrainTest tt = Datasets.mnist(DataDirectory.resolve(dataDir), PixelScaling.UNIT_INTERVAL);
         LabeledData train = subset(tt.train());
         INDArray testX = tt.test().features();
@@ -118,26 +127,28 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
                         + " training examples");
             }
         }
-        long totalRounds = machines.stream().mapToLong(m -> (long) trusts.size() * epsilons.size() * (train.size() / m)).sum()
-                + (reference ? train.size() : 0);
+        long totalRounds = seeds * (machines.stream().mapToLong(m -> (long) trusts.size() * epsilons.size() * (train.size() / m)).sum()
+                + (reference ? train.size() : 0));
         List<Mu2Cell> cells = new ArrayList<>();
         try (ProgressBar bar = ProgressBar.builder("reproduce mu2", totalRounds).unit("rounds").build()) {
-            for (int m : machines) {
-                List<NodeData> data = split(train, trainY, m);
-                long rounds = data.stream().mapToLong(NodeData::size).min().orElseThrow();
-                for (ServerTrust t : trusts) {
-                    for (double eps : epsilons) {
-                        Mu2Setup setup = Mu2Setup.calibrated(t, constants, m, rounds, 1, probe.numParams(), eps, delta, seed);
-                        bar.field("run", t.name().toLowerCase(Locale.ROOT) + " M=" + m + " eps=" + eps);
-                        cells.add(run(setup, t.name().toLowerCase(Locale.ROOT), eps, data, train, trainY, testX, testY, bar));
+            for (long s = seed; s < seed + seeds; s++) {
+                for (int m : machines) {
+                    List<NodeData> data = split(train, trainY, m, s);
+                    long rounds = data.stream().mapToLong(NodeData::size).min().orElseThrow();
+                    for (ServerTrust t : trusts) {
+                        for (double eps : epsilons) {
+                            Mu2Setup setup = Mu2Setup.calibrated(t, constants, m, rounds, 1, probe.numParams(), eps, delta, s);
+                            bar.field("run", t.name().toLowerCase(Locale.ROOT) + " M=" + m + " eps=" + eps + " seed=" + s);
+                            cells.add(run(setup, t.name().toLowerCase(Locale.ROOT), eps, data, train, trainY, testX, testY, bar, s));
+                        }
                     }
                 }
-            }
-            if (reference) {
-                List<NodeData> data = split(train, trainY, 1);
-                Mu2Setup setup = Mu2Setup.nonPrivate(constants, 1, data.get(0).size(), 1, probe.numParams(), seed);
-                bar.field("run", "non-private M=1");
-                cells.add(run(setup, "none", Double.POSITIVE_INFINITY, data, train, trainY, testX, testY, bar));
+                if (reference) {
+                    List<NodeData> data = split(train, trainY, 1, s);
+                    Mu2Setup setup = Mu2Setup.nonPrivate(constants, 1, data.get(0).size(), 1, probe.numParams(), s);
+                    bar.field("run", "non-private M=1 seed=" + s);
+                    cells.add(run(setup, "none", Double.POSITIVE_INFINITY, data, train, trainY, testX, testY, bar, s));
+                }
             }
             bar.finish();
         }
@@ -182,7 +193,7 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
     }
 
     /** A random equal split (iid partition with the run's seed); machine i processes its part in this random order. */
-    private List<NodeData> split(LabeledData train, INDArray labels, int m) {
+    private List<NodeData> split(LabeledData train, INDArray labels, int m, long seed) {
         Partition partition = Partitioner.iid().partition(train, m, seed);
         List<NodeData> out = new ArrayList<>();
         for (int i = 0; i < m; i++) {
@@ -193,7 +204,7 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
     }
 
     private Mu2Cell run(Mu2Setup setup, String trustName, double epsilon, List<NodeData> data, LabeledData train, INDArray trainY,
-                        INDArray testX, INDArray testY, ProgressBar bar) {
+                        INDArray testX, INDArray testY, ProgressBar bar, long seed) {
         MultiLayerNetwork net = network();
         int m = data.size();
         NoiseStreams streams = noise.equals("seeded") ? new SeededNoiseStreams(seed)
@@ -215,6 +226,6 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
         double achieved = setup.privacy() != null ? setup.privacy().epsilon(setup.config().rounds()) : Double.NaN;
         double[] paper = setup.privacy() != null ? Mu2PaperTables.of(setup.config().trust(), m, epsilon) : null;
         return new Mu2Cell(trustName, m, setup.config().rounds(), epsilon, achieved, setup.sigma(), setup.stepSize(), testLoss, accuracy,
-                trainLoss, clippedRounds, seconds, paper != null ? paper[0] : Double.NaN, paper != null ? paper[1] : Double.NaN);
+                trainLoss, clippedRounds, seconds, paper != null ? paper[0] : Double.NaN, paper != null ? paper[1] : Double.NaN, seed, 1, 0, 0);
     }
 }

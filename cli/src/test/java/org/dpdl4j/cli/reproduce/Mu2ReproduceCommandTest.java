@@ -32,10 +32,11 @@ class Mu2ReproduceCommandTest {
         cl.setErr(new PrintWriter(err));
         cl.setOut(new PrintWriter(new StringWriter()));
         int code = cl.execute("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
-                "--out", out.toString());
+                "--seeds", "2", "--out", out.toString());
         assertEquals(0, code, err.toString());
         CsvTable csv = CsvTable.read(out.resolve("mu2.csv"));
-        assertEquals(2 * 2 * 2 + 1, csv.size(), "M x epsilon x trust, plus the non-private reference");
+        assertEquals(2 * (2 * 2 * 2 + 1), csv.size(), "M x epsilon x trust, plus the non-private reference, for each of 2 seeds");
+        assertEquals(List.of("1", "2"), csv.column("seed").stream().distinct().toList());
         List<String> trust = csv.column("trust");
         double[] loss = csv.doubles("test_loss");
         double[] sigma = csv.doubles("sigma");
@@ -48,6 +49,6 @@ class Mu2ReproduceCommandTest {
         assertTrue(Files.size(out.resolve("mu2.png")) > 10_000);
         String readme = Files.readString(out.resolve("README.md"));
         assertTrue(readme.contains("[x] M = 1 identical under both trust models (epsilon = 4)"), readme);
-        assertTrue(readme.contains("| G |") && readme.contains("| delta | 1.0E-5 |") && readme.contains("seeds"), readme);
+        assertTrue(readme.contains("| G |") && readme.contains("| delta | 1.0E-5 |") && readme.contains("Means over 2 seeds"), readme);
     }
 }
