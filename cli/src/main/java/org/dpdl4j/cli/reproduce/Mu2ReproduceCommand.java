@@ -76,7 +76,7 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
             + "run; default ${DEFAULT-VALUE}.")
     private long seed;
 
-    @Option(names = "--seeds", defaultValue = "3", paramLabel = "N", description = "Runs per configuration, with seeds S, S+1, ...; the "
+    @Option(names = "--seeds", defaultValue = "5", paramLabel = "N", description = "Runs per configuration, with seeds S, S+1, ...; the "
             + "tables and checks use their mean (the accuracy of these tiny-signal models moves by several points between seeds); "
             + "default ${DEFAULT-VALUE}.")
     private int seeds;
