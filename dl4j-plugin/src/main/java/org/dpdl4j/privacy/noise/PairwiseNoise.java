@@ -42,6 +42,11 @@ public final class PairwiseNoise {
         this(graph, null, false, type);
     }
 
+    /** Number of edges |E| (rows of U). */
+    public int edgeCount() {
+        return edges;
+    }
+
     /** {@code B U} for the given round ([n, p]); all zeros when sigma is 0 or the graph has no edge. */
     public INDArray draw(NoiseStreams streams, long round, long p, double sigma) {
         return combine(edgeNoise(streams, round, p, sigma));
@@ -54,6 +59,19 @@ public final class PairwiseNoise {
             streams.addPairwiseNoise(u, round, sigma);
         }
         return u;
+    }
+
+    /** Writes U for the given round into {@code u} ([|E|, p]), overwriting it: the in-place form of {@link #edgeNoise}. */
+    public void edgeNoiseInto(NoiseStreams streams, long round, double sigma, INDArray u) {
+        u.assign(0);
+        if (sigma > 0 && edges > 0) {
+            streams.addPairwiseNoise(u, round, sigma);
+        }
+    }
+
+    /** Writes {@code B U} into {@code out} ([n, p]), overwriting it: the in-place form of {@link #combine}. */
+    public void combineInto(INDArray edgeNoise, INDArray out) {
+        incidence.apply(edgeNoise, out);
     }
 
     /** {@code B U}: row i is the sum of node i's signed pairwise terms. */

@@ -3,6 +3,7 @@ package org.dpdl4j.protocol.decentralized;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -15,6 +16,12 @@ import java.util.concurrent.Future;
  * ahead on a background thread. Noise never depends on the data, so round t+1's noise can be drawn
  * while round t's gradients are computed; on a machine with a spare core this hides its cost. Each
  * term comes from its own keyed stream, so the result is the same with or without the look-ahead.
+ *
+ * <p>Draws go into two persistent sets of buffers used in turn (round t uses set t mod 2): a round's noise is
+ * megabytes per node, and fresh off-heap arrays every round cost page faults and garbage collections on
+ * the critical path. While the caller uses round t's set, the look-ahead fills the other one with round t+1;
+ * the caller's set is only reused for round t+2, which is scheduled after the caller has finished round t.
+ * A draw is therefore valid until the caller asks for the round after next.
  */
 final class RoundNoise implements AutoCloseable {
     private final NoiseStreams streams;
@@ -27,6 +34,7 @@ final class RoundNoise implements AutoCloseable {
     private final DataType type;
     private final ExecutorService ahead;
     private INDArray fixedPairwise;
+    private final Buffers[] buffers = new Buffers[2];
     private Future<Draw> next;
     private long nextRound = -1;
 
@@ -54,6 +62,10 @@ final class RoundNoise implements AutoCloseable {
     record Draw(INDArray total, INDArray edgeNoise) {
     }
 
+    /** One round's arrays: the total [n, p], and for Decor the edge terms U [|E|, p] and B U [n, p]. */
+    private record Buffers(INDArray total, INDArray edgeNoise, INDArray combined) {
+    }
+
     /** The noise of {@code round}; schedules the next round's draw in the background. */
     Draw forRound(long round) {
         Draw noise;
@@ -67,6 +79,7 @@ final class RoundNoise implements AutoCloseable {
                 throw new IllegalStateException("drawing the noise of round " + round + " failed: " + e.getCause(), e.getCause());
             }
         } else {
+            awaitPending();   // a stale look-ahead may be writing the very buffers this round uses
             noise = draw(round);
         }
         if (ahead != null) {
@@ -76,25 +89,60 @@ final class RoundNoise implements AutoCloseable {
         return noise;
     }
 
+    private void awaitPending() {
+        if (next == null) {
+            return;
+        }
+        try {
+            next.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while drawing noise", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException ignored) {
+            // The pending draw is discarded either way; only its end matters here.
+        }
+        next = null;
+    }
+
     private Draw draw(long round) {
-        INDArray noise = Nd4j.zeros(type, nodes, params);
+        Buffers b = buffers(round);
+        INDArray noise = b.total();
+        noise.assign(0);
         if (sigmaCdp > 0) {
             streams.addPrivateNoise(noise, round, sigmaCdp);
         }
         INDArray u = null;
         if (sigmaCor > 0) {
-            u = pairwise(round);
-            noise.addi(correlated.combine(u));
+            u = pairwise(round, b.edgeNoise());
+            correlated.combineInto(u, b.combined());
+            noise.addi(b.combined());
         }
         return new Draw(noise, u);
     }
 
-    private synchronized INDArray pairwise(long round) {
+    private synchronized Buffers buffers(long round) {
+        int k = (int) (round & 1);
+        if (buffers[k] == null) {
+            // Outside any workspace: without look-ahead the draw runs inside the caller's per-round workspace.
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                boolean pairwise = sigmaCor > 0;
+                buffers[k] = new Buffers(Nd4j.create(type, nodes, params),
+                        pairwise && !pairwiseDrawnOnce ? Nd4j.create(type, correlated.edgeCount(), params) : null,
+                        pairwise ? Nd4j.create(type, nodes, params) : null);
+            }
+        }
+        return buffers[k];
+    }
+
+    private synchronized INDArray pairwise(long round, INDArray into) {
         if (!pairwiseDrawnOnce) {
-            return correlated.edgeNoise(streams, round, params, sigmaCor);
+            correlated.edgeNoiseInto(streams, round, sigmaCor, into);
+            return into;
         }
         if (fixedPairwise == null) {
-            fixedPairwise = correlated.edgeNoise(streams, 0, params, sigmaCor);
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                fixedPairwise = correlated.edgeNoise(streams, 0, params, sigmaCor);
+            }
         }
         return fixedPairwise;
     }

@@ -16,7 +16,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * @param weightDecay lambda
  * @param before      node models x^t ([n, p]) - only valid during the callback
  * @param halfStep    broadcast half-step models x^{t+1/2} ([n, p]) - only valid during the callback
- * @param edgeNoise   the per-edge pairwise terms U ([|E|, p], Decor only, else null)
+ * @param edgeNoise   the per-edge pairwise terms U ([|E|, p], Decor only, else null) - only valid during the callback
  * @param graph       the communication graph (edge e of U is {@code graph.edge(e)})
  */
 public record RoundTap(long round, double eta, double weightDecay, INDArray before, INDArray halfStep, INDArray edgeNoise,
