@@ -2,6 +2,7 @@ package org.dpdl4j.runtime;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.impl.reduce.floating.SquaredNorm;
 import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.List;
@@ -11,11 +12,14 @@ import java.util.List;
  * labels. All local datasets are concatenated once into one matrix with a trailing all-zero row; a
  * round's rows are the nodes' local indices shifted by their offsets, and padding (for nodes with
  * fewer examples than the largest batch) points at the zero row. (Gathering node by node costs two
- * ND4J calls per node, and ND4J's {@code getRows} is far slower than {@code pullRows}.)
+ * ND4J calls per node, and ND4J's {@code getRows} is far slower than {@code pullRows}.) The squared norm of
+ * every example's features is computed once too and gathered with the batch, so per-example clipping
+ * does not recompute it every round.
  */
 public final class NodeBatches {
     private final INDArray features;
     private final INDArray labels;
+    private final INDArray featureSquaredNorms;   // [total + 1, 1]
     private final long[] offsets;
     private final int zeroRow;
     private final DataType type;
@@ -43,6 +47,8 @@ public final class NodeBatches {
         l[n] = Nd4j.zeros(type, 1, l[0].size(1));
         this.features = Nd4j.concat(0, f);
         this.labels = Nd4j.concat(0, l);
+        // The same reduction the clipping would run on each batch, so the norms are the same to the last bit.
+        this.featureSquaredNorms = Nd4j.getExecutioner().exec(new SquaredNorm(features, 1)).reshape(total + 1, 1);
         this.zeroRow = (int) total;
     }
 
@@ -74,6 +80,7 @@ public final class NodeBatches {
         INDArray f = Nd4j.pullRows(features, 1, global).reshape('c', n, max, features.size(1));
         INDArray l = Nd4j.pullRows(labels, 1, global).reshape('c', n, max, labels.size(1));
         INDArray m = mask == null ? null : Nd4j.createFromArray(mask).reshape(n, max).castTo(type);
-        return new PaddedBatch(f, l, m, sizes);
+        INDArray norms = Nd4j.pullRows(featureSquaredNorms, 1, global).reshape('c', n, max);
+        return new PaddedBatch(f, l, m, sizes, norms);
     }
 }

@@ -11,6 +11,12 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * @param labels   stacked labels
  * @param mask     null when every node has exactly b examples, else 1 for real examples, 0 for padding
  * @param sizes    the real batch size of each node
+ * @param featureSquaredNorms ||x||^2 of every example, [n, b] (0 for padding), or null when not gathered
  */
-public record PaddedBatch(INDArray features, INDArray labels, INDArray mask, int[] sizes) {
+public record PaddedBatch(INDArray features, INDArray labels, INDArray mask, int[] sizes, INDArray featureSquaredNorms) {
+
+    /** A batch without precomputed feature norms (the clipping computes them). */
+    public PaddedBatch(INDArray features, INDArray labels, INDArray mask, int[] sizes) {
+        this(features, labels, mask, sizes, null);
+    }
 }

@@ -169,4 +169,25 @@ class PerExampleGradientsTest {
             assertArrayEquals(truth.toDoubleVector(), grad.toDoubleVector(), 1e-10);
         }
     }
+    @Test
+    void stackedBatchesCarryFeatureNormsThatChangeNothing() {
+        // NodeBatches computes every example's feature norm once and gathers it with each padded batch.
+        MultiLayerNetwork net = TestNetworks.mlp(DataType.FLOAT, 4, Activation.RELU, 10, 8, 4);
+        java.util.List<org.dpdl4j.runtime.NodeData> nodes = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            nodes.add(new org.dpdl4j.runtime.NodeData(TestNetworks.features(DataType.FLOAT, 10 + i, 9, 10),
+                    TestNetworks.oneHot(DataType.FLOAT, 20 + i, 9, 4)));
+        }
+        org.dpdl4j.runtime.PaddedBatch batch = new org.dpdl4j.runtime.NodeBatches(nodes, DataType.FLOAT)
+                .gather(new int[][]{{0, 3, 5}, {1}, {2, 4, 6, 8}});
+        INDArray params = Nd4j.tile(net.params().reshape(1, net.numParams()), 3, 1);
+        PerExampleGradients engine = PerExampleGradients.of(net);
+        INDArray with = Nd4j.create(DataType.FLOAT, 3, net.numParams());
+        INDArray without = Nd4j.create(DataType.FLOAT, 3, net.numParams());
+        ClippedBatch a = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(), 0.3, with);
+        ClippedBatch b = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), 0.3, without);
+        assertEquals(b.norms(), a.norms());
+        assertEquals(without, with);
+        assertEquals(0.0, batch.featureSquaredNorms().getDouble(1, 3), 0.0, "padding has norm 0");
+    }
 }

@@ -136,7 +136,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
         INDArray grad = Nd4j.create(type, n, engine.spec().numParams());
         boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
         double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
-        var result = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), clip, grad);
+        var result = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(), clip, grad);
         scaleToLocalGradient(grad, batch.sizes(), exampleLevel);
         if (config.algorithm().isPrivate() && !exampleLevel) {
             clipRows(grad, config.clipNorm());
