@@ -64,20 +64,22 @@ final class Mu2Report {
         this.minutes = minutes;
     }
 
+    /** Columns of mu2.csv: one row per run. */
+    static final List<String> CSV_HEADER = List.of("trust", "machines", "rounds", "seed", "epsilon", "epsilon_achieved", "delta", "sigma",
+            "eta", "G", "L", "D", "S", "test_loss", "test_accuracy", "train_loss", "paper_test_loss", "paper_test_accuracy",
+            "clipped_rounds", "seconds");
+
+    /** One run as a row of mu2.csv. */
+    static List<Object> csvRow(Mu2Cell c, Mu2Constants constants, double delta) {
+        return List.of(c.trust(), c.machines(), c.rounds(), c.seed(), c.epsilon(), c.achievedEps(), delta, c.sigma(), c.stepSize(),
+                constants.lipschitz(), constants.smoothness(), constants.diameter(), constants.sensitivityBound(), c.testLoss(),
+                c.testAccuracy(), c.trainLoss(), c.paperLoss(), c.paperAccuracy(), c.clippedRounds(), c.seconds());
+    }
+
+    /** The figure and README.md (mu2.csv is written run by run as the runs finish). */
     void write(Path dir) {
         try {
             Files.createDirectories(dir);
-            Path csv = dir.resolve("mu2.csv");
-            Files.deleteIfExists(csv);
-            try (MetricsCsv out = MetricsCsv.create(csv, List.of("trust", "machines", "rounds", "seed", "epsilon", "epsilon_achieved", "delta",
-                    "sigma", "eta", "G", "L", "D", "S", "test_loss", "test_accuracy", "train_loss", "paper_test_loss", "paper_test_accuracy",
-                    "clipped_rounds", "seconds"))) {
-                for (Mu2Cell c : runs) {
-                    out.append(c.trust(), c.machines(), c.rounds(), c.seed(), c.epsilon(), c.achievedEps(), delta, c.sigma(), c.stepSize(),
-                            constants.lipschitz(), constants.smoothness(), constants.diameter(), constants.sensitivityBound(), c.testLoss(),
-                            c.testAccuracy(), c.trainLoss(), c.paperLoss(), c.paperAccuracy(), c.clippedRounds(), c.seconds());
-                }
-            }
             Plots.write(dir.resolve("mu2.png"), figure(), 4 * Plots.PANEL_WIDTH, Plots.PANEL_HEIGHT + 60);
             writeAtomically(dir.resolve("README.md"), markdown());
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package org.dpdl4j.cli.reproduce;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.cli.report.MetricsCsv;
 import org.dpdl4j.cli.report.ProgressBar;
 import org.dpdl4j.cli.report.Provenance;
 import org.dpdl4j.data.LabelEncoding;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +96,9 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
     @Option(names = "--examples", paramLabel = "N", description = "Use only the first N training examples (quick checks); default: all 60000.")
     private Integer examples;
 
+    @Option(names = "--fresh", description = "Discard the runs already in --out instead of resuming after the last finished one.")
+    private boolean fresh;
+
     @Option(names = "--reference", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run non-private mu^2-SGD with M = 1 (the floor of this constrained setup); default ${DEFAULT-VALUE}.")
     private boolean reference;
@@ -130,24 +135,52 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
         long totalRounds = seeds * (machines.stream().mapToLong(m -> (long) trusts.size() * epsilons.size() * (train.size() / m)).sum()
                 + (reference ? train.size() : 0));
         List<Mu2Cell> cells = new ArrayList<>();
-        try (ProgressBar bar = ProgressBar.builder("reproduce mu2", totalRounds).unit("rounds").build()) {
+        Files.createDirectories(out);
+        Path csvFile = out.resolve("mu2.csv");
+        if (fresh && Files.deleteIfExists(csvFile)) {
+            spec.commandLine().getOut().println("Discarding the earlier mu2.csv in " + out);
+        }
+        Map<String, Mu2Cell> finished = Mu2FinishedRuns.read(csvFile, delta, constants);
+        if (!finished.isEmpty()) {
+            spec.commandLine().getOut().println("Resuming: " + finished.size() + " finished runs in " + csvFile + " are kept (use --fresh to start over)");
+        }
+        try (MetricsCsv csv = Files.isRegularFile(csvFile) ? MetricsCsv.resume(csvFile, Mu2Report.CSV_HEADER)
+                : MetricsCsv.create(csvFile, Mu2Report.CSV_HEADER);
+             ProgressBar bar = ProgressBar.builder("reproduce mu2", totalRounds).unit("rounds").build()) {
             for (long s = seed; s < seed + seeds; s++) {
                 for (int m : machines) {
                     List<NodeData> data = split(train, trainY, m, s);
                     long rounds = data.stream().mapToLong(NodeData::size).min().orElseThrow();
                     for (ServerTrust t : trusts) {
                         for (double eps : epsilons) {
+                            String name = t.name().toLowerCase(Locale.ROOT);
+                            Mu2Cell done = finished.get(Mu2FinishedRuns.key(name, m, eps, s));
+                            if (done != null) {
+                                cells.add(done);
+                                bar.step(rounds);
+                                continue;
+                            }
                             Mu2Setup setup = Mu2Setup.calibrated(t, constants, m, rounds, 1, probe.numParams(), eps, delta, s);
-                            bar.field("run", t.name().toLowerCase(Locale.ROOT) + " M=" + m + " eps=" + eps + " seed=" + s);
-                            cells.add(run(setup, t.name().toLowerCase(Locale.ROOT), eps, data, train, trainY, testX, testY, bar, s));
+                            bar.field("run", name + " M=" + m + " eps=" + eps + " seed=" + s);
+                            Mu2Cell cell = run(setup, name, eps, data, train, trainY, testX, testY, bar, s);
+                            csv.append(Mu2Report.csvRow(cell, constants, delta));
+                            cells.add(cell);
                         }
                     }
                 }
                 if (reference) {
+                    Mu2Cell done = finished.get(Mu2FinishedRuns.key("none", 1, Double.POSITIVE_INFINITY, s));
+                    if (done != null) {
+                        cells.add(done);
+                        bar.step(train.size());
+                        continue;
+                    }
                     List<NodeData> data = split(train, trainY, 1, s);
                     Mu2Setup setup = Mu2Setup.nonPrivate(constants, 1, data.get(0).size(), 1, probe.numParams(), s);
                     bar.field("run", "non-private M=1 seed=" + s);
-                    cells.add(run(setup, "none", Double.POSITIVE_INFINITY, data, train, trainY, testX, testY, bar, s));
+                    Mu2Cell cell = run(setup, "none", Double.POSITIVE_INFINITY, data, train, trainY, testX, testY, bar, s);
+                    csv.append(Mu2Report.csvRow(cell, constants, delta));
+                    cells.add(cell);
                 }
             }
             bar.finish();

@@ -48,6 +48,25 @@ class Mu2ReproduceCommandTest {
         assertEquals(4.0, csv.doubles("epsilon_achieved")[0], 1e-9);
         assertTrue(Files.size(out.resolve("mu2.png")) > 10_000);
         String readme = Files.readString(out.resolve("README.md"));
+
+        // Run again: every run is read back from mu2.csv instead of trained; a grid with another delta is refused.
+        StringWriter again = new StringWriter();
+        CommandLine resumed = Dpdl4jCommand.commandLine();
+        resumed.setOut(new PrintWriter(again));
+        resumed.setErr(new PrintWriter(new StringWriter()));
+        assertEquals(0, resumed.execute("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
+                "--seeds", "2", "--out", out.toString()));
+        assertTrue(again.toString().contains("Resuming: 18 finished runs"), again.toString());
+        String beforeProvenance = "(?s)## Provenance.*";   // start time and duration differ
+        assertEquals(readme.replaceAll(beforeProvenance, ""), Files.readString(out.resolve("README.md")).replaceAll(beforeProvenance, ""),
+                "same tables and checks");
+        StringWriter refusal = new StringWriter();
+        CommandLine other = Dpdl4jCommand.commandLine();
+        other.setErr(new PrintWriter(refusal));
+        other.setOut(new PrintWriter(new StringWriter()));
+        assertEquals(1, other.execute("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1", "--epsilons", "4",
+                "--seeds", "1", "--delta", "1e-6", "--out", out.toString()));
+        assertTrue(refusal.toString().contains("--fresh"), refusal.toString());
         assertTrue(readme.contains("[x] M = 1 identical under both trust models (epsilon = 4)"), readme);
         assertTrue(readme.contains("| G |") && readme.contains("| delta | 1.0E-5 |") && readme.contains("Means over 2 seeds"), readme);
     }
