@@ -78,7 +78,8 @@ final class DecorSummary {
         s.append("- noise streams: ").append(noise).append(noise.equals("seeded") ? " (reproducible; not secure - fine for measuring utility)" : "")
                 .append("\n").append(lrFactors.isEmpty() ? "- learning rates and clipping norms: the reference scripts' table (spec section 3.7)\n\n"
                         : "- clipping norms: the reference scripts' table (spec section 3.7); learning rates: the table's eta_0 times the best of "
-                        + lrFactors.stream().map(ReproduceDecorCommand::fmt).collect(java.util.stream.Collectors.joining(", "))
+                        + lrFactors.stream().map(f -> f == Math.rint(f) ? Long.toString(f.longValue()) : f.toString())
+                        .collect(java.util.stream.Collectors.joining(", "))
                         + " on a separate tuning seed, chosen for every setting and epsilon alike (lr-tuning.csv). The table was tuned for "
                         + "the reference code's pairwise noise, drawn once and scaled by W_ij; the paper's Decor draws it fresh at full "
                         + "scale.\n\n");
