@@ -13,6 +13,8 @@ import org.dpdl4j.privacy.noise.NoiseSource;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +46,13 @@ public final class DpOptimizer {
     private final StepFunction stepFunction = new NegativeDefaultStepFunction();
     private final RoundWorkspace workspace = new RoundWorkspace();
     private final List<StepObserver> observers = new ArrayList<>();
+    /**
+     * Where each step's per-example norms and loss sum are copied out of the step's workspace: persistent arrays
+     * reused by every step, because an allocation outside a workspace (with JavaCPP's memory accounting) costs
+     * as much as the whole clipping arithmetic of a small model.
+     */
+    private INDArray normsOut;
+    private final INDArray lossOut;
     /** Flat views of the parameter and gradient vectors for the step function, rebuilt if the network swaps arrays. */
     private INDArray paramsSource;
     private INDArray paramsFlat;
@@ -79,6 +88,9 @@ public final class DpOptimizer {
             net.initGradientsView();
         }
         this.gradient = layerGradients(net);
+        try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+            this.lossOut = Nd4j.create(net.params().dataType(), 1);
+        }
     }
 
     /** The DL4J gradient object over the network's flattened gradient view, keyed like DL4J's backprop keys it. */
@@ -98,7 +110,8 @@ public final class DpOptimizer {
     /**
      * Applies one private step on the given batch (possibly empty: then only noise moves the model).
      *
-     * @return what the batched pass measured (norms, loss sum); {@code null} for an empty batch
+     * @return what the batched pass measured (norms, loss sum); {@code null} for an empty batch. Its arrays belong
+     *         to the optimizer and are overwritten by the next step: {@code dup()} what you keep.
      */
     public ClippedBatch step(INDArray features, INDArray labels) {
         return step(features, labels, null);
@@ -121,7 +134,7 @@ public final class DpOptimizer {
                 grad.assign(0.0);
             } else {
                 ClippedBatch inside = engine.clippedSum(net.params(), features, labels, null, featureSquaredNorms, clipNorm, grad);
-                batch = new ClippedBatch(detach(inside.norms()), inside.lossSums().detach(), clipNorm);
+                batch = new ClippedBatch(keepNorms(inside.norms()), lossOut.assign(inside.lossSums()), clipNorm);
             }
             noise.addGaussian(grad, noiseStd());
             grad.divi(divisor);
@@ -168,8 +181,19 @@ public final class DpOptimizer {
         observers.add(Objects.requireNonNull(observer, "observer"));
     }
 
-    private static INDArray detach(INDArray a) {
-        return a == null ? null : a.detach();
+    /** Copies a step's norms into the optimizer's persistent array (grown when a batch is larger than any before). */
+    private INDArray keepNorms(INDArray norms) {
+        if (norms == null) {
+            return null;
+        }
+        long b = norms.length();
+        try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+            if (normsOut == null || normsOut.length() < b || normsOut.dataType() != norms.dataType()) {
+                normsOut = Nd4j.create(norms.dataType(), Math.max(b, normsOut == null ? 0 : 2 * normsOut.length()));
+            }
+            INDArray out = normsOut.length() == b ? normsOut : normsOut.get(NDArrayIndex.interval(0, b));
+            return out.assign(norms.reshape(b));
+        }
     }
 
     /** Standard deviation of the noise added to the clipped sum: z * C (0 when z = 0, even without clipping). */

@@ -115,7 +115,8 @@ public final class PrivateTrainer {
     /**
      * One private step: checks the budget, samples a batch, updates the model, accounts the step.
      *
-     * @return what the batched pass measured, or null for an empty (Poisson) batch
+     * @return what the batched pass measured, or null for an empty (Poisson) batch; its arrays are overwritten by the
+     *         next step (see {@link DpOptimizer#step(INDArray, INDArray)})
      * @throws PrivacyBudgetExceededException if the step would exceed the budget (nothing is changed)
      */
     public ClippedBatch step() {

@@ -55,6 +55,22 @@ class DpOptimizerTest {
     }
 
     @Test
+    void eachStepReportsItsOwnBatchNormsAndLossWhateverItsSize() {
+        MultiLayerNetwork net = TestNetworks.mlp(DataType.DOUBLE, 5, Activation.TANH, 12, 9, 4);
+        DpOptimizer dp = new DpOptimizer(net, 0.5, 1.0, 8, SeededNoiseSource.forKey(new NoiseKey(3, "test", 0, 0)));
+        PerExampleGradients engine = PerExampleGradients.of(net);
+        for (int b : new int[]{8, 3, 13, 13, 1}) {   // Poisson batch sizes vary; the optimizer's buffers must follow
+            INDArray x = TestNetworks.features(DataType.DOUBLE, 300 + b, b, 12);
+            INDArray y = TestNetworks.oneHot(DataType.DOUBLE, 400 + b, b, 4);
+            ClippedBatch expected = engine.clippedSum(net.params(), x, y, null, 0.5, Nd4j.create(DataType.DOUBLE, 1, net.numParams()));
+            ClippedBatch got = dp.step(x, y);
+            assertArrayEquals(expected.norms().toDoubleVector(), got.norms().toDoubleVector(), 1e-12, "batch of " + b);
+            assertEquals(expected.lossSums().getDouble(0), got.lossSums().getDouble(0), 1e-12);
+            assertEquals(expected.clippedCount(), got.clippedCount());
+        }
+    }
+
+    @Test
     void noiseHasTheConfiguredScale() {
         MultiLayerNetwork net = TestNetworks.mlp(DataType.DOUBLE, 3, Activation.TANH, 100, 200, 10);
         INDArray before = net.params().dup();
