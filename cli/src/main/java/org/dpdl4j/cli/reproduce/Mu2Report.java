@@ -266,8 +266,10 @@ final class Mu2Report {
         s.append("- dpdl4j ").append(provenance.dpdl4jVersion()).append(", Java ").append(provenance.javaVersion()).append(" (")
                 .append(provenance.javaVendor()).append("), ").append(provenance.os()).append(", ").append(provenance.processors())
                 .append(" processors, ND4J backend ").append(provenance.nd4jBackend()).append('\n');
-        s.append("- started ").append(provenance.startTime()).append(", total ").append(fmt("%.1f", minutes)).append(" minutes\n");
-        s.append("- per-configuration training times are in mu2.csv (`seconds`)\n");
+        s.append("- this invocation started ").append(provenance.startTime()).append(" and took ").append(fmt("%.1f", minutes))
+                .append(" minutes (runs resumed from mu2.csv are not retrained)\n");
+        s.append("- training time of every run is in mu2.csv (`seconds`): ")
+                .append(fmt("%.1f", runs.stream().mapToDouble(Mu2Cell::seconds).sum() / 60)).append(" minutes in all\n");
         return s.toString();
     }
 
