@@ -48,6 +48,10 @@ final class DecorRoundBench implements Callable<Integer> {
     @Option(names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
     int blocks;
 
+    @Option(names = "--warmup", defaultValue = "20", description = "Untimed rounds of each kind first (JIT compilation: the JDK's "
+            + "AES-CTR intrinsic only runs in fully compiled code); default ${DEFAULT-VALUE}.")
+    int warmup;
+
     @Option(names = "--rounds-per-block", defaultValue = "5", description = "Rounds per block; default ${DEFAULT-VALUE}.")
     int perBlock;
 
@@ -61,7 +65,7 @@ final class DecorRoundBench implements Callable<Integer> {
             List<NodeData> data = randomNodes(n, 1000);
             try (DecentralizedTrainer dsgd = trainer(g, data, DecentralizedAlgorithm.DSGD);
                  DecentralizedTrainer decor = trainer(g, data, DecentralizedAlgorithm.DECOR)) {
-                PairedTiming.Result r = PairedTiming.measure("dsgd-round", dsgd::step, "decor-round", decor::step, 3, blocks, perBlock);
+                PairedTiming.Result r = PairedTiming.measure("dsgd-round", dsgd::step, "decor-round", decor::step, warmup, blocks, perBlock);
                 System.out.printf(Locale.ROOT, "n=%d: %s%n", n, r.format());
                 if (Double.isNaN(firstRound)) {
                     firstRound = r.msB();

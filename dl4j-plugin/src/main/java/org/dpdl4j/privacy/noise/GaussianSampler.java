@@ -32,6 +32,8 @@ final class GaussianSampler {
     private static final class Buffers {
         float[] floats = new float[0];
         double[] doubles = new double[0];
+        final double[] block = new double[BLOCK];
+        final double[] raw = new double[2 * BLOCK];
         INDArray scratch;
     }
 
@@ -42,8 +44,23 @@ final class GaussianSampler {
         this.mitigate = mitigate;
     }
 
-    private double normal() {
-        return mitigate ? (ziggurat.next() + ziggurat.next()) * INV_SQRT2 : ziggurat.next();
+    /** Normals drawn per block: the ziggurat fills a block in one tight loop. */
+    private static final int BLOCK = 4096;
+
+    /**
+     * Writes {@code count} standard normals (at most {@link #BLOCK}) into {@code out[0, count)}; {@code raw} holds
+     * twice that. With the mitigation each is (z1 + z2) / sqrt(2) of two consecutive ziggurat draws, in the order
+     * one draw at a time would take them, so the values do not depend on the block size.
+     */
+    private void normals(double[] out, int count, double[] raw) {
+        if (!mitigate) {
+            ziggurat.fill(out, 0, count);
+            return;
+        }
+        ziggurat.fill(raw, 0, 2 * count);
+        for (int k = 0; k < count; k++) {
+            out[k] = (raw[2 * k] + raw[2 * k + 1]) * INV_SQRT2;
+        }
     }
 
     /** Adds independent N(0, std^2) draws to every element of {@code target}, in place. */
@@ -64,8 +81,12 @@ final class GaussianSampler {
                 b.doubles = new double[n];
             }
             double[] doubles = b.doubles;
-            for (int i = 0; i < n; i++) {
-                doubles[i] = std * normal();
+            for (int i = 0; i < n; i += BLOCK) {
+                int c = Math.min(BLOCK, n - i);
+                normals(b.block, c, b.raw);
+                for (int k = 0; k < c; k++) {
+                    doubles[i + k] = std * b.block[k];
+                }
             }
             copy(scratch, doubles, n);
         } else {
@@ -73,8 +94,12 @@ final class GaussianSampler {
                 b.floats = new float[n];
             }
             float[] floats = b.floats;
-            for (int i = 0; i < n; i++) {
-                floats[i] = (float) (std * normal());
+            for (int i = 0; i < n; i += BLOCK) {
+                int c = Math.min(BLOCK, n - i);
+                normals(b.block, c, b.raw);
+                for (int k = 0; k < c; k++) {
+                    floats[i + k] = (float) (std * b.block[k]);
+                }
             }
             copy(scratch, floats, n);
         }
@@ -85,8 +110,11 @@ final class GaussianSampler {
     /** n standard normals as a DOUBLE rank-1 array. */
     INDArray standardNormals(int n) {
         double[] out = new double[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = normal();
+        Buffers b = BUFFERS.get();
+        for (int i = 0; i < n; i += BLOCK) {
+            int c = Math.min(BLOCK, n - i);
+            normals(b.block, c, b.raw);
+            System.arraycopy(b.block, 0, out, i, c);
         }
         return Nd4j.createFromArray(out);
     }
