@@ -3,41 +3,14 @@ package org.dpdl4j.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.dpdl4j.privacy.accounting.DpSgd;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class AccountCommandTest {
 
-    /** Exit code, standard output and standard error of one run of the dpdl4j command. */
-    private record Run(int exitCode, String out, String err) {
-        String[] lines() {
-            return out.strip().split("\\R");
-        }
-
-        double lastValue(int fromEnd, String key) {
-            String[] lines = lines();
-            String line = lines[lines.length - fromEnd];
-            assertTrue(line.startsWith(key + "="), "expected '" + key + "=' line, got: " + line + "\n" + out);
-            return Double.parseDouble(line.substring(key.length() + 1));
-        }
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new Dpdl4jCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void dpSgdGoldenExampleEndsWithBothEpsilons() {
-        Run r = run("account", "dp-sgd", "--sample-rate", String.valueOf(256.0 / 60000.0), "--noise-multiplier", "1.1",
+        CommandRun r = CommandRun.of("account", "dp-sgd", "--sample-rate", String.valueOf(256.0 / 60000.0), "--noise-multiplier", "1.1",
                 "--steps", "14062", "--delta", "1e-5");
         assertEquals(0, r.exitCode(), r.err());
         assertEquals(3.01, r.lastValue(2, "epsilon"), 0.005);
@@ -47,7 +20,7 @@ class AccountCommandTest {
 
     @Test
     void calibrateEndsWithTheSmallestNoiseThatMeetsTheTarget() {
-        Run r = run("account", "calibrate", "--target-epsilon", "2", "--delta", "1e-5", "--sample-rate", "0.01",
+        CommandRun r = CommandRun.of("account", "calibrate", "--target-epsilon", "2", "--delta", "1e-5", "--sample-rate", "0.01",
                 "--steps", "1000");
         assertEquals(0, r.exitCode(), r.err());
         double z = r.lastValue(1, "noise_multiplier");
@@ -68,21 +41,21 @@ class AccountCommandTest {
             String q = c[0].equals("--sample-rate") ? c[1] : "0.01";
             String steps = c[0].equals("--steps") ? c[1] : "100";
             String delta = c[0].equals("--delta") ? c[1] : "1e-5";
-            Run dpSgd = run("account", "dp-sgd", "--sample-rate", q, "--noise-multiplier", "1", "--steps", steps,
+            CommandRun dpSgd = CommandRun.of("account", "dp-sgd", "--sample-rate", q, "--noise-multiplier", "1", "--steps", steps,
                     "--delta", delta);
             assertEquals(2, dpSgd.exitCode(), c[0] + "=" + c[1]);
             assertTrue(dpSgd.err().contains(c[2]), dpSgd.err());
-            Run calibrate = run("account", "calibrate", "--target-epsilon", "1", "--sample-rate", q, "--steps", steps,
+            CommandRun calibrate = CommandRun.of("account", "calibrate", "--target-epsilon", "1", "--sample-rate", q, "--steps", steps,
                     "--delta", delta);
             assertEquals(2, calibrate.exitCode(), c[0] + "=" + c[1]);
             assertTrue(calibrate.err().contains(c[2]), calibrate.err());
         }
-        Run target = run("account", "calibrate", "--target-epsilon", "0", "--sample-rate", "0.01", "--steps", "10",
+        CommandRun target = CommandRun.of("account", "calibrate", "--target-epsilon", "0", "--sample-rate", "0.01", "--steps", "10",
                 "--delta", "1e-5");
         assertEquals(2, target.exitCode());
         assertTrue(target.err().contains("--target-epsilon must be a positive finite number"), target.err());
-        Run missing = run("account", "dp-sgd", "--sample-rate", "0.01");
+        CommandRun missing = CommandRun.of("account", "dp-sgd", "--sample-rate", "0.01");
         assertEquals(2, missing.exitCode());
-        assertEquals(2, run("account").exitCode());
+        assertEquals(2, CommandRun.of("account").exitCode());
     }
 }

@@ -27,6 +27,13 @@ record CommandRun(int exitCode, String out, String err) {
         return List.of(lines).subList(lines.length - n, lines.length);
     }
 
+    /** The value of the {@code key=value} line {@code fromEnd} lines from the end of standard output (1 = last). */
+    double lastValue(int fromEnd, String key) {
+        String line = lastLines(fromEnd).get(0);
+        org.junit.jupiter.api.Assertions.assertTrue(line.startsWith(key + "="), "expected '" + key + "=' line, got: " + line + "\n" + out);
+        return Double.parseDouble(line.substring(key.length() + 1));
+    }
+
     /** The real data directory; skips the calling test (saying why) when DPDL4J_DATA is not set. */
     static String realDataDir(String whatNeedsIt) {
         String dir = System.getenv(DataDirectory.ENVIRONMENT_VARIABLE);

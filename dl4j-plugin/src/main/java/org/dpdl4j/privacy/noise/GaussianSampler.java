@@ -76,32 +76,28 @@ final class GaussianSampler {
             b.scratch = Nd4j.createUninitializedDetached(type, n);
         }
         INDArray scratch = b.scratch;
-        if (type == DataType.DOUBLE) {
-            if (b.doubles.length < n) {
-                b.doubles = new double[n];
-            }
-            double[] doubles = b.doubles;
-            for (int i = 0; i < n; i += BLOCK) {
-                int c = Math.min(BLOCK, n - i);
-                normals(b.block, c, b.raw);
-                for (int k = 0; k < c; k++) {
-                    doubles[i + k] = std * b.block[k];
+        boolean inDouble = type == DataType.DOUBLE;
+        if (inDouble && b.doubles.length < n) {
+            b.doubles = new double[n];
+        } else if (!inDouble && b.floats.length < n) {
+            b.floats = new float[n];
+        }
+        for (int i = 0; i < n; i += BLOCK) {
+            int c = Math.min(BLOCK, n - i);
+            normals(b.block, c, b.raw);
+            for (int k = 0; k < c; k++) {
+                double v = std * b.block[k];
+                if (inDouble) {
+                    b.doubles[i + k] = v;
+                } else {
+                    b.floats[i + k] = (float) v;
                 }
             }
-            copy(scratch, doubles, n);
+        }
+        if (inDouble) {
+            copy(scratch, b.doubles, n);
         } else {
-            if (b.floats.length < n) {
-                b.floats = new float[n];
-            }
-            float[] floats = b.floats;
-            for (int i = 0; i < n; i += BLOCK) {
-                int c = Math.min(BLOCK, n - i);
-                normals(b.block, c, b.raw);
-                for (int k = 0; k < c; k++) {
-                    floats[i + k] = (float) (std * b.block[k]);
-                }
-            }
-            copy(scratch, floats, n);
+            copy(scratch, b.floats, n);
         }
         INDArray noise = scratch.dataType() == target.dataType() ? scratch : scratch.castTo(target.dataType());
         target.addi(noise.reshape('c', target.shape()));
