@@ -153,10 +153,8 @@ public final class AttackCommand implements Runnable {
                         + " ${DEFAULT-VALUE}).")
         long seed;
 
-        @Option(names = "--data-dir", paramLabel = "DIR",
-                description = "Data directory (default: $" + DataDirectory.ENVIRONMENT_VARIABLE + ", else ~/"
-                        + DataDirectory.DEFAULT_RELATIVE_TO_HOME + ").")
-        Path dataDir;
+        @Mixin
+        DataDirOption data;
 
         @Option(names = "--out", paramLabel = "DIR",
                 description = "Output directory (default: runs/<time>-attack-<attack>-<algo>-<model>).")
@@ -239,7 +237,7 @@ public final class AttackCommand implements Runnable {
 
             DataDirectory dir;
             try {
-                dir = DataDirectory.resolve(options.dataDir);
+                dir = options.data.resolve();
             } catch (IllegalArgumentException e) {
                 throw bad("--data-dir: " + e.getMessage());
             }

@@ -31,6 +31,7 @@ import org.dpdl4j.models.ImageShape;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -73,10 +74,8 @@ final class AttackCompareCommand implements Callable<Integer> {
             description = "Master seed (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "Data directory (default: $" + DataDirectory.ENVIRONMENT_VARIABLE + ", else ~/"
-                    + DataDirectory.DEFAULT_RELATIVE_TO_HOME + ").")
-    Path dataDir;
+    @Mixin
+    DataDirOption data;
 
     @Option(names = "--out", paramLabel = "DIR",
             description = "Output directory (default: runs/<time>-attack-compare).")
@@ -106,7 +105,7 @@ final class AttackCompareCommand implements Callable<Integer> {
         };
         DataDirectory dir;
         try {
-            dir = DataDirectory.resolve(dataDir);
+            dir = data.resolve();
         } catch (IllegalArgumentException e) {
             throw bad("--data-dir: " + e.getMessage());
         }

@@ -28,6 +28,7 @@ import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.models.ImageShape;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -80,10 +81,8 @@ final class AttackReportCommand implements Callable<Integer> {
             description = "Master seed of models, data split, sampling, noise and dummies (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "Data directory (default: $" + DataDirectory.ENVIRONMENT_VARIABLE + ", else ~/"
-                    + DataDirectory.DEFAULT_RELATIVE_TO_HOME + ").")
-    Path dataDir;
+    @Mixin
+    DataDirOption data;
 
     @Option(names = "--out", defaultValue = "results/attacks", paramLabel = "DIR",
             description = "Output directory; used if new or empty, else a sibling DIR-2, ... (default"
@@ -119,7 +118,7 @@ final class AttackReportCommand implements Callable<Integer> {
         }
         DataDirectory dir;
         try {
-            dir = DataDirectory.resolve(dataDir);
+            dir = data.resolve();
         } catch (IllegalArgumentException e) {
             throw bad("--data-dir: " + e.getMessage());
         }

@@ -1,13 +1,13 @@
 package org.dpdl4j.cli.reproduce;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.cli.DataDirOption;
 import org.dpdl4j.cli.report.MetricsCsv;
 import org.dpdl4j.cli.report.ProgressBar;
 import org.dpdl4j.cli.report.Provenance;
 import org.dpdl4j.data.LabelEncoding;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.TrainTest;
-import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.data.partition.Partition;
@@ -29,6 +29,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -61,8 +62,8 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "results/mu2", paramLabel = "DIR", description = "Output directory; default ${DEFAULT-VALUE}.")
     private Path out;
 
-    @Option(names = "--data-dir", paramLabel = "DIR", description = "Data directory; default $DPDL4J_DATA, else ~/.dpdl4j/data.")
-    private Path dataDir;
+    @Mixin
+    DataDirOption data;
 
     @Option(names = "--machines", split = ",", defaultValue = "1,10,100", paramLabel = "M", description = "Machine counts; default ${DEFAULT-VALUE}.")
     private List<Integer> machines;
@@ -119,7 +120,7 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
         }
         long startNanos = System.nanoTime();
         Provenance provenance = Provenance.capture(Map.of("split and noise", seed, "seeds", (long) seeds), spec.commandLine().getParseResult().originalArgs());
-        TrainTest tt = Datasets.mnist(DataDirectory.resolve(dataDir), PixelScaling.UNIT_INTERVAL);
+        TrainTest tt = Datasets.mnist(data.resolve(), PixelScaling.UNIT_INTERVAL);
         LabeledData train = subset(tt.train());
         INDArray testX = tt.test().features();
         INDArray testY = tt.test().labelMatrix(LabelEncoding.ONE_HOT).castTo(testX.dataType());

@@ -1,9 +1,9 @@
 package org.dpdl4j.cli.reproduce;
 
+import org.dpdl4j.cli.DataDirOption;
 import org.dpdl4j.cli.report.MetricsCsv;
 import org.dpdl4j.cli.report.Plots;
 import org.dpdl4j.cli.report.ProgressBar;
-import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.Topologies;
@@ -22,6 +22,7 @@ import org.dpdl4j.protocol.decentralized.NoisePairChoice;
 import org.dpdl4j.protocol.decentralized.ReferenceCodeEpsilon;
 import org.dpdl4j.runtime.NodeData;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -83,8 +84,8 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Option(names = "--noise", defaultValue = "seeded", description = "seeded (reproducible, default for experiments) or secure.")
     String noise;
 
-    @Option(names = "--data-dir", description = "Data directory (a9a, mnist); default $DPDL4J_DATA, else ~/.dpdl4j/data.")
-    Path dataDir;
+    @Mixin
+    DataDirOption data;
 
     @Option(names = "--out", description = "Output directory; default results/decor/<task> (runs/decor-<task>-quick with --quick).")
     Path out;
@@ -120,8 +121,8 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         };
         DecorTask t = switch (task) {
             case "synthetic" -> new SyntheticDecorTask(1);
-            case "a9a" -> new A9aDecorTask(DataDirectory.resolve(dataDir));
-            case "mnist" -> new MnistDecorTask(DataDirectory.resolve(dataDir), reference);
+            case "a9a" -> new A9aDecorTask(data.resolve());
+            case "mnist" -> new MnistDecorTask(data.resolve(), reference);
             default -> throw new IllegalArgumentException("unknown --task '" + task + "'; use synthetic, a9a or mnist");
         };
         if (reference && !task.equals("mnist")) {

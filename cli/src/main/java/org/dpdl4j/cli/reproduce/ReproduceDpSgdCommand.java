@@ -1,6 +1,7 @@
 package org.dpdl4j.cli.reproduce;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.cli.DataDirOption;
 import org.dpdl4j.cli.report.Figure;
 import org.dpdl4j.cli.report.MetricsCsv;
 import org.dpdl4j.cli.report.Panel;
@@ -29,6 +30,7 @@ import org.nd4j.linalg.learning.config.Nesterovs;
 import org.nd4j.linalg.learning.config.Sgd;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -72,8 +74,8 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
             + "lr 2 and 4); they help at larger epsilons and take about twice as long per run.")
     boolean wideGrid;
 
-    @Option(names = "--data-dir", description = "Data directory; default $DPDL4J_DATA, else ~/.dpdl4j/data.")
-    Path dataDir;
+    @Mixin
+    DataDirOption data;
 
     @Option(names = "--out", description = "Output directory; default results/central-dp-sgd/<dataset>.")
     Path out;
@@ -94,7 +96,7 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
             case "a9a" -> false;
             default -> throw new IllegalArgumentException("unknown --dataset '" + dataset + "'; use mnist or a9a");
         };
-        DataDirectory dir = DataDirectory.resolve(dataDir);
+        DataDirectory dir = data.resolve();
         TrainTest data = mnist ? Datasets.mnist(dir, PixelScaling.STANDARDIZED) : Datasets.a9a(dir);
         LabelEncoding enc = mnist ? LabelEncoding.ONE_HOT : LabelEncoding.BINARY;
         TrainTest tuning = data.train().split(0.9, 20261122L);
