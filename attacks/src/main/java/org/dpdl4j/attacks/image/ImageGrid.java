@@ -119,7 +119,7 @@ public final class ImageGrid {
                 for (int c = 0; c < columns.size(); c++) {
                     int x = MARGIN + LEFT_LABEL_WIDTH + c * (cellWidth + MARGIN);
                     double[] pixels = columns.get(c).pixels()[r];
-                    drawPixels(image, pixels, shape, x, rowTop);
+                    PixelBlocks.draw(image, pixels, shape, zoom, x, rowTop);
                     if (c > 0) {
                         double psnr = ImageMetrics.psnr(pixels, result.originals()[r]);
                         g.drawString(formatPsnr(psnr), x, rowTop + cellImageHeight + metrics.getAscent() + 2);
@@ -148,37 +148,6 @@ public final class ImageGrid {
 
     private static String formatPsnr(double psnr) {
         return Double.isInfinite(psnr) ? "exact" : String.format(Locale.ROOT, "%.1f dB", psnr);
-    }
-
-    private void drawPixels(BufferedImage image, double[] pixels, ImageShape shape, int left, int top) {
-        int plane = shape.height() * shape.width();
-        for (int i = 0; i < shape.height(); i++) {
-            for (int j = 0; j < shape.width(); j++) {
-                int rgb;
-                if (shape.channels() >= 3) {
-                    int red = level(pixels[i * shape.width() + j]);
-                    int green = level(pixels[plane + i * shape.width() + j]);
-                    int blue = level(pixels[2 * plane + i * shape.width() + j]);
-                    rgb = (red << 16) | (green << 8) | blue;
-                } else {
-                    int v = level(pixels[i * shape.width() + j]);
-                    rgb = (v << 16) | (v << 8) | v;
-                }
-                for (int dy = 0; dy < zoom; dy++) {
-                    for (int dx = 0; dx < zoom; dx++) {
-                        image.setRGB(left + j * zoom + dx, top + i * zoom + dy, rgb);
-                    }
-                }
-            }
-        }
-    }
-
-    /** A pixel in [0, 1] as 0..255; NaN (a failed reconstruction) is drawn mid-grey. */
-    private static int level(double v) {
-        if (Double.isNaN(v)) {
-            return 128;
-        }
-        return (int) Math.round(Math.max(0, Math.min(1, v)) * 255);
     }
 
     /** Renders the grid and writes it as a PNG, creating parent directories. */

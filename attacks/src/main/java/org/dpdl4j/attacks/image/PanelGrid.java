@@ -124,7 +124,7 @@ public final class PanelGrid {
                 for (int c = 0; c < columnTitles.size(); c++) {
                     Cell cell = rows.get(r).get(c);
                     int x = left + c * (cellWidth + GAP);
-                    drawPixels(image, cell.pixels(), x, rowTop);
+                    PixelBlocks.draw(image, cell.pixels(), shape, zoom, x, rowTop);
                     g.drawString(cell.caption(), x, rowTop + imageHeight + metrics.getAscent());
                 }
             }
@@ -132,34 +132,6 @@ public final class PanelGrid {
             g.dispose();
         }
         return image;
-    }
-
-    private void drawPixels(BufferedImage image, double[] pixels, int left, int top) {
-        int plane = shape.height() * shape.width();
-        for (int i = 0; i < shape.height(); i++) {
-            for (int j = 0; j < shape.width(); j++) {
-                int rgb;
-                if (pixels == null) {
-                    rgb = 0xB0B0B0;
-                } else if (shape.channels() >= 3) {
-                    rgb = (level(pixels[i * shape.width() + j]) << 16)
-                            | (level(pixels[plane + i * shape.width() + j]) << 8)
-                            | level(pixels[2 * plane + i * shape.width() + j]);
-                } else {
-                    int v = level(pixels[i * shape.width() + j]);
-                    rgb = (v << 16) | (v << 8) | v;
-                }
-                for (int dy = 0; dy < zoom; dy++) {
-                    for (int dx = 0; dx < zoom; dx++) {
-                        image.setRGB(left + j * zoom + dx, top + i * zoom + dy, rgb);
-                    }
-                }
-            }
-        }
-    }
-
-    private static int level(double v) {
-        return Double.isNaN(v) ? 128 : (int) Math.round(Math.max(0, Math.min(1, v)) * 255);
     }
 
     /** Renders the grid and writes it as a PNG, creating parent directories. */
