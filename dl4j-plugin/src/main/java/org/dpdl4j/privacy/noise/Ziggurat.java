@@ -86,21 +86,24 @@ final class Ziggurat {
                 next = 0;
             }
             int j = next;
-            int stop = Math.min(words.length, j + (end - i));   // at most one word per draw on the fast path
-            while (j < stop) {
-                long w = words[j++];
+            int m = Math.min(words.length - j, end - i);   // fast-path draws this buffer can serve, one word each
+            // One induction variable and an early exit: the JIT removes the bounds checks from this loop.
+            int k = 0;
+            for (; k < m; k++) {
+                long w = words[j + k];
                 double u = (w >>> 11) * TWO_POW_MINUS_52 - 1.0;
                 int box = (int) (w & (BOXES - 1));
-                if (Math.abs(u) < RATIO[box]) {
-                    out[i++] = u * X[box];
-                } else {
-                    next = j;
-                    out[i++] = rejected(u, box);   // may draw more words
-                    j = next;
-                    stop = Math.min(words.length, j + (end - i));
+                if (!(Math.abs(u) < RATIO[box])) {
+                    break;
                 }
+                out[i + k] = u * X[box];
             }
-            next = j;
+            i += k;
+            next = j + k;
+            if (k < m) {
+                long w = words[next++];
+                out[i++] = rejected((w >>> 11) * TWO_POW_MINUS_52 - 1.0, (int) (w & (BOXES - 1)));   // may draw more words
+            }
         }
     }
 
