@@ -135,7 +135,7 @@ public final class SparseRowOperator {
                 target.assign(0);
                 continue;
             }
-            target.assign(x.getRow(col[start])).muli(value[start]);
+            x.getRow(col[start]).muli(value[start], target);   // target = a_ij x_j in one pass (muli writes to its result only)
             for (int k = start + 1; k < end; k++) {
                 Nd4j.exec(new Axpy(x.getRow(col[k]), target, target, value[k]));
             }

@@ -18,6 +18,16 @@ public interface NoiseSource {
     /** Adds independent N(0, std^2) noise to every element of {@code target}, in place. */
     void addGaussian(INDArray target, double std);
 
+    /**
+     * Overwrites every element of {@code target} with independent N(0, std^2) noise: the values {@link #addGaussian}
+     * would add to an array of zeros, from the same point of the stream. Sources that can write the draws straight
+     * into the target's memory override this; it saves zeroing the target and an addition pass.
+     */
+    default void writeGaussian(INDArray target, double std) {
+        target.assign(0);
+        addGaussian(target, std);
+    }
+
     /** A new array of the given type and shape filled with independent N(0, std^2) noise. */
     default INDArray gaussian(DataType dataType, double std, long... shape) {
         INDArray out = Nd4j.zeros(dataType, shape);

@@ -35,6 +35,20 @@ public interface NoiseStreams {
         }
     }
 
+    /** Overwrites the rows of {@code rows} with every node's private noise of {@code round}: {@link #addPrivateNoise} onto zeros. */
+    default void writePrivateNoise(INDArray rows, long round, double std) {
+        for (int i = 0; i < rows.size(0); i++) {
+            privateNoise(i, round).writeGaussian(rows.getRow(i), std);
+        }
+    }
+
+    /** Overwrites the rows of {@code rows} with every edge's pairwise noise of {@code round}: {@link #addPairwiseNoise} onto zeros. */
+    default void writePairwiseNoise(INDArray rows, long round, double std) {
+        for (int e = 0; e < rows.size(0); e++) {
+            pairwiseNoise(e, round).writeGaussian(rows.getRow(e), std);
+        }
+    }
+
     /** True when no party other than the intended ones can predict any stream. */
     boolean isSecure();
 

@@ -63,9 +63,10 @@ public final class PairwiseNoise {
 
     /** Writes U for the given round into {@code u} ([|E|, p]), overwriting it: the in-place form of {@link #edgeNoise}. */
     public void edgeNoiseInto(NoiseStreams streams, long round, double sigma, INDArray u) {
-        u.assign(0);
         if (sigma > 0 && edges > 0) {
-            streams.addPairwiseNoise(u, round, sigma);
+            streams.writePairwiseNoise(u, round, sigma);
+        } else {
+            u.assign(0);
         }
     }
 

@@ -75,6 +75,15 @@ public final class SecureNoiseSource implements NoiseSource {
     }
 
     @Override
+    public synchronized void writeGaussian(INDArray target, double std) {
+        if (NoiseChecks.skip(target, std)) {
+            target.assign(0);
+            return;
+        }
+        sampler.writeTo(target, std);
+    }
+
+    @Override
     public boolean isSecure() {
         return true;
     }

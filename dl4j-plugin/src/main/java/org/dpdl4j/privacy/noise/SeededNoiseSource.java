@@ -44,6 +44,15 @@ public final class SeededNoiseSource implements NoiseSource {
     }
 
     @Override
+    public void writeGaussian(INDArray target, double std) {
+        if (NoiseChecks.skip(target, std)) {
+            target.assign(0);
+            return;
+        }
+        sampler.writeTo(target, std);
+    }
+
+    @Override
     public boolean isSecure() {
         return false;
     }

@@ -40,6 +40,16 @@ public record SeededNoiseStreams(long masterSeed) implements NoiseStreams {
     }
 
     @Override
+    public void writePrivateNoise(INDArray rows, long round, double std) {
+        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "private-noise-all", -1, round)).writeGaussian(rows, std);
+    }
+
+    @Override
+    public void writePairwiseNoise(INDArray rows, long round, double std) {
+        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "pairwise-noise-all", -1, round)).writeGaussian(rows, std);
+    }
+
+    @Override
     public boolean isSecure() {
         return false;
     }

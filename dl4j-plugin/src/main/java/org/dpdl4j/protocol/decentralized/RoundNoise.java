@@ -62,8 +62,8 @@ final class RoundNoise implements AutoCloseable {
     record Draw(INDArray total, INDArray edgeNoise) {
     }
 
-    /** One round's arrays: the total [n, p], and for Decor the edge terms U [|E|, p] and B U [n, p]. */
-    private record Buffers(INDArray total, INDArray edgeNoise, INDArray combined) {
+    /** One round's arrays: the total [n, p], and for Decor the edge terms U [|E|, p]. */
+    private record Buffers(INDArray total, INDArray edgeNoise) {
     }
 
     /** The noise of {@code round}; schedules the next round's draw in the background. */
@@ -107,15 +107,19 @@ final class RoundNoise implements AutoCloseable {
     private Draw draw(long round) {
         Buffers b = buffers(round);
         INDArray noise = b.total();
-        noise.assign(0);
-        if (sigmaCdp > 0) {
-            streams.addPrivateNoise(noise, round, sigmaCdp);
-        }
         INDArray u = null;
         if (sigmaCor > 0) {
+            // B U written first and the private noise added to it: the same sums as the private noise plus B U
+            // (floating-point addition commutes), without zeroing the total or a separate B U buffer.
             u = pairwise(round, b.edgeNoise());
-            correlated.combineInto(u, b.combined());
-            noise.addi(b.combined());
+            correlated.combineInto(u, noise);
+            if (sigmaCdp > 0) {
+                streams.addPrivateNoise(noise, round, sigmaCdp);
+            }
+        } else if (sigmaCdp > 0) {
+            streams.writePrivateNoise(noise, round, sigmaCdp);
+        } else {
+            noise.assign(0);
         }
         return new Draw(noise, u);
     }
@@ -127,8 +131,7 @@ final class RoundNoise implements AutoCloseable {
             try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
                 boolean pairwise = sigmaCor > 0;
                 buffers[k] = new Buffers(Nd4j.create(type, nodes, params),
-                        pairwise && !pairwiseDrawnOnce ? Nd4j.create(type, correlated.edgeCount(), params) : null,
-                        pairwise ? Nd4j.create(type, nodes, params) : null);
+                        pairwise && !pairwiseDrawnOnce ? Nd4j.create(type, correlated.edgeCount(), params) : null);
             }
         }
         return buffers[k];

@@ -135,6 +135,70 @@ class NoiseSourcesTest {
     }
 
     @Test
+    void writeOverwritesWithExactlyWhatAddPutsOnZeros() {
+        byte[] key = new byte[32];
+        key[5] = 9;
+        for (DataType type : new DataType[]{DataType.FLOAT, DataType.DOUBLE, DataType.HALF}) {
+            // whole array, contiguous row view (written in place), column view (not contiguous: the fallback)
+            INDArray base = Nd4j.valueArrayOf(new long[]{5, 7}, 3.0, type);
+            INDArray[] targets = {Nd4j.valueArrayOf(new long[]{4, 6}, -2.0, type), base.getRow(2), base.getColumn(3)};
+            for (INDArray target : targets) {
+                INDArray expected = Nd4j.zeros(type, target.shape());
+                SecureNoiseSource.withKey(key, 1).addGaussian(expected, 0.5);
+                SecureNoiseSource.withKey(key, 1).writeGaussian(target, 0.5);
+                assertArrayEquals(expected.ravel().toDoubleVector(), target.ravel().toDoubleVector(), 0.0, type + " " + java.util.Arrays.toString(target.shape()));
+                INDArray seeded = Nd4j.zeros(type, target.shape());
+                SeededNoiseSource.forKey(new NoiseKey(1, "p", 0, 0)).addGaussian(seeded, 2.0);
+                SeededNoiseSource.forKey(new NoiseKey(1, "p", 0, 0)).writeGaussian(target, 2.0);
+                assertArrayEquals(seeded.ravel().toDoubleVector(), target.ravel().toDoubleVector(), 0.0);
+            }
+            // elements outside the views are untouched
+            assertEquals(3.0, base.getDouble(1, 0), 0.0);
+            assertEquals(3.0, base.getDouble(3, 6), 0.0);
+            assertEquals(3.0, base.getDouble(4, 2), 0.0);
+            SecureNoiseSource.fromSecureRandom().writeGaussian(base, 0.0);
+            assertEquals(0.0, base.norm2Number().doubleValue(), 0.0, "std 0 writes zeros");
+        }
+    }
+
+    @Test
+    void streamsWriteRowsAsTheyAddThem() {
+        INDArray added = Nd4j.zeros(DataType.FLOAT, 3, 50);
+        INDArray written = Nd4j.ones(DataType.FLOAT, 3, 50);
+        SeededNoiseStreams seeded = new SeededNoiseStreams(4);
+        seeded.addPairwiseNoise(added, 2, 1.5);
+        seeded.writePairwiseNoise(written, 2, 1.5);
+        assertArrayEquals(added.ravel().toDoubleVector(), written.ravel().toDoubleVector(), 0.0);
+        // the row-by-row default of the interface (what secure streams use)
+        NoiseStreams rows = new NoiseStreams() {
+            public NoiseSource privateNoise(int node, long round) {
+                return seeded.privateNoise(node, round);
+            }
+
+            public NoiseSource pairwiseNoise(int edge, long round) {
+                return seeded.pairwiseNoise(edge, round);
+            }
+
+            public java.util.random.RandomGenerator sampling(int node, long round) {
+                return seeded.sampling(node, round);
+            }
+
+            public boolean isSecure() {
+                return false;
+            }
+
+            public String description() {
+                return "row by row";
+            }
+        };
+        added.assign(0);
+        written.assign(7);
+        rows.addPrivateNoise(added, 3, 0.25);
+        rows.writePrivateNoise(written, 3, 0.25);
+        assertArrayEquals(added.ravel().toDoubleVector(), written.ravel().toDoubleVector(), 0.0);
+    }
+
+    @Test
     void rejectsBadStd() {
         INDArray t = Nd4j.zeros(DataType.FLOAT, 3);
         NoiseSource s = SecureNoiseSource.fromSecureRandom();
