@@ -48,8 +48,9 @@ final class DecorRoundBench implements Callable<Integer> {
     @Option(names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
     int blocks;
 
-    @Option(names = "--warmup", defaultValue = "20", description = "Untimed rounds of each kind first (JIT compilation: the JDK's "
-            + "AES-CTR intrinsic only runs in fully compiled code); default ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", defaultValue = "20", description = "Untimed rounds of each kind first, at least (the JDK's AES-CTR "
+            + "intrinsic only runs in fully compiled code); the warm-up then goes on until the JIT compilers are nearly idle; "
+            + "default ${DEFAULT-VALUE}.")
     int warmup;
 
     @Option(names = "--rounds-per-block", defaultValue = "5", description = "Rounds per block; default ${DEFAULT-VALUE}.")

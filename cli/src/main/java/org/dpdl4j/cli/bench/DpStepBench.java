@@ -38,7 +38,8 @@ final class DpStepBench implements Callable<Integer> {
     @Option(names = "--steps-per-block", defaultValue = "40", description = "Steps per block; default ${DEFAULT-VALUE}.")
     int perBlock;
 
-    @Option(names = "--warmup", defaultValue = "2000", description = "Untimed steps of each kind first (JIT compilation, workspace sizing); default ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", defaultValue = "2000", description = "Untimed steps of each kind first, at least (JIT compilation, workspace sizing); the warm-up then goes "
+            + "on until the JIT compilers are nearly idle; default ${DEFAULT-VALUE}.")
     int warmup;
 
     @Option(names = "--noise", defaultValue = "secure", description = "secure (default: drawn one step ahead on a background thread, as PrivateTrainer does), secure-inline (same, on the calling thread) or seeded.")

@@ -1,14 +1,37 @@
 package org.dpdl4j.cli.bench;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
  * Times two operations in the same run, interleaved in blocks (A, B, A, B, ...) so that drift of the
  * machine affects both alike, and reports the median time per operation of each and their ratio.
+ *
+ * <p>Timing starts in the steady state. The JIT compilers keep compiling ND4J's Java layer for many seconds, and
+ * on a small machine their threads take a core's share from whichever operation runs beside them: an operation
+ * that keeps a second thread busy (a look-ahead noise draw) then looks slower than it is in a long run. So the
+ * warm-up runs at least the requested number of operations and then goes on until the compilers spent less
+ * than {@link #SETTLED_JIT_SHARE} of a warm-up slice compiling (or until {@link #MAX_WARMUP_NANOS}).
  */
 final class PairedTiming {
+    /** Share of wall time spent compiling below which the JIT counts as settled. */
+    static final double SETTLED_JIT_SHARE = 0.02;
+    /** Length of one warm-up slice whose compile time is checked. */
+    static final long SLICE_NANOS = 2_000_000_000L;
+    /** Cap on the warm-up; the printed share then shows how far from settled the timing started. */
+    static final long MAX_WARMUP_NANOS = 120_000_000_000L;
+
     private PairedTiming() {
+    }
+
+    /** How the warm-up ended: operations of each kind, seconds, and the JIT's share of the last slice (NaN if unknown). */
+    record Warmup(int runs, double seconds, double jitShare) {
+        String format() {
+            return String.format(Locale.ROOT, "warm-up: %d of each, %.1f s, JIT compiling %.1f%% of the last %.0f s", runs, seconds,
+                    100 * jitShare, SLICE_NANOS / 1e9);
+        }
     }
 
     /** The medians over blocks (milliseconds per operation) and the ratio B / A. */
@@ -23,10 +46,7 @@ final class PairedTiming {
     }
 
     static Result measure(String nameA, Runnable a, String nameB, Runnable b, int warmup, int blocks, int perBlock) {
-        for (int i = 0; i < warmup; i++) {
-            a.run();
-            b.run();
-        }
+        System.out.println(warmUp(a, b, warmup).format());
         double[] ta = new double[blocks];
         double[] tb = new double[blocks];
         for (int k = 0; k < blocks; k++) {
@@ -34,6 +54,36 @@ final class PairedTiming {
             tb[k] = time(b, perBlock);
         }
         return new Result(nameA, median(ta), nameB, median(tb));
+    }
+
+    /**
+     * Runs A and B alternately at least {@code minRuns} times each, then in slices of {@link #SLICE_NANOS} until a slice
+     * in which the JIT compiled for less than {@link #SETTLED_JIT_SHARE} of it, or {@link #MAX_WARMUP_NANOS} in all.
+     */
+    static Warmup warmUp(Runnable a, Runnable b, int minRuns) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean measurable = jit != null && jit.isCompilationTimeMonitoringSupported();
+        long start = System.nanoTime();
+        int runs = 0;
+        for (; runs < minRuns; runs++) {
+            a.run();
+            b.run();
+        }
+        double share = Double.NaN;
+        while (measurable && System.nanoTime() - start < MAX_WARMUP_NANOS) {
+            long sliceStart = System.nanoTime();
+            long compiledBefore = jit.getTotalCompilationTime();
+            do {
+                a.run();
+                b.run();
+                runs++;
+            } while (System.nanoTime() - sliceStart < SLICE_NANOS);
+            share = (jit.getTotalCompilationTime() - compiledBefore) * 1e6 / (System.nanoTime() - sliceStart);
+            if (share < SETTLED_JIT_SHARE) {
+                break;
+            }
+        }
+        return new Warmup(runs, (System.nanoTime() - start) / 1e9, share);
     }
 
     static double time(Runnable r, int times) {

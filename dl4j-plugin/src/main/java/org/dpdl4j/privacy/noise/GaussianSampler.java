@@ -2,14 +2,14 @@ package org.dpdl4j.privacy.noise;
 
 import org.bytedeco.javacpp.DoublePointer;
 import org.bytedeco.javacpp.FloatPointer;
-import org.bytedeco.javacpp.Pointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Gaussian noise in bulk from a key stream: ziggurat normals computed in Java, scaled, copied to native
- * memory in one block and added to the target with one ND4J op.
+ * Gaussian noise in bulk from a key stream: ziggurat normals computed in Java, scaled, and streamed block by
+ * block into the target's host memory (other targets - device memory, views that are not contiguous, other
+ * floating-point types - get them through one staging array and one ND4J op).
  *
  * <p>Floating-point mitigation (optional, on for secure sources): a Gaussian sample computed in floating
  * point does not cover the reals uniformly; the pattern of values it can and cannot take, once the sample
@@ -26,14 +26,13 @@ final class GaussianSampler {
     private final boolean mitigate;
 
     /**
-     * Staging buffers, one set per thread and shared by every sampler on it: streams keyed by (node, round) make
-     * a new sampler for every draw, and fresh multi-megabyte Java and native buffers per draw cost more than the
-     * draw itself (large arrays go straight to the old generation and wait there for a full collection).
+     * Buffers, one set per thread and shared by every sampler on it: streams keyed by (node, round) make a new
+     * sampler for every draw, and a fresh multi-megabyte native scratch array per draw costs more than the draw.
      */
     private static final class Buffers {
-        float[] floats = new float[0];
-        double[] doubles = new double[0];
         final double[] block = new double[BLOCK];
+        final double[] doubleBlock = new double[BLOCK];
+        final float[] floatBlock = new float[BLOCK];
         final double[] raw = new double[2 * BLOCK];
         INDArray scratch;
     }
@@ -66,79 +65,122 @@ final class GaussianSampler {
 
     /** Adds independent N(0, std^2) draws to every element of {@code target}, in place. */
     void addTo(INDArray target, double std) {
-        Buffers b = BUFFERS.get();
-        target.addi(staged(b, target, std));
+        checkLength(target);
+        if (inHostMemory(target)) {
+            stream(target, std, true);
+        } else {
+            Buffers b = BUFFERS.get();
+            target.addi(staged(b, target, std));
+        }
     }
 
     /**
      * Overwrites every element of {@code target} with an independent N(0, std^2) draw: the values {@link #addTo}
-     * would add to zeros. A contiguous C-order target in host memory receives them with one bulk copy; this saves
-     * zeroing the target, a staging array and an addition pass over it.
+     * would add to zeros, without reading the target (no zeroing pass, no addition pass).
      */
     void writeTo(INDArray target, double std) {
-        Buffers b = BUFFERS.get();
-        DataType type = stage(b, target, std);
-        if (Nd4j.getEnvironment().isCPU() && type == target.dataType() && target.ordering() == 'c'
-                && target.elementWiseStride() == 1 && target.data().length() == target.length()) {
-            copy(target.data().addressPointer(), b, type, (int) target.length());
+        checkLength(target);
+        if (inHostMemory(target)) {
+            stream(target, std, false);
         } else {
-            target.assign(staged(b, target, type));
+            Buffers b = BUFFERS.get();
+            target.assign(staged(b, target, std));
         }
     }
 
-    /** The draws of {@link #stage} as an array shaped like {@code target} (a staging array, reused per thread). */
-    private INDArray staged(Buffers b, INDArray target, double std) {
-        return staged(b, target, stage(b, target, std));
+    private static void checkLength(INDArray target) {
+        if (target.length() > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("can draw noise for at most 2^31-17 elements at a time, got " + target.length());
+        }
     }
 
-    private INDArray staged(Buffers b, INDArray target, DataType type) {
-        int n = (int) target.length();
-        if (b.scratch == null || b.scratch.length() != n || b.scratch.dataType() != type) {
-            b.scratch = Nd4j.createUninitializedDetached(type, n);
-        }
-        if (Nd4j.getEnvironment().isCPU()) {
-            copy(b.scratch.data().pointer(), b, type, n);
-        } else {
-            if (type == DataType.DOUBLE) {
-                b.scratch.data().setData(java.util.Arrays.copyOf(b.doubles, n));
-            } else {
-                b.scratch.data().setData(java.util.Arrays.copyOf(b.floats, n));
-            }
-        }
-        INDArray noise = type == target.dataType() ? b.scratch : b.scratch.castTo(target.dataType());
-        return noise.reshape('c', target.shape());
+    /** A FLOAT or DOUBLE array whose elements lie contiguously, in C order, in host memory. */
+    private static boolean inHostMemory(INDArray target) {
+        DataType type = target.dataType();
+        return Nd4j.getEnvironment().isCPU() && (type == DataType.FLOAT || type == DataType.DOUBLE) && target.ordering() == 'c'
+                && target.elementWiseStride() == 1 && target.data().length() == target.length();
     }
 
     /**
-     * Draws {@code target.length()} values {@code std * z} into the thread's Java staging array: doubles for a DOUBLE
-     * target, floats otherwise. Returns that staging type.
+     * Draws straight into (or onto) the target's host memory one block at a time: each block of {@code std * z} is
+     * copied in, or read, added and written back, while it is in the cache. Staging a whole draw first would move every
+     * value through main memory twice more, and memory bandwidth is what a draw running beside training competes for.
+     * The sums are the same as the ND4J addition's: one IEEE addition per element.
      */
-    private DataType stage(Buffers b, INDArray target, double std) {
-        long length = target.length();
-        if (length > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("can draw noise for at most 2^31-17 elements at a time, got " + length);
-        }
-        int n = (int) length;
+    private void stream(INDArray target, double std, boolean add) {
+        Buffers b = BUFFERS.get();
+        int n = (int) target.length();
         boolean inDouble = target.dataType() == DataType.DOUBLE;
-        if (inDouble && b.doubles.length < n) {
-            b.doubles = new double[n];
-        } else if (!inDouble && b.floats.length < n) {
-            b.floats = new float[n];
-        }
+        DoublePointer doubles = inDouble ? new DoublePointer(target.data().addressPointer()) : null;
+        FloatPointer floats = inDouble ? null : new FloatPointer(target.data().addressPointer());
         for (int i = 0; i < n; i += BLOCK) {
             int c = Math.min(BLOCK, n - i);
             normals(b.block, c, b.raw);
             if (inDouble) {
-                for (int k = 0; k < c; k++) {
-                    b.doubles[i + k] = std * b.block[k];
+                double[] out = b.doubleBlock;
+                if (add) {
+                    doubles.position(i).get(out, 0, c);
+                    for (int k = 0; k < c; k++) {
+                        out[k] += std * b.block[k];
+                    }
+                } else {
+                    for (int k = 0; k < c; k++) {
+                        out[k] = std * b.block[k];
+                    }
                 }
+                doubles.position(i).put(out, 0, c);
             } else {
-                for (int k = 0; k < c; k++) {
-                    b.floats[i + k] = (float) (std * b.block[k]);
+                float[] out = b.floatBlock;
+                if (add) {
+                    floats.position(i).get(out, 0, c);
+                    for (int k = 0; k < c; k++) {
+                        out[k] += (float) (std * b.block[k]);
+                    }
+                } else {
+                    for (int k = 0; k < c; k++) {
+                        out[k] = (float) (std * b.block[k]);
+                    }
                 }
+                floats.position(i).put(out, 0, c);
             }
         }
-        return inDouble ? DataType.DOUBLE : DataType.FLOAT;
+    }
+
+    /**
+     * The draws as an array shaped like {@code target}, in a scratch array reused per thread: streamed into it in host
+     * memory, or through whole-draw Java arrays on other backends.
+     */
+    private INDArray staged(Buffers b, INDArray target, double std) {
+        int n = (int) target.length();
+        DataType type = target.dataType() == DataType.DOUBLE ? DataType.DOUBLE : DataType.FLOAT;
+        if (b.scratch == null || b.scratch.length() != n || b.scratch.dataType() != type) {
+            b.scratch = Nd4j.createUninitializedDetached(type, n);
+        }
+        if (inHostMemory(b.scratch)) {
+            stream(b.scratch, std, false);
+        } else if (type == DataType.DOUBLE) {
+            double[] values = new double[n];
+            for (int i = 0; i < n; i += BLOCK) {
+                int c = Math.min(BLOCK, n - i);
+                normals(b.block, c, b.raw);
+                for (int k = 0; k < c; k++) {
+                    values[i + k] = std * b.block[k];
+                }
+            }
+            b.scratch.data().setData(values);
+        } else {
+            float[] values = new float[n];
+            for (int i = 0; i < n; i += BLOCK) {
+                int c = Math.min(BLOCK, n - i);
+                normals(b.block, c, b.raw);
+                for (int k = 0; k < c; k++) {
+                    values[i + k] = (float) (std * b.block[k]);
+                }
+            }
+            b.scratch.data().setData(values);
+        }
+        INDArray noise = type == target.dataType() ? b.scratch : b.scratch.castTo(target.dataType());
+        return noise.reshape('c', target.shape());
     }
 
     /** n standard normals as a DOUBLE rank-1 array. */
@@ -153,13 +195,4 @@ final class GaussianSampler {
         return Nd4j.createFromArray(out);
     }
 
-    // Host memory on the CPU backend takes a direct bulk copy (about 50x faster than creating an array from a Java
-    // array). The destination is a fresh pointer object over the address: a buffer's own pointer is shared.
-    private static void copy(Pointer destination, Buffers b, DataType type, int n) {
-        if (type == DataType.DOUBLE) {
-            new DoublePointer(destination).put(b.doubles, 0, n);
-        } else {
-            new FloatPointer(destination).put(b.floats, 0, n);
-        }
-    }
 }
