@@ -29,8 +29,8 @@ final class PairedTiming {
     /** How the warm-up ended: operations of each kind, seconds, and the JIT's share of the last slice (NaN if unknown). */
     record Warmup(int runs, double seconds, double jitShare) {
         String format() {
-            return String.format(Locale.ROOT, "warm-up: %d of each, %.1f s, JIT compiling %.1f%% of the last %.0f s", runs, seconds,
-                    100 * jitShare, SLICE_NANOS / 1e9);
+            return String.format(Locale.ROOT, "warm-up: %d of each, %.1f s, JIT compiling %.1f%% of the last slice", runs, seconds,
+                    100 * jitShare);
         }
     }
 
@@ -61,6 +61,10 @@ final class PairedTiming {
      * in which the JIT compiled for less than {@link #SETTLED_JIT_SHARE} of it, or {@link #MAX_WARMUP_NANOS} in all.
      */
     static Warmup warmUp(Runnable a, Runnable b, int minRuns) {
+        return warmUp(a, b, minRuns, SLICE_NANOS, MAX_WARMUP_NANOS);
+    }
+
+    static Warmup warmUp(Runnable a, Runnable b, int minRuns, long sliceNanos, long maxNanos) {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean measurable = jit != null && jit.isCompilationTimeMonitoringSupported();
         long start = System.nanoTime();
@@ -70,14 +74,14 @@ final class PairedTiming {
             b.run();
         }
         double share = Double.NaN;
-        while (measurable && System.nanoTime() - start < MAX_WARMUP_NANOS) {
+        while (measurable && System.nanoTime() - start < maxNanos) {
             long sliceStart = System.nanoTime();
             long compiledBefore = jit.getTotalCompilationTime();
             do {
                 a.run();
                 b.run();
                 runs++;
-            } while (System.nanoTime() - sliceStart < SLICE_NANOS);
+            } while (System.nanoTime() - sliceStart < sliceNanos);
             share = (jit.getTotalCompilationTime() - compiledBefore) * 1e6 / (System.nanoTime() - sliceStart);
             if (share < SETTLED_JIT_SHARE) {
                 break;
