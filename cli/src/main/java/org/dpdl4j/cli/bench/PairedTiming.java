@@ -50,8 +50,8 @@ final class PairedTiming {
         double[] ta = new double[blocks];
         double[] tb = new double[blocks];
         for (int k = 0; k < blocks; k++) {
-            ta[k] = time(a, perBlock);
-            tb[k] = time(b, perBlock);
+            ta[k] = timeBlock(a, perBlock);
+            tb[k] = timeBlock(b, perBlock);
         }
         return new Result(nameA, median(ta), nameB, median(tb));
     }
@@ -88,6 +88,17 @@ final class PairedTiming {
             }
         }
         return new Warmup(runs, (System.nanoTime() - start) / 1e9, share);
+    }
+
+    /**
+     * One block: an untimed run first, then {@code times} timed runs. An operation that prepares its next run in the
+     * background (a look-ahead noise draw) did that for this block's first run while the other operation's block
+     * ran; untimed, that run cannot flatter the block, and every timed run overlaps its successor's preparation
+     * as in a long run.
+     */
+    static double timeBlock(Runnable r, int times) {
+        r.run();
+        return time(r, times);
     }
 
     static double time(Runnable r, int times) {

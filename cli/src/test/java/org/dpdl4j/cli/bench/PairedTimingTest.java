@@ -46,6 +46,14 @@ class PairedTimingTest {
     }
 
     @Test
+    void aBlockRunsOnceUntimedBeforeItsTimedRuns() {
+        int[] calls = {0};
+        double ms = PairedTiming.timeBlock(() -> calls[0]++, 4);
+        assertEquals(5, calls[0]);
+        assertTrue(ms >= 0);
+    }
+
+    @Test
     void medianOfOddAndEvenCounts() {
         assertEquals(2.0, PairedTiming.median(new double[]{3, 1, 2}), 0.0);
         assertEquals(2.5, PairedTiming.median(new double[]{4, 1, 3, 2}), 0.0);
