@@ -128,17 +128,25 @@ public final class SparseRowOperator {
             return;
         }
         for (int i = 0; i < rows; i++) {
-            INDArray target = out.getRow(i);
-            int start = rowStart[i];
-            int end = rowStart[i + 1];
-            if (start == end) {
-                target.assign(0);
-                continue;
-            }
-            x.getRow(col[start]).muli(value[start], target);   // target = a_ij x_j in one pass (muli writes to its result only)
-            for (int k = start + 1; k < end; k++) {
-                Nd4j.exec(new Axpy(x.getRow(col[k]), target, target, value[k]));
-            }
+            applyRow(i, x, out.getRow(i));
+        }
+    }
+
+    /**
+     * Writes row i of {@code A x} into {@code target} ([p] or [1, p]) with the sparse path's operations, so that rows
+     * written one at a time (by any thread, in any order) equal those of {@link #apply} wherever {@link #isDenseFor}
+     * is false. {@code x} must not be written while this runs.
+     */
+    public void applyRow(int i, INDArray x, INDArray target) {
+        int start = rowStart[i];
+        int end = rowStart[i + 1];
+        if (start == end) {
+            target.assign(0);
+            return;
+        }
+        x.getRow(col[start]).muli(value[start], target);   // target = a_ij x_j in one pass (muli writes to its result only)
+        for (int k = start + 1; k < end; k++) {
+            Nd4j.exec(new Axpy(x.getRow(col[k]), target, target, value[k]));
         }
     }
 }

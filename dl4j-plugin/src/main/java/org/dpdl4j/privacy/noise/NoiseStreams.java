@@ -49,6 +49,16 @@ public interface NoiseStreams {
         }
     }
 
+    /**
+     * True when the all-rows methods draw row i from {@link #privateNoise}{@code (i, round)} or
+     * {@link #pairwiseNoise}{@code (i, round)} alone, as the defaults do: rows may then be drawn in any order, on several
+     * threads, with the same result. An implementation that draws all rows from one stream must return false; the
+     * default is false, so implementations opt in.
+     */
+    default boolean drawsRowByRow() {
+        return false;
+    }
+
     /** True when no party other than the intended ones can predict any stream. */
     boolean isSecure();
 

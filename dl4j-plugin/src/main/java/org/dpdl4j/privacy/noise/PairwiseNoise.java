@@ -75,6 +75,19 @@ public final class PairwiseNoise {
         incidence.apply(edgeNoise, out);
     }
 
+    /**
+     * Whether {@code B U} with rows of length {@code p} is computed row by row, so that {@link #combineRowInto} gives
+     * exactly the rows {@link #combineInto} gives (false where one dense product is cheaper).
+     */
+    public boolean combinesByRow(long p) {
+        return !incidence.isDenseFor(p);
+    }
+
+    /** Writes row {@code node} of {@code B U} into {@code outRow}; U must not change meanwhile. See {@link #combinesByRow}. */
+    public void combineRowInto(int node, INDArray edgeNoise, INDArray outRow) {
+        incidence.applyRow(node, edgeNoise, outRow);
+    }
+
     /** {@code B U}: row i is the sum of node i's signed pairwise terms. */
     public INDArray combine(INDArray edgeNoise) {
         // Two non-zeros per edge: applied sparsely, the cost is O(|E| p) instead of O(n |E| p).

@@ -61,6 +61,11 @@ public final class SecureNoiseStreams implements NoiseStreams {
     }
 
     @Override
+    public boolean drawsRowByRow() {
+        return true;   // the all-rows methods are the interface's row-by-row defaults
+    }
+
+    @Override
     public boolean isSecure() {
         return true;
     }

@@ -36,6 +36,7 @@ final class RoundNoise implements AutoCloseable {
     private INDArray fixedPairwise;
     private final Buffers[] buffers = new Buffers[2];
     private Future<Draw> next;
+    private Job nextJob;
     private long nextRound = -1;
 
     RoundNoise(NoiseStreams streams, PairwiseNoise correlated, int nodes, long params, double sigmaCdp,
@@ -66,10 +67,16 @@ final class RoundNoise implements AutoCloseable {
     private record Buffers(INDArray total, INDArray edgeNoise) {
     }
 
-    /** The noise of {@code round}; schedules the next round's draw in the background. */
+    /**
+     * The noise of {@code round}; schedules the next round's draw in the background. When the look-ahead has not
+     * finished and its streams draw row by row, the caller draws the rows still unclaimed itself.
+     */
     Draw forRound(long round) {
         Draw noise;
         if (next != null && nextRound == round) {
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                nextJob.tasks().work();
+            }
             try {
                 noise = next.get();
             } catch (InterruptedException e) {
@@ -80,13 +87,66 @@ final class RoundNoise implements AutoCloseable {
             }
         } else {
             awaitPending();   // a stale look-ahead may be writing the very buffers this round uses
-            noise = draw(round);
+            try {
+                noise = job(round).run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while drawing noise", e);
+            }
         }
         if (ahead != null) {
+            Job job = job(round + 1);
             nextRound = round + 1;
-            next = ahead.submit(() -> draw(round + 1));
+            nextJob = job;
+            next = ahead.submit(job::run);
         }
         return noise;
+    }
+
+    /** One round's draw as shareable tasks, and the arrays it fills. */
+    private record Job(SharedTasks tasks, INDArray total, INDArray edgeNoise) {
+        Draw run() throws InterruptedException {
+            tasks.work();
+            tasks.await();
+            return new Draw(total, edgeNoise);
+        }
+    }
+
+    /**
+     * The draw of {@code round}. With streams that draw row by row (the secure ones) it is one task per edge row of U,
+     * then one per node row of the total, so two threads can share it and still give the rows that one thread would.
+     * Otherwise (one stream for all rows: the seeded streams) it is a single task.
+     */
+    private Job job(long round) {
+        Buffers b = buffers(round);
+        boolean pairwise = sigmaCor > 0;
+        boolean byRow = streams.drawsRowByRow() && (!pairwise || !pairwiseDrawnOnce && correlated.combinesByRow(params));
+        if (!byRow) {
+            return new Job(new SharedTasks(0, 1, t -> draw(round, b)), b.total(), pairwise ? pairwiseArray(b) : null);
+        }
+        int edges = pairwise ? correlated.edgeCount() : 0;
+        INDArray u = pairwise ? b.edgeNoise() : null;
+        return new Job(new SharedTasks(edges, edges + nodes, t -> {
+            if (t < edges) {
+                streams.pairwiseNoise(t, round).writeGaussian(u.getRow(t), sigmaCor);
+            } else {
+                nodeRow(t - edges, round, u, b.total().getRow(t - edges));
+            }
+        }), b.total(), u);
+    }
+
+    /** Node i's total: its row of B U plus its private noise, as {@link #draw} computes it for all rows. */
+    private void nodeRow(int i, long round, INDArray u, INDArray row) {
+        if (u != null) {
+            correlated.combineRowInto(i, u, row);
+            if (sigmaCdp > 0) {
+                streams.privateNoise(i, round).addGaussian(row, sigmaCdp);
+            }
+        } else if (sigmaCdp > 0) {
+            streams.privateNoise(i, round).writeGaussian(row, sigmaCdp);
+        } else {
+            row.assign(0);
+        }
     }
 
     private void awaitPending() {
@@ -104,14 +164,12 @@ final class RoundNoise implements AutoCloseable {
         next = null;
     }
 
-    private Draw draw(long round) {
-        Buffers b = buffers(round);
+    private void draw(long round, Buffers b) {
         INDArray noise = b.total();
-        INDArray u = null;
         if (sigmaCor > 0) {
             // B U written first and the private noise added to it: the same sums as the private noise plus B U
             // (floating-point addition commutes), without zeroing the total or a separate B U buffer.
-            u = pairwise(round, b.edgeNoise());
+            INDArray u = pairwise(round, b.edgeNoise());
             correlated.combineInto(u, noise);
             if (sigmaCdp > 0) {
                 streams.addPrivateNoise(noise, round, sigmaCdp);
@@ -121,7 +179,11 @@ final class RoundNoise implements AutoCloseable {
         } else {
             noise.assign(0);
         }
-        return new Draw(noise, u);
+    }
+
+    /** The array U of a round drawn with {@code b}: its own buffer, or the fixed draw in compatibility mode. */
+    private synchronized INDArray pairwiseArray(Buffers b) {
+        return pairwiseDrawnOnce ? fixedPairwise(): b.edgeNoise();
     }
 
     private synchronized Buffers buffers(long round) {
@@ -137,11 +199,15 @@ final class RoundNoise implements AutoCloseable {
         return buffers[k];
     }
 
-    private synchronized INDArray pairwise(long round, INDArray into) {
+    private INDArray pairwise(long round, INDArray into) {
         if (!pairwiseDrawnOnce) {
             correlated.edgeNoiseInto(streams, round, sigmaCor, into);
             return into;
         }
+        return fixedPairwise();
+    }
+
+    private synchronized INDArray fixedPairwise() {
         if (fixedPairwise == null) {
             try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
                 fixedPairwise = correlated.edgeNoise(streams, 0, params, sigmaCor);
