@@ -65,13 +65,7 @@ final class GaussianSampler {
 
     /** Adds independent N(0, std^2) draws to every element of {@code target}, in place. */
     void addTo(INDArray target, double std) {
-        checkLength(target);
-        if (inHostMemory(target)) {
-            stream(target, std, true);
-        } else {
-            Buffers b = BUFFERS.get();
-            target.addi(staged(b, target, std));
-        }
+        draw(target, std, true);
     }
 
     /**
@@ -79,12 +73,20 @@ final class GaussianSampler {
      * would add to zeros, without reading the target (no zeroing pass, no addition pass).
      */
     void writeTo(INDArray target, double std) {
+        draw(target, std, false);
+    }
+
+    private void draw(INDArray target, double std, boolean add) {
         checkLength(target);
         if (inHostMemory(target)) {
-            stream(target, std, false);
+            stream(target, std, add);
         } else {
-            Buffers b = BUFFERS.get();
-            target.assign(staged(b, target, std));
+            INDArray noise = staged(BUFFERS.get(), target, std);
+            if (add) {
+                target.addi(noise);
+            } else {
+                target.assign(noise);
+            }
         }
     }
 

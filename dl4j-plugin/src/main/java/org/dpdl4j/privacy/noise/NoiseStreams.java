@@ -23,29 +23,32 @@ public interface NoiseStreams {
      * Implementations may draw all rows at once when that keeps each row a function of its own key.
      */
     default void addPrivateNoise(INDArray rows, long round, double std) {
-        for (int i = 0; i < rows.size(0); i++) {
-            privateNoise(i, round).addGaussian(rows.getRow(i), std);
-        }
+        eachRow(rows, i -> privateNoise(i, round), false, std);
     }
 
     /** Adds every edge's pairwise noise of {@code round} to the rows of {@code rows} ([|E|, p], row e = edge e). */
     default void addPairwiseNoise(INDArray rows, long round, double std) {
-        for (int e = 0; e < rows.size(0); e++) {
-            pairwiseNoise(e, round).addGaussian(rows.getRow(e), std);
-        }
+        eachRow(rows, e -> pairwiseNoise(e, round), false, std);
     }
 
     /** Overwrites the rows of {@code rows} with every node's private noise of {@code round}: {@link #addPrivateNoise} onto zeros. */
     default void writePrivateNoise(INDArray rows, long round, double std) {
-        for (int i = 0; i < rows.size(0); i++) {
-            privateNoise(i, round).writeGaussian(rows.getRow(i), std);
-        }
+        eachRow(rows, i -> privateNoise(i, round), true, std);
     }
 
     /** Overwrites the rows of {@code rows} with every edge's pairwise noise of {@code round}: {@link #addPairwiseNoise} onto zeros. */
     default void writePairwiseNoise(INDArray rows, long round, double std) {
-        for (int e = 0; e < rows.size(0); e++) {
-            pairwiseNoise(e, round).writeGaussian(rows.getRow(e), std);
+        eachRow(rows, e -> pairwiseNoise(e, round), true, std);
+    }
+
+    /** Row r of {@code rows} from {@code source(r)}: written over, or added to. */
+    private static void eachRow(INDArray rows, java.util.function.IntFunction<NoiseSource> source, boolean write, double std) {
+        for (int r = 0; r < rows.size(0); r++) {
+            if (write) {
+                source.apply(r).writeGaussian(rows.getRow(r), std);
+            } else {
+                source.apply(r).addGaussian(rows.getRow(r), std);
+            }
         }
     }
 

@@ -31,22 +31,27 @@ public record SeededNoiseStreams(long masterSeed) implements NoiseStreams {
 
     @Override
     public void addPrivateNoise(INDArray rows, long round, double std) {
-        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "private-noise-all", -1, round)).addGaussian(rows, std);
+        allRows("private-noise-all", round).addGaussian(rows, std);
     }
 
     @Override
     public void addPairwiseNoise(INDArray rows, long round, double std) {
-        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "pairwise-noise-all", -1, round)).addGaussian(rows, std);
+        allRows("pairwise-noise-all", round).addGaussian(rows, std);
     }
 
     @Override
     public void writePrivateNoise(INDArray rows, long round, double std) {
-        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "private-noise-all", -1, round)).writeGaussian(rows, std);
+        allRows("private-noise-all", round).writeGaussian(rows, std);
     }
 
     @Override
     public void writePairwiseNoise(INDArray rows, long round, double std) {
-        SeededNoiseSource.forKey(new NoiseKey(masterSeed, "pairwise-noise-all", -1, round)).writeGaussian(rows, std);
+        allRows("pairwise-noise-all", round).writeGaussian(rows, std);
+    }
+
+    /** The one stream a round's rows of one kind are drawn from, row after row. */
+    private SeededNoiseSource allRows(String purpose, long round) {
+        return SeededNoiseSource.forKey(new NoiseKey(masterSeed, purpose, -1, round));
     }
 
     @Override

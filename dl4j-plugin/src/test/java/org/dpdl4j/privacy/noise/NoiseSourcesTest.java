@@ -170,27 +170,7 @@ class NoiseSourcesTest {
         seeded.writePairwiseNoise(written, 2, 1.5);
         assertArrayEquals(added.ravel().toDoubleVector(), written.ravel().toDoubleVector(), 0.0);
         // the row-by-row default of the interface (what secure streams use)
-        NoiseStreams rows = new NoiseStreams() {
-            public NoiseSource privateNoise(int node, long round) {
-                return seeded.privateNoise(node, round);
-            }
-
-            public NoiseSource pairwiseNoise(int edge, long round) {
-                return seeded.pairwiseNoise(edge, round);
-            }
-
-            public java.util.random.RandomGenerator sampling(int node, long round) {
-                return seeded.sampling(node, round);
-            }
-
-            public boolean isSecure() {
-                return false;
-            }
-
-            public String description() {
-                return "row by row";
-            }
-        };
+        NoiseStreams rows = new RowByRowStreams(seeded, true);
         added.assign(0);
         written.assign(7);
         rows.addPrivateNoise(added, 3, 0.25);

@@ -2,9 +2,8 @@ package org.dpdl4j.protocol.decentralized;
 
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
-import org.dpdl4j.privacy.noise.NoiseSource;
-import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
+import org.dpdl4j.privacy.noise.RowByRowStreams;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.privacy.noise.SecureNoiseStreams;
 import org.junit.jupiter.api.Test;
@@ -17,33 +16,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RoundNoiseTest {
 
-    /** Row-by-row streams (each row from its own seeded key) that may or may not declare it. */
-    private record RowStreams(SeededNoiseStreams seeded, boolean byRow) implements NoiseStreams {
-        public NoiseSource privateNoise(int node, long round) {
-            return seeded.privateNoise(node, round);
-        }
-
-        public NoiseSource pairwiseNoise(int edge, long round) {
-            return seeded.pairwiseNoise(edge, round);
-        }
-
-        public java.util.random.RandomGenerator sampling(int node, long round) {
-            return seeded.sampling(node, round);
-        }
-
-        public boolean drawsRowByRow() {
-            return byRow;
-        }
-
-        public boolean isSecure() {
-            return false;
-        }
-
-        public String description() {
-            return "rows of " + seeded.description();
-        }
-    }
-
     @Test
     void drawsSharedRowByRowEqualTheSingleTaskDraws() {
         Graph torus = Topologies.torus(3, 3);   // four terms per node row
@@ -51,9 +23,9 @@ class RoundNoiseTest {
         PairwiseNoise pairwise = new PairwiseNoise(torus, DataType.FLOAT);
         assertTrue(pairwise.combinesByRow(p));
         for (double sigmaCor : new double[]{1.3, 0.0}) {
-            try (RoundNoise shared = new RoundNoise(new RowStreams(new SeededNoiseStreams(5), true), pairwise, 9, p, 0.7, sigmaCor,
+            try (RoundNoise shared = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), true), pairwise, 9, p, 0.7, sigmaCor,
                     false, DataType.FLOAT, true);
-                 RoundNoise single = new RoundNoise(new RowStreams(new SeededNoiseStreams(5), false), pairwise, 9, p, 0.7, sigmaCor,
+                 RoundNoise single = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), false), pairwise, 9, p, 0.7, sigmaCor,
                          false, DataType.FLOAT, true)) {
                 for (long round = 0; round < 6; round++) {
                     // Asked for right after the previous round: the look-ahead has only just started, so this thread
