@@ -16,6 +16,8 @@ import java.util.concurrent.Future;
  * ahead on a background thread. Noise never depends on the data, so round t+1's noise can be drawn
  * while round t's gradients are computed; on a machine with a spare core this hides its cost. Each
  * term comes from its own keyed stream, so the result is the same with or without the look-ahead.
+ * When the streams draw row by row (the secure ones), a draw is a set of row tasks that the caller shares with
+ * the look-ahead if it needs the noise before the look-ahead is done ({@link SharedTasks}).
  *
  * <p>Draws go into two persistent sets of buffers used in turn (round t uses set t mod 2): a round's noise is
  * megabytes per node, and fresh off-heap arrays every round cost page faults and garbage collections on
@@ -182,8 +184,8 @@ final class RoundNoise implements AutoCloseable {
     }
 
     /** The array U of a round drawn with {@code b}: its own buffer, or the fixed draw in compatibility mode. */
-    private synchronized INDArray pairwiseArray(Buffers b) {
-        return pairwiseDrawnOnce ? fixedPairwise(): b.edgeNoise();
+    private INDArray pairwiseArray(Buffers b) {
+        return pairwiseDrawnOnce ? fixedPairwise() : b.edgeNoise();
     }
 
     private synchronized Buffers buffers(long round) {
