@@ -29,8 +29,9 @@ final class PairedTiming {
     /** How the warm-up ended: operations of each kind, seconds, and the JIT's share of the last slice (NaN if unknown). */
     record Warmup(int runs, double seconds, double jitShare) {
         String format() {
-            return String.format(Locale.ROOT, "warm-up: %d of each, %.1f s, JIT compiling %.1f%% of the last slice", runs, seconds,
-                    100 * jitShare);
+            String jit = Double.isNaN(jitShare) ? "JIT compile time not measured"
+                    : String.format(Locale.ROOT, "JIT compiling %.1f%% of the last slice", 100 * jitShare);
+            return String.format(Locale.ROOT, "warm-up: %d of each, %.1f s, %s", runs, seconds, jit);
         }
     }
 

@@ -96,11 +96,15 @@ final class GaussianSampler {
         }
     }
 
-    /** A FLOAT or DOUBLE array whose elements lie contiguously, in C order, in host memory. */
+    /**
+     * A FLOAT or DOUBLE array whose elements lie contiguously, in C order, in host memory, starting at its buffer's
+     * address: an array at offset 0 (row 0 of a matrix included), or a view with its own view buffer (whose address
+     * includes the view's offset).
+     */
     private static boolean inHostMemory(INDArray target) {
         DataType type = target.dataType();
         return Nd4j.getEnvironment().isCPU() && (type == DataType.FLOAT || type == DataType.DOUBLE) && target.ordering() == 'c'
-                && target.elementWiseStride() == 1 && target.data().length() == target.length();
+                && target.elementWiseStride() == 1 && (target.offset() == 0 || target.data().length() == target.length());
     }
 
     /**

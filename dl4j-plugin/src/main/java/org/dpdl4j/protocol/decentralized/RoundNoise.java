@@ -98,9 +98,9 @@ final class RoundNoise implements AutoCloseable {
         }
         if (ahead != null) {
             Job job = job(round + 1);
+            next = ahead.submit(job::run);
             nextRound = round + 1;
             nextJob = job;
-            next = ahead.submit(job::run);
         }
         return noise;
     }
@@ -220,6 +220,9 @@ final class RoundNoise implements AutoCloseable {
 
     @Override
     public void close() {
+        if (nextJob != null) {
+            nextJob.tasks().cancel();   // the look-ahead stops after the row it is drawing
+        }
         if (ahead != null) {
             ahead.shutdownNow();
         }

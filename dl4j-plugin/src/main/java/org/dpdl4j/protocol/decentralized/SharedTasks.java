@@ -12,8 +12,10 @@ import java.util.function.IntConsumer;
  * the tasks still unclaimed instead of waiting idle.
  *
  * <p>Tasks are claimed in order, so a thread that waits for the first phase to end only waits for tasks other
- * threads are running, never for unclaimed ones: the work cannot deadlock. A failed task still counts as ended; the
- * first failure is rethrown by {@link #await} and later second-phase tasks are skipped.
+ * threads are running, never for unclaimed ones: the work cannot deadlock. That wait is short and not interruptible
+ * (an interrupt is kept for the caller), so a stray interrupt cannot spoil a draw. A failed task still counts as
+ * ended; after the first failure (or {@link #cancel}) the tasks not yet started are skipped, and {@link #await}
+ * throws.
  */
 final class SharedTasks {
     private final int firstPhase;
@@ -42,18 +44,16 @@ final class SharedTasks {
 
     /** Claims and runs tasks until none is left unclaimed; returns without waiting for tasks other threads hold. */
     void work() {
+        boolean interrupted = false;
         for (int t = claimed.getAndIncrement(); t < count; t = claimed.getAndIncrement()) {
             try {
                 if (t >= firstPhase) {
-                    firstPhaseDone.await();
+                    interrupted |= awaitFirstPhase();
                 }
-                if (t < firstPhase || failure.get() == null) {
+                if (failure.get() == null) {
                     task.accept(t);
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                failure.compareAndSet(null, e);
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
                 failure.compareAndSet(null, e);
             } finally {
                 if (t < firstPhase) {
@@ -62,6 +62,27 @@ final class SharedTasks {
                 allDone.countDown();
             }
         }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for the first phase to end, through interrupts; returns whether one came. */
+    private boolean awaitFirstPhase() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                firstPhaseDone.await();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+    }
+
+    /** Skips every task not yet started; {@link #await} then throws. */
+    void cancel() {
+        failure.compareAndSet(null, new java.util.concurrent.CancellationException("cancelled"));
     }
 
     /** Waits until every task has ended; throws if one failed. */

@@ -141,7 +141,7 @@ class NoiseSourcesTest {
         for (DataType type : new DataType[]{DataType.FLOAT, DataType.DOUBLE, DataType.HALF}) {
             // whole array, contiguous row view (written in place), column view (not contiguous: the fallback)
             INDArray base = Nd4j.valueArrayOf(new long[]{5, 7}, 3.0, type);
-            INDArray[] targets = {Nd4j.valueArrayOf(new long[]{4, 6}, -2.0, type), base.getRow(2), base.getColumn(3)};
+            INDArray[] targets = {Nd4j.valueArrayOf(new long[]{4, 6}, -2.0, type), base.getRow(0), base.getRow(2), base.getColumn(3)};
             for (INDArray target : targets) {
                 INDArray expected = Nd4j.zeros(type, target.shape());
                 SecureNoiseSource.withKey(key, 1).addGaussian(expected, 0.5);
@@ -154,10 +154,29 @@ class NoiseSourcesTest {
             }
             // elements outside the views are untouched
             assertEquals(3.0, base.getDouble(1, 0), 0.0);
+            assertEquals(3.0, base.getDouble(1, 6), 0.0);
             assertEquals(3.0, base.getDouble(3, 6), 0.0);
             assertEquals(3.0, base.getDouble(4, 2), 0.0);
             SecureNoiseSource.fromSecureRandom().writeGaussian(base, 0.0);
             assertEquals(0.0, base.norm2Number().doubleValue(), 0.0, "std 0 writes zeros");
+        }
+    }
+
+    @Test
+    void longDrawsAreTheStreamsNormalsScaledBlockAfterBlock() {
+        byte[] key = new byte[32];
+        key[7] = 3;
+        int n = 10_000;   // several blocks of the sampler
+        double[] z = SecureNoiseSource.withKey(key, 4).standardNormals(n).toDoubleVector();
+        INDArray rows = Nd4j.valueArrayOf(new long[]{3, n}, 5.0, DataType.FLOAT);
+        SecureNoiseSource.withKey(key, 4).writeGaussian(rows.getRow(1), 0.5);
+        INDArray doubles = Nd4j.valueArrayOf(new long[]{1, n}, 1.0, DataType.DOUBLE);
+        SecureNoiseSource.withKey(key, 4).addGaussian(doubles, 2.0);
+        for (int k = 0; k < n; k++) {
+            assertEquals((float) (0.5 * z[k]), rows.getFloat(1, k), 0f, "written, element " + k);
+            assertEquals(1.0 + 2.0 * z[k], doubles.getDouble(0, k), 0.0, "added, element " + k);
+            assertEquals(5f, rows.getFloat(0, k), 0f);
+            assertEquals(5f, rows.getFloat(2, k), 0f);
         }
     }
 

@@ -2,6 +2,8 @@ package org.dpdl4j.protocol.decentralized;
 
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.noise.NoiseSource;
+import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.RowByRowStreams;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
@@ -12,6 +14,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RoundNoiseTest {
@@ -19,27 +22,76 @@ class RoundNoiseTest {
     @Test
     void drawsSharedRowByRowEqualTheSingleTaskDraws() {
         Graph torus = Topologies.torus(3, 3);   // four terms per node row
-        int p = 20_000;                         // long enough rows for B U to be combined row by row
         PairwiseNoise pairwise = new PairwiseNoise(torus, DataType.FLOAT);
-        assertTrue(pairwise.combinesByRow(p));
-        for (double sigmaCor : new double[]{1.3, 0.0}) {
-            try (RoundNoise shared = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), true), pairwise, 9, p, 0.7, sigmaCor,
-                    false, DataType.FLOAT, true);
-                 RoundNoise single = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), false), pairwise, 9, p, 0.7, sigmaCor,
-                         false, DataType.FLOAT, true)) {
-                for (long round = 0; round < 6; round++) {
-                    // Asked for right after the previous round: the look-ahead has only just started, so this thread
-                    // takes part of the row tasks.
-                    RoundNoise.Draw a = shared.forRound(round);
-                    RoundNoise.Draw b = single.forRound(round);
-                    assertArrayEquals(b.total().ravel().toFloatVector(), a.total().ravel().toFloatVector(), 0f, "round " + round);
-                    if (sigmaCor > 0) {
-                        assertArrayEquals(b.edgeNoise().ravel().toFloatVector(), a.edgeNoise().ravel().toFloatVector(), 0f);
-                    } else {
-                        assertNull(a.edgeNoise());
+        // p = 20 000: B U combined row by row; p = 100: one dense product, so the draw stays a single task.
+        assertTrue(pairwise.combinesByRow(20_000));
+        assertFalse(pairwise.combinesByRow(100));
+        double[][] sigmas = {{0.7, 1.3}, {0.7, 0.0}, {0.0, 1.3}};
+        for (int p : new int[]{20_000, 100}) {
+            for (double[] sigma : sigmas) {
+                for (boolean lookAhead : new boolean[]{true, false}) {
+                    try (RoundNoise shared = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), true), pairwise, 9, p, sigma[0],
+                            sigma[1], false, DataType.FLOAT, lookAhead);
+                         RoundNoise single = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), false), pairwise, 9, p,
+                                 sigma[0], sigma[1], false, DataType.FLOAT, lookAhead)) {
+                        for (long round = 0; round < 4; round++) {
+                            // Asked for right after the previous round: the look-ahead has only just started, so this
+                            // thread takes part of the row tasks.
+                            RoundNoise.Draw a = shared.forRound(round);
+                            RoundNoise.Draw b = single.forRound(round);
+                            String at = "p=" + p + " sigmas=" + java.util.Arrays.toString(sigma) + " lookAhead=" + lookAhead + " round " + round;
+                            assertArrayEquals(b.total().ravel().toFloatVector(), a.total().ravel().toFloatVector(), 0f, at);
+                            assertTrue(a.total().norm2Number().doubleValue() > 0, at);
+                            if (sigma[1] > 0) {
+                                assertArrayEquals(b.edgeNoise().ravel().toFloatVector(), a.edgeNoise().ravel().toFloatVector(), 0f, at);
+                            } else {
+                                assertNull(a.edgeNoise(), at);
+                            }
+                        }
                     }
                 }
             }
+        }
+    }
+
+    @Test
+    void aRowThatFailsFailsTheRound() {
+        Graph ring = Topologies.ring(4);
+        RowByRowStreams rows = new RowByRowStreams(new SeededNoiseStreams(2), true);
+        NoiseStreams failing = new NoiseStreams() {
+            public NoiseSource privateNoise(int node, long round) {
+                return rows.privateNoise(node, round);
+            }
+
+            public NoiseSource pairwiseNoise(int edge, long round) {
+                if (round == 2 && edge == 3) {
+                    throw new IllegalStateException("edge secret unavailable");
+                }
+                return rows.pairwiseNoise(edge, round);
+            }
+
+            public java.util.random.RandomGenerator sampling(int node, long round) {
+                return rows.sampling(node, round);
+            }
+
+            public boolean drawsRowByRow() {
+                return true;
+            }
+
+            public boolean isSecure() {
+                return false;
+            }
+
+            public String description() {
+                return "fails at round 2";
+            }
+        };
+        try (RoundNoise noise = new RoundNoise(failing, new PairwiseNoise(ring, DataType.FLOAT), 4, 20_000, 0.5, 1.0, false,
+                DataType.FLOAT, true)) {
+            noise.forRound(0);
+            noise.forRound(1);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> noise.forRound(2));
+            assertTrue(String.valueOf(e.getMessage()).contains("edge secret unavailable"), e.getMessage());
         }
     }
 

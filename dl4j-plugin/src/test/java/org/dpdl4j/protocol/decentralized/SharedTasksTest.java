@@ -63,6 +63,44 @@ class SharedTasksTest {
     }
 
     @Test
+    void aFailureOnAnotherThreadIsRethrownHere() throws Exception {
+        SharedTasks tasks = new SharedTasks(0, 1, t -> {
+            throw new IllegalArgumentException("on the helper");
+        });
+        Thread helper = new Thread(tasks::work);
+        helper.start();
+        helper.join();
+        tasks.work();   // nothing left to claim
+        IllegalStateException e = assertThrows(IllegalStateException.class, tasks::await);
+        assertTrue(e.getMessage().contains("on the helper"), e.getMessage());
+    }
+
+    @Test
+    void anInterruptDoesNotSpoilTheWorkAndIsKept() throws Exception {
+        AtomicInteger ran = new AtomicInteger();
+        SharedTasks tasks = new SharedTasks(2, 5, t -> ran.incrementAndGet());
+        Thread.currentThread().interrupt();
+        try {
+            tasks.work();
+            assertTrue(Thread.interrupted(), "the interrupt is kept for the caller (and cleared here)");
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(5, ran.get());
+        tasks.await();
+    }
+
+    @Test
+    void cancelSkipsWhatHasNotStarted() {
+        AtomicInteger ran = new AtomicInteger();
+        SharedTasks tasks = new SharedTasks(2, 5, t -> ran.incrementAndGet());
+        tasks.cancel();
+        tasks.work();
+        assertEquals(0, ran.get());
+        assertThrows(IllegalStateException.class, tasks::await);
+    }
+
+    @Test
     void rejectsAFirstPhaseLargerThanTheWork() {
         assertThrows(IllegalArgumentException.class, () -> new SharedTasks(5, 4, t -> { }));
         assertThrows(IllegalArgumentException.class, () -> new SharedTasks(-1, 4, t -> { }));
