@@ -62,12 +62,14 @@ final class PairedTiming {
      * in which the JIT compiled for less than {@link #SETTLED_JIT_SHARE} of it, or {@link #MAX_WARMUP_NANOS} in all.
      */
     static Warmup warmUp(Runnable a, Runnable b, int minRuns) {
-        return warmUp(a, b, minRuns, SLICE_NANOS, MAX_WARMUP_NANOS);
-    }
-
-    static Warmup warmUp(Runnable a, Runnable b, int minRuns, long sliceNanos, long maxNanos) {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean measurable = jit != null && jit.isCompilationTimeMonitoringSupported();
+        return warmUp(a, b, minRuns, SLICE_NANOS, MAX_WARMUP_NANOS, measurable ? jit::getTotalCompilationTime : null);
+    }
+
+    /** As above, with the JIT's accumulated compile time in milliseconds from {@code compiledMillis} (null: not measurable). */
+    static Warmup warmUp(Runnable a, Runnable b, int minRuns, long sliceNanos, long maxNanos, java.util.function.LongSupplier compiledMillis) {
+        boolean measurable = compiledMillis != null;
         long start = System.nanoTime();
         int runs = 0;
         for (; runs < minRuns; runs++) {
@@ -77,13 +79,13 @@ final class PairedTiming {
         double share = Double.NaN;
         while (measurable && System.nanoTime() - start < maxNanos) {
             long sliceStart = System.nanoTime();
-            long compiledBefore = jit.getTotalCompilationTime();
+            long compiledBefore = compiledMillis.getAsLong();
             do {
                 a.run();
                 b.run();
                 runs++;
             } while (System.nanoTime() - sliceStart < sliceNanos);
-            share = (jit.getTotalCompilationTime() - compiledBefore) * 1e6 / (System.nanoTime() - sliceStart);
+            share = (compiledMillis.getAsLong() - compiledBefore) * 1e6 / (System.nanoTime() - sliceStart);
             if (share < SETTLED_JIT_SHARE) {
                 break;
             }

@@ -2,8 +2,6 @@ package org.dpdl4j.cli.bench;
 
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,30 +17,42 @@ class PairedTimingTest {
         }, () -> {
             calls[1]++;
             order.append('b');
-        }, 7, 1_000_000L, 0L);
+        }, 7, 1_000_000L, 0L, () -> 0L);
         assertEquals(7, w.runs(), "a cap of zero stops right after the minimum");
         assertEquals(7, calls[0]);
         assertEquals(7, calls[1]);
         assertEquals("ab".repeat(7), order.toString());
         assertTrue(Double.isNaN(w.jitShare()), "no slice was timed");
+        assertTrue(w.format().contains("not measured"), w.format());
     }
 
     @Test
-    void warmUpGoesOnInSlicesUntilTheJitSettlesOrTheCap() {
-        if (!ManagementFactory.getCompilationMXBean().isCompilationTimeMonitoringSupported()) {
-            return;   // this JVM cannot tell; the warm-up is the minimum alone
-        }
-        long slice = 20_000_000L;
-        long cap = 2_000_000_000L;
-        int[] calls = new int[2];
-        PairedTiming.Warmup w = PairedTiming.warmUp(() -> calls[0]++, () -> calls[1]++, 3, slice, cap);
-        assertTrue(w.runs() > 3, "at least one slice after the minimum");
-        assertEquals(w.runs(), calls[0]);
-        assertEquals(w.runs(), calls[1]);
-        assertTrue(w.jitShare() >= 0, "the last slice's share was measured");
-        assertTrue(w.jitShare() < PairedTiming.SETTLED_JIT_SHARE || w.seconds() >= cap / 1e9,
-                "ends settled, or at the cap: " + w);
-        assertTrue(w.seconds() < cap / 1e9 + 1.0, "a slice never runs far past the cap: " + w);
+    void warmUpGoesOnWhileTheJitIsBusyAndStopsOnceItSettles() {
+        long slice = 10_000_000L;   // 10 ms
+        long[] compiled = {0};
+        int[] slicesBusy = {3};
+        int[] reads = {0};
+        // The JIT "compiles" 5 ms per slice (50%) for three slices, then nothing.
+        java.util.function.LongSupplier clock = () -> {
+            if (reads[0]++ % 2 == 1 && slicesBusy[0] > 0) {
+                slicesBusy[0]--;
+                compiled[0] += 5;
+            }
+            return compiled[0];
+        };
+        PairedTiming.Warmup w = PairedTiming.warmUp(() -> { }, () -> { }, 1, slice, 60_000_000_000L, clock);
+        assertEquals(8, reads[0], "four slices: three busy, one settled");
+        assertEquals(0.0, w.jitShare(), 0.0);
+        assertTrue(w.runs() > 1);
+    }
+
+    @Test
+    void warmUpEndsAtTheCapWhenTheJitNeverSettles() {
+        long[] compiled = {0};
+        // Every read adds far more compile time than a 10 ms slice can hold.
+        PairedTiming.Warmup w = PairedTiming.warmUp(() -> { }, () -> { }, 1, 10_000_000L, 100_000_000L, () -> compiled[0] += 1000);
+        assertTrue(w.jitShare() > PairedTiming.SETTLED_JIT_SHARE, w.format());
+        assertTrue(w.seconds() >= 0.1 && w.seconds() < 1.0, "ends at the 0.1 s cap: " + w.format());
     }
 
     @Test

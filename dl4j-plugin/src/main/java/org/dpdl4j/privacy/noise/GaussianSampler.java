@@ -85,7 +85,7 @@ final class GaussianSampler {
             if (add) {
                 target.addi(noise);
             } else {
-                target.assign(noise);
+                target.assign(0).addi(noise);   // the values added to zeros, signed zeros included
             }
         }
     }
@@ -131,7 +131,7 @@ final class GaussianSampler {
                     }
                 } else {
                     for (int k = 0; k < c; k++) {
-                        out[k] = std * b.block[k];
+                        out[k] = std * b.block[k] + 0.0;   // + 0: -0.0 becomes +0.0, exactly as added to zeros
                     }
                 }
                 doubles.position(i).put(out, 0, c);
@@ -144,7 +144,7 @@ final class GaussianSampler {
                     }
                 } else {
                     for (int k = 0; k < c; k++) {
-                        out[k] = (float) (std * b.block[k]);
+                        out[k] = (float) (std * b.block[k]) + 0.0f;
                     }
                 }
                 floats.position(i).put(out, 0, c);
