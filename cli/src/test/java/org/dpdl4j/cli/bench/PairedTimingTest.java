@@ -32,11 +32,11 @@ class PairedTimingTest {
         long[] compiled = {0};
         int[] slicesBusy = {3};
         int[] reads = {0};
-        // The JIT "compiles" 5 ms per slice (50%) for three slices, then nothing.
+        // The JIT "compiles" 1000 ms per 10 ms slice for three slices (far above 2% even if a slice stalls), then nothing.
         java.util.function.LongSupplier clock = () -> {
             if (reads[0]++ % 2 == 1 && slicesBusy[0] > 0) {
                 slicesBusy[0]--;
-                compiled[0] += 5;
+                compiled[0] += 1000;
             }
             return compiled[0];
         };
@@ -50,9 +50,10 @@ class PairedTimingTest {
     void warmUpEndsAtTheCapWhenTheJitNeverSettles() {
         long[] compiled = {0};
         // Every read adds far more compile time than a 10 ms slice can hold.
-        PairedTiming.Warmup w = PairedTiming.warmUp(() -> { }, () -> { }, 1, 10_000_000L, 100_000_000L, () -> compiled[0] += 1000);
+        PairedTiming.Warmup w = PairedTiming.warmUp(() -> { }, () -> { }, 1, 10_000_000L, 100_000_000L, () -> compiled[0] += 100_000);
         assertTrue(w.jitShare() > PairedTiming.SETTLED_JIT_SHARE, w.format());
-        assertTrue(w.seconds() >= 0.1 && w.seconds() < 1.0, "ends at the 0.1 s cap: " + w.format());
+        assertTrue(w.seconds() >= 0.1, "runs until the 0.1 s cap: " + w.format());
+        assertTrue(w.seconds() < 30, "and stops there: " + w.format());
     }
 
     @Test

@@ -37,7 +37,7 @@ class MnistRealDataTest {
         INDArray asDouble = train.features().castTo(DataType.DOUBLE);
         LOG.info("read the 70000 MNIST images in {} s; FLOAT mean {} vs DOUBLE mean {}", String.format("%.3f", seconds),
                 train.features().meanNumber(), asDouble.meanNumber());
-        assertTrue(seconds < 5, "reading 70000 images took " + seconds + " s");
+        assertTrue(seconds < 30, "reading 70000 images took " + seconds + " s (about 1 s on two cores)");
 
         assertEquals(60000, train.size());
         assertEquals(784, train.numFeatures());
