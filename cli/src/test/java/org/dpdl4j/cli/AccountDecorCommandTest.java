@@ -3,32 +3,19 @@ package org.dpdl4j.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class AccountDecorCommandTest {
 
-    private record Run(int exitCode, String out, String err) {
-        String lastLine(int fromEnd) {
-            String[] lines = out.strip().split("\\R");
-            return lines[lines.length - 1 - fromEnd];
-        }
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new AccountDecorCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    /** {@code dpdl4j account decor ARGS}, in-process. */
+    private static CommandRun run(String... args) {
+        List<String> all = new ArrayList<>(List.of("account", "decor"));
+        all.addAll(List.of(args));
+        return CommandRun.of(all.toArray(String[]::new));
     }
 
     private static List<String> common(String topology, String nodes, String... more) {
@@ -40,12 +27,10 @@ class AccountDecorCommandTest {
 
     @Test
     void ringRowOfTheReferenceTable() {
-        Run r = run(common("ring", "16", "--sigma-cdp", "17.827099282407094", "--sigma-cor", "188").toArray(String[]::new));
+        CommandRun r = run(common("ring", "16", "--sigma-cdp", "17.827099282407094", "--sigma-cor", "188").toArray(String[]::new));
         assertEquals(0, r.exitCode(), r.err());
-        assertTrue(r.lastLine(1).startsWith("kappa="), r.out());
-        assertTrue(r.lastLine(0).startsWith("epsilon="), r.out());
-        double kappa = Double.parseDouble(r.lastLine(1).substring("kappa=".length()));
-        double eps = Double.parseDouble(r.lastLine(0).substring("epsilon=".length()));
+        double kappa = r.lastValue(2, "kappa");
+        double eps = r.lastValue(1, "epsilon");
         assertEquals(10.2928, eps, 5e-5);
         assertEquals(4.656256603611915e-4, 2 * kappa, 1e-10 * 4.656256603611915e-4);
         assertTrue(r.out().contains("algebraic connectivity a(G) = 0.1522409350"), r.out());
@@ -54,49 +39,49 @@ class AccountDecorCommandTest {
 
     @Test
     void torusAcceptsSquareOrShapeAndCuriousUsersCostMore() {
-        Run square = run(common("torus", "16", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47").toArray(String[]::new));
-        Run shaped = run(common("torus", "4x4", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47").toArray(String[]::new));
+        CommandRun square = run(common("torus", "16", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47").toArray(String[]::new));
+        CommandRun shaped = run(common("torus", "4x4", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47").toArray(String[]::new));
         assertEquals(0, square.exitCode(), square.err());
-        assertEquals(square.lastLine(0), shaped.lastLine(0));
-        assertEquals(10.2369, Double.parseDouble(square.lastLine(0).substring(8)), 5e-5);
-        Run curious = run(common("torus", "4x4", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47", "--adversary", "curious")
+        assertEquals(square.lastLines(1), shaped.lastLines(1));
+        assertEquals(10.2369, square.lastValue(1, "epsilon"), 5e-5);
+        CommandRun curious = run(common("torus", "4x4", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47", "--adversary", "curious")
                 .toArray(String[]::new));
         assertEquals(0, curious.exitCode(), curious.err());
-        assertTrue(Double.parseDouble(curious.lastLine(0).substring(8)) > 10.2369);
+        assertTrue(curious.lastValue(1, "epsilon") > 10.2369);
         assertTrue(curious.out().contains("colluders ["), curious.out());
     }
 
     @Test
     void badInputGivesClearErrors() {
-        Run torus = run(common("torus", "15", "--sigma-cdp", "1", "--sigma-cor", "1").toArray(String[]::new));
+        CommandRun torus = run(common("torus", "15", "--sigma-cdp", "1", "--sigma-cor", "1").toArray(String[]::new));
         assertEquals(2, torus.exitCode());
         assertTrue(torus.err().contains("perfect-square") && torus.err().contains("RxC"), torus.err());
-        Run missing = run(common("ring", "16", "--sigma-cdp", "1").toArray(String[]::new));
+        CommandRun missing = run(common("ring", "16", "--sigma-cdp", "1").toArray(String[]::new));
         assertEquals(2, missing.exitCode());
         assertTrue(missing.err().contains("--sigma-cor"), missing.err());
-        Run adversary = run(common("ring", "16", "--sigma-cdp", "1", "--sigma-cor", "1", "--adversary", "spy").toArray(String[]::new));
+        CommandRun adversary = run(common("ring", "16", "--sigma-cdp", "1", "--sigma-cor", "1", "--adversary", "spy").toArray(String[]::new));
         assertEquals(2, adversary.exitCode());
         assertTrue(adversary.err().contains("unknown adversary 'spy'"), adversary.err());
-        Run noTarget = run(common("ring", "16", "--calibrate").toArray(String[]::new));
+        CommandRun noTarget = run(common("ring", "16", "--calibrate").toArray(String[]::new));
         assertEquals(2, noTarget.exitCode());
         assertTrue(noTarget.err().contains("--epsilon"), noTarget.err());
-        Run negative = run(common("ring", "16", "--sigma-cdp", "-1", "--sigma-cor", "1").toArray(String[]::new));
+        CommandRun negative = run(common("ring", "16", "--sigma-cdp", "-1", "--sigma-cor", "1").toArray(String[]::new));
         assertEquals(2, negative.exitCode());
         assertTrue(negative.err().contains("sigma_cdp = -1.0"), negative.err());
     }
 
     @Test
     void manyColludersAreReportedAsAnUpperBound() {
-        Run r = run("--topology", "regular:4", "--nodes", "100", "--seed", "3", "--sigma-cdp", "5", "--sigma-cor", "50", "--clip", "1",
+        CommandRun r = run("--topology", "regular:4", "--nodes", "100", "--seed", "3", "--sigma-cdp", "5", "--sigma-cor", "50", "--clip", "1",
                 "--steps", "1000", "--delta", "1e-5", "--adversary", "colluding:3");
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("upper bound") && r.out().contains("LDP level"), r.out());
-        assertEquals(1 / 25.0, Double.parseDouble(r.lastLine(1).substring("kappa=".length())), 1e-15);
+        assertEquals(1 / 25.0, r.lastValue(2, "kappa"), 1e-15);
     }
 
     @Test
     void calibrationPrintsThreeCandidatesAtOrBelowTheTarget() {
-        Run r = run(common("ring", "16", "--calibrate", "--epsilon", "10").toArray(String[]::new));
+        CommandRun r = run(common("ring", "16", "--calibrate", "--epsilon", "10").toArray(String[]::new));
         assertEquals(0, r.exitCode(), r.err());
         Matcher m = Pattern.compile("sigma_cdp=(\\S+) sigma_cor=(\\S+) kappa=\\S+ \\(exact\\) epsilon=(\\S+)").matcher(r.out());
         int found = 0;

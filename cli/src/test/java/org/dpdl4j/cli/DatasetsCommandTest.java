@@ -7,32 +7,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class DatasetsCommandTest {
     @TempDir
     Path tmp;
-
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new Dpdl4jCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     private static Path realDataDirectory() {
         String env = System.getenv("DPDL4J_DATA");
@@ -43,7 +27,7 @@ class DatasetsCommandTest {
 
     @Test
     void emptyDirectoryListsEverythingAsMissing() {
-        Run r = run("datasets", "--data-dir", tmp.toString());
+        CommandRun r = CommandRun.of("datasets", "--data-dir", tmp.toString());
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("Data directory: " + tmp + " (given with --data-dir)"), r.out());
         assertTrue(r.out().contains("mnist/train-images-idx3-ubyte.gz") && r.out().contains("missing"), r.out());
@@ -54,7 +38,7 @@ class DatasetsCommandTest {
     void mismatchingFileGivesExitCodeOne() throws IOException {
         Files.createDirectories(tmp.resolve("a9a"));
         Files.writeString(tmp.resolve("a9a/a9a.gz"), "+1 1:1\n");
-        Run r = run("datasets", "--data-dir", tmp.toString());
+        CommandRun r = CommandRun.of("datasets", "--data-dir", tmp.toString());
         assertEquals(1, r.exitCode());
         assertTrue(r.out().contains("MISMATCH"), r.out());
         assertTrue(r.err().contains("do not match"), r.err());
@@ -63,7 +47,7 @@ class DatasetsCommandTest {
     @Test
     void realDataDirectoryIsVerified() {
         Path data = realDataDirectory();
-        Run r = run("datasets", "--data-dir", data.toString());
+        CommandRun r = CommandRun.of("datasets", "--data-dir", data.toString());
         assertEquals(0, r.exitCode(), r.err());
         long verified = r.out().lines().filter(l -> l.endsWith("verified") && !l.contains("unverified")).count();
         assertEquals(8, verified, r.out());
@@ -72,7 +56,7 @@ class DatasetsCommandTest {
 
     @Test
     void unknownDatasetIsAUsageError() {
-        Run r = run("datasets", "fetch", "cifar", "--data-dir", tmp.toString());
+        CommandRun r = CommandRun.of("datasets", "fetch", "cifar", "--data-dir", tmp.toString());
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("unknown data set 'cifar'"), r.err());
     }
@@ -99,11 +83,11 @@ class DatasetsCommandTest {
         try {
             String mirror = "http://127.0.0.1:" + server.getAddress().getPort();
             Path target = tmp.resolve("fetched");
-            Run r = run("datasets", "fetch", "a9a", "--data-dir", target.toString(), "--mirror", mirror);
+            CommandRun r = CommandRun.of("datasets", "fetch", "a9a", "--data-dir", target.toString(), "--mirror", mirror);
             assertEquals(0, r.exitCode(), r.err());
             assertTrue(r.out().contains("a9a/a9a.gz: downloaded and verified"), r.out());
             assertTrue(r.out().contains("a9a/a9a.t.gz: downloaded and verified"), r.out());
-            Run again = run("datasets", "--data-dir", target.toString(), "fetch", "a9a", "--mirror", mirror);
+            CommandRun again = CommandRun.of("datasets", "--data-dir", target.toString(), "fetch", "a9a", "--mirror", mirror);
             assertEquals(0, again.exitCode(), again.err());
             assertTrue(again.out().contains("already present and verified"), again.out());
         } finally {

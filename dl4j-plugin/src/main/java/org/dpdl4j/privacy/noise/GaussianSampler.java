@@ -164,26 +164,20 @@ final class GaussianSampler {
         }
         if (inHostMemory(b.scratch)) {
             stream(b.scratch, std, false);
-        } else if (type == DataType.DOUBLE) {
-            double[] values = new double[n];
-            for (int i = 0; i < n; i += BLOCK) {
-                int c = Math.min(BLOCK, n - i);
-                normals(b.block, c, b.raw);
-                for (int k = 0; k < c; k++) {
-                    values[i + k] = std * b.block[k];
-                }
-            }
-            b.scratch.data().setData(values);
         } else {
-            float[] values = new float[n];
-            for (int i = 0; i < n; i += BLOCK) {
-                int c = Math.min(BLOCK, n - i);
-                normals(b.block, c, b.raw);
-                for (int k = 0; k < c; k++) {
-                    values[i + k] = (float) (std * b.block[k]);
+            double[] z = standardNormalArray(n);
+            if (type == DataType.DOUBLE) {
+                for (int k = 0; k < n; k++) {
+                    z[k] *= std;
                 }
+                b.scratch.data().setData(z);
+            } else {
+                float[] values = new float[n];
+                for (int k = 0; k < n; k++) {
+                    values[k] = (float) (std * z[k]);
+                }
+                b.scratch.data().setData(values);
             }
-            b.scratch.data().setData(values);
         }
         INDArray noise = type == target.dataType() ? b.scratch : b.scratch.castTo(target.dataType());
         return noise.reshape('c', target.shape());
@@ -191,6 +185,10 @@ final class GaussianSampler {
 
     /** n standard normals as a DOUBLE rank-1 array. */
     INDArray standardNormals(int n) {
+        return Nd4j.createFromArray(standardNormalArray(n));
+    }
+
+    private double[] standardNormalArray(int n) {
         double[] out = new double[n];
         Buffers b = BUFFERS.get();
         for (int i = 0; i < n; i += BLOCK) {
@@ -198,7 +196,7 @@ final class GaussianSampler {
             normals(b.block, c, b.raw);
             System.arraycopy(b.block, 0, out, i, c);
         }
-        return Nd4j.createFromArray(out);
+        return out;
     }
 
 }

@@ -3,7 +3,7 @@ package org.dpdl4j.privacy.noise;
 /**
  * Standard normals from random 64-bit words by the ziggurat method (Marsaglia and Tsang 2000) in
  * Doornik's ZIGNOR form (2005): 128 boxes, the box index and the uniform taken from disjoint bits of
- * each word, so they are independent. About 99% of draws cost one word, one multiplication and one
+ * each word, so they are independent. About 97.5% of draws cost one word, one multiplication and one
  * comparison; the rest fall in a wedge (two exponentials) or the tail (logarithms, exact by rejection).
  * The output distribution is exactly normal up to the 53-bit resolution of the uniforms.
  */
@@ -40,10 +40,14 @@ final class Ziggurat {
 
     private long word() {
         if (next == words.length) {
-            stream.nextLongs(words, words.length);
-            next = 0;
+            refill();
         }
         return words[next++];
+    }
+
+    private void refill() {
+        stream.nextLongs(words, words.length);
+        next = 0;
     }
 
     /** A uniform in (0, 1], 53 random bits. */
@@ -53,28 +57,15 @@ final class Ziggurat {
 
     /** One standard normal. */
     double next() {
-        while (true) {
-            long w = word();
-            double u = (w >>> 11) * TWO_POW_MINUS_52 - 1.0;   // uniform on [-1, 1), bits 11..63
-            int i = (int) (w & (BOXES - 1));                    // box, bits 0..6
-            if (Math.abs(u) < RATIO[i]) {
-                return u * X[i];
-            }
-            if (i == 0) {
-                return tail(u < 0);
-            }
-            double x = u * X[i];
-            double f0 = Math.exp(-0.5 * (X[i] * X[i] - x * x));
-            double f1 = Math.exp(-0.5 * (X[i + 1] * X[i + 1] - x * x));
-            if (f1 + uniformOpenZero() * (f0 - f1) < 1.0) {
-                return x;
-            }
-        }
+        long w = word();
+        double u = (w >>> 11) * TWO_POW_MINUS_52 - 1.0;   // uniform on [-1, 1), bits 11..63
+        int i = (int) (w & (BOXES - 1));                    // box, bits 0..6
+        return Math.abs(u) < RATIO[i] ? u * X[i] : rejected(u, i);
     }
 
     /**
      * Writes {@code count} standard normals into {@code out[from, from + count)}: the same values, consumed from the
-     * stream in the same order, as {@code count} calls of {@link #next()}. The accepted-at-once case (about 99% of
+     * stream in the same order, as {@code count} calls of {@link #next()}. The accepted-at-once case (about 97.5% of
      * draws, one word each) runs in a tight loop over the word buffer; a call per draw costs several times more.
      */
     void fill(double[] out, int from, int count) {
@@ -82,8 +73,7 @@ final class Ziggurat {
         int end = from + count;
         while (i < end) {
             if (next == words.length) {
-                stream.nextLongs(words, words.length);
-                next = 0;
+                refill();
             }
             int j = next;
             int m = Math.min(words.length - j, end - i);   // fast-path draws this buffer can serve, one word each
@@ -107,7 +97,10 @@ final class Ziggurat {
         }
     }
 
-    /** The rest of {@link #next()} after its first word fell outside the box's inner rectangle. */
+    /**
+     * The rest of a draw whose first word fell outside its box's inner rectangle: the tail, or the wedge test, or
+     * (about half the time) a fresh draw. The retries recurse; each is needed with probability about 1.2%.
+     */
     private double rejected(double u, int box) {
         if (box == 0) {
             return tail(u < 0);
