@@ -17,6 +17,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -127,6 +128,10 @@ public final class DpOptimizer {
     public ClippedBatch step(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
         INDArray grad = net.getGradientsViewArray();
         ClippedBatch batch = null;
+        Collection<TrainingListener> listeners = net.getListeners();
+        if (!listeners.isEmpty() && features.size(0) > 0) {
+            announceForwardPass(features, listeners);
+        }
         // The batched pass's temporaries live in a workspace reset every step; only the gradient (a persistent
         // view) and the small per-example results (copied out) survive it.
         try (MemoryWorkspace ws = workspace.open()) {
@@ -149,6 +154,15 @@ public final class DpOptimizer {
                 observer.onStep(tap);
             }
         }
+        if (!listeners.isEmpty()) {
+            for (TrainingListener listener : listeners) {
+                listener.onBackwardPass(net);
+            }
+            net.setGradient(gradient);   // what the listeners see: the privatised gradient the updater is about to use
+            for (TrainingListener listener : listeners) {
+                listener.onGradientCalculation(net);
+            }
+        }
         Updater updater = net.getUpdater();
         updater.update(net, gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
         refreshFlatViews(grad);
@@ -156,12 +170,27 @@ public final class DpOptimizer {
 
         double score = batch == null ? Double.NaN : batch.lossSums().getDouble(0) / Math.max(1, features.size(0));
         net.setScore(score);
-        for (TrainingListener listener : net.getListeners()) {
+        for (TrainingListener listener : listeners) {
             listener.iterationDone(net, iteration, epoch);
         }
         net.getLayerWiseConfigurations().setIterationCount(iteration + 1);
         net.applyConstraints(iteration + 1, epoch);
         return batch;
+    }
+
+    /**
+     * Calls the listeners' {@code onForwardPass} with the layer activations of the batch, as {@code fit} does. The
+     * batched per-example pass keeps its activations inside the step's workspace, so listeners get those of a plain
+     * forward pass (detached copies they may keep), computed only when a listener is attached.
+     */
+    private void announceForwardPass(INDArray features, Collection<TrainingListener> listeners) {
+        try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+            List<INDArray> activations = net.feedForward(features, true);
+            net.setInput(null);
+            for (TrainingListener listener : listeners) {
+                listener.onForwardPass(net, activations);
+            }
+        }
     }
 
     private void refreshFlatViews(INDArray grad) {

@@ -1,6 +1,8 @@
 package org.dpdl4j.optim;
 
 import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.options.RunSettings;
 
 /**
  * The settings of central DP-SGD, either with a given noise multiplier or with a target epsilon from
@@ -68,6 +70,20 @@ public record DpSgdConfig(double clipNorm, double noiseMultiplier, double target
     public DpSgdConfig withSampling(SamplingScheme scheme) {
         return new DpSgdConfig(clipNorm, noiseMultiplier, targetEpsilon, delta, batchSize, scheme, epochs,
                 Double.isNaN(targetEpsilon) && Double.isInfinite(epsilonBudget) ? Double.NaN : epsilonBudget);
+    }
+
+    /**
+     * These settings as {@link RunSettings} (what a checkpoint records and a resume compares): clip, the noise
+     * multiplier or the target epsilon, delta, batch size, sampling, epochs, and the budget when it differs from
+     * the target.
+     */
+    public RunSettings settings() {
+        RunSettings s = RunSettings.empty().with(RunOptions.CLIP, clipNorm);
+        s = Double.isNaN(noiseMultiplier) ? s.with(RunOptions.EPSILON, targetEpsilon) : s.with(RunOptions.NOISE_MULTIPLIER, noiseMultiplier);
+        s = s.with(RunOptions.DELTA, delta).with(RunOptions.BATCH_SIZE, (long) batchSize)
+                .with(RunOptions.SAMPLING, sampling == SamplingScheme.POISSON ? "poisson" : "fixed").with(RunOptions.EPOCHS, epochs);
+        boolean defaultBudget = Double.isNaN(targetEpsilon) ? Double.isInfinite(epsilonBudget) : epsilonBudget == targetEpsilon;
+        return defaultBudget ? s : s.with(RunOptions.EPSILON_BUDGET, epsilonBudget);
     }
 
     /** The same settings with an explicit budget. */

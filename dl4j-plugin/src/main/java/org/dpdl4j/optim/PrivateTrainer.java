@@ -1,8 +1,14 @@
 package org.dpdl4j.optim;
 
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Calibration;
-import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
@@ -11,39 +17,52 @@ import org.dpdl4j.privacy.accounting.MechanismDescription;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.PrivacyStatement;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
-import org.dpdl4j.privacy.accounting.RdpAccountant;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
-import org.dpdl4j.privacy.accounting.SelfComposedEvent;
-import org.dpdl4j.privacy.noise.NoiseSource;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.LookAheadNoiseSource;
+import org.dpdl4j.privacy.noise.NoiseSource;
 import org.dpdl4j.privacy.noise.SecureNoiseSource;
+import org.dpdl4j.runtime.AbstractTrainingRun;
+import org.dpdl4j.runtime.EpochRun;
+import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.security.SecureRandom;
-import java.util.Objects;
-import java.util.random.RandomGenerator;
-
 /**
- * Central DP-SGD for a DL4J network: the one entry point that makes training private. It draws each
- * step's batch with its {@link BatchSampler}, takes a {@link DpOptimizer} step (per-example clipping, noise,
- * the network's own updater), and accounts every step with an RDP accountant whose analysis is chosen by
- * the sampler, so sampling and accounting cannot disagree. Before each step it checks the budget and
- * stops with {@link PrivacyBudgetExceededException} rather than exceed it.
+ * Central DP-SGD for a DL4J network: the one entry point that makes training private. It draws each step's batch
+ * with its {@link BatchSampler}, takes a {@link DpOptimizer} step (per-example clipping, noise, the network's own
+ * updater), and records every step in its {@link RunLedger}, whose analysis follows the sampler, so sampling and
+ * accounting cannot disagree. A step that would take the ledger past the budget is not taken
+ * ({@link org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException}).
  *
  * <pre>{@code
- * PrivateTrainer trainer = PrivateTrainer.create(net, DpSgdConfig.forTarget(1.0, 2.0, 1e-5, 256, 30), train.getFeatures(), train.getLabels());
+ * PrivateTrainer trainer = PrivateTrainer.create(net, DpSgdConfig.forTarget(1.0, 2.0, 1e-5, 256, 30), trainIterator);
  * for (int e = 0; e < 30; e++) trainer.fitEpoch();
  * System.out.println(trainer.statement());
  * }</pre>
  *
- * By default noise comes from {@link SecureNoiseSource} (drawn one step ahead on a background thread,
+ * <p>Data from a {@link DataSetIterator} is read once into memory (one indexable store), so that every step can
+ * draw an exact Poisson (or fixed-size) sample of the whole dataset, which is what the accountant assumes; an
+ * iterator's own batches would be a different, unanalysed scheme. The network's DL4J {@link TrainingListener}s are
+ * called as {@code fit} calls them: epoch start and end, forward pass, backward pass, gradient (the privatised
+ * one) and iteration done.
+ *
+ * <p>By default noise comes from {@link SecureNoiseSource} (drawn one step ahead on a background thread,
  * {@link LookAheadNoiseSource}) and batches are sampled with {@link SecureRandom}.
  */
-public final class PrivateTrainer {
+public final class PrivateTrainer extends AbstractTrainingRun implements EpochRun {
+    /** The protocol name of central DP-SGD. */
+    public static final String PROTOCOL = "dp-sgd";
     private static final Logger LOG = LoggerFactory.getLogger(PrivateTrainer.class);
 
     private final DpSgdConfig config;
@@ -53,16 +72,17 @@ public final class PrivateTrainer {
     private final INDArray labels;
     private final BatchSampler sampler;
     private final RandomGenerator random;
+    private final NoiseSource noise;
     private final DpOptimizer optimizer;
-    private final RdpAccountant accountant;
     private final DpEvent stepEvent;
-    private final double[] stepCurve;
+    private final String mechanism;
     private final long plannedSteps;
-    private long steps;
+    private ClippedBatch lastBatch;
 
-    private PrivateTrainer(MultiLayerNetwork net, DpSgdConfig config, INDArray features, INDArray labels,
-                           NoiseSource noise, RandomGenerator random) {
-        this.config = Objects.requireNonNull(config, "config");
+    private PrivateTrainer(MultiLayerNetwork net, DpSgdConfig config, INDArray features, INDArray labels, NoiseSource noise,
+                           RandomGenerator random, AccountantFactory accountants, RunSettings settings) {
+        super(PROTOCOL, settings, ledger(config, features, noise, accountants));
+        this.config = config;
         this.features = Objects.requireNonNull(features, "features");
         this.labels = Objects.requireNonNull(labels, "labels");
         if (features.size(0) != labels.size(0)) {
@@ -70,28 +90,42 @@ public final class PrivateTrainer {
         }
         long n = features.size(0);
         this.featureSquaredNorms = RowNorms.squared(features, 1).reshape(n, 1).detach();
-        this.sampler = config.sampling() == SamplingScheme.POISSON
-                ? PoissonSampler.withExpectedBatchSize(n, config.batchSize())
-                : new FixedSizeSampler(n, config.batchSize());
-        this.random = random;
-        this.accountant = new RdpAccountant(sampler.relation());
+        this.sampler = samplerOf(config, n);
+        this.random = Objects.requireNonNull(random, "sampling randomness");
+        this.noise = Objects.requireNonNull(noise, "noise source");
         // Planned in whole fitEpoch() calls' worth of steps, so that `epochs` calls never exceed the plan.
         this.plannedSteps = (long) Math.ceil(config.epochs() * sampler.stepsPerEpoch() - 1e-9);
         double z = config.noiseMultiplier();
+        LedgerAccounting accounting = ledger().orElseThrow().accounting();
         if (Double.isNaN(z)) {
-            Calibration c = Calibrator.calibrate(accountant, s -> new SelfComposedEvent(eventPerStep(s), plannedSteps),
-                    config.delta(), config.targetEpsilon());
+            Calibration c = accounting.calibrate(this::eventPerStep, plannedSteps, config.delta(), config.targetEpsilon());
             z = c.noise();
             LOG.info("Calibrated noise multiplier z = {} for epsilon = {} (achieved {}) at delta = {} over {} steps",
                     z, config.targetEpsilon(), c.epsilon(), config.delta(), plannedSteps);
         }
         this.stepEvent = eventPerStep(z);
-        this.stepCurve = accountant.curve(stepEvent);
+        accounting.requireSupported(stepEvent);
+        this.mechanism = "DP-SGD step: " + (sampler instanceof PoissonSampler ? "Poisson-sampled" : "fixed-size batch of")
+                + " Gaussian mechanism, per-example clip C = " + config.clipNorm() + ", z = " + z;
         this.optimizer = new DpOptimizer(net, config.clipNorm(), z, sampler.expectedBatchSize(), noise);
         if (!noise.isSecure()) {
             LOG.warn("DP-SGD is running with an insecure noise source ({}); its epsilon is not a real guarantee.",
                     noise.description());
         }
+    }
+
+    private static BatchSampler samplerOf(DpSgdConfig config, long n) {
+        return config.sampling() == SamplingScheme.POISSON
+                ? PoissonSampler.withExpectedBatchSize(n, config.batchSize())
+                : new FixedSizeSampler(n, config.batchSize());
+    }
+
+    private static RunLedger ledger(DpSgdConfig config, INDArray features, NoiseSource noise, AccountantFactory accountants) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(features, "features");
+        BatchSampler sampler = samplerOf(config, features.size(0));
+        return new RunLedger(new LedgerAccounting(accountants, sampler.relation()),
+                new PrivacyBudget(config.epsilonBudget(), config.delta()), noise.isSecure());
     }
 
     private DpEvent eventPerStep(double noiseMultiplier) {
@@ -103,35 +137,47 @@ public final class PrivateTrainer {
 
     /** A trainer with secure noise and secure sampling. */
     public static PrivateTrainer create(MultiLayerNetwork net, DpSgdConfig config, INDArray features, INDArray labels) {
-        return new PrivateTrainer(net, config, features, labels, new LookAheadNoiseSource(), new SecureRandom());
+        return builder(net, config).data(features, labels).build();
     }
 
     /** A trainer with the given noise source and sampling randomness (e.g. seeded ones for reproducible experiments). */
     public static PrivateTrainer create(MultiLayerNetwork net, DpSgdConfig config, INDArray features, INDArray labels,
                                         NoiseSource noise, RandomGenerator samplingRandom) {
-        return new PrivateTrainer(net, config, features, labels, noise, samplingRandom);
+        return builder(net, config).data(features, labels).noise(noise).sampling(samplingRandom).build();
+    }
+
+    /** A trainer with secure noise and sampling over the whole dataset of an iterator (read once into memory). */
+    public static PrivateTrainer create(MultiLayerNetwork net, DpSgdConfig config, DataSetIterator data) {
+        return builder(net, config).data(data).build();
+    }
+
+    /** Options of a trainer beyond the network and the settings. */
+    public static Builder builder(MultiLayerNetwork net, DpSgdConfig config) {
+        return new Builder(net, config);
+    }
+
+    @Override
+    protected void takeStep(long index) {
+        spend(stepEvent, mechanism);
+        int[] rows = sampler.sample(random);
+        // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
+        INDArray x = rows.length == 0 ? features.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(features, 1, rows);
+        INDArray y = rows.length == 0 ? labels.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
+        INDArray xNormsSq = rows.length == 0 ? null : Nd4j.pullRows(featureSquaredNorms, 1, rows);
+        lastBatch = optimizer.step(x, y, xNormsSq);
+        if (lastBatch == null) {
+            measuredNoLoss();
+        } else {
+            measuredLoss(lastBatch.lossSums().getDouble(0) / rows.length);
+        }
     }
 
     /**
-     * One private step: checks the budget, samples a batch, updates the model, accounts the step.
-     *
-     * @return what the batched pass measured, or null for an empty (Poisson) batch; its arrays are overwritten by the
-     *         next step (see {@link DpOptimizer#step(INDArray, INDArray)})
-     * @throws PrivacyBudgetExceededException if the step would exceed the budget (nothing is changed)
+     * What the last step's batched pass measured (per-example norms, loss, {@code clippedCount()}), or null for an
+     * empty Poisson batch. Its arrays are overwritten by the next step: {@code dup()} what you keep.
      */
-    public ClippedBatch step() {
-        double next = epsilonAfter(steps + 1).epsilon();
-        if (next > config.epsilonBudget()) {
-            throw new PrivacyBudgetExceededException(steps, epsilon(), next, config.epsilonBudget(), config.delta());
-        }
-        int[] rows = sampler.sample(random);
-        // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
-        INDArray x = rows.length == 0 ? features.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(features, 1, rows);
-        INDArray y = rows.length == 0 ? labels.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
-        INDArray xNormsSq = rows.length == 0 ? null : Nd4j.pullRows(featureSquaredNorms, 1, rows);
-        ClippedBatch batch = optimizer.step(x, y, xNormsSq);
-        steps++;
-        return batch;
+    public ClippedBatch lastBatch() {
+        return lastBatch;
     }
 
     /** Adds an observer of every step's released noisy gradient (see {@link DpOptimizer#addObserver}). */
@@ -139,44 +185,60 @@ public final class PrivateTrainer {
         optimizer.addObserver(observer);
     }
 
-    /** Runs one epoch's worth of steps (1/q, rounded), stopping early at the budget. */
+    /**
+     * Runs one epoch's worth of steps (1/q, rounded) between the network's listeners' {@code onEpochStart} and
+     * {@code onEpochEnd}; stops early at the budget (the exception propagates after the completed steps).
+     */
+    @Override
     public void fitEpoch() {
+        MultiLayerNetwork net = optimizer.network();
+        for (TrainingListener l : net.getListeners()) {
+            l.onEpochStart(net);
+        }
         long n = sampler.stepsPerEpoch();
         for (long i = 0; i < n; i++) {
             step();
         }
-        optimizer.network().incrementEpochCount();
+        for (TrainingListener l : net.getListeners()) {
+            l.onEpochEnd(net);
+        }
+        net.incrementEpochCount();
     }
 
-    /** Epsilon spent so far (standard conversion). */
-    public double epsilon() {
-        return epsilonAfter(steps).epsilon();
+    @Override
+    public long stepsPerEpoch() {
+        return sampler.stepsPerEpoch();
     }
 
-    /** The guarantee after {@code count} steps with the given conversion. */
+    /** The guarantee after {@code count} steps like this run's, with the given conversion (planning). */
     public EpsilonBound epsilonAfter(long count, Conversion conversion) {
-        return accountant.epsilonBound(stepCurve, count, config.delta(), conversion);
+        RunLedger l = ledger().orElseThrow();
+        return l.accounting().planned(stepEvent, count, l.delta(), conversion);
     }
 
-    private EpsilonBound epsilonAfter(long count) {
-        return epsilonAfter(count, Conversion.STANDARD);
-    }
-
-    /** The privacy statement of the steps taken so far. */
+    /** The privacy statement of the steps taken so far (from the ledger). */
     public PrivacyStatement statement() {
-        RdpAccountant ledger = accountant.copy().compose(stepEvent, steps);
+        RunLedger l = ledger().orElseThrow();
         SamplingScheme scheme = sampler instanceof PoissonSampler ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT;
         MechanismDescription d = new MechanismDescription("DP-SGD (subsampled Gaussian mechanism, per-example clipping to C = "
-                + config.clipNorm() + ")", ProtectedUnit.EXAMPLE, scheme, sampler.samplingRate(), optimizer.noiseMultiplier(), steps);
-        return PrivacyStatement.of(ledger, d, config.delta());
+                + config.clipNorm() + ")", ProtectedUnit.EXAMPLE, scheme, sampler.samplingRate(), optimizer.noiseMultiplier(),
+                completedSteps());
+        return new PrivacyStatement(d, l.accounting().relation(), l.spent(Conversion.STANDARD), l.spent(Conversion.IMPROVED));
     }
 
+    /** Steps taken so far. */
     public long steps() {
-        return steps;
+        return completedSteps();
     }
 
+    @Override
     public long plannedSteps() {
         return plannedSteps;
+    }
+
+    @Override
+    public String stepUnit() {
+        return "step";
     }
 
     public double noiseMultiplier() {
@@ -193,5 +255,157 @@ public final class PrivateTrainer {
 
     public MultiLayerNetwork network() {
         return optimizer.network();
+    }
+
+    @Override
+    public INDArray parameters() {
+        return network().params().dup().reshape(network().numParams());
+    }
+
+    @Override
+    public MultiLayerNetwork model() {
+        return network();
+    }
+
+    @Override
+    public RunState state() {
+        MultiLayerNetwork net = network();
+        RunState.Builder s = RunState.builder().array("params", net.params());
+        INDArray updater = net.getUpdater().getStateViewArray();
+        if (updater != null) {
+            s.array("updater", updater);
+        }
+        return s.number("iteration", net.getIterationCount()).number("epoch", net.getEpochCount()).build();
+    }
+
+    /**
+     * Restores the network and the updater and, for reproducible (seeded) noise and sampling, replays the streams
+     * past the completed steps, so that a resumed run continues exactly as an uninterrupted one.
+     */
+    @Override
+    protected void restoreState(RunState state, long completedSteps) {
+        MultiLayerNetwork net = network();
+        net.params().assign(state.array("params", net.params().shape()));
+        INDArray updater = net.getUpdater().getStateViewArray();
+        if (updater != null) {
+            updater.assign(state.array("updater", updater.shape()));
+        }
+        net.setIterationCount((int) state.longValue("iteration"));
+        net.setEpochCount((int) state.longValue("epoch"));
+        if (!noise.isSecure()) {
+            replay(completedSteps);
+        }
+    }
+
+    /** Draws and discards what the first {@code steps} steps drew from the sampling and noise streams. */
+    private void replay(long steps) {
+        double std = optimizer.noiseStd();
+        try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+            INDArray scratch = Nd4j.create(network().params().dataType(), network().getGradientsViewArray().shape());
+            for (long s = 0; s < steps; s++) {
+                sampler.sample(random);
+                noise.addGaussian(scratch, std);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (noise instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.debug("closing the noise source failed", e);
+            }
+        }
+    }
+
+    /** Builds a {@link PrivateTrainer}; defaults: secure noise, secure sampling, the standard accountant. */
+    public static final class Builder {
+        private final MultiLayerNetwork net;
+        private final DpSgdConfig config;
+        private INDArray features;
+        private INDArray labels;
+        private NoiseSource noise;
+        private RandomGenerator random;
+        private AccountantFactory accountants = AccountantFactory.standard();
+        private RunSettings settings;
+
+        private Builder(MultiLayerNetwork net, DpSgdConfig config) {
+            this.net = Objects.requireNonNull(net, "network");
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        /** The training examples as arrays (one row per example). */
+        public Builder data(INDArray features, INDArray labels) {
+            this.features = features;
+            this.labels = labels;
+            return this;
+        }
+
+        /** The training examples of an iterator, read once (it is reset first and after). Masks are refused. */
+        public Builder data(DataSetIterator iterator) {
+            Objects.requireNonNull(iterator, "iterator");
+            List<INDArray> xs = new ArrayList<>();
+            List<INDArray> ys = new ArrayList<>();
+            if (iterator.resetSupported()) {
+                iterator.reset();
+            }
+            while (iterator.hasNext()) {
+                DataSet d = iterator.next();
+                if (d.getFeaturesMaskArray() != null || d.getLabelsMaskArray() != null) {
+                    throw new IllegalArgumentException("the iterator's batches carry masks; private training takes one"
+                            + " feature row and one label row per example, without masks");
+                }
+                if (d.getFeatures().rank() != 2 || d.getLabels().rank() != 2) {
+                    throw new IllegalArgumentException("the iterator's batches have features of rank " + d.getFeatures().rank()
+                            + " and labels of rank " + d.getLabels().rank() + "; private training takes flat rows (rank 2)");
+                }
+                xs.add(d.getFeatures());
+                ys.add(d.getLabels());
+            }
+            if (iterator.resetSupported()) {
+                iterator.reset();
+            }
+            if (xs.isEmpty()) {
+                throw new IllegalArgumentException("the iterator holds no examples");
+            }
+            var type = net.params().dataType();
+            this.features = Nd4j.vstack(xs.toArray(INDArray[]::new)).castTo(type);
+            this.labels = Nd4j.vstack(ys.toArray(INDArray[]::new)).castTo(type);
+            return this;
+        }
+
+        /** The noise source (e.g. a seeded one for reproducible experiments; NOT secure). */
+        public Builder noise(NoiseSource source) {
+            this.noise = Objects.requireNonNull(source, "noise source");
+            return this;
+        }
+
+        /** The randomness of batch sampling. */
+        public Builder sampling(RandomGenerator generator) {
+            this.random = Objects.requireNonNull(generator, "sampling randomness");
+            return this;
+        }
+
+        /** The accountant of the ledger and of the calibration. */
+        public Builder accountant(AccountantFactory factory) {
+            this.accountants = Objects.requireNonNull(factory, "accountant factory");
+            return this;
+        }
+
+        /** The settings recorded with the run (in its checkpoint); by default those of the config. */
+        public Builder settings(RunSettings runSettings) {
+            this.settings = Objects.requireNonNull(runSettings, "settings");
+            return this;
+        }
+
+        public PrivateTrainer build() {
+            if (features == null) {
+                throw new IllegalStateException("give the training data with data(features, labels) or data(iterator)");
+            }
+            return new PrivateTrainer(net, config, features, labels, noise != null ? noise : new LookAheadNoiseSource(),
+                    random != null ? random : new SecureRandom(), accountants, settings != null ? settings : config.settings());
+        }
     }
 }

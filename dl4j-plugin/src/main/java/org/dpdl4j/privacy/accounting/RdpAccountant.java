@@ -28,7 +28,7 @@ import java.util.TreeSet;
  * Refused: Poisson sampling under replace-one, sampling without replacement under add/remove, nested
  * sampling or composition inside a sample, and sampled mechanisms other than the Gaussian.
  */
-public final class RdpAccountant implements PrivacyAccountant {
+public final class RdpAccountant implements AdditiveAccountant {
     private static final String SUPPORTED = "Gaussian, CorrelatedGaussian, Laplace, ZCdp, NoOp, NonPrivate events,"
             + " their self-composition and composition, Poisson-sampled (Correlated)Gaussian under ADD_OR_REMOVE_ONE,"
             + " and (Correlated)Gaussian sampled without replacement under REPLACE_ONE";
@@ -122,6 +122,18 @@ public final class RdpAccountant implements PrivacyAccountant {
         double[] out = new double[orders.length];
         addCurve(event, 1L, out);
         return out;
+    }
+
+    /** The event's RDP curve ({@link #curve(DpEvent)}): the cost that composition adds order by order. */
+    @Override
+    public double[] cost(DpEvent event) {
+        return curve(event);
+    }
+
+    /** The guarantee of a summed curve, {@code epsilonBound(totalCost, 1, delta, conversion)}. */
+    @Override
+    public EpsilonBound epsilonBound(double[] totalCost, double delta, Conversion conversion) {
+        return epsilonBound(totalCost, 1L, delta, conversion);
     }
 
     @Override

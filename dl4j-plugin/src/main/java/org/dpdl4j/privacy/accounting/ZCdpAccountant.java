@@ -15,7 +15,7 @@ import java.util.Objects;
  * composition. Refused: every sampled event, since zCDP has no tight amplification by subsampling (use
  * {@link RdpAccountant}).
  */
-public final class ZCdpAccountant implements PrivacyAccountant {
+public final class ZCdpAccountant implements AdditiveAccountant {
     private static final String SUPPORTED = "Gaussian, CorrelatedGaussian, ZCdp, Laplace, NoOp, NonPrivate events,"
             + " their self-composition and composition (no sampled events)";
 
@@ -68,8 +68,27 @@ public final class ZCdpAccountant implements PrivacyAccountant {
         return compose(new SelfComposedEvent(event, count));
     }
 
+    /** The event's rho, as a one-element vector. */
+    @Override
+    public double[] cost(DpEvent event) {
+        return new double[] {rhoOf(event)};
+    }
+
+    /** The guarantee of a total rho {@code totalCost[0]}. */
+    @Override
+    public EpsilonBound epsilonBound(double[] totalCost, double delta, Conversion conversion) {
+        if (totalCost.length != 1) {
+            throw new IllegalArgumentException("a zCDP cost is one number (rho), got " + totalCost.length + " values");
+        }
+        return boundOfRho(totalCost[0], delta, conversion);
+    }
+
     @Override
     public EpsilonBound epsilonBound(double delta, Conversion conversion) {
+        return boundOfRho(rho, delta, conversion);
+    }
+
+    private static EpsilonBound boundOfRho(double rho, double delta, Conversion conversion) {
         ZCdp.requireDelta(delta);
         Objects.requireNonNull(conversion, "conversion must not be null");
         if (rho == 0.0) {

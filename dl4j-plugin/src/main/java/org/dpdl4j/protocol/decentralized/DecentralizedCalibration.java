@@ -2,16 +2,15 @@ package org.dpdl4j.protocol.decentralized;
 
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.privacy.accounting.Calibration;
-import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
-import org.dpdl4j.privacy.accounting.RdpAccountant;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
-import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.privacy.accounting.correlated.CalibratedPair;
@@ -51,10 +50,18 @@ public final class DecentralizedCalibration {
     public static Result calibrate(DecentralizedAlgorithm algorithm, ProtectedUnit unit, SamplingScheme sampling, double clip,
                                    int batchSize, long minLocalSize, long rounds, double epsilon, double delta, Graph graph,
                                    Adversary adversary, NoisePairChoice choice) {
+        return calibrate(algorithm, unit, sampling, clip, batchSize, minLocalSize, rounds, epsilon, delta, graph, adversary, choice,
+                AccountantFactory.standard());
+    }
+
+    /** {@link #calibrate} with the given accountant for subsampled rounds. */
+    public static Result calibrate(DecentralizedAlgorithm algorithm, ProtectedUnit unit, SamplingScheme sampling, double clip,
+                                   int batchSize, long minLocalSize, long rounds, double epsilon, double delta, Graph graph,
+                                   Adversary adversary, NoisePairChoice choice, AccountantFactory accountants) {
         if (!algorithm.isPrivate()) {
             throw new IllegalArgumentException("D-SGD adds no noise; nothing to calibrate");
         }
-        double kappa = kappaBudget(unit, sampling, clip, batchSize, minLocalSize, rounds, epsilon, delta);
+        double kappa = kappaBudget(unit, sampling, clip, batchSize, minLocalSize, rounds, epsilon, delta, accountants);
         return forKappa(algorithm, kappa, delta, graph, adversary, choice);
     }
 
@@ -76,6 +83,15 @@ public final class DecentralizedCalibration {
     /** The largest per-round kappa for which the whole run stays within (epsilon, delta). */
     public static double kappaBudget(ProtectedUnit unit, SamplingScheme sampling, double clip, int batchSize, long minLocalSize,
                               long rounds, double epsilon, double delta) {
+        return kappaBudget(unit, sampling, clip, batchSize, minLocalSize, rounds, epsilon, delta, AccountantFactory.standard());
+    }
+
+    /**
+     * The largest per-round kappa for which the whole run stays within (epsilon, delta), with the given accountant
+     * for subsampled rounds (user-level rounds are linear RDP, calibrated in closed form).
+     */
+    public static double kappaBudget(ProtectedUnit unit, SamplingScheme sampling, double clip, int batchSize, long minLocalSize,
+                                     long rounds, double epsilon, double delta, AccountantFactory accountants) {
         if (unit == ProtectedUnit.USER || sampling == SamplingScheme.FULL_BATCH) {
             // Linear RDP: each round is rho = Delta^2 kappa / 2 with Delta = 2C (user) or 2C/m (mean over all m examples).
             double sensitivity = unit == ProtectedUnit.USER ? 2 * clip : 2 * clip / minLocalSize;
@@ -88,9 +104,8 @@ public final class DecentralizedCalibration {
         double q = Math.min(1.0, (double) batchSize / minLocalSize);
         NeighbouringRelation relation = sampling == SamplingScheme.POISSON ? NeighbouringRelation.ADD_OR_REMOVE_ONE
                 : NeighbouringRelation.REPLACE_ONE;
-        RdpAccountant accountant = new RdpAccountant(relation);
-        Calibration c = Calibrator.calibrate(accountant, z -> new SelfComposedEvent(round(sampling, q, minLocalSize, batchSize, z),
-                rounds), delta, epsilon);
+        Calibration c = new LedgerAccounting(accountants, relation).calibrate(z -> round(sampling, q, minLocalSize, batchSize, z),
+                rounds, delta, epsilon);
         double z = c.noise();
         return Math.pow(batchSize / (clip * z), 2);
     }

@@ -1,25 +1,20 @@
 package org.dpdl4j.protocol.decentralized;
 
 import org.dpdl4j.graph.Graph;
-import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
 import org.dpdl4j.privacy.accounting.DpEvent;
-import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
-import org.dpdl4j.privacy.accounting.RdpAccountant;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
-import org.dpdl4j.privacy.accounting.ZCdp;
-import org.dpdl4j.privacy.accounting.ZCdpAccountant;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.privacy.accounting.correlated.KappaResult;
 import org.dpdl4j.privacy.accounting.correlated.SecRdpAccountant;
 
 /**
- * The privacy accounting of one decentralized run: which mechanism each round is for the chosen
- * adversary, and the epsilon after any number of rounds.
+ * The privacy analysis of one decentralized round: which mechanism each round is for the chosen adversary.
+ * The run's {@link org.dpdl4j.privacy.ledger.RunLedger} records it every round and composes the rounds.
  *
  * <ul>
  *   <li>Decor and LDP: the SecRDP accountant's {@code kappa = max_i (Sigma_H^-1)_ii} for the adversary
@@ -37,34 +32,29 @@ import org.dpdl4j.privacy.accounting.correlated.SecRdpAccountant;
 public final class DecentralizedPrivacy {
     private final DecentralizedConfig config;
     private final KappaResult kappa;
-    private final RdpAccountant accountant;
+    private final double kappaValue;
     private final DpEvent perRound;
-    private final double[] curve;
-    private final double rhoPerRound;
-    private final double delta;
+    private final NeighbouringRelation relation;
+    private final Adversary adversary;
 
-    private DecentralizedPrivacy(DecentralizedConfig config, KappaResult kappa, RdpAccountant accountant, DpEvent perRound,
-                                 double delta) {
+    private DecentralizedPrivacy(DecentralizedConfig config, KappaResult kappa, double kappaValue, DpEvent perRound,
+                                 NeighbouringRelation relation, Adversary adversary) {
         this.config = config;
         this.kappa = kappa;
-        this.accountant = accountant;
+        this.kappaValue = kappaValue;
         this.perRound = perRound;
-        this.curve = accountant.curve(perRound);
-        // Without subsampling the round is a Gaussian mechanism: its RDP curve is linear (rho-zCDP) and the
-        // conversion has the exact closed form, slightly tighter than a minimum over a finite order grid.
-        this.rhoPerRound = perRound instanceof CorrelatedGaussianEvent
-                ? new ZCdpAccountant(accountant.relation()).rhoOf(perRound) : Double.NaN;
-        this.delta = delta;
+        this.relation = relation;
+        this.adversary = adversary;
     }
 
     /**
-     * The accounting of a private run.
+     * The mechanism of one round of a private run.
      *
      * @param graph        the graph the noise was added on (Decor, LDP) - for CDP, any graph of n nodes
+     * @param adversary    who observes (Decor; the baselines' kappa holds against any observer)
      * @param minLocalSize the smallest local dataset (sets the largest sampling rate at example level)
      */
-    public static DecentralizedPrivacy of(DecentralizedConfig config, Graph graph, Adversary adversary, long minLocalSize,
-                                          double delta) {
+    public static DecentralizedPrivacy of(DecentralizedConfig config, Graph graph, Adversary adversary, long minLocalSize) {
         if (!config.algorithm().isPrivate()) {
             throw new IllegalArgumentException("D-SGD adds no noise and has no privacy guarantee");
         }
@@ -95,27 +85,17 @@ public final class DecentralizedPrivacy {
                 relation = NeighbouringRelation.REPLACE_ONE;
             }
         }
-        return new DecentralizedPrivacy(config, kappa, new RdpAccountant(relation), mechanism, delta);
+        return new DecentralizedPrivacy(config, kappa, kappaValue, mechanism, relation, adversary);
     }
 
-    /** Epsilon after {@code rounds} rounds (standard conversion). */
-    public double epsilon(long rounds) {
-        return bound(rounds, Conversion.STANDARD).epsilon();
-    }
-
-    /** The guarantee after {@code rounds} rounds. */
-    public EpsilonBound bound(long rounds, Conversion conversion) {
-        if (!Double.isNaN(rhoPerRound) && conversion == Conversion.STANDARD) {
-            double rho = rounds * rhoPerRound;
-            return new EpsilonBound(rho == 0 ? 0.0 : ZCdp.epsilon(rho, delta), delta,
-                    rho == 0 ? Double.NaN : ZCdp.optimalOrder(rho, delta), conversion);
-        }
-        return accountant.epsilonBound(curve, rounds, delta, conversion);
-    }
-
-    /** The per-round mechanism. */
+    /** The per-round mechanism: what the ledger records every round. */
     public DpEvent perRound() {
         return perRound;
+    }
+
+    /** The neighbouring relation the per-round mechanism is analysed under. */
+    public NeighbouringRelation relation() {
+        return relation;
     }
 
     /** The kappa of the Decor accountant (null for the baselines, whose kappa is closed-form). */
@@ -123,12 +103,29 @@ public final class DecentralizedPrivacy {
         return kappa;
     }
 
-    public NeighbouringRelation relation() {
-        return accountant.relation();
+    /** kappa of every algorithm: the largest diagonal entry of the inverse noise covariance the adversary faces. */
+    public double kappaValue() {
+        return kappaValue;
     }
 
-    public double delta() {
-        return delta;
+    /** The adversary the kappa is computed for. */
+    public Adversary adversary() {
+        return adversary;
+    }
+
+    /** The per-round mechanism in words, for the ledger. */
+    public String describe() {
+        DecentralizedAlgorithm a = config.algorithm();
+        String noise = switch (a) {
+            case DECOR -> String.format(java.util.Locale.ROOT, "private N(0, %.6g^2) + pairwise N(0, %.6g^2) noise, kappa = %.6g"
+                    + " against %s", config.sigmaCdp(), config.sigmaCor(), kappaValue, adversary.describe());
+            case LDP -> String.format(java.util.Locale.ROOT, "private N(0, %.6g^2) noise per node", config.sigmaCdp());
+            case CDP -> String.format(java.util.Locale.ROOT, "private N(0, %.6g^2) noise per node, average model only",
+                    config.sigmaCdp());
+            case DSGD -> "no noise";
+        };
+        return a.cliName() + " round: " + (config.unit() == ProtectedUnit.USER ? "user" : "example") + "-level, clip C = "
+                + config.clipNorm() + ", " + noise;
     }
 
     public DecentralizedConfig config() {

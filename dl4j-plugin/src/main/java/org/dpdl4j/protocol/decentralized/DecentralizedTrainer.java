@@ -16,6 +16,10 @@ import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
+import org.dpdl4j.runtime.AbstractTrainingRun;
+import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -25,6 +29,8 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Decentralized SGD on a graph with the n node models as the rows of one [n, p] matrix (each row in
@@ -41,7 +47,7 @@ import java.util.Objects;
  * </ol>
  * The noise of the next round is drawn on a background thread while the current one computes.
  */
-public final class DecentralizedTrainer implements AutoCloseable {
+public final class DecentralizedTrainer extends AbstractTrainingRun {
     private final DecentralizedConfig config;
     private final Graph graph;
     private final MixingMatrix mixing;
@@ -59,19 +65,35 @@ public final class DecentralizedTrainer implements AutoCloseable {
     private final RoundWorkspace workspace = new RoundWorkspace();
     private PaddedBatch fullBatch;
     private final List<RoundObserver> observers = new ArrayList<>();
-    private long round;
-    private double lastBatchLoss = Double.NaN;
+    private final DecentralizedPrivacy privacy;
+    private final String mechanism;
+    private final String partitionReport;
 
     /**
+     * Builds a run; {@link DecentralizedRunBuilder} (from {@link #builder()}) sets everything up.
+     *
      * @param template initialised network whose parameters every node starts from (all nodes start equal)
      * @param graph    communication graph (node i holds {@code data.get(i)})
      * @param mixing   gossip matrix on that graph
      * @param data     local datasets, one per node
      * @param config   algorithm settings
      * @param streams  where every noise term and every batch comes from
+     * @param privacy  the per-round mechanism of a private algorithm (null for D-SGD)
+     * @param ledger   the run's ledger (null for D-SGD)
+     * @param settings the settings the run was built from
+     * @param partitionReport how the training data was split over the nodes (null when the nodes' data was given)
      */
-    public DecentralizedTrainer(MultiLayerNetwork template, Graph graph, MixingMatrix mixing, List<NodeData> data,
-                                DecentralizedConfig config, NoiseStreams streams) {
+    DecentralizedTrainer(MultiLayerNetwork template, Graph graph, MixingMatrix mixing, List<NodeData> data,
+                         DecentralizedConfig config, NoiseStreams streams, DecentralizedPrivacy privacy, RunLedger ledger,
+                         RunSettings settings, String partitionReport) {
+        super(config.algorithm().cliName(), settings, ledger);
+        if (config.algorithm().isPrivate() != (privacy != null) || (privacy != null) != (ledger != null)) {
+            throw new IllegalArgumentException(config.algorithm().cliName() + (config.algorithm().isPrivate()
+                    ? " is private: it needs its per-round mechanism and a ledger" : " adds no noise: it has no mechanism or ledger"));
+        }
+        this.privacy = privacy;
+        this.mechanism = privacy == null ? null : privacy.describe();
+        this.partitionReport = partitionReport;
         this.template = Objects.requireNonNull(template, "template network");
         this.graph = Objects.requireNonNull(graph, "graph");
         this.mixing = Objects.requireNonNull(mixing, "mixing matrix");
@@ -120,19 +142,22 @@ public final class DecentralizedTrainer implements AutoCloseable {
         };
     }
 
-    /** Runs one round (all nodes: gradient, noise, local step, gossip). */
-    public void step() {
+    /** One round (all nodes: gradient, noise, local step, gossip), after the ledger has accepted its release. */
+    @Override
+    protected void takeStep(long round) {
+        if (privacy != null) {
+            spend(privacy.perRound(), mechanism);
+        }
         // Every temporary of the round lives in a workspace reset at the end of the round; the node models are
         // updated in place and gossip writes into a second persistent buffer, so nothing outlives its round.
         try (MemoryWorkspace ws = workspace.open()) {
-            roundInWorkspace();
+            roundInWorkspace(round);
         }
-        round++;
     }
 
-    private void roundInWorkspace() {
+    private void roundInWorkspace(long round) {
         int n = graph.vertexCount();
-        PaddedBatch batch = nextBatch();
+        PaddedBatch batch = nextBatch(round);
         INDArray grad = Nd4j.create(type, n, engine.spec().numParams());
         boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
         double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
@@ -141,7 +166,12 @@ public final class DecentralizedTrainer implements AutoCloseable {
         if (config.algorithm().isPrivate() && !exampleLevel) {
             clipRows(grad, config.clipNorm());
         }
-        lastBatchLoss = meanBatchLoss(result.lossSums(), batch.sizes());
+        OptionalDouble loss = meanBatchLoss(result.lossSums(), batch.sizes());
+        if (loss.isPresent()) {
+            measuredLoss(loss.getAsDouble());
+        } else {
+            measuredNoLoss();
+        }
         RoundNoise.Draw drawn = null;
         if (config.algorithm().isPrivate()) {
             drawn = noise.forRound(round);
@@ -169,7 +199,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
     }
 
     /** This round's batches; with full local batches they never change, so they are gathered once. */
-    private PaddedBatch nextBatch() {
+    private PaddedBatch nextBatch(long round) {
         if (fullBatch != null) {
             return fullBatch;
         }
@@ -209,7 +239,8 @@ public final class DecentralizedTrainer implements AutoCloseable {
         grad.muliColumnVector(factors.reshape(factors.length(), 1));
     }
 
-    private static double meanBatchLoss(INDArray lossSums, int[] sizes) {
+    /** Mean over the nodes that saw examples of their mean batch loss; empty when no node saw one. */
+    private static OptionalDouble meanBatchLoss(INDArray lossSums, int[] sizes) {
         double[] sums = lossSums.toDoubleVector();
         double total = 0;
         int count = 0;
@@ -219,7 +250,7 @@ public final class DecentralizedTrainer implements AutoCloseable {
                 count++;
             }
         }
-        return count == 0 ? Double.NaN : total / count;
+        return count == 0 ? OptionalDouble.empty() : OptionalDouble.of(total / count);
     }
 
     /**
@@ -230,11 +261,9 @@ public final class DecentralizedTrainer implements AutoCloseable {
         observers.add(Objects.requireNonNull(observer, "observer"));
     }
 
-    /** Runs {@code count} rounds. */
-    public void run(long count) {
-        for (long k = 0; k < count; k++) {
-            step();
-        }
+    /** A builder that sets up a run: graph, mixing matrix, partition, calibration, noise streams, ledger. */
+    public static DecentralizedRunBuilder builder() {
+        return new DecentralizedRunBuilder();
     }
 
     /** The [n, p] matrix of node models (a live view: copy it to keep it). */
@@ -247,24 +276,54 @@ public final class DecentralizedTrainer implements AutoCloseable {
         return params.mean(0);
     }
 
+    @Override
+    public INDArray parameters() {
+        return averageModel();
+    }
+
+    @Override
+    public Optional<INDArray> partyParameters() {
+        return Optional.of(params.dup());
+    }
+
+    @Override
+    public MultiLayerNetwork model() {
+        return withParameters(template, averageModel());
+    }
+
     /** Rounds done so far. */
     public long round() {
-        return round;
+        return completedSteps();
     }
 
-    /** Mean over nodes of the last round's mean batch loss (measured before the update). */
-    public double lastBatchLoss() {
-        return lastBatchLoss;
+    @Override
+    public long plannedSteps() {
+        return config.rounds();
     }
 
-    /** Restores a saved state (see {@link DecentralizedCheckpoint}). */
-    void restore(long savedRound, INDArray savedParams) {
-        if (savedParams.rank() != 2 || savedParams.size(0) != params.size(0) || savedParams.size(1) != params.size(1)) {
-            throw new IllegalArgumentException("checkpoint holds parameters of shape " + java.util.Arrays.toString(savedParams.shape())
-                    + " but this run has " + java.util.Arrays.toString(params.shape()));
-        }
-        this.params.assign(savedParams.castTo(type));
-        this.round = savedRound;
+    @Override
+    public String stepUnit() {
+        return "round";
+    }
+
+    @Override
+    public java.util.Map<String, String> reports() {
+        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
+    }
+
+    /** The per-round mechanism (null for D-SGD). */
+    public DecentralizedPrivacy privacy() {
+        return privacy;
+    }
+
+    @Override
+    public RunState state() {
+        return RunState.builder().array("node_models", params).build();
+    }
+
+    @Override
+    protected void restoreState(RunState state, long completedRounds) {
+        this.params.assign(state.array("node_models", params.shape()).castTo(type));
     }
 
     public DecentralizedConfig config() {
@@ -295,5 +354,10 @@ public final class DecentralizedTrainer implements AutoCloseable {
     public void close() {
         noise.close();
         workspace.close();
+    }
+
+    @Override
+    protected String divergenceHint() {
+        return "lower the learning rate (--lr) or the clip (--clip)";
     }
 }

@@ -1,16 +1,16 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.privacy.accounting.Calibration;
-import org.dpdl4j.privacy.accounting.Calibrator;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.accounting.RdpAccountant;
-import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.RunLedger;
 
 import java.util.Locale;
 import java.util.Objects;
@@ -31,13 +31,15 @@ import java.util.Objects;
  */
 public final class FedAvgPrivacy {
     private final FedAvgVariant variant;
-    private final RoundAccounting rounds;
+    private final DpEvent perRound;
+    private final NeighbouringRelation relation;
     private final GopaKappa kappa;
     private final String sampling;
 
-    private FedAvgPrivacy(FedAvgVariant variant, RoundAccounting rounds, GopaKappa kappa, String sampling) {
+    private FedAvgPrivacy(FedAvgVariant variant, DpEvent perRound, NeighbouringRelation relation, GopaKappa kappa, String sampling) {
         this.variant = variant;
-        this.rounds = rounds;
+        this.perRound = perRound;
+        this.relation = relation;
         this.kappa = kappa;
         this.sampling = sampling;
     }
@@ -46,31 +48,30 @@ public final class FedAvgPrivacy {
      * @param config  the run (a private variant)
      * @param clients N
      * @param gopa    GOPA's accountant (GOPA only, else null)
-     * @param delta   delta of every epsilon
      */
-    public static FedAvgPrivacy of(FedAvgConfig config, int clients, GopaAccountant gopa, double delta) {
+    public static FedAvgPrivacy of(FedAvgConfig config, int clients, GopaAccountant gopa) {
         Objects.requireNonNull(config, "config");
         GaussianEvent gaussian = new GaussianEvent(config.noiseMultiplier());
         return switch (config.variant()) {
             case FEDAVG -> throw new IllegalArgumentException("plain FedAvg adds no noise and has no privacy guarantee");
-            case DP_LOCAL -> new FedAvgPrivacy(config.variant(), new RoundAccounting(gaussian, NeighbouringRelation.REPLACE_ONE, delta),
-                    null, config.sampling().describe() + "; the server sees who sends, so sampling is not credited and every round counts");
-            case DP_CENTRAL -> new FedAvgPrivacy(config.variant(), new RoundAccounting(config.sampling().centralEvent(clients, gaussian),
-                    config.sampling().relation(), delta), null, config.sampling().describe());
+            case DP_LOCAL -> new FedAvgPrivacy(config.variant(), gaussian, NeighbouringRelation.REPLACE_ONE, null,
+                    config.sampling().describe() + "; the server sees who sends, so sampling is not credited and every round counts");
+            case DP_CENTRAL -> new FedAvgPrivacy(config.variant(), config.sampling().centralEvent(clients, gaussian),
+                    config.sampling().relation(), null, config.sampling().describe());
             case GOPA -> {
                 Objects.requireNonNull(gopa, "GOPA needs its accountant");
                 double s = config.clipNorm();
                 GopaKappa k = gopa.kappa(config.noiseMultiplier() * s, config.pairwiseMultiplier() * s);
-                yield new FedAvgPrivacy(config.variant(), new RoundAccounting(new CorrelatedGaussianEvent(k.kappa(), s),
-                        NeighbouringRelation.REPLACE_ONE, delta), k, config.sampling().describe());
+                yield new FedAvgPrivacy(config.variant(), new CorrelatedGaussianEvent(k.kappa(), s), NeighbouringRelation.REPLACE_ONE,
+                        k, config.sampling().describe());
             }
         };
     }
 
     /**
      * The noise multiplier z that keeps T rounds of DP-FedAvg within (epsilon, delta): closed form for local DP
-     * ({@code rho = 2T / z^2}), bisection with the RDP accountant for central DP (whose sampled events have no
-     * closed form).
+     * ({@code rho = 2T / z^2}), bisection with the RDP accountant over its order grid for central DP (the analysis of
+     * DP-FedAvg; a run's ledger may then report slightly less than the target, never more).
      */
     public static double calibrate(FedAvgVariant variant, ClientSampling sampling, int clients, long rounds, double epsilon,
                                    double delta) {
@@ -80,21 +81,12 @@ public final class FedAvgPrivacy {
         return switch (variant) {
             case DP_LOCAL -> Math.sqrt(2.0 * rounds / ZCdp.rho(epsilon, delta));
             case DP_CENTRAL -> {
-                Calibration c = Calibrator.calibrate(new RdpAccountant(sampling.relation()),
-                        z -> new SelfComposedEvent(sampling.centralEvent(clients, new GaussianEvent(z)), rounds), delta, epsilon);
+                Calibration c = new LedgerAccounting(AccountantFactory.rdp(), sampling.relation())
+                        .calibrate(z -> sampling.centralEvent(clients, new GaussianEvent(z)), rounds, delta, epsilon);
                 yield c.noise();
             }
             default -> throw new IllegalArgumentException(variant.cliName() + " is calibrated elsewhere (GOPA: GopaCalibration; FedAvg has no noise)");
         };
-    }
-
-    /** Epsilon after {@code count} rounds (standard conversion). */
-    public double epsilon(long count) {
-        return rounds.epsilon(count);
-    }
-
-    public EpsilonBound bound(long count, Conversion conversion) {
-        return rounds.bound(count, conversion);
     }
 
     /** GOPA's kappa (null for DP-FedAvg). */
@@ -103,15 +95,31 @@ public final class FedAvgPrivacy {
     }
 
     public NeighbouringRelation relation() {
-        return rounds.relation();
+        return relation;
     }
 
+    /** What one round releases, as the ledger records it. */
     public DpEvent perRound() {
-        return rounds.perRound();
+        return perRound;
     }
 
-    /** The statement after {@code count} rounds. */
-    public String statement(long count, FedAvgConfig config, String adversary) {
+    /** Epsilon after {@code rounds} rounds like this run's (planning), priced as a run's ledger prices them. */
+    public double plannedEpsilon(long rounds, double delta) {
+        return LedgerAccounting.standard(relation).plannedEpsilon(perRound, rounds, delta);
+    }
+
+    /** The round's mechanism in words, for the ledger. */
+    public String describe(FedAvgConfig config) {
+        return switch (variant) {
+            case DP_LOCAL -> "DP-FedAvg round, local noise: each client's update clipped to S and + N(0, (zS)^2)";
+            case DP_CENTRAL -> "DP-FedAvg round, central noise: the sum of the clipped updates + N(0, (zS)^2)";
+            case GOPA -> "GOPA round: clipped updates + pairwise-cancelling + private noise";
+            case FEDAVG -> "FedAvg round (no noise)";
+        } + String.format(Locale.ROOT, ", S = %.6g, z = %.6g", config.clipNorm(), config.noiseMultiplier());
+    }
+
+    /** The statement of a run after {@code count} rounds, with the epsilon its ledger has spent. */
+    public String statement(RunLedger ledger, long count, FedAvgConfig config, String adversary) {
         StringBuilder s = new StringBuilder();
         s.append("Privacy statement: ").append(switch (variant) {
             case DP_LOCAL -> "DP-FedAvg with local DP (untrusted server): each client clips its update to S and adds N(0, (zS)^2 I)";
@@ -136,10 +144,10 @@ public final class FedAvgPrivacy {
                 case SAMPLED_SETS -> "maximum over " + kappa.setsEvaluated() + " random colluding sets: an ESTIMATE, not a worst-case guarantee";
             }, kappa.worstSet().isEmpty() ? "" : ", worst colluding set " + kappa.worstSet()));
         }
-        EpsilonBound standard = bound(count, Conversion.STANDARD);
-        EpsilonBound improved = bound(count, Conversion.IMPROVED);
+        EpsilonBound standard = ledger.spent(Conversion.STANDARD);
+        EpsilonBound improved = ledger.spent(Conversion.IMPROVED);
         s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %.4f (standard RDP conversion)%n  epsilon = %.4f (improved conversion)%n",
-                rounds.delta(), standard.epsilon(), improved.epsilon()));
+                ledger.delta(), standard.epsilon(), improved.epsilon()));
         s.append("Assumptions and limits:\n");
         s.append("  - Fresh noise every round from a cryptographically secure source (pairwise secrets from X25519); seeded noise voids the guarantee.\n");
         s.append("  - The final model and every broadcast are post-processing of the accounted releases.\n");

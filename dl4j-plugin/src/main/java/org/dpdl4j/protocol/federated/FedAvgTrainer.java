@@ -1,16 +1,19 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.optim.RowClipping;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.AbstractTrainingRun;
+import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -28,7 +31,7 @@ import java.util.Objects;
  *   <li>{@code theta <- theta + serverRate * average}.</li>
  * </ol>
  */
-public final class FedAvgTrainer implements FederatedTrainer {
+public final class FedAvgTrainer extends AbstractTrainingRun {
     private final MultiLayerNetwork template;
     private final List<NodeData> clients;
     private final FedAvgConfig config;
@@ -38,8 +41,11 @@ public final class FedAvgTrainer implements FederatedTrainer {
     private final GopaAveraging gopa;
     private final INDArray theta;
     private final double[] sizes;
-    private long round;
-    private double lastLoss = Double.NaN;
+    private final FedAvgPrivacy privacy;
+    private final String mechanism;
+    private final String partitionReport;
+    private String adversary = "-";
+    private Graph gopaGraph;
     private int[] lastParticipants = new int[0];
     private INDArray lastMessages;
 
@@ -50,9 +56,22 @@ public final class FedAvgTrainer implements FederatedTrainer {
      * @param clientStreams the clients' streams: local batches, their private noise, pairwise secrets (GOPA)
      * @param serverStreams the server's streams: participant selection and central noise
      * @param gopaGraph     GOPA's pairwise-secret graph over the clients (GOPA only, else null)
+     * @param privacy       the per-round accounting of a private variant (null for FedAvg)
+     * @param ledger        the run's ledger (null for FedAvg)
+     * @param settings      the settings the run was built from
+     * @param partitionReport how the data was split over the clients, or null
      */
     public FedAvgTrainer(MultiLayerNetwork template, List<NodeData> clients, FedAvgConfig config, NoiseStreams clientStreams,
-                         NoiseStreams serverStreams, Graph gopaGraph) {
+                         NoiseStreams serverStreams, Graph gopaGraph, FedAvgPrivacy privacy, RunLedger ledger, RunSettings settings,
+                         String partitionReport) {
+        super(config.variant().cliName(), settings, ledger);
+        if (config.variant().isPrivate() != (privacy != null) || (privacy != null) != (ledger != null)) {
+            throw new IllegalArgumentException(config.variant().cliName() + (config.variant().isPrivate()
+                    ? " is private: it needs its per-round accounting and a ledger" : " adds no noise: it has no accounting or ledger"));
+        }
+        this.privacy = privacy;
+        this.mechanism = privacy == null ? null : privacy.describe(config);
+        this.partitionReport = partitionReport;
         this.template = Objects.requireNonNull(template, "template network");
         this.clients = List.copyOf(clients);
         this.config = Objects.requireNonNull(config, "config");
@@ -79,6 +98,7 @@ public final class FedAvgTrainer implements FederatedTrainer {
                         + sizes.length + " clients");
             }
             double s = config.clipNorm();
+            this.gopaGraph = gopaGraph;
             this.gopa = new GopaAveraging(gopaGraph, config.noiseMultiplier() * s, config.pairwiseMultiplier() * s,
                     gradients.spec().dataType());
         } else {
@@ -92,27 +112,29 @@ public final class FedAvgTrainer implements FederatedTrainer {
     }
 
     @Override
-    public void step() {
+    protected void takeStep(long round) {
+        if (privacy != null) {
+            spend(privacy.perRound(), mechanism);
+        }
         int n = sizes.length;
         int[] participants = config.sampling().select(n, serverStreams.sampling(0, round));
         lastParticipants = participants;
         INDArray average;
         if (participants.length == 0) {
-            lastLoss = Double.NaN;
+            measuredNoLoss();
             lastMessages = null;
-            average = config.variant() == FedAvgVariant.DP_CENTRAL ? centralNoiseOnly() : null;
+            average = config.variant() == FedAvgVariant.DP_CENTRAL ? centralNoiseOnly(round) : null;
         } else {
             LocalTraining.Updates u = local.run(theta, participants, config.localRate().at(round), round, clientStreams);
-            lastLoss = u.meanLoss();
-            average = aggregate(u.deltas(), participants);
+            measuredLoss(u.meanLoss());
+            average = aggregate(u.deltas(), participants, round);
         }
         if (average != null) {
             theta.addi(average.reshape(theta.shape()).muli(config.serverRate()));
         }
-        round++;
     }
 
-    private INDArray aggregate(INDArray deltas, int[] participants) {
+    private INDArray aggregate(INDArray deltas, int[] participants, long round) {
         int n = sizes.length;
         if (config.variant() == FedAvgVariant.FEDAVG) {
             lastMessages = deltas;
@@ -153,30 +175,40 @@ public final class FedAvgTrainer implements FederatedTrainer {
         };
     }
 
-    private INDArray centralNoiseOnly() {
+    private INDArray centralNoiseOnly(long round) {
         INDArray sum = Nd4j.zeros(theta.dataType(), theta.length());
         serverStreams.privateNoise(0, round).addGaussian(sum, config.noiseMultiplier() * config.clipNorm());
         return sum.divi(config.sampling().expectedCount(sizes.length));
     }
 
-    @Override
+    /** Rounds done so far. */
     public long round() {
-        return round;
+        return completedSteps();
     }
 
     @Override
-    public long plannedRounds() {
+    public long plannedSteps() {
         return config.rounds();
     }
 
     @Override
-    public INDArray model() {
+    public String stepUnit() {
+        return "round";
+    }
+
+    @Override
+    public INDArray parameters() {
         return theta.dup().reshape(theta.length());
     }
 
     @Override
-    public double lastLoss() {
-        return lastLoss;
+    public MultiLayerNetwork model() {
+        return withParameters(template, parameters());
+    }
+
+    @Override
+    public java.util.Map<String, String> reports() {
+        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
     }
 
     /** The participants of the last round. */
@@ -196,41 +228,68 @@ public final class FedAvgTrainer implements FederatedTrainer {
         return config;
     }
 
-    @Override
+    /** The network whose parameter layout the global model uses. */
     public MultiLayerNetwork template() {
         return template;
     }
 
-    @Override
-    public String algorithm() {
-        return config.variant().cliName();
+    /** The per-round accounting of a private variant (null for FedAvg). */
+    public FedAvgPrivacy privacy() {
+        return privacy;
+    }
+
+    /** A builder that sets up a run: clients, client sampling, calibration, GOPA's graph, noise streams, ledger. */
+    public static FedAvgRunBuilder builder() {
+        return new FedAvgRunBuilder();
+    }
+
+    /** Records who the guarantee holds against, for the statement. */
+    void describeAdversary(String who) {
+        this.adversary = who;
     }
 
     @Override
-    public long seed() {
-        return config.seed();
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("clients", sizes.length);
+        r.put("rounds", config.rounds());
+        r.put("localSteps", config.localSteps());
+        r.put("localBatch", config.localBatchSize());
+        r.put("serverRate", config.serverRate());
+        r.put("clientSampling", config.sampling().describe());
+        r.put("weighting", config.weighting().name().toLowerCase(java.util.Locale.ROOT));
+        if (privacy != null) {
+            r.put("clipNorm", config.clipNorm());
+            r.put("noiseMultiplier", config.noiseMultiplier());
+            if (config.variant() == FedAvgVariant.GOPA) {
+                r.put("pairwiseMultiplier", config.pairwiseMultiplier());
+                r.put("gopaGraph", gopaGraph == null ? "-" : "random k-out graph, " + gopaGraph.edgeCount() + " edges");
+                r.put("kappaBasis", privacy.kappa().basis().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            r.put("adversary", adversary);
+        }
+        return r;
     }
 
     @Override
-    public Map<String, INDArray> state() {
-        Map<String, INDArray> s = new LinkedHashMap<>();
-        s.put("theta", theta.dup());
-        return s;
+    public String privacyStatement() {
+        if (privacy == null) {
+            return "";
+        }
+        return privacy.statement(ledger().orElseThrow(), completedSteps(), config, adversary)
+                + org.dpdl4j.privacy.ledger.LedgerStatement.text(ledger().orElseThrow());
     }
 
     @Override
-    public void restore(long savedRound, Map<String, INDArray> state) {
-        INDArray saved = state.get("theta");
-        if (saved == null) {
-            throw new IllegalArgumentException("checkpoint lacks the array 'theta' of a federated-averaging run; it is from another algorithm");
+    public RunState state() {
+        return RunState.builder().array("theta", theta).build();
+    }
+
+    @Override
+    protected void restoreState(RunState state, long savedRound) {
+        if (savedRound > config.rounds()) {
+            throw new IllegalArgumentException("the saved run is at round " + savedRound + " but this run has " + config.rounds() + " rounds");
         }
-        if (saved.length() != theta.length()) {
-            throw new IllegalArgumentException("checkpoint holds " + saved.length() + " parameters but the model has " + theta.length());
-        }
-        if (savedRound < 0 || savedRound > config.rounds()) {
-            throw new IllegalArgumentException("checkpoint is at round " + savedRound + " but this run has " + config.rounds() + " rounds");
-        }
-        theta.assign(saved.reshape(theta.shape()));
-        round = savedRound;
+        theta.assign(state.array("theta", theta.shape()));
     }
 }

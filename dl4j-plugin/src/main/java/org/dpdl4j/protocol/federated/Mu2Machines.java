@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.optim.RowClipping;
 import org.dpdl4j.optim.ClippedBatch;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.nd4j.linalg.api.buffer.DataType;

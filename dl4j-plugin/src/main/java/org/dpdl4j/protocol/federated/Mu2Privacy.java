@@ -1,16 +1,18 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.privacy.accounting.Calibration;
-import org.dpdl4j.privacy.accounting.Calibrator;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.accounting.RdpAccountant;
-import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.accounting.ZCdp;
-import org.dpdl4j.privacy.accounting.ZCdpAccountant;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.LedgerEntry;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.RunLedger;
 
 import java.util.Locale;
 import java.util.Objects;
@@ -106,20 +108,48 @@ public final class Mu2Privacy {
         return alpha * rho(rounds);
     }
 
-    /** Epsilon after {@code rounds} rounds (standard conversion, exact for the linear curve). */
-    public double epsilon(long rounds) {
-        double rho = rho(rounds);
-        return rho == 0 ? 0.0 : ZCdp.epsilon(rho, delta);
+    /**
+     * What round t releases, as the ledger records it: a Gaussian mechanism stated in zCDP, {@code rho_t =
+     * 2 S^2 / (c sigma_t^2)} (Theorems 5.1 and 6.1), under replace-one adjacency.
+     */
+    public DpEvent eventOfRound(long t) {
+        return new ZCdpEvent(rhoOfRound(noise.at(t)));
     }
 
-    /** The guarantee after {@code rounds} rounds with either conversion. */
+    /** The neighbouring relation of every round: one example replaced. */
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    /** The round's mechanism in words, for the ledger. */
+    public String describe() {
+        return (trust == ServerTrust.UNTRUSTED ? "mu2 round, untrusted server: every machine's message + N(0, sigma^2)"
+                : "mu2 round, trusted server: the average of the machines' messages + N(0, sigma^2)")
+                + String.format(Locale.ROOT, ", S = %.6g, M = %d", sensitivityBound, machines);
+    }
+
+    /**
+     * Epsilon after {@code rounds} rounds of this schedule (standard conversion, exact for the linear curve): what a
+     * run's ledger reports after them (planning).
+     */
+    public double epsilon(long rounds) {
+        return bound(rounds, Conversion.STANDARD).epsilon();
+    }
+
+    /** The guarantee after {@code rounds} rounds of this schedule, priced as the run's ledger prices them. */
     public EpsilonBound bound(long rounds, Conversion conversion) {
-        double rho = rho(rounds);
-        ZCdpAccountant accountant = new ZCdpAccountant(NeighbouringRelation.REPLACE_ONE);
-        if (rho > 0) {
-            accountant.compose(new ZCdpEvent(rho));
+        if (rounds < 0) {
+            throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
         }
-        return accountant.epsilonBound(delta, conversion);
+        LedgerAccounting accounting = LedgerAccounting.standard(relation());
+        if (noise instanceof NoiseSchedule.PerRound) {
+            PrivacyLedger plan = new PrivacyLedger();
+            for (long t = 1; t <= rounds; t++) {
+                plan.add(new LedgerEntry(eventOfRound(t), 1, LedgerEntry.ALL_PARTIES, "plan", true, 0));
+            }
+            return accounting.bound(plan, delta, conversion);
+        }
+        return accounting.planned(eventOfRound(1), rounds, delta, conversion);
     }
 
     /**
@@ -147,8 +177,8 @@ public final class Mu2Privacy {
     public static double calibrateWithAccountant(ServerTrust trust, double sensitivityBound, int machines, long rounds,
                                                  double epsilon, double delta) {
         requireRun(sensitivityBound, machines, rounds);
-        Calibration c = Calibrator.calibrate(new RdpAccountant(NeighbouringRelation.REPLACE_ONE),
-                z -> new SelfComposedEvent(new GaussianEvent(z), rounds), delta, epsilon);
+        Calibration c = new LedgerAccounting(AccountantFactory.rdp(), NeighbouringRelation.REPLACE_ONE)
+                .calibrate(z -> new GaussianEvent(z), rounds, delta, epsilon);
         double sigma = c.noise() * sensitivityBound;
         return trust == ServerTrust.TRUSTED ? sigma / machines : sigma;
     }
@@ -165,8 +195,8 @@ public final class Mu2Privacy {
         }
     }
 
-    /** The statement after {@code rounds} rounds. */
-    public String statement(long rounds, Mu2Constants constants) {
+    /** The statement of a run: its setting, and the epsilon its ledger has spent. */
+    public String statement(RunLedger ledger, long rounds, Mu2Constants constants) {
         StringBuilder s = new StringBuilder();
         s.append("Privacy statement: DP-mu^2-FL, ").append(trust == ServerTrust.UNTRUSTED
                 ? "untrusted server (Algorithm 1): every machine adds N(0, sigma^2 I) to each message dhat^i"
@@ -184,8 +214,8 @@ public final class Mu2Privacy {
                 noise instanceof NoiseSchedule.Constant c ? String.format(Locale.ROOT, "%.6g", c.sigma()) : "per round"));
         s.append(String.format(Locale.ROOT, "  RDP: eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2) = %.6g (worst case:"
                 + " the replaced example is used in round 1)%n", trust == ServerTrust.TRUSTED ? "M^2 " : "", rho(rounds)));
-        EpsilonBound standard = bound(rounds, Conversion.STANDARD);
-        EpsilonBound improved = bound(rounds, Conversion.IMPROVED);
+        EpsilonBound standard = ledger.spent(Conversion.STANDARD);
+        EpsilonBound improved = ledger.spent(Conversion.IMPROVED);
         s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %.4f (standard RDP conversion, exact optimum)%n"
                 + "  epsilon = %.4f (improved conversion, Balle et al. 2020)%n", delta, standard.epsilon(), improved.epsilon()));
         s.append("Assumptions and limits:\n");

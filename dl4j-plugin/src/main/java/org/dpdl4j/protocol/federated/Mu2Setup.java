@@ -1,19 +1,31 @@
 package org.dpdl4j.protocol.federated;
 
+import java.util.List;
 import java.util.Objects;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.options.RunSettings;
 
 /**
  * Everything a DP-mu^2-FL run derives from its problem constants and its privacy target: the noise std
- * calibrated in closed form (spec 4.4), the step size of spec 4.5, and the run's configuration and accountant.
+ * calibrated in closed form (spec 4.4), the step size of spec 4.5, the run's configuration and its accounting; and
+ * the run itself ({@link #trainer}).
  *
- * @param config    the run's settings
- * @param constants G, L, D and whether the safety clip applies
- * @param sigma     noise std (0 without a privacy target)
- * @param privacy   the accountant (null without a privacy target)
- * @param machines  M
- * @param dimension d, the number of model parameters
+ * @param config        the run's settings
+ * @param constants     G, L, D and whether the safety clip applies
+ * @param sigma         noise std (0 without a privacy target)
+ * @param privacy       the accounting (null without noise)
+ * @param machines      M
+ * @param dimension     d, the number of model parameters
+ * @param targetEpsilon the target the noise was calibrated to (NaN with given noise or without noise)
  */
-public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, Mu2Privacy privacy, int machines, long dimension) {
+public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, Mu2Privacy privacy, int machines, long dimension,
+                       double targetEpsilon) {
     public Mu2Setup {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(constants, "constants");
@@ -35,7 +47,8 @@ public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, M
     public static Mu2Setup calibrated(ServerTrust trust, Mu2Constants constants, int machines, long rounds, int batchSize,
                                       long dimension, double epsilon, double delta, long seed) {
         double sigma = Mu2Privacy.calibrate(trust, constants.sensitivityBound(), machines, rounds, epsilon, delta);
-        return withNoise(trust, constants, machines, rounds, batchSize, dimension, sigma, delta, seed);
+        Mu2Setup s = withNoise(trust, constants, machines, rounds, batchSize, dimension, sigma, delta, seed);
+        return new Mu2Setup(s.config, constants, sigma, s.privacy, machines, dimension, epsilon);
     }
 
     /** A private run with a given noise std. */
@@ -48,18 +61,45 @@ public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, M
         NoiseSchedule noise = NoiseSchedule.constant(sigma);
         Mu2Config config = Mu2Config.of(trust, rounds, batchSize, eta, constants, noise, seed);
         Mu2Privacy privacy = Mu2Privacy.of(trust, constants.sensitivityBound(), machines, noise, delta);
-        return new Mu2Setup(config, constants, sigma, privacy, machines, dimension);
+        return new Mu2Setup(config, constants, sigma, privacy, machines, dimension, Double.NaN);
     }
 
     /** Non-private mu^2-SGD over M machines, with the step size of spec 4.5 at sigma = 0. */
     public static Mu2Setup nonPrivate(Mu2Constants constants, int machines, long rounds, int batchSize, long dimension, long seed) {
         double eta = Mu2StepSize.of(constants, rounds, machines, dimension, 0.0, ServerTrust.TRUSTED);
         Mu2Config config = Mu2Config.of(ServerTrust.TRUSTED, rounds, batchSize, eta, constants, NoiseSchedule.none(), seed);
-        return new Mu2Setup(config, constants, 0.0, null, machines, dimension);
+        return new Mu2Setup(config, constants, 0.0, null, machines, dimension, Double.NaN);
     }
 
     /** The step size eta. */
     public double stepSize() {
         return config.stepSize();
+    }
+
+    /**
+     * The run: its noise streams (the machines' own keys with an untrusted server, the server's with a trusted
+     * one), and for a private run its ledger, whose budget is {@code budget} (NaN: the target, or none).
+     *
+     * @param template network whose parameters are the start x_1 (projected onto K)
+     * @param data     the machines' data, M of them
+     * @param noise    where the noise comes from
+     * @param budget   the epsilon budget, or NaN for the default
+     * @param accountants the ledger's accountant
+     * @param settings the settings recorded with the run
+     */
+    public Mu2Trainer trainer(MultiLayerNetwork template, List<NodeData> data, NoiseKind noise, double budget,
+                              AccountantFactory accountants, RunSettings settings) {
+        if (data.size() != machines) {
+            throw new IllegalArgumentException("the run was set up for " + machines + " machines but " + data.size()
+                    + " datasets were given");
+        }
+        RunLedger ledger = null;
+        if (privacy != null) {
+            double limit = !Double.isNaN(budget) ? budget : !Double.isNaN(targetEpsilon) ? targetEpsilon : Double.POSITIVE_INFINITY;
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, privacy.delta()),
+                    noise.isSecure());
+        }
+        int streams = config.trust() == ServerTrust.UNTRUSTED ? machines : 1;
+        return new Mu2Trainer(template, data, config, noise.streams(streams, config.seed()), privacy, ledger, settings);
     }
 }

@@ -1,6 +1,10 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.runtime.RoundWorkspace;
+import org.dpdl4j.runtime.AbstractTrainingRun;
+import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -9,9 +13,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 import static org.nd4j.linalg.indexing.NDArrayIndex.all;
@@ -34,7 +36,7 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
  * Total work is two gradients per example: linear in the data. With M = 1 and the same seeded streams the two
  * trust models draw the same noise and produce the same iterates.
  */
-public final class Mu2Trainer implements FederatedTrainer {
+public final class Mu2Trainer extends AbstractTrainingRun {
     private final MultiLayerNetwork template;
     private final Mu2Config config;
     private final NoiseStreams noise;
@@ -43,7 +45,11 @@ public final class Mu2Trainer implements FederatedTrainer {
     private final INDArray features;
     private final INDArray labels;
     private final int count;
-    private double lastLoss = Double.NaN;
+    private final Mu2Privacy privacy;
+    private final String mechanism;
+    private Mu2Setup setup;
+    private String start;
+    private String partitionReport;
     private Mu2Machines.MomentumStep lastStep;
     private INDArray lastMessages;
     private final INDArray messages;
@@ -54,8 +60,19 @@ public final class Mu2Trainer implements FederatedTrainer {
      * @param data     the machines' local datasets; machine i needs at least {@code T b} examples
      * @param config   the run's settings
      * @param noise    streams of the parties that add noise: the machines' (untrusted) or the server's (trusted)
+     * @param privacy  the accounting of a private run (null without noise)
+     * @param ledger   the run's ledger (null without noise)
+     * @param settings the settings the run was built from
      */
-    public Mu2Trainer(MultiLayerNetwork template, List<NodeData> data, Mu2Config config, NoiseStreams noise) {
+    public Mu2Trainer(MultiLayerNetwork template, List<NodeData> data, Mu2Config config, NoiseStreams noise, Mu2Privacy privacy,
+                      RunLedger ledger, RunSettings settings) {
+        super(config.algorithmName(), settings, ledger);
+        if (config.noise().isPrivate() != (privacy != null) || (privacy != null) != (ledger != null)) {
+            throw new IllegalArgumentException(config.algorithmName() + (config.noise().isPrivate()
+                    ? " adds noise: it needs its accounting and a ledger" : " adds no noise: it has no accounting or ledger"));
+        }
+        this.privacy = privacy;
+        this.mechanism = privacy == null ? null : privacy.describe();
         this.template = Objects.requireNonNull(template, "template network");
         this.config = Objects.requireNonNull(config, "config");
         this.noise = Objects.requireNonNull(noise, "noise streams");
@@ -93,17 +110,20 @@ public final class Mu2Trainer implements FederatedTrainer {
     }
 
     @Override
-    public void step() {
-        if (round() >= config.rounds()) {
+    protected void takeStep(long index) {
+        if (index >= config.rounds()) {
             throw new IllegalStateException("all " + config.rounds() + " rounds are done: every example has been used once");
         }
         long t = iterates.t();
+        if (privacy != null) {
+            spend(privacy.eventOfRound(t), mechanism);
+        }
         // Every temporary of the round lives in the workspace; state (estimates, iterates, messages) is updated in place.
         try (var ws = workspace.open()) {
             INDArray f = features.slice(t - 1);
             INDArray y = labels.slice(t - 1);
             lastStep = machines.accumulate(t, f, y);
-            lastLoss = lastStep.meanLoss();
+            measuredLoss(lastStep.meanLoss());
             double sigma = config.noise().at(t);
             INDArray aggregate;
             if (sigma > 0 && config.trust() == ServerTrust.UNTRUSTED) {
@@ -123,24 +143,29 @@ public final class Mu2Trainer implements FederatedTrainer {
         }
     }
 
-    @Override
+    /** Rounds done so far. */
     public long round() {
-        return iterates.t() - 1;
+        return completedSteps();
     }
 
     @Override
-    public long plannedRounds() {
+    public long plannedSteps() {
         return config.rounds();
     }
 
     @Override
-    public INDArray model() {
+    public String stepUnit() {
+        return "round";
+    }
+
+    @Override
+    public INDArray parameters() {
         return iterates.x().dup().reshape(iterates.x().length());
     }
 
     @Override
-    public double lastLoss() {
-        return lastLoss;
+    public MultiLayerNetwork model() {
+        return withParameters(template, parameters());
     }
 
     /** What the machines measured in the last round (largest increment norm, clipped machines). */
@@ -171,43 +196,74 @@ public final class Mu2Trainer implements FederatedTrainer {
         return config;
     }
 
-    @Override
+    /** The network whose parameter layout the iterates use. */
     public MultiLayerNetwork template() {
         return template;
     }
 
-    @Override
-    public String algorithm() {
-        return config.algorithmName();
+    /** The accounting of a private run (null without noise). */
+    public Mu2Privacy privacy() {
+        return privacy;
+    }
+
+    /** Records how the run was set up, for its summary and run files. */
+    void describeSetup(Mu2Setup from, String startingPoint, String split) {
+        this.setup = from;
+        this.start = startingPoint;
+        this.partitionReport = split;
     }
 
     @Override
-    public long seed() {
-        return config.seed();
+    public java.util.Map<String, String> reports() {
+        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
     }
 
     @Override
-    public Map<String, INDArray> state() {
-        Map<String, INDArray> s = new LinkedHashMap<>();
-        s.put("x", iterates.x().dup());
-        s.put("x_previous", iterates.previous().dup());
-        s.put("w", iterates.w().dup());
-        s.put("dhat", machines.dhat().dup());
-        return s;
-    }
-
-    @Override
-    public void restore(long round, Map<String, INDArray> state) {
-        for (String key : List.of("x", "x_previous", "w", "dhat")) {
-            if (!state.containsKey(key)) {
-                throw new IllegalArgumentException("checkpoint lacks the array '" + key + "' of a mu^2 run; it is from another algorithm");
-            }
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("trust", config.trust().name().toLowerCase(java.util.Locale.ROOT));
+        r.put("machines", count);
+        r.put("rounds", config.rounds());
+        r.put("batchSize", config.batchSize());
+        if (setup != null) {
+            Mu2Constants c = setup.constants();
+            r.put("lipschitz", c.lipschitz());
+            r.put("smoothness", c.smoothness());
+            r.put("diameter", c.diameter());
+            r.put("sensitivityBound", c.sensitivityBound());
+            r.put("certification", c.certification().name().toLowerCase(java.util.Locale.ROOT));
+            r.put("constantsSource", c.source());
+            r.put("sigma", setup.sigma());
         }
-        if (round < 0 || round > config.rounds()) {
-            throw new IllegalArgumentException("checkpoint is at round " + round + " but this run has " + config.rounds() + " rounds");
+        r.put("stepSize", config.stepSize());
+        if (start != null) {
+            r.put("start", start);
         }
-        iterates.restore(round + 1, state.get("x"), state.get("x_previous"), state.get("w"));
-        machines.restore(state.get("dhat"));
+        return r;
+    }
+
+    @Override
+    public String privacyStatement() {
+        if (privacy == null) {
+            return "";
+        }
+        return privacy.statement(ledger().orElseThrow(), completedSteps(), setup == null ? null : setup.constants())
+                + org.dpdl4j.privacy.ledger.LedgerStatement.text(ledger().orElseThrow());
+    }
+
+    @Override
+    public RunState state() {
+        return RunState.builder().array("x", iterates.x()).array("x_previous", iterates.previous()).array("w", iterates.w())
+                .array("dhat", machines.dhat()).build();
+    }
+
+    @Override
+    protected void restoreState(RunState state, long round) {
+        if (round > config.rounds()) {
+            throw new IllegalArgumentException("the saved run is at round " + round + " but this run has " + config.rounds() + " rounds");
+        }
+        iterates.restore(round + 1, state.array("x"), state.array("x_previous"), state.array("w"));
+        machines.restore(state.array("dhat"));
         machines.placeAt(iterates.x(), iterates.previous());
     }
 

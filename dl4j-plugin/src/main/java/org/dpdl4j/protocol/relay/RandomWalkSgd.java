@@ -1,6 +1,12 @@
-package org.dpdl4j.protocol.federated;
+package org.dpdl4j.protocol.relay;
 
+import org.dpdl4j.optim.RowClipping;
 import org.dpdl4j.runtime.RoundWorkspace;
+import org.dpdl4j.runtime.AbstractTrainingRun;
+import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.ClippedBatch;
 import org.dpdl4j.optim.FixedSizeSampler;
@@ -11,9 +17,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
@@ -25,7 +29,10 @@ import java.util.random.RandomGenerator;
  * secure streams: network DP relies on a party not knowing who held the token); it is independent of the data,
  * so the per-party visit counts it implies are what the accountant ({@link RandomWalkPrivacy}) composes over.
  */
-public final class RandomWalkSgd implements FederatedTrainer {
+public final class RandomWalkSgd extends AbstractTrainingRun {
+    /** The protocol name. */
+    public static final String PROTOCOL = "random-walk";
+
     private final MultiLayerNetwork template;
     private final List<NodeData> parties;
     private final RandomWalkConfig config;
@@ -34,18 +41,28 @@ public final class RandomWalkSgd implements FederatedTrainer {
     private final DataType type;
     private final INDArray theta;
     private final INDArray grad;
-    private int[] path;
-    private long step;
-    private double lastLoss = Double.NaN;
+    private final int[] path;
+    private final RandomWalkPrivacy privacy;
+    private final String mechanism;
+    private final String partitionReport;
     private final RoundWorkspace workspace = new RoundWorkspace();
 
     /**
+     * A walk; {@link RandomWalkRunBuilder} (from {@link #builder()}) draws the path and sets everything up.
+     *
      * @param template network whose parameters are the starting token
      * @param parties  the parties' local datasets
      * @param config   the run's settings
-     * @param streams  the parties' streams (private noise, local batches, the path)
+     * @param streams  the parties' streams (private noise, local batches)
+     * @param path     the party holding the token at each step, drawn independently of the data
+     * @param privacy  the accounting of a private walk (null without noise)
+     * @param ledger   the run's ledger (null without noise)
+     * @param settings the settings recorded with the run
+     * @param partitionReport how the data was split over the parties, or null
      */
-    public RandomWalkSgd(MultiLayerNetwork template, List<NodeData> parties, RandomWalkConfig config, NoiseStreams streams) {
+    RandomWalkSgd(MultiLayerNetwork template, List<NodeData> parties, RandomWalkConfig config, NoiseStreams streams, int[] path,
+                  RandomWalkPrivacy privacy, RunLedger ledger, RunSettings settings, String partitionReport) {
+        super(PROTOCOL, settings, ledger);
         this.template = Objects.requireNonNull(template, "template network");
         this.parties = List.copyOf(parties);
         this.config = Objects.requireNonNull(config, "config");
@@ -53,6 +70,13 @@ public final class RandomWalkSgd implements FederatedTrainer {
         if (this.parties.isEmpty()) {
             throw new IllegalArgumentException("a random walk needs at least one party");
         }
+        if ((config.sigma() > 0) != (privacy != null) || (privacy != null) != (ledger != null)) {
+            throw new IllegalArgumentException(config.sigma() > 0 ? "a noisy walk needs its accounting and a ledger"
+                    : "a walk without noise has no accounting or ledger");
+        }
+        this.privacy = privacy;
+        this.mechanism = privacy == null ? null : privacy.describe();
+        this.partitionReport = partitionReport;
         this.gradients = PerExampleGradients.of(template);
         for (int k = 0; k < this.parties.size(); k++) {
             if (this.parties.get(k).features().size(1) != gradients.spec().nIn()) {
@@ -60,13 +84,22 @@ public final class RandomWalkSgd implements FederatedTrainer {
                         + " features but the model takes " + gradients.spec().nIn());
             }
         }
+        if (path.length != config.steps()) {
+            throw new IllegalArgumentException("the path has " + path.length + " steps but the walk " + config.steps());
+        }
         this.type = gradients.spec().dataType();
         this.theta = template.params().dup().castTo(type).reshape(1, gradients.spec().numParams());
         this.grad = Nd4j.create(type, 1, gradients.spec().numParams());
-        this.path = drawPath(this.parties.size(), config.steps(), streams.sampling(0, 0));
+        this.path = path.clone();
     }
 
-    private static int[] drawPath(int parties, long steps, RandomGenerator random) {
+    /** Sets up a walk: parties, path, calibration, noise streams, ledger. */
+    public static RandomWalkRunBuilder builder() {
+        return new RandomWalkRunBuilder();
+    }
+
+    /** The token's path drawn from {@code random}: a uniformly random party at every step. */
+    static int[] drawPath(int parties, long steps, RandomGenerator random) {
         int[] p = new int[(int) steps];
         for (int t = 0; t < p.length; t++) {
             p[t] = random.nextInt(parties);
@@ -75,11 +108,14 @@ public final class RandomWalkSgd implements FederatedTrainer {
     }
 
     @Override
-    public void step() {
+    protected void takeStep(long step) {
         if (step >= config.steps()) {
             throw new IllegalStateException("all " + config.steps() + " steps of the walk are done");
         }
         int k = path[(int) step];
+        if (privacy != null) {
+            spend(List.of(new Charge(k, privacy.perVisit(), mechanism)));
+        }
         try (var ws = workspace.open()) {
             NodeData d = parties.get(k);
             int m = (int) d.size();
@@ -94,7 +130,7 @@ public final class RandomWalkSgd implements FederatedTrainer {
                 y = d.labels().getRows(rows);
             }
             ClippedBatch batch = gradients.clippedSum(theta, x.castTo(type), y.castTo(type), null, Double.POSITIVE_INFINITY, grad);
-            lastLoss = batch.lossSums().getDouble(0) / x.size(0);
+            measuredLoss(batch.lossSums().getDouble(0) / x.size(0));
             grad.divi(x.size(0));
             RowClipping.clip(grad, config.gradientBound());
             if (config.sigma() > 0) {
@@ -102,7 +138,6 @@ public final class RandomWalkSgd implements FederatedTrainer {
             }
             theta.subi(grad.muli(config.stepSize()));
         }
-        step++;
     }
 
     /** The token's path: the party holding it at each step (a copy). */
@@ -121,73 +156,63 @@ public final class RandomWalkSgd implements FederatedTrainer {
 
     /** The party that holds the token at the next step. */
     public int currentHolder() {
-        return path[(int) Math.min(step, path.length - 1)];
+        return path[(int) Math.min(completedSteps(), path.length - 1)];
     }
 
     @Override
-    public long round() {
-        return step;
-    }
-
-    @Override
-    public long plannedRounds() {
+    public long plannedSteps() {
         return config.steps();
     }
 
     @Override
-    public INDArray model() {
+    public String stepUnit() {
+        return "hop";
+    }
+
+    @Override
+    public INDArray parameters() {
         return theta.dup().reshape(theta.length());
     }
 
     @Override
-    public double lastLoss() {
-        return lastLoss;
+    public MultiLayerNetwork model() {
+        return withParameters(template, parameters());
+    }
+
+    @Override
+    public java.util.Map<String, String> reports() {
+        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
     }
 
     public RandomWalkConfig config() {
         return config;
     }
 
-    @Override
+    /** The accounting of a private walk (null without noise). */
+    public RandomWalkPrivacy privacy() {
+        return privacy;
+    }
+
     public MultiLayerNetwork template() {
         return template;
     }
 
     @Override
-    public String algorithm() {
-        return "random-walk-sgd";
+    public RunState state() {
+        return RunState.builder().array("theta", theta).array("path", Nd4j.createFromArray(path)).build();
     }
 
     @Override
-    public long seed() {
-        return config.seed();
-    }
-
-    @Override
-    public Map<String, INDArray> state() {
-        Map<String, INDArray> s = new LinkedHashMap<>();
-        s.put("theta", theta.dup());
-        s.put("path", Nd4j.createFromArray(path));
-        return s;
-    }
-
-    @Override
-    public void restore(long savedStep, Map<String, INDArray> state) {
-        INDArray savedTheta = state.get("theta");
-        INDArray savedPath = state.get("path");
-        if (savedTheta == null || savedPath == null) {
-            throw new IllegalArgumentException("checkpoint lacks the arrays 'theta' and 'path' of a random-walk run; it is from another algorithm");
+    protected void restoreState(RunState state, long savedStep) {
+        int[] saved = state.array("path").toIntVector();
+        if (!java.util.Arrays.equals(saved, path)) {
+            throw new IllegalArgumentException("the saved walk followed another path (the path is drawn when a walk is set up;"
+                    + " a walk with secure randomness draws a new one): resume it with its own setup");
         }
-        if (savedTheta.length() != theta.length() || savedPath.length() != path.length) {
-            throw new IllegalArgumentException("checkpoint holds " + savedTheta.length() + " parameters and a path of " + savedPath.length()
-                    + " steps, but this run has " + theta.length() + " and " + path.length);
+        if (savedStep > config.steps()) {
+            throw new IllegalArgumentException("the saved walk is at step " + savedStep + " but the walk has " + config.steps() + " steps");
         }
-        if (savedStep < 0 || savedStep > config.steps()) {
-            throw new IllegalArgumentException("checkpoint is at step " + savedStep + " but the walk has " + config.steps() + " steps");
-        }
-        theta.assign(savedTheta.reshape(theta.shape()));
-        path = savedPath.toIntVector();
-        step = savedStep;
+        theta.assign(state.array("theta", theta.shape()));
     }
 
     @Override

@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.federated;
+package org.dpdl4j.protocol.relay;
 
 /**
  * The settings of network-DP random-walk SGD (Cyffers and Bellet 2022; spec 7.4).

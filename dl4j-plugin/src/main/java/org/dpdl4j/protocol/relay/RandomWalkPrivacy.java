@@ -1,10 +1,13 @@
-package org.dpdl4j.protocol.federated;
+package org.dpdl4j.protocol.relay;
 
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.RdpAccountant;
 import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.privacy.accounting.DpEvent;
+import org.dpdl4j.privacy.accounting.GaussianEvent;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -51,10 +54,6 @@ public final class RandomWalkPrivacy {
         this.delta = delta;
     }
 
-    /** The accounting of a walk's realised path. */
-    public static RandomWalkPrivacy of(RandomWalkSgd walk, double delta) {
-        return new RandomWalkPrivacy(walk.visitCounts(), walk.config().gradientBound(), walk.config().sigma(), delta);
-    }
 
     /** {@code c = 2 L_F^2 / sigma^2}: the RDP slope (zCDP rho) of one visit. */
     public double rhoPerVisit() {
@@ -66,16 +65,44 @@ public final class RandomWalkPrivacy {
         return Arrays.stream(visits).max().orElseThrow();
     }
 
-    /** Local-DP epsilon of a party (exact: linear RDP). */
+    /**
+     * What one visit releases, as the ledger records it against the visited party: its clipped gradient plus
+     * {@code N(0, sigma^2 I)}, a Gaussian mechanism with noise multiplier {@code sigma / L_F} under replace-one.
+     */
+    public DpEvent perVisit() {
+        return new GaussianEvent(sigma / gradientBound);
+    }
+
+    /** The neighbouring relation of every visit: one party's data replaced. */
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    /** A visit in words, for the ledger. */
+    public String describe() {
+        return String.format(Locale.ROOT, "random-walk visit: the holder's gradient clipped to L_F = %.6g + N(0, %.6g^2)",
+                gradientBound, sigma);
+    }
+
+    /** Local-DP epsilon of a party after its visits (exact: linear RDP), priced as the run's ledger prices it. */
     public double ldpEpsilon(int party) {
-        double rho = visits[party] * rhoPerVisit();
-        return rho == 0 ? 0.0 : ZCdp.epsilon(rho, delta);
+        return LedgerAccounting.standard(relation()).plannedEpsilon(perVisit(), visits[party], delta);
     }
 
     /** Local-DP epsilon of the run: the worst party's. */
     public double ldpEpsilon() {
-        double rho = maxVisits() * rhoPerVisit();
-        return rho == 0 ? 0.0 : ZCdp.epsilon(rho, delta);
+        return LedgerAccounting.standard(relation()).plannedEpsilon(perVisit(), maxVisits(), delta);
+    }
+
+    /**
+     * The noise std that keeps the most visited party within (epsilon, delta): with {@code rho = rho(epsilon, delta)},
+     * {@code sigma = L_F sqrt(2 N_max / rho)}.
+     */
+    public static double calibrate(long maxVisits, double gradientBound, double epsilon, double delta) {
+        if (maxVisits < 1) {
+            throw new IllegalArgumentException("no party is visited: nothing to calibrate");
+        }
+        return gradientBound * Math.sqrt(2.0 * maxVisits / ZCdp.rho(epsilon, delta));
     }
 
     /** The per-contribution network-DP curve on the default RDP orders (see {@link NetworkDpBound}). */

@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.federated;
+package org.dpdl4j.optim;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -8,7 +8,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * Scales rows of a matrix to a maximum L2 norm, in place: the clip of a client's update, of a machine's
  * increment, and the projection onto a centred ball are all this one operation.
  */
-final class RowClipping {
+public final class RowClipping {
     private RowClipping() {
     }
 
@@ -18,7 +18,7 @@ final class RowClipping {
      *
      * @return the row norms before clipping, DOUBLE [r]
      */
-    static INDArray clip(INDArray rows, double bound) {
+    public static INDArray clip(INDArray rows, double bound) {
         INDArray matrix = rows.rank() == 1 ? rows.reshape(1, rows.length()) : rows;
         INDArray norms = matrix.norm2(1).castTo(DataType.DOUBLE);
         if (Double.isInfinite(bound) || norms.maxNumber().doubleValue() <= bound) {
@@ -31,7 +31,7 @@ final class RowClipping {
     }
 
     /** How many of the norms exceed the bound. */
-    static long countAbove(INDArray norms, double bound) {
+    public static long countAbove(INDArray norms, double bound) {
         return Double.isInfinite(bound) ? 0 : norms.gt(bound).castTo(DataType.INT64).sumNumber().longValue();
     }
 }

@@ -1,0 +1,81 @@
+package org.dpdl4j.privacy.ledger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+
+/**
+ * A run's ledger as JSON, for its checkpoint and its run directory: the neighbouring relation, the budget and every
+ * entry with its event. Reading refuses anything malformed with a message that names the field.
+ */
+public final class LedgerJson {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private LedgerJson() {
+    }
+
+    /** The saved form of a run's ledger. */
+    public static ObjectNode write(RunLedger run) {
+        ObjectNode o = NODES.objectNode();
+        o.put("relation", run.accounting().relation().name());
+        ObjectNode budget = o.putObject("budget");
+        if (run.budget().isLimited()) {
+            budget.put("epsilon", run.budget().epsilon());
+        } else {
+            budget.put("epsilon", "Infinity");
+        }
+        budget.put("delta", run.budget().delta());
+        o.set("entries", entries(run.ledger()));
+        return o;
+    }
+
+    /** The entries of a ledger as a JSON array. */
+    public static ArrayNode entries(PrivacyLedger ledger) {
+        ArrayNode entries = NODES.arrayNode();
+        for (LedgerEntry e : ledger.entries()) {
+            ObjectNode n = entries.addObject();
+            n.set("event", EventJson.write(e.event()));
+            n.put("count", e.count()).put("party", e.party()).put("mechanism", e.mechanism())
+                    .put("secureNoise", e.secureNoise()).put("segment", e.segment());
+        }
+        return entries;
+    }
+
+    /** What a saved ledger holds. */
+    public record Saved(NeighbouringRelation relation, PrivacyBudget budget, PrivacyLedger ledger) {
+    }
+
+    /**
+     * Reads a saved ledger.
+     *
+     * @throws IllegalArgumentException naming the malformed field
+     */
+    public static Saved read(JsonNode o) {
+        String relationName = EventJson.text(o, "relation");
+        NeighbouringRelation relation;
+        try {
+            relation = NeighbouringRelation.valueOf(relationName);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown neighbouring relation '" + relationName + "' in the ledger");
+        }
+        JsonNode budget = EventJson.child(o, "budget");
+        PrivacyBudget b = new PrivacyBudget(EventJson.number(budget, "epsilon"), EventJson.number(budget, "delta"));
+        List<LedgerEntry> entries = new ArrayList<>();
+        int index = 0;
+        for (JsonNode n : EventJson.child(o, "entries")) {
+            try {
+                entries.add(new LedgerEntry(EventJson.read(EventJson.child(n, "event")), EventJson.integer(n, "count"),
+                        (int) EventJson.integer(n, "party"), EventJson.text(n, "mechanism"),
+                        EventJson.child(n, "secureNoise").asBoolean(), (int) EventJson.integer(n, "segment")));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("ledger entry " + index + ": " + e.getMessage(), e);
+            }
+            index++;
+        }
+        return new Saved(relation, b, new PrivacyLedger(entries));
+    }
+}

@@ -1,0 +1,112 @@
+package org.dpdl4j.privacy.ledger;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import org.dpdl4j.privacy.accounting.DpEvent;
+
+/**
+ * What a run has spent: every application of a private mechanism, aggregated by identical application (same
+ * event, party, description, noise source and settings segment) with a count. Composition is commutative, so the
+ * aggregate prices exactly as the sequence; it keeps the order in which applications first appeared.
+ * Not thread-safe.
+ */
+public final class PrivacyLedger {
+    private final Map<Key, LedgerEntry> entries = new LinkedHashMap<>();
+
+    private record Key(DpEvent event, int party, String mechanism, boolean secureNoise, int segment) {
+        static Key of(LedgerEntry e) {
+            return new Key(e.event(), e.party(), e.mechanism(), e.secureNoise(), e.segment());
+        }
+    }
+
+    public PrivacyLedger() {
+    }
+
+    /** A ledger holding the given entries (entries describing the same application are added up). */
+    public PrivacyLedger(Collection<LedgerEntry> initial) {
+        initial.forEach(this::add);
+    }
+
+    /** Adds an entry, adding its count to an existing entry of the same application. */
+    public void add(LedgerEntry entry) {
+        Objects.requireNonNull(entry, "entry");
+        entries.merge(Key.of(entry), entry, (old, added) -> old.withCount(Math.addExact(old.count(), added.count())));
+    }
+
+    /** The entries, in order of first appearance (an unmodifiable snapshot). */
+    public List<LedgerEntry> entries() {
+        return List.copyOf(entries.values());
+    }
+
+    /** Whether nothing has been spent. */
+    public boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
+    /** The parties with entries of their own, ascending. */
+    public List<Integer> parties() {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (LedgerEntry e : entries.values()) {
+            if (e.party() != LedgerEntry.ALL_PARTIES) {
+                out.add(e.party());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The highest settings segment recorded, or -1 for an empty ledger. */
+    public int lastSegment() {
+        return entries.values().stream().mapToInt(LedgerEntry::segment).max().orElse(-1);
+    }
+
+    /** Whether every entry's noise came from a secure source. */
+    public boolean allSecure() {
+        return entries.values().stream().allMatch(LedgerEntry::secureNoise);
+    }
+
+    /**
+     * The entries that apply to one party's data, in the order they are priced: those of every party, then the
+     * party's own, each in ledger order.
+     */
+    List<LedgerEntry> entriesOf(int party) {
+        List<LedgerEntry> out = new ArrayList<>();
+        for (LedgerEntry e : entries.values()) {
+            if (e.party() == LedgerEntry.ALL_PARTIES) {
+                out.add(e);
+            }
+        }
+        if (party != LedgerEntry.ALL_PARTIES) {
+            for (LedgerEntry e : entries.values()) {
+                if (e.party() == party) {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** An independent copy. */
+    public PrivacyLedger copy() {
+        return new PrivacyLedger(entries.values());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PrivacyLedger other && entries().equals(other.entries());
+    }
+
+    @Override
+    public int hashCode() {
+        return entries().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "PrivacyLedger" + entries();
+    }
+}

@@ -1,0 +1,224 @@
+package org.dpdl4j.privacy.ledger;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.dpdl4j.privacy.accounting.Conversion;
+import org.dpdl4j.privacy.accounting.DpEvent;
+import org.dpdl4j.privacy.accounting.EpsilonBound;
+
+/**
+ * The privacy ledger a run owns: every application of a private mechanism is recorded here as the step makes it,
+ * priced by the run's {@link LedgerAccounting}, and checked against the run's {@link PrivacyBudget} before it is
+ * made. Every epsilon the run reports (progress, metrics, statements, the Java API) is this ledger's. The ledger is
+ * part of the run's checkpoint, so a resumed run continues the composition instead of starting a new one.
+ * Not thread-safe: one run, one thread.
+ */
+public final class RunLedger {
+    private final LedgerAccounting accounting;
+    private final PrivacyBudget budget;
+    private final boolean secureNoise;
+    /** The running tally (additive accountants), or null: then every price composes the whole ledger. */
+    private final LedgerTally tally;
+    private PrivacyLedger ledger = new PrivacyLedger();
+    private int segment;
+    private EpsilonBound spent;
+    private final Set<DpEvent> checked = new HashSet<>();
+
+    /**
+     * @param accounting  how the ledger is priced
+     * @param budget      what the run may spend; an unlimited budget only fixes delta
+     * @param secureNoise whether the run's noise comes from a secure source (recorded with every entry)
+     */
+    public RunLedger(LedgerAccounting accounting, PrivacyBudget budget, boolean secureNoise) {
+        this.accounting = Objects.requireNonNull(accounting, "accounting");
+        this.budget = Objects.requireNonNull(budget, "budget");
+        this.secureNoise = secureNoise;
+        this.tally = accounting.newTally();
+    }
+
+    /**
+     * Records one application of {@code event} to every protected unit, after checking the budget.
+     *
+     * @param stepsDone steps completed before this one (for the message if the budget refuses it)
+     * @throws PrivacyBudgetExceededException if the ledger would exceed the budget; nothing is recorded
+     * @throws org.dpdl4j.privacy.accounting.UnsupportedEventException if the accountant cannot analyse the event
+     */
+    public void spend(long stepsDone, DpEvent event, String mechanism) {
+        spend(stepsDone, List.of(Charge.ofAll(event, mechanism)));
+    }
+
+    /**
+     * Records the applications of one step together: either all of them (the budget allows the step) or none.
+     *
+     * @throws PrivacyBudgetExceededException if the ledger would exceed the budget; nothing is recorded
+     */
+    public void spend(long stepsDone, List<Charge> charges) {
+        List<LedgerEntry> added = new ArrayList<>(charges.size());
+        for (Charge c : charges) {
+            if (checked.add(c.event())) {
+                accounting.requireSupported(c.event());
+            }
+            added.add(new LedgerEntry(c.event(), 1, c.party(), c.mechanism(), secureNoise, segment));
+        }
+        if (!budget.isLimited()) {
+            record(added);
+            return;
+        }
+        EpsilonBound before = spent();
+        record(added);
+        EpsilonBound after = affectedBound(charges);
+        if (!budget.allows(after.epsilon())) {
+            undo(added);
+            throw new PrivacyBudgetExceededException(stepsDone, before.epsilon(), after.epsilon(), budget.epsilon(), budget.delta());
+        }
+    }
+
+    private void record(List<LedgerEntry> added) {
+        if (tally != null) {
+            tally.add(added);
+            ledger = tally.ledger();
+        } else {
+            added.forEach(ledger::add);
+        }
+        spent = null;
+    }
+
+    /** Takes back applications that were just recorded (the step they belonged to was refused). */
+    private void undo(List<LedgerEntry> added) {
+        PrivacyLedger previous = new PrivacyLedger();
+        List<LedgerEntry> remaining = new ArrayList<>(added);
+        for (LedgerEntry e : ledger.entries()) {
+            long count = e.count();
+            for (var it = remaining.iterator(); it.hasNext(); ) {
+                LedgerEntry a = it.next();
+                if (a.sameApplication(e)) {
+                    count -= a.count();
+                    it.remove();
+                }
+            }
+            if (count > 0) {
+                previous.add(e.withCount(count));
+            }
+        }
+        if (tally != null) {
+            tally.reset(previous);
+            ledger = tally.ledger();
+        } else {
+            ledger = previous;
+        }
+        spent = null;
+    }
+
+    /** The guarantee after the charges, for the parties they touch (every party when one charge touches all). */
+    private EpsilonBound affectedBound(List<Charge> charges) {
+        if (charges.stream().anyMatch(c -> c.party() == LedgerEntry.ALL_PARTIES)) {
+            return spent();
+        }
+        EpsilonBound worst = null;
+        for (Charge c : charges) {
+            EpsilonBound b = spentBy(c.party());
+            if (worst == null || b.epsilon() > worst.epsilon()) {
+                worst = b;
+            }
+        }
+        return worst;
+    }
+
+    /** What the run has spent (standard conversion, at the budget's delta): the weakest party's guarantee. */
+    public EpsilonBound spent() {
+        if (spent == null) {
+            spent = worstParty().bound();
+        }
+        return spent;
+    }
+
+    /** What the run has spent with the chosen conversion. */
+    public EpsilonBound spent(Conversion conversion) {
+        if (conversion == Conversion.STANDARD) {
+            return spent();
+        }
+        return tally != null ? tally.worst(budget.delta(), conversion).bound() : accounting.bound(ledger, budget.delta(), conversion);
+    }
+
+    /** Epsilon spent so far (standard conversion). */
+    public double epsilon() {
+        return spent().epsilon();
+    }
+
+    /** The weakest party's guarantee, naming the party. */
+    public LedgerAccounting.PartyBound worstParty() {
+        return tally != null ? tally.worst(budget.delta(), Conversion.STANDARD)
+                : accounting.worstParty(ledger, budget.delta(), Conversion.STANDARD);
+    }
+
+    /** The guarantee of one party. */
+    public EpsilonBound spentBy(int party) {
+        return tally != null ? tally.party(party, budget.delta(), Conversion.STANDARD)
+                : accounting.boundOfParty(ledger, party, budget.delta(), Conversion.STANDARD);
+    }
+
+    /**
+     * The epsilon the ledger would reach after {@code count} more applications of {@code charge} (planning: what a
+     * continuation of the run will cost).
+     */
+    public EpsilonBound after(Charge charge, long count) {
+        PrivacyLedger next = ledger.copy();
+        if (count > 0) {
+            next.add(new LedgerEntry(charge.event(), count, charge.party(), charge.mechanism(), secureNoise, segment));
+        }
+        return accounting.bound(next, budget.delta(), Conversion.STANDARD);
+    }
+
+    /**
+     * Continues the ledger of an earlier part of the run (a resume): its entries are kept as they were, and new
+     * applications are recorded in the same settings segment, or in a new one when the settings changed.
+     *
+     * @throws IllegalStateException if this ledger has already recorded applications
+     */
+    public void continueFrom(PrivacyLedger earlier, boolean settingsChanged) {
+        Objects.requireNonNull(earlier, "earlier ledger");
+        if (!ledger.isEmpty()) {
+            throw new IllegalStateException("the ledger already holds " + ledger.entries().size()
+                    + " entries; continue an earlier ledger before the first step");
+        }
+        if (tally != null) {
+            tally.reset(earlier);
+            ledger = tally.ledger();
+        } else {
+            ledger = earlier.copy();
+        }
+        int last = earlier.lastSegment();
+        segment = last < 0 ? 0 : settingsChanged ? last + 1 : last;
+        spent = null;
+    }
+
+    /** The entries so far (a copy). */
+    public PrivacyLedger ledger() {
+        return ledger.copy();
+    }
+
+    /** The settings segment new applications are recorded in. */
+    public int segment() {
+        return segment;
+    }
+
+    public PrivacyBudget budget() {
+        return budget;
+    }
+
+    public LedgerAccounting accounting() {
+        return accounting;
+    }
+
+    public boolean secureNoise() {
+        return secureNoise;
+    }
+
+    /** Delta of every epsilon of the run. */
+    public double delta() {
+        return budget.delta();
+    }
+}

@@ -1,0 +1,96 @@
+package org.dpdl4j.protocol.central;
+
+import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
+import static org.dpdl4j.runtime.options.RunOptions.CLIP;
+import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPOCHS;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON_BUDGET;
+import static org.dpdl4j.runtime.options.RunOptions.LEARNING_RATE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE_MULTIPLIER;
+import static org.dpdl4j.runtime.options.RunOptions.SAMPLING;
+import static org.dpdl4j.runtime.options.RunOptions.SEED;
+import static org.dpdl4j.runtime.options.RunOptions.WEIGHT_DECAY;
+
+import java.util.List;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.DpSgdConfig;
+import org.dpdl4j.optim.PrivateTrainer;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.noise.NoiseKey;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+
+/**
+ * {@code dp-sgd}: central DP-SGD ({@link PrivateTrainer}): Poisson (or fixed-size) batches, per-example clipping,
+ * Gaussian noise calibrated to the target, the network's DL4J updater, example-level privacy.
+ */
+public final class DpSgdProtocol implements Protocol {
+
+    @Override
+    public String name() {
+        return PrivateTrainer.PROTOCOL;
+    }
+
+    @Override
+    public String family() {
+        return "central";
+    }
+
+    @Override
+    public String summary() {
+        return "central DP-SGD: per-example clipping, Gaussian noise, subsampling, example-level privacy";
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return true;
+    }
+
+    @Override
+    public List<RunOption<?>> options() {
+        return List.of(SEED, EPOCHS, BATCH_SIZE, LEARNING_RATE, CentralOptions.UPDATER, WEIGHT_DECAY, EPSILON, DELTA,
+                EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, SAMPLING, NOISE);
+    }
+
+    @Override
+    public TrainingRun create(RunSettings settings, RunInputs inputs) {
+        long seed = settings.get(SEED, 1L);
+        double clip = settings.require(CLIP, "dp-sgd needs the per-example clipping norm");
+        boolean byTarget = settings.has(EPSILON);
+        if (byTarget == settings.has(NOISE_MULTIPLIER)) {
+            throw EPSILON.invalid("dp-sgd needs exactly one of --epsilon (the noise is calibrated to it) and --noise-multiplier Z");
+        }
+        long n = inputs.train().size();
+        long batch = settings.require(BATCH_SIZE, "dp-sgd needs a batch size");
+        if (batch < 1 || batch > n) {
+            throw BATCH_SIZE.invalid("--batch-size " + batch + ": dp-sgd needs a batch size from 1 to " + n
+                    + " (the number of training examples); it is the expected batch size under Poisson sampling");
+        }
+        double epochs = settings.require(EPOCHS, "dp-sgd needs a number of epochs");
+        double delta = settings.get(DELTA, 1e-5);
+        DpSgdConfig config = byTarget ? DpSgdConfig.forTarget(clip, settings.get(EPSILON).orElseThrow(), delta, (int) batch, epochs)
+                : DpSgdConfig.withNoise(clip, settings.get(NOISE_MULTIPLIER).orElseThrow(), delta, (int) batch, epochs);
+        config = config.withSampling(settings.get(SAMPLING, "poisson").equals("poisson") ? SamplingScheme.POISSON
+                : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT);
+        if (settings.has(EPSILON_BUDGET)) {
+            config = config.withBudget(settings.get(EPSILON_BUDGET).orElseThrow());
+        }
+        double lr = settings.require(LEARNING_RATE, "dp-sgd needs a learning rate");
+        MultiLayerNetwork net = inputs.model().build(Updaters.of(settings.get(CentralOptions.UPDATER, "sgd"), lr),
+                settings.get(WEIGHT_DECAY, 0.0), seed);
+        NoiseKind kind = NoiseKind.parse(settings.get(NOISE, "secure"));
+        var type = net.params().dataType();
+        return PrivateTrainer.builder(net, config)
+                .data(inputs.train().features().castTo(type), inputs.train().labels().castTo(type))
+                .noise(kind.source(new NoiseKey(seed, "dp-sgd", 0, 0)))
+                .sampling(kind.sampling(new NoiseKey(seed, "sampling", 0, 0)))
+                .settings(settings)
+                .build();
+    }
+}

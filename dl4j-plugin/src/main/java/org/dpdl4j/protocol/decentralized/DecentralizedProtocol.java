@@ -1,0 +1,173 @@
+package org.dpdl4j.protocol.decentralized;
+
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.ADVERSARY;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.LR_DECAY;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.NODES;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.NOISE_PAIR;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.REFERENCE_COMPAT;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.SIGMA_CDP;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.SIGMA_COR;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.TOPOLOGY;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.UNIT;
+import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
+import static org.dpdl4j.runtime.options.RunOptions.CLIP;
+import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON_BUDGET;
+import static org.dpdl4j.runtime.options.RunOptions.LEARNING_RATE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE;
+import static org.dpdl4j.runtime.options.RunOptions.PARTITION;
+import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
+import static org.dpdl4j.runtime.options.RunOptions.SAMPLING;
+import static org.dpdl4j.runtime.options.RunOptions.SEED;
+import static org.dpdl4j.runtime.options.RunOptions.WEIGHT_DECAY;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.TopologySpec;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.accounting.correlated.Adversary;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.learning.config.Sgd;
+
+/**
+ * One decentralized algorithm (D-SGD, Decor, LDP, CDP) as a registered protocol: its options, and a run set up by
+ * {@link DecentralizedRunBuilder} from them. A task that defines its own users (Decor's synthetic task) trains them
+ * with full local gradients of the summed loss; otherwise the training set is split over the nodes.
+ */
+public final class DecentralizedProtocol implements Protocol {
+    private final DecentralizedAlgorithm algorithm;
+
+    public DecentralizedProtocol(DecentralizedAlgorithm algorithm) {
+        this.algorithm = algorithm;
+    }
+
+    @Override
+    public String name() {
+        return algorithm.cliName();
+    }
+
+    @Override
+    public String family() {
+        return "decentralized";
+    }
+
+    @Override
+    public String summary() {
+        return switch (algorithm) {
+            case DSGD -> "decentralized SGD: local steps and gossip on a graph (no privacy)";
+            case DECOR -> "Decor: decentralized SGD with private plus pairwise-cancelling correlated Gaussian noise";
+            case LDP -> "local-DP baseline: every node adds all the noise its own guarantee needs";
+            case CDP -> "central-DP baseline: exact averaging on the complete graph, only the average model private";
+        };
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return algorithm.isPrivate();
+    }
+
+    @Override
+    public List<RunOption<?>> options() {
+        List<RunOption<?>> out = new ArrayList<>(List.of(SEED, ROUNDS, BATCH_SIZE, LEARNING_RATE, LR_DECAY, WEIGHT_DECAY, NODES,
+                PARTITION));
+        if (algorithm != DecentralizedAlgorithm.CDP) {
+            out.add(TOPOLOGY);
+        }
+        if (algorithm == DecentralizedAlgorithm.DSGD) {
+            out.add(SAMPLING);
+            return out;
+        }
+        out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, CLIP, SAMPLING, NOISE, UNIT, SIGMA_CDP));
+        if (algorithm == DecentralizedAlgorithm.DECOR) {
+            out.addAll(List.of(SIGMA_COR, ADVERSARY, NOISE_PAIR, REFERENCE_COMPAT));
+        }
+        return out;
+    }
+
+    @Override
+    public TrainingRun create(RunSettings s, RunInputs inputs) {
+        long seed = s.get(SEED, 1L);
+        double lr = s.require(LEARNING_RATE, name() + " needs a learning rate");
+        double decay = s.get(LR_DECAY, 0.0);
+        MultiLayerNetwork template = inputs.model().build(new Sgd(lr), 0.0, seed);
+        DecentralizedRunBuilder b = DecentralizedTrainer.builder().algorithm(algorithm).model(template).seed(seed)
+                .learningRate(decay > 0 ? new LearningRate.InverseTime(lr, decay) : new LearningRate.Constant(lr))
+                .weightDecay(s.get(WEIGHT_DECAY, 0.0)).rounds(s.require(ROUNDS, name() + " needs a number of rounds"))
+                .noiseKind(NoiseKind.parse(s.get(NOISE, "secure"))).settings(s);
+        String nodes = s.get(NODES, "16");
+        Graph graph = algorithm == DecentralizedAlgorithm.CDP ? null : TopologySpec.resolve(s.get(TOPOLOGY, "ring"), nodes, seed);
+        int n = graph != null ? graph.vertexCount() : nodeCount(nodes);
+        if (graph == null) {
+            b.nodes(n);
+        } else {
+            b.graph(graph);
+        }
+        if (inputs.hasUsers()) {
+            for (RunOption<?> o : List.of(BATCH_SIZE, SAMPLING, PARTITION)) {
+                if (s.has(o)) {
+                    throw o.invalid(o.flag() + " has no effect here: this task defines its own users, and every user takes"
+                            + " the full gradient of its local problem each round; drop " + o.flag());
+                }
+            }
+            int users = inputs.users().size();
+            if (n != users) {
+                throw NODES.invalid("this task has " + users + " users; use --nodes " + users);
+            }
+            b.nodeData(inputs.users()).objective(LocalObjective.SUM).sampling(SamplingScheme.FULL_BATCH);
+        } else {
+            b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "dirichlet:10")));
+            b.batchSize((int) (long) s.require(BATCH_SIZE, name() + " needs the batch size of each node"));
+        }
+        if (!algorithm.isPrivate()) {
+            s.get(SAMPLING).ifPresent(v -> b.sampling(v.equals("poisson") ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT));
+            return b.build();
+        }
+        ProtectedUnit unit = s.get(UNIT).map(u -> u.equals("user") ? ProtectedUnit.USER : ProtectedUnit.EXAMPLE)
+                .orElseThrow(() -> UNIT.invalid(name() + " protects either one example or one node's whole dataset: give --unit"
+                        + " example or --unit user"));
+        b.unit(unit).clip(s.require(CLIP, name() + " needs a clipping norm"));
+        if (!inputs.hasUsers()) {
+            // Without --sampling: Poisson batches at example level (the accountant's assumption), fixed-size at user level.
+            s.get(SAMPLING).ifPresent(v -> b.sampling(v.equals("poisson") ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT));
+        }
+        boolean explicit = s.has(SIGMA_CDP);
+        if (explicit == s.has(EPSILON)) {
+            throw EPSILON.invalid("give either --epsilon (the noise is calibrated to it) or --sigma-cdp"
+                    + (algorithm == DecentralizedAlgorithm.DECOR ? " and --sigma-cor" : "") + ", not both and not neither");
+        }
+        double delta = s.get(DELTA, 1e-5);
+        if (explicit) {
+            if (algorithm == DecentralizedAlgorithm.DECOR && !s.has(SIGMA_COR)) {
+                throw SIGMA_COR.invalid("Decor with --sigma-cdp also needs --sigma-cor");
+            }
+            b.noise(s.get(SIGMA_CDP).orElseThrow(), s.get(SIGMA_COR, 0.0)).delta(delta);
+        } else {
+            b.target(s.get(EPSILON).orElseThrow(), delta);
+        }
+        s.get(EPSILON_BUDGET).ifPresent(b::budget);
+        if (algorithm == DecentralizedAlgorithm.DECOR) {
+            b.adversary(Adversary.parse(s.get(ADVERSARY, "eavesdropper")))
+                    .noisePair(NoisePairChoice.parse(s.get(NOISE_PAIR, "smallest")))
+                    .compatibility(s.get(REFERENCE_COMPAT, false) ? DecorCompatibility.REFERENCE_CODE : DecorCompatibility.NONE);
+        }
+        return b.build();
+    }
+
+    private static int nodeCount(String nodes) {
+        try {
+            return Integer.parseInt(nodes.strip());
+        } catch (NumberFormatException e) {
+            throw NODES.invalid("--nodes " + nodes + ": the CDP baseline averages on the complete graph; give a whole number of nodes");
+        }
+    }
+}

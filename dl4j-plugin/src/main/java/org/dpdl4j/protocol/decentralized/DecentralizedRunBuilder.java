@@ -1,0 +1,367 @@
+package org.dpdl4j.protocol.decentralized;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.MixingMatrix;
+import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.accounting.correlated.Adversary;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.PartySplit;
+import org.dpdl4j.runtime.TrainingSet;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Sets up a decentralized run (D-SGD, Decor, LDP, CDP) from what a user decides, with the library's defaults for
+ * the rest: the graph (any {@link Graph}; CDP always averages exactly on the complete graph), the mixing matrix
+ * (Metropolis-Hastings), the nodes' data (given, or split from a training set), the sampling scheme (Poisson at
+ * example level, fixed-size batches at user level), the noise (calibrated to a target (epsilon, delta) against the
+ * chosen adversary, or given), the noise streams (secure by default) and the ledger.
+ *
+ * <pre>{@code
+ * DecentralizedTrainer run = DecentralizedTrainer.builder()
+ *         .algorithm(DecentralizedAlgorithm.DECOR).model(template).graph(Topologies.ring(16))
+ *         .split(trainingSet, partitioner, 1L).unit(ProtectedUnit.EXAMPLE).clip(1.0).batchSize(64)
+ *         .learningRate(new LearningRate.InverseTime(1.0, 5000)).rounds(1000)
+ *         .target(4.0, 1e-5).adversary(Adversary.curious())
+ *         .build();
+ * run.runToEnd();
+ * }</pre>
+ */
+public final class DecentralizedRunBuilder {
+    private DecentralizedAlgorithm algorithm;
+    private MultiLayerNetwork template;
+    private Graph graph;
+    private Integer nodes;
+    private MixingMatrix mixing;
+    private List<NodeData> data;
+    private TrainingSet splitSet;
+    private PartySplit split;
+    private String splitReport;
+    private ProtectedUnit unit;
+    private LocalObjective objective = LocalObjective.MEAN;
+    private double clip = Double.NaN;
+    private Integer batchSize;
+    private SamplingScheme sampling;
+    private LearningRate learningRate;
+    private double weightDecay;
+    private long rounds;
+    private double targetEpsilon = Double.NaN;
+    private double delta = 1e-5;
+    private double budget = Double.NaN;
+    private double sigmaCdp = Double.NaN;
+    private double sigmaCor = Double.NaN;
+    private Adversary adversary = Adversary.eavesdropper();
+    private NoisePairChoice noisePair = NoisePairChoice.SMALLEST_SIGMA_CDP;
+    private NoiseKind noise = NoiseKind.SECURE;
+    private long seed = 1;
+    private DecorCompatibility compatibility = DecorCompatibility.NONE;
+    private AccountantFactory accountants = AccountantFactory.standard();
+    private RunSettings settings;
+    private DecentralizedCalibration.Result calibration;
+
+    DecentralizedRunBuilder() {
+    }
+
+    /** D-SGD, Decor, LDP or CDP. */
+    public DecentralizedRunBuilder algorithm(DecentralizedAlgorithm value) {
+        this.algorithm = Objects.requireNonNull(value, "algorithm");
+        return this;
+    }
+
+    /** The network every node starts from (all nodes start equal); its parameters are not changed. */
+    public DecentralizedRunBuilder model(MultiLayerNetwork value) {
+        this.template = Objects.requireNonNull(value, "model");
+        return this;
+    }
+
+    /** The communication graph (CDP: any complete graph, or leave it out and give {@link #nodes}). */
+    public DecentralizedRunBuilder graph(Graph value) {
+        this.graph = Objects.requireNonNull(value, "graph");
+        return this;
+    }
+
+    /** The number of nodes, for CDP (the complete graph) or when the data is split. */
+    public DecentralizedRunBuilder nodes(int value) {
+        this.nodes = value;
+        return this;
+    }
+
+    /** The gossip matrix (default: Metropolis-Hastings weights; CDP: exact averaging). */
+    public DecentralizedRunBuilder mixing(MixingMatrix value) {
+        this.mixing = Objects.requireNonNull(value, "mixing matrix");
+        return this;
+    }
+
+    /** The nodes' local datasets, node i holding element i. */
+    public DecentralizedRunBuilder nodeData(List<NodeData> value) {
+        this.data = List.copyOf(value);
+        return this;
+    }
+
+    /** Splits a training set over the nodes (one part per node of the graph) with the run's seed. */
+    public DecentralizedRunBuilder split(TrainingSet set, PartySplit how) {
+        this.splitSet = Objects.requireNonNull(set, "training set");
+        this.split = Objects.requireNonNull(how, "split");
+        return this;
+    }
+
+    /** Who is protected: one example, or one node's whole dataset (required for private algorithms). */
+    public DecentralizedRunBuilder unit(ProtectedUnit value) {
+        this.unit = Objects.requireNonNull(value, "protected unit");
+        return this;
+    }
+
+    /** The local objective: the mean (default) or the sum of the batch's losses. */
+    public DecentralizedRunBuilder objective(LocalObjective value) {
+        this.objective = Objects.requireNonNull(value, "objective");
+        return this;
+    }
+
+    /** C, the clip of each example's or each node's gradient (required for private algorithms). */
+    public DecentralizedRunBuilder clip(double value) {
+        this.clip = value;
+        return this;
+    }
+
+    /** Examples per node and round (the expected number under Poisson sampling). */
+    public DecentralizedRunBuilder batchSize(int value) {
+        this.batchSize = value;
+        return this;
+    }
+
+    /** POISSON, FIXED_SIZE_WITHOUT_REPLACEMENT, or FULL_BATCH (every local example every round). */
+    public DecentralizedRunBuilder sampling(SamplingScheme value) {
+        this.sampling = Objects.requireNonNull(value, "sampling");
+        return this;
+    }
+
+    public DecentralizedRunBuilder learningRate(LearningRate value) {
+        this.learningRate = Objects.requireNonNull(value, "learning rate");
+        return this;
+    }
+
+    public DecentralizedRunBuilder weightDecay(double value) {
+        this.weightDecay = value;
+        return this;
+    }
+
+    /** T, the rounds the noise is calibrated for. */
+    public DecentralizedRunBuilder rounds(long value) {
+        this.rounds = value;
+        return this;
+    }
+
+    /** Calibrates the noise so that the planned rounds spend at most (epsilon, delta); the budget is epsilon. */
+    public DecentralizedRunBuilder target(double epsilon, double deltaValue) {
+        this.targetEpsilon = epsilon;
+        this.delta = deltaValue;
+        return this;
+    }
+
+    /** Given noise levels instead of a target (sigma_cor only for Decor). */
+    public DecentralizedRunBuilder noise(double sigmaCdpValue, double sigmaCorValue) {
+        this.sigmaCdp = sigmaCdpValue;
+        this.sigmaCor = sigmaCorValue;
+        return this;
+    }
+
+    /** delta of every epsilon (with given noise levels; default 1e-5). */
+    public DecentralizedRunBuilder delta(double value) {
+        this.delta = value;
+        return this;
+    }
+
+    /** Stops before a round that would take the spent epsilon above this (default: the target, else none). */
+    public DecentralizedRunBuilder budget(double epsilon) {
+        this.budget = epsilon;
+        return this;
+    }
+
+    /** Against whom Decor's guarantee holds (default: an eavesdropper). */
+    public DecentralizedRunBuilder adversary(Adversary value) {
+        this.adversary = Objects.requireNonNull(value, "adversary");
+        return this;
+    }
+
+    /** Which calibrated Decor pair (default: the smallest sigma_cdp). */
+    public DecentralizedRunBuilder noisePair(NoisePairChoice value) {
+        this.noisePair = Objects.requireNonNull(value, "noise pair");
+        return this;
+    }
+
+    /** Where noise and sampling come from (default: secure). */
+    public DecentralizedRunBuilder noiseKind(NoiseKind value) {
+        this.noise = Objects.requireNonNull(value, "noise kind");
+        return this;
+    }
+
+    public DecentralizedRunBuilder seed(long value) {
+        this.seed = value;
+        return this;
+    }
+
+    /** The Decor reference code's deviations (figures only; the ledger does not cover them). */
+    public DecentralizedRunBuilder compatibility(DecorCompatibility value) {
+        this.compatibility = Objects.requireNonNull(value, "compatibility");
+        return this;
+    }
+
+    /** The accountant of the ledger and of the calibration (default: {@link AccountantFactory#standard()}). */
+    public DecentralizedRunBuilder accountant(AccountantFactory value) {
+        this.accountants = Objects.requireNonNull(value, "accountant factory");
+        return this;
+    }
+
+    /** The settings recorded with the run (in its checkpoint). */
+    public DecentralizedRunBuilder settings(RunSettings value) {
+        this.settings = Objects.requireNonNull(value, "settings");
+        return this;
+    }
+
+    /** The calibration of the last {@link #build()} (null with given noise or for D-SGD). */
+    public DecentralizedCalibration.Result calibration() {
+        return calibration;
+    }
+
+    /**
+     * Sets the run up.
+     *
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public DecentralizedTrainer build() {
+        require(algorithm != null, "choose the algorithm (algorithm(DecentralizedAlgorithm.DECOR), ...)");
+        require(template != null, "give the model every node starts from (model(network))");
+        require(learningRate != null, "give the learning rate (learningRate(...))");
+        require(rounds >= 1, "give the number of rounds, at least 1 (rounds(T))");
+        require((data == null) != (split == null), "give the nodes' data either as nodeData(list) or as split(set, how), not both");
+        boolean dp = algorithm.isPrivate();
+        Graph g = graph();
+        int n = g.vertexCount();
+        if (!g.isConnected()) {
+            throw new IllegalArgumentException("the graph with " + n + " nodes is disconnected; gossip cannot reach consensus."
+                    + " Use a connected topology");
+        }
+        long p = template.numParams();
+        long bytes = template.params().dataType().width();
+        double perNode = 5.0 * p * bytes + (algorithm == DecentralizedAlgorithm.DECOR ? 4.0 * p * bytes * g.edgeCount() / n : 0);
+        MemoryCheck.requireFits("the models, gradients and noise of " + n + " nodes of " + p + " parameters",
+                16.0 * n * n, 8.0 * n * n + perNode * n, "use fewer nodes or a smaller model");
+        MixingMatrix w = mixing != null ? mixing
+                : algorithm == DecentralizedAlgorithm.CDP ? MixingMatrix.averaging(g) : MixingMatrix.metropolisHastings(g);
+        List<NodeData> local = nodeData(n);
+        long minLocal = local.stream().mapToLong(NodeData::size).min().orElseThrow();
+        ProtectedUnit u = unit != null ? unit : ProtectedUnit.EXAMPLE;
+        if (dp) {
+            require(unit != null, algorithm.cliName() + " protects either one example or one node's whole dataset: choose"
+                    + " unit(ProtectedUnit.EXAMPLE) or unit(ProtectedUnit.USER)");
+            require(clip > 0 && Double.isFinite(clip), algorithm.cliName() + " needs a positive finite clip norm C (clip(C)), got " + clip);
+        }
+        SamplingScheme s = sampling != null ? sampling
+                : u == ProtectedUnit.EXAMPLE ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT;
+        int b;
+        if (s == SamplingScheme.FULL_BATCH) {
+            b = (int) minLocal;
+        } else {
+            require(batchSize != null, "give the batch size per node and round (batchSize(b)), or full-batch sampling");
+            b = batchSize;
+            require(b >= 1, "the batch size per node must be at least 1, got " + b);
+            if (s == SamplingScheme.POISSON && b > minLocal) {
+                throw new IllegalArgumentException("a node has " + minLocal + " examples, fewer than the batch size " + b
+                        + "; use a batch size of at most " + minLocal + ", fewer nodes, or another split");
+            }
+        }
+        double cdp = 0;
+        double cor = 0;
+        double c = dp ? clip : Double.NaN;
+        if (dp) {
+            boolean byTarget = !Double.isNaN(targetEpsilon);
+            require(byTarget != !Double.isNaN(sigmaCdp), "give either a target (target(epsilon, delta)) or the noise levels"
+                    + " (noise(sigmaCdp, sigmaCor)), not both and not neither");
+            if (byTarget) {
+                calibration = DecentralizedCalibration.calibrate(algorithm, u, s, c, b, minLocal, rounds, targetEpsilon, delta, g,
+                        adversary, noisePair, accountants);
+                cdp = calibration.sigmaCdp();
+                cor = calibration.sigmaCor();
+            } else {
+                cdp = sigmaCdp;
+                cor = algorithm == DecentralizedAlgorithm.DECOR ? sigmaCor : 0.0;
+                require(algorithm != DecentralizedAlgorithm.DECOR || !Double.isNaN(sigmaCor), "Decor needs both noise levels:"
+                        + " noise(sigmaCdp, sigmaCor)");
+                require(algorithm == DecentralizedAlgorithm.DECOR || Double.isNaN(sigmaCor) || sigmaCor == 0,
+                        algorithm.cliName() + " adds no pairwise noise; give sigma_cor = 0");
+            }
+        } else {
+            require(Double.isNaN(targetEpsilon) && Double.isNaN(sigmaCdp), "D-SGD adds no noise: a target or noise levels do not apply");
+        }
+        DecentralizedConfig config = new DecentralizedConfig(algorithm, u, objective, c, cdp, cor, learningRate, weightDecay, b, s,
+                rounds, seed, compatibility);
+        DecentralizedPrivacy privacy = null;
+        RunLedger ledger = null;
+        if (dp) {
+            privacy = DecentralizedPrivacy.of(config, g, adversary, minLocal);
+            double limit = !Double.isNaN(budget) ? budget : !Double.isNaN(targetEpsilon) ? targetEpsilon : Double.POSITIVE_INFINITY;
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, delta),
+                    noise.isSecure());
+        }
+        RunSettings recorded = settings != null ? settings : RunSettings.empty();
+        return new DecentralizedTrainer(template, g, w, local, config, noise.streams(g, seed), privacy, ledger, recorded,
+                splitReport);
+    }
+
+    private Graph graph() {
+        if (algorithm == DecentralizedAlgorithm.CDP) {
+            int n = graph != null ? graph.vertexCount() : nodes != null ? nodes : data != null ? data.size() : -1;
+            require(n >= 1, "give the number of nodes of the CDP baseline (nodes(n))");
+            if (graph != null && graph.edgeCount() != (long) n * (n - 1) / 2) {
+                throw new IllegalArgumentException("the CDP baseline averages exactly on the complete graph; give a complete"
+                        + " graph or only the number of nodes");
+            }
+            return graph != null ? graph : Topologies.complete(n);
+        }
+        require(graph != null, "give the communication graph (graph(Topologies.ring(16)), ...)");
+        if (nodes != null && nodes != graph.vertexCount()) {
+            throw new IllegalArgumentException("the graph has " + graph.vertexCount() + " nodes but nodes(" + nodes + ") was given");
+        }
+        return graph;
+    }
+
+    private List<NodeData> nodeData(int n) {
+        if (data != null) {
+            if (data.size() != n) {
+                throw new IllegalArgumentException("the graph has " + n + " nodes but " + data.size() + " local datasets were given");
+            }
+            splitReport = null;
+            return data;
+        }
+        int[] labels = splitSet.isClassification() ? splitSet.classLabels() : new int[(int) splitSet.size()];
+        PartySplit.Parties parts = split.assign(labels, Math.max(1, splitSet.numClasses()), n, seed);
+        if (parts.indices().length != n) {
+            throw new IllegalStateException("the split made " + parts.indices().length + " parts for " + n + " nodes");
+        }
+        splitReport = parts.report();
+        List<NodeData> out = new ArrayList<>(n);
+        for (int[] rows : parts.indices()) {
+            out.add(new NodeData(Nd4j.pullRows(splitSet.features(), 1, rows), Nd4j.pullRows(splitSet.labels(), 1, rows)));
+        }
+        return out;
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package org.dpdl4j.protocol.federated;
+
+import static org.dpdl4j.protocol.federated.FederatedOptions.CLIENT_RATE;
+import static org.dpdl4j.protocol.federated.FederatedOptions.CLIENT_SAMPLING;
+import static org.dpdl4j.protocol.federated.FederatedOptions.COLLUDING_FRACTION;
+import static org.dpdl4j.protocol.federated.FederatedOptions.COLLUDING_SETS;
+import static org.dpdl4j.protocol.federated.FederatedOptions.GOPA_K;
+import static org.dpdl4j.protocol.federated.FederatedOptions.LOCAL_STEPS;
+import static org.dpdl4j.protocol.federated.FederatedOptions.MACHINES;
+import static org.dpdl4j.protocol.federated.FederatedOptions.PAIRWISE_MULTIPLIER;
+import static org.dpdl4j.protocol.federated.FederatedOptions.SERVER_LR;
+import static org.dpdl4j.protocol.federated.FederatedOptions.WEIGHTING;
+import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
+import static org.dpdl4j.runtime.options.RunOptions.CLIP;
+import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON_BUDGET;
+import static org.dpdl4j.runtime.options.RunOptions.LEARNING_RATE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE_MULTIPLIER;
+import static org.dpdl4j.runtime.options.RunOptions.PARTITION;
+import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
+import static org.dpdl4j.runtime.options.RunOptions.SEED;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.learning.config.Sgd;
+
+/** A FedAvg-family protocol (FedAvg, DP-FedAvg local or central, GOPA), set up by {@link FedAvgRunBuilder}. */
+public final class FedAvgProtocol implements Protocol {
+    /** Rounds when --rounds is not given. */
+    public static final long DEFAULT_ROUNDS = 100;
+    /** Local mini-batch when --batch-size is not given. */
+    public static final long DEFAULT_LOCAL_BATCH = 32;
+
+    private final FedAvgVariant variant;
+
+    public FedAvgProtocol(FedAvgVariant variant) {
+        this.variant = variant;
+    }
+
+    @Override
+    public String name() {
+        return variant.cliName();
+    }
+
+    @Override
+    public String family() {
+        return "federated";
+    }
+
+    @Override
+    public String summary() {
+        return switch (variant) {
+            case FEDAVG -> "FedAvg: local SGD on every client, the server averages the updates (no privacy)";
+            case DP_LOCAL -> "DP-FedAvg, local noise: each client clips and noises its update (untrusted server)";
+            case DP_CENTRAL -> "DP-FedAvg, central noise: the server clips, sums and noises the updates (trusted server)";
+            case GOPA -> "GOPA: clipped updates revealed with pairwise-cancelling plus private noise, against colluders";
+        };
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return variant.isPrivate();
+    }
+
+    @Override
+    public List<RunOption<?>> options() {
+        List<RunOption<?>> out = new ArrayList<>(List.of(SEED, MACHINES, PARTITION, ROUNDS, BATCH_SIZE, LEARNING_RATE, LOCAL_STEPS,
+                SERVER_LR));
+        if (variant != FedAvgVariant.GOPA) {
+            out.addAll(List.of(CLIENT_RATE, CLIENT_SAMPLING));
+        }
+        if (variant == FedAvgVariant.FEDAVG) {
+            out.add(WEIGHTING);
+            return out;
+        }
+        out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, NOISE));
+        if (variant == FedAvgVariant.GOPA) {
+            out.addAll(List.of(GOPA_K, COLLUDING_FRACTION, COLLUDING_SETS, PAIRWISE_MULTIPLIER));
+        }
+        return out;
+    }
+
+    @Override
+    public TrainingRun create(RunSettings s, RunInputs inputs) {
+        if (inputs.hasUsers()) {
+            throw new IllegalArgumentException(name() + " trains a classifier on a data set split over clients; this task"
+                    + " defines its own users (use mnist, a9a or covtype)");
+        }
+        long seed = s.get(SEED, 1L);
+        int clients = (int) (long) s.get(MACHINES, 10L);
+        FedAvgRunBuilder b = FedAvgTrainer.builder().variant(variant).model(inputs.model().build(new Sgd(0.1), 0.0, seed))
+                .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "iid")), clients)
+                .rounds(s.get(ROUNDS, DEFAULT_ROUNDS)).localSteps((int) (long) s.get(LOCAL_STEPS, 5L))
+                .localBatch((int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH))
+                .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
+                .serverRate(s.get(SERVER_LR, 1.0))
+                .clientSampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"))
+                .noiseKind(NoiseKind.parse(s.get(NOISE, "secure"))).seed(seed).settings(s);
+        if (variant == FedAvgVariant.FEDAVG) {
+            b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);
+            return b.build();
+        }
+        b.clip(s.require(CLIP, name() + " needs --clip S, the bound on each client's update"));
+        if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
+            throw EPSILON.invalid(name() + " needs exactly one of --epsilon (the noise is calibrated to it) and --noise-multiplier Z"
+                    + " (noise std = Z S)");
+        }
+        double delta = s.get(DELTA, 1e-5);
+        if (variant == FedAvgVariant.GOPA) {
+            if (s.has(EPSILON) && s.has(PAIRWISE_MULTIPLIER)) {
+                throw PAIRWISE_MULTIPLIER.invalid("--pairwise-multiplier goes with --noise-multiplier; with --epsilon both are calibrated");
+            }
+            if (s.has(NOISE_MULTIPLIER) && !s.has(PAIRWISE_MULTIPLIER)) {
+                throw PAIRWISE_MULTIPLIER.invalid("gopa with --noise-multiplier also needs --pairwise-multiplier (sigma_Delta / S)");
+            }
+            b.gopaK((int) (long) s.get(GOPA_K, 3L)).colluders(s.get(COLLUDING_FRACTION, 0.0),
+                    CollusionAnalysis.parse(s.get(COLLUDING_SETS, "worst"), seed));
+        }
+        if (s.has(EPSILON)) {
+            b.target(s.get(EPSILON).orElseThrow(), delta);
+        } else {
+            b.noiseMultipliers(s.get(NOISE_MULTIPLIER).orElseThrow(), s.get(PAIRWISE_MULTIPLIER, Double.NaN)).delta(delta);
+        }
+        s.get(EPSILON_BUDGET).ifPresent(b::budget);
+        return b.build();
+    }
+}

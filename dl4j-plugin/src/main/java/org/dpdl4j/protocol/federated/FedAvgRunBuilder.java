@@ -1,0 +1,293 @@
+package org.dpdl4j.protocol.federated;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseKey;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.PartySplit;
+import org.dpdl4j.runtime.TrainingSet;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Sets up a FedAvg-family run (FedAvg, DP-FedAvg with local or central noise, GOPA): the clients' data (given or
+ * split from a training set), client sampling, the noise (calibrated to a target, for GOPA against the worst
+ * colluding set, or given), GOPA's pairwise-secret graph (a random k-out graph from the seed), the client and server
+ * noise streams, and the ledger.
+ */
+public final class FedAvgRunBuilder {
+    private FedAvgVariant variant;
+    private MultiLayerNetwork template;
+    private List<NodeData> data;
+    private TrainingSet splitSet;
+    private PartySplit split;
+    private Integer clients;
+    private long rounds;
+    private int localSteps = 5;
+    private int localBatch = 32;
+    private LearningRate localRate;
+    private double serverRate = 1.0;
+    private double clientRate = 1.0;
+    private boolean fixedSizeClients;
+    private UpdateWeighting weighting = UpdateWeighting.UNIFORM;
+    private double clip = Double.NaN;
+    private double targetEpsilon = Double.NaN;
+    private double noiseMultiplier = Double.NaN;
+    private double pairwiseMultiplier = Double.NaN;
+    private double delta = 1e-5;
+    private double budget = Double.NaN;
+    private int gopaK = 3;
+    private double colludingFraction;
+    private CollusionAnalysis collusion = CollusionAnalysis.worstCase();
+    private NoiseKind noise = NoiseKind.SECURE;
+    private long seed = 1;
+    private AccountantFactory accountants = AccountantFactory.standard();
+    private RunSettings settings;
+    private String adversary = "-";
+    private GopaAccountant gopa;
+
+    FedAvgRunBuilder() {
+    }
+
+    public FedAvgRunBuilder variant(FedAvgVariant value) {
+        this.variant = Objects.requireNonNull(value, "variant");
+        return this;
+    }
+
+    public FedAvgRunBuilder model(MultiLayerNetwork value) {
+        this.template = Objects.requireNonNull(value, "model");
+        return this;
+    }
+
+    /** The clients' local datasets. */
+    public FedAvgRunBuilder clients(List<NodeData> value) {
+        this.data = List.copyOf(value);
+        return this;
+    }
+
+    /** Splits a training set over {@code count} clients with the run's seed. */
+    public FedAvgRunBuilder split(TrainingSet set, PartySplit how, int count) {
+        this.splitSet = Objects.requireNonNull(set, "training set");
+        this.split = Objects.requireNonNull(how, "split");
+        this.clients = count;
+        return this;
+    }
+
+    public FedAvgRunBuilder rounds(long value) {
+        this.rounds = value;
+        return this;
+    }
+
+    /** L local SGD steps per round (default 5). */
+    public FedAvgRunBuilder localSteps(int value) {
+        this.localSteps = value;
+        return this;
+    }
+
+    /** The local mini-batch (default 32); 0 for the client's whole dataset. */
+    public FedAvgRunBuilder localBatch(int value) {
+        this.localBatch = value;
+        return this;
+    }
+
+    public FedAvgRunBuilder localRate(LearningRate value) {
+        this.localRate = Objects.requireNonNull(value, "local learning rate");
+        return this;
+    }
+
+    /** The server's step on the averaged update (default 1). */
+    public FedAvgRunBuilder serverRate(double value) {
+        this.serverRate = value;
+        return this;
+    }
+
+    /** The fraction of clients in a round (default 1), Poisson (default) or exactly round(q N). */
+    public FedAvgRunBuilder clientSampling(double rate, boolean fixedSize) {
+        this.clientRate = rate;
+        this.fixedSizeClients = fixedSize;
+        return this;
+    }
+
+    /** Plain FedAvg's weights (default uniform). */
+    public FedAvgRunBuilder weighting(UpdateWeighting value) {
+        this.weighting = Objects.requireNonNull(value, "weighting");
+        return this;
+    }
+
+    /** S, the clip of each client's update (private variants). */
+    public FedAvgRunBuilder clip(double value) {
+        this.clip = value;
+        return this;
+    }
+
+    /** Calibrates the noise so that the planned rounds spend at most (epsilon, delta); the budget is epsilon. */
+    public FedAvgRunBuilder target(double epsilon, double deltaValue) {
+        this.targetEpsilon = epsilon;
+        this.delta = deltaValue;
+        return this;
+    }
+
+    /** Given noise multipliers (noise std over S) instead of a target; the pairwise one for GOPA only. */
+    public FedAvgRunBuilder noiseMultipliers(double privateMultiplier, double pairwise) {
+        this.noiseMultiplier = privateMultiplier;
+        this.pairwiseMultiplier = pairwise;
+        return this;
+    }
+
+    public FedAvgRunBuilder delta(double value) {
+        this.delta = value;
+        return this;
+    }
+
+    /** Stops before a round that would take the spent epsilon above this (default: the target, else none). */
+    public FedAvgRunBuilder budget(double epsilon) {
+        this.budget = epsilon;
+        return this;
+    }
+
+    /** GOPA: pairwise secrets with K others on a random K-out graph (default 3). */
+    public FedAvgRunBuilder gopaK(int value) {
+        this.gopaK = value;
+        return this;
+    }
+
+    /** GOPA: the fraction of clients colluding with the server (rounded up), and how the colluding set is treated. */
+    public FedAvgRunBuilder colluders(double fraction, CollusionAnalysis analysis) {
+        this.colludingFraction = fraction;
+        this.collusion = Objects.requireNonNull(analysis, "collusion analysis");
+        return this;
+    }
+
+    public FedAvgRunBuilder noiseKind(NoiseKind value) {
+        this.noise = Objects.requireNonNull(value, "noise kind");
+        return this;
+    }
+
+    public FedAvgRunBuilder seed(long value) {
+        this.seed = value;
+        return this;
+    }
+
+    public FedAvgRunBuilder accountant(AccountantFactory value) {
+        this.accountants = Objects.requireNonNull(value, "accountant factory");
+        return this;
+    }
+
+    public FedAvgRunBuilder settings(RunSettings value) {
+        this.settings = Objects.requireNonNull(value, "settings");
+        return this;
+    }
+
+    /** Who the last built run's guarantee holds against, in words. */
+    public String adversary() {
+        return adversary;
+    }
+
+    /** GOPA's accountant of the last built run (null for the other variants). */
+    public GopaAccountant gopa() {
+        return gopa;
+    }
+
+    /**
+     * Sets the run up.
+     *
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public FedAvgTrainer build() {
+        require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
+        require(template != null, "give the model the server starts from (model(network))");
+        require((data == null) != (split == null), "give the clients' data either as clients(list) or as split(set, how, count)");
+        require(rounds >= 1, "give the number of rounds, at least 1");
+        require(localRate != null, "give the clients' learning rate (localRate(...))");
+        require(clientRate > 0 && clientRate <= 1, "the fraction of clients per round must lie in (0, 1], got " + clientRate);
+        String report = null;
+        List<NodeData> local = data;
+        if (local == null) {
+            require(clients != null && clients >= 1, "give the number of clients, at least 1");
+            require(clients <= splitSet.size(), clients + " clients is more than the " + splitSet.size()
+                    + " training examples: every client needs at least one example; use at most " + splitSet.size() + " clients");
+            int[] labels = splitSet.isClassification() ? splitSet.classLabels() : new int[(int) splitSet.size()];
+            PartySplit.Parties parts = split.assign(labels, Math.max(1, splitSet.numClasses()), clients, seed);
+            report = parts.report();
+            local = new ArrayList<>();
+            for (int[] rows : parts.indices()) {
+                local.add(new NodeData(Nd4j.pullRows(splitSet.features(), 1, rows), Nd4j.pullRows(splitSet.labels(), 1, rows)));
+            }
+        }
+        int n = local.size();
+        ClientSampling sampling = clientRate == 1 ? new ClientSampling.Everyone()
+                : fixedSizeClients ? new ClientSampling.FixedSize(Math.max(1, (int) Math.round(clientRate * n)))
+                : new ClientSampling.Poisson(clientRate);
+        double s = Double.POSITIVE_INFINITY;
+        double z = 0;
+        double zPairwise = 0;
+        Graph gopaGraph = null;
+        gopa = null;
+        if (variant.isPrivate()) {
+            require(clip > 0 && Double.isFinite(clip), variant.cliName() + " needs a positive finite bound S on each client's update"
+                    + " (clip(S))");
+            boolean byTarget = !Double.isNaN(targetEpsilon);
+            require(byTarget != !Double.isNaN(noiseMultiplier), variant.cliName() + " needs either a target (target(epsilon, delta))"
+                    + " or a noise multiplier (noiseMultipliers(z, ...)), not both and not neither");
+            s = clip;
+            if (variant == FedAvgVariant.GOPA) {
+                require(clientRate == 1, "GOPA needs every party of its graph in every round (its pairwise noise only cancels over"
+                        + " the whole graph); use no client sampling (rate 1)");
+                gopaGraph = Topologies.randomKOut(n, gopaK, new NoiseKey(seed, "gopa-graph", 0, 0).seed());
+                gopa = new GopaAccountant(gopaGraph, GopaAccountant.colludersOf(colludingFraction, n), collusion);
+                if (byTarget) {
+                    GopaCalibration.Levels levels = GopaCalibration.calibrate(gopa,
+                            GopaAccountant.kappaBudget(targetEpsilon, delta, rounds, 2 * s));
+                    z = levels.sigmaPrivate() / s;
+                    zPairwise = levels.sigmaPairwise() / s;
+                } else {
+                    require(!Double.isNaN(pairwiseMultiplier), "GOPA with a given noise multiplier also needs the pairwise one"
+                            + " (sigma_Delta / S)");
+                    z = noiseMultiplier;
+                    zPairwise = pairwiseMultiplier;
+                }
+            } else {
+                require(Double.isNaN(pairwiseMultiplier) || pairwiseMultiplier == 0, variant.cliName() + " adds no pairwise noise");
+                z = byTarget ? FedAvgPrivacy.calibrate(variant, sampling, n, rounds, targetEpsilon, delta) : noiseMultiplier;
+            }
+        } else {
+            require(Double.isNaN(targetEpsilon) && Double.isNaN(noiseMultiplier) && Double.isNaN(clip),
+                    "plain FedAvg neither clips nor adds noise: a clip, a target or a noise multiplier do not apply");
+        }
+        FedAvgConfig config = new FedAvgConfig(variant, rounds, localSteps, localBatch, localRate, serverRate, sampling, weighting,
+                s, z, zPairwise, seed);
+        FedAvgPrivacy privacy = null;
+        RunLedger ledger = null;
+        if (variant.isPrivate()) {
+            privacy = FedAvgPrivacy.of(config, n, gopa);
+            double limit = !Double.isNaN(budget) ? budget : !Double.isNaN(targetEpsilon) ? targetEpsilon : Double.POSITIVE_INFINITY;
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, delta),
+                    noise.isSecure());
+        }
+        adversary = gopa != null ? gopa.describeAdversary() : variant == FedAvgVariant.DP_LOCAL ? "the server and eavesdroppers"
+                : variant == FedAvgVariant.DP_CENTRAL ? "anyone who sees the broadcast models (the server is trusted)" : "-";
+        NoiseStreams clientStreams = noise.streams(gopaGraph != null ? gopaGraph : Graph.of(n), seed);
+        NoiseStreams serverStreams = noise.streams(1, new NoiseKey(seed, "server", 0, 0).seed());
+        FedAvgTrainer trainer = new FedAvgTrainer(template, local, config, clientStreams, serverStreams, gopaGraph, privacy, ledger,
+                settings != null ? settings : RunSettings.empty(), report);
+        trainer.describeAdversary(adversary);
+        return trainer;
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package org.dpdl4j.protocol.federated;
+
+import static org.dpdl4j.protocol.federated.FederatedOptions.DIAMETER;
+import static org.dpdl4j.protocol.federated.FederatedOptions.INIT;
+import static org.dpdl4j.protocol.federated.FederatedOptions.LIPSCHITZ;
+import static org.dpdl4j.protocol.federated.FederatedOptions.MACHINES;
+import static org.dpdl4j.protocol.federated.FederatedOptions.SMOOTHNESS;
+import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
+import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON_BUDGET;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE_MULTIPLIER;
+import static org.dpdl4j.runtime.options.RunOptions.PARTITION;
+import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
+import static org.dpdl4j.runtime.options.RunOptions.SEED;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.DenseNetworkSpec;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.PartySplit;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.learning.config.Sgd;
+
+/**
+ * mu^2-SGD over M machines (spec 4.3): non-private ({@code mu2-sgd}) or DP-mu^2-FL with an untrusted
+ * ({@code mu2-untrusted}) or trusted ({@code mu2-trusted}) server. Every example is used once, so the default number
+ * of rounds is one pass over the smallest machine's data; the problem constants come from the options or the data.
+ */
+public final class Mu2Protocol implements Protocol {
+    private final ServerTrust trust;
+
+    /** @param trust null for non-private mu^2-SGD */
+    public Mu2Protocol(ServerTrust trust) {
+        this.trust = trust;
+    }
+
+    @Override
+    public String name() {
+        return trust == null ? "mu2-sgd" : trust == ServerTrust.UNTRUSTED ? "mu2-untrusted" : "mu2-trusted";
+    }
+
+    @Override
+    public String family() {
+        return "federated";
+    }
+
+    @Override
+    public String summary() {
+        return trust == null ? "mu^2-SGD over M machines, every example used once (no privacy)"
+                : trust == ServerTrust.UNTRUSTED ? "DP-mu^2-FL, untrusted server: every machine noises its own messages"
+                : "DP-mu^2-FL, trusted server: the server noises the average";
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return trust != null;
+    }
+
+    @Override
+    public boolean prefersConvexModel() {
+        return true;
+    }
+
+    @Override
+    public List<RunOption<?>> options() {
+        List<RunOption<?>> out = new ArrayList<>(List.of(SEED, MACHINES, PARTITION, ROUNDS, BATCH_SIZE, DIAMETER, LIPSCHITZ,
+                SMOOTHNESS, INIT));
+        if (trust != null) {
+            out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE));
+        }
+        return out;
+    }
+
+    @Override
+    public TrainingRun create(RunSettings s, RunInputs inputs) {
+        if (inputs.hasUsers()) {
+            throw new IllegalArgumentException(name() + " trains a classifier on a data set split over machines; this task"
+                    + " defines its own users (use mnist, a9a or covtype)");
+        }
+        long seed = s.get(SEED, 1L);
+        MultiLayerNetwork template = inputs.model().build(new Sgd(0.1), 0.0, seed);
+        int machines = (int) (long) s.get(MACHINES, 10L);
+        if (machines > inputs.train().size()) {
+            throw MACHINES.invalid("--machines " + machines + " is larger than the " + inputs.train().size() + " training"
+                    + " examples: every machine needs at least one example; use at most " + inputs.train().size());
+        }
+        PartySplit.Parties parts = split(inputs, s.get(PARTITION, "iid"), machines, seed);
+        List<NodeData> data = new ArrayList<>();
+        long minLocal = Long.MAX_VALUE;
+        for (int[] rows : parts.indices()) {
+            data.add(new NodeData(inputs.train().features().getRows(rows), inputs.train().labels().getRows(rows)));
+            minLocal = Math.min(minLocal, rows.length);
+        }
+        long batch = s.get(BATCH_SIZE, 1L);
+        if (batch < 1) {
+            throw BATCH_SIZE.invalid("--batch-size " + batch + ": mu2 takes at least 1 example per machine and round");
+        }
+        long maxRounds = minLocal / batch;
+        if (maxRounds < 1) {
+            throw BATCH_SIZE.invalid("the smallest machine has " + minLocal + " examples, fewer than one batch of " + batch
+                    + "; use fewer machines or a smaller --batch-size");
+        }
+        long rounds = s.get(ROUNDS, maxRounds);
+        if (rounds > maxRounds) {
+            throw ROUNDS.invalid("--rounds " + rounds + ": mu2 uses every example once, so with " + minLocal + " examples on the"
+                    + " smallest machine and batches of " + batch + " it runs between 1 and " + maxRounds + " rounds");
+        }
+        DenseNetworkSpec spec = PerExampleGradients.of(template).spec();
+        double diameter = s.get(DIAMETER, 0.1);
+        if (s.has(LIPSCHITZ) != s.has(SMOOTHNESS)) {
+            throw LIPSCHITZ.invalid("give both --lipschitz G and --smoothness L, or neither (then they are derived from the data"
+                    + " for softmax or logistic regression)");
+        }
+        Mu2Constants constants = s.has(LIPSCHITZ)
+                ? Mu2Constants.given(s.get(LIPSCHITZ).orElseThrow(), s.get(SMOOTHNESS).orElseThrow(), diameter, Mu2Constants.isConvexModel(spec))
+                : Mu2Constants.fromData(spec, inputs.train().features(), diameter);
+        Mu2Setup setup;
+        if (trust == null) {
+            setup = Mu2Setup.nonPrivate(constants, machines, rounds, (int) batch, spec.numParams(), seed);
+        } else {
+            if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
+                throw EPSILON.invalid(name() + " needs exactly one of --epsilon (the noise is calibrated to it) and"
+                        + " --noise-multiplier Z (noise std = Z S)");
+            }
+            double delta = s.get(DELTA, 1e-5);
+            setup = s.has(EPSILON)
+                    ? Mu2Setup.calibrated(trust, constants, machines, rounds, (int) batch, spec.numParams(), s.get(EPSILON).orElseThrow(), delta, seed)
+                    : Mu2Setup.withNoise(trust, constants, machines, rounds, (int) batch, spec.numParams(),
+                    s.get(NOISE_MULTIPLIER).orElseThrow() * constants.sensitivityBound(), delta, seed);
+        }
+        String start = s.get(INIT, Mu2Constants.isConvexModel(spec) ? "zero" : "model");
+        if (start.equals("zero")) {
+            template.params().assign(0);
+        }
+        Mu2Trainer trainer = setup.trainer(template, data, NoiseKind.parse(s.get(NOISE, "secure")), s.get(EPSILON_BUDGET, Double.NaN),
+                AccountantFactory.standard(), s);
+        trainer.describeSetup(setup, start, parts.report());
+        return trainer;
+    }
+
+    private static PartySplit.Parties split(RunInputs inputs, String scheme, int parties, long seed) {
+        int[] labels = inputs.train().isClassification() ? inputs.train().classLabels() : new int[(int) inputs.train().size()];
+        return inputs.splits().apply(scheme).assign(labels, Math.max(1, inputs.train().numClasses()), parties, seed);
+    }
+}

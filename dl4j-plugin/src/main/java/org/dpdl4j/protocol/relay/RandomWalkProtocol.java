@@ -1,0 +1,89 @@
+package org.dpdl4j.protocol.relay;
+
+import static org.dpdl4j.protocol.federated.FederatedOptions.MACHINES;
+import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
+import static org.dpdl4j.runtime.options.RunOptions.CLIP;
+import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON_BUDGET;
+import static org.dpdl4j.runtime.options.RunOptions.LEARNING_RATE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE_MULTIPLIER;
+import static org.dpdl4j.runtime.options.RunOptions.PARTITION;
+import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
+import static org.dpdl4j.runtime.options.RunOptions.SEED;
+
+import java.util.List;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ProtocolProvider;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.learning.config.Sgd;
+
+/**
+ * {@code random-walk}: network-DP random-walk SGD (a token model hops to a uniformly random party, which takes a
+ * noisy clipped gradient step), local DP accounted per party over its visits. Also its own provider.
+ */
+public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
+
+    @Override
+    public List<Protocol> protocols() {
+        return List.of(this);
+    }
+
+    @Override
+    public String name() {
+        return RandomWalkSgd.PROTOCOL;
+    }
+
+    @Override
+    public String family() {
+        return "relay";
+    }
+
+    @Override
+    public String summary() {
+        return "random-walk SGD: a token model hops between parties, each visit a noisy clipped gradient step";
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return true;
+    }
+
+    @Override
+    public List<RunOption<?>> options() {
+        return List.of(SEED, MACHINES, PARTITION, ROUNDS, BATCH_SIZE, LEARNING_RATE, CLIP, EPSILON, DELTA, EPSILON_BUDGET,
+                NOISE_MULTIPLIER, NOISE);
+    }
+
+    @Override
+    public TrainingRun create(RunSettings s, RunInputs inputs) {
+        if (inputs.hasUsers()) {
+            throw new IllegalArgumentException("random-walk trains on a data set split over parties; this task defines its own users");
+        }
+        long seed = s.get(SEED, 1L);
+        double clip = s.require(CLIP, "random-walk needs the gradient bound L_F (--clip): every local gradient is clipped to it");
+        if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
+            throw EPSILON.invalid("random-walk needs exactly one of --epsilon (sigma is calibrated so that the most visited party"
+                    + " stays within it) and --noise-multiplier Z (sigma = Z L_F)");
+        }
+        double delta = s.get(DELTA, 1e-5);
+        RandomWalkRunBuilder b = RandomWalkSgd.builder().model(inputs.model().build(new Sgd(0.1), 0.0, seed))
+                .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "iid")), (int) (long) s.get(MACHINES, 10L))
+                .steps(s.require(ROUNDS, "random-walk needs the number of hops (--rounds)"))
+                .stepSize(s.require(LEARNING_RATE, "random-walk needs the step size gamma (--lr)"))
+                .gradientBound(clip).batchSize((int) (long) s.get(BATCH_SIZE, 0L))
+                .noiseKind(NoiseKind.parse(s.get(NOISE, "secure"))).seed(seed).settings(s);
+        if (s.has(EPSILON)) {
+            b.target(s.get(EPSILON).orElseThrow(), delta);
+        } else {
+            b.sigma(s.get(NOISE_MULTIPLIER).orElseThrow() * clip).delta(delta);
+        }
+        s.get(EPSILON_BUDGET).ifPresent(b::budget);
+        return b.build();
+    }
+}

@@ -1,0 +1,189 @@
+package org.dpdl4j.protocol.relay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.PartySplit;
+import org.dpdl4j.runtime.TrainingSet;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Sets up a random-walk SGD run: the parties' data (given or split from a training set), the token's path (drawn
+ * up front from the server-free sampling stream, independent of the data), the noise (calibrated so that the most
+ * visited party stays within the target, or given) and the ledger, which charges each visit to the visited party.
+ */
+public final class RandomWalkRunBuilder {
+    private MultiLayerNetwork template;
+    private List<NodeData> data;
+    private TrainingSet splitSet;
+    private PartySplit split;
+    private Integer parties;
+    private long steps;
+    private double stepSize = Double.NaN;
+    private double gradientBound = Double.POSITIVE_INFINITY;
+    private double targetEpsilon = Double.NaN;
+    private double sigma = Double.NaN;
+    private double delta = 1e-5;
+    private double budget = Double.NaN;
+    private int batchSize;
+    private NoiseKind noise = NoiseKind.SECURE;
+    private long seed = 1;
+    private AccountantFactory accountants = AccountantFactory.standard();
+    private RunSettings settings;
+
+    RandomWalkRunBuilder() {
+    }
+
+    public RandomWalkRunBuilder model(MultiLayerNetwork value) {
+        this.template = Objects.requireNonNull(value, "model");
+        return this;
+    }
+
+    /** The parties' local datasets. */
+    public RandomWalkRunBuilder parties(List<NodeData> value) {
+        this.data = List.copyOf(value);
+        return this;
+    }
+
+    /** Splits a training set over {@code count} parties with the run's seed. */
+    public RandomWalkRunBuilder split(TrainingSet set, PartySplit how, int count) {
+        this.splitSet = Objects.requireNonNull(set, "training set");
+        this.split = Objects.requireNonNull(how, "split");
+        this.parties = count;
+        return this;
+    }
+
+    /** T, the token's hops. */
+    public RandomWalkRunBuilder steps(long value) {
+        this.steps = value;
+        return this;
+    }
+
+    /** gamma, the constant step size. */
+    public RandomWalkRunBuilder stepSize(double value) {
+        this.stepSize = value;
+        return this;
+    }
+
+    /** L_F, the clip of every local gradient (required with noise). */
+    public RandomWalkRunBuilder gradientBound(double value) {
+        this.gradientBound = value;
+        return this;
+    }
+
+    /** Calibrates sigma so that the most visited party spends at most (epsilon, delta); the budget is epsilon. */
+    public RandomWalkRunBuilder target(double epsilon, double deltaValue) {
+        this.targetEpsilon = epsilon;
+        this.delta = deltaValue;
+        return this;
+    }
+
+    /** A given noise std instead of a target (0 for a non-private walk). */
+    public RandomWalkRunBuilder sigma(double value) {
+        this.sigma = value;
+        return this;
+    }
+
+    public RandomWalkRunBuilder delta(double value) {
+        this.delta = value;
+        return this;
+    }
+
+    /** Stops before a hop that would take the spent epsilon above this (default: the target, else none). */
+    public RandomWalkRunBuilder budget(double epsilon) {
+        this.budget = epsilon;
+        return this;
+    }
+
+    /** Examples of a local gradient, uniform without replacement; 0 (default) for the party's full dataset. */
+    public RandomWalkRunBuilder batchSize(int value) {
+        this.batchSize = value;
+        return this;
+    }
+
+    public RandomWalkRunBuilder noiseKind(NoiseKind value) {
+        this.noise = Objects.requireNonNull(value, "noise kind");
+        return this;
+    }
+
+    public RandomWalkRunBuilder seed(long value) {
+        this.seed = value;
+        return this;
+    }
+
+    public RandomWalkRunBuilder accountant(AccountantFactory value) {
+        this.accountants = Objects.requireNonNull(value, "accountant factory");
+        return this;
+    }
+
+    public RandomWalkRunBuilder settings(RunSettings value) {
+        this.settings = Objects.requireNonNull(value, "settings");
+        return this;
+    }
+
+    /**
+     * Sets the walk up.
+     *
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public RandomWalkSgd build() {
+        require(template != null, "give the model the token starts from (model(network))");
+        require((data == null) != (split == null), "give the parties' data either as parties(list) or as split(set, how, count)");
+        require(steps >= 1 && steps <= Integer.MAX_VALUE, "give the number of hops, from 1 to 2^31 - 1 (steps(T))");
+        require(stepSize > 0 && Double.isFinite(stepSize), "give a positive finite step size gamma (stepSize(gamma))");
+        String report = null;
+        List<NodeData> local = data;
+        if (local == null) {
+            require(parties != null && parties >= 1, "give the number of parties, at least 1");
+            int[] labels = splitSet.isClassification() ? splitSet.classLabels() : new int[(int) splitSet.size()];
+            PartySplit.Parties parts = split.assign(labels, Math.max(1, splitSet.numClasses()), parties, seed);
+            report = parts.report();
+            local = new ArrayList<>();
+            for (int[] rows : parts.indices()) {
+                local.add(new NodeData(Nd4j.pullRows(splitSet.features(), 1, rows), Nd4j.pullRows(splitSet.labels(), 1, rows)));
+            }
+        }
+        int k = local.size();
+        NoiseStreams streams = noise.streams(k, seed);
+        int[] path = RandomWalkSgd.drawPath(k, steps, streams.sampling(0, 0));
+        long[] visits = new long[k];
+        for (int p : path) {
+            visits[p]++;
+        }
+        long maxVisits = java.util.Arrays.stream(visits).max().orElse(0);
+        boolean byTarget = !Double.isNaN(targetEpsilon);
+        require(!(byTarget && !Double.isNaN(sigma)), "give either a target (target(epsilon, delta)) or a noise std (sigma(s)), not both");
+        double s = byTarget ? RandomWalkPrivacy.calibrate(maxVisits, gradientBound, targetEpsilon, delta)
+                : Double.isNaN(sigma) ? 0.0 : sigma;
+        if (s > 0) {
+            require(gradientBound > 0 && Double.isFinite(gradientBound), "a private walk needs a finite gradient bound L_F"
+                    + " (gradientBound(L)): every local gradient is clipped to it");
+        }
+        RandomWalkConfig config = new RandomWalkConfig(steps, stepSize, gradientBound, s, batchSize, seed);
+        RandomWalkPrivacy privacy = null;
+        RunLedger ledger = null;
+        if (s > 0) {
+            privacy = new RandomWalkPrivacy(visits, gradientBound, s, delta);
+            double limit = !Double.isNaN(budget) ? budget : byTarget ? targetEpsilon : Double.POSITIVE_INFINITY;
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, delta),
+                    noise.isSecure());
+        }
+        return new RandomWalkSgd(template, local, config, streams, path, privacy, ledger,
+                settings != null ? settings : RunSettings.empty(), report);
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

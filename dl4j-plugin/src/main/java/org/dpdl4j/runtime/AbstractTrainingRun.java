@@ -1,0 +1,163 @@
+package org.dpdl4j.runtime;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.privacy.accounting.DpEvent;
+import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.BooleanIndexing;
+import org.nd4j.linalg.indexing.conditions.Conditions;
+
+/**
+ * What every protocol's run shares: the step counter, the listeners, the ledger, the loss of the last step and the
+ * divergence check. A protocol implements {@link #takeStep(long)}, in which it must {@link #spend} the step's
+ * mechanism applications before it releases anything (the ledger refuses a step over budget before it happens), and
+ * reports the loss it measured with {@link #measuredLoss(double)}.
+ */
+public abstract class AbstractTrainingRun implements TrainingRun {
+    private final String protocol;
+    private final RunSettings settings;
+    private final RunLedger ledger;
+    private final List<RunListener> listeners = new CopyOnWriteArrayList<>();
+    private long completed;
+    private double lastLoss = Double.NaN;
+
+    /**
+     * @param protocol the registered name
+     * @param settings what the run was built from
+     * @param ledger   the run's ledger, or null for a protocol without a privacy guarantee
+     */
+    protected AbstractTrainingRun(String protocol, RunSettings settings, RunLedger ledger) {
+        this.protocol = Objects.requireNonNull(protocol, "protocol");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.ledger = ledger;
+    }
+
+    /**
+     * One step of the protocol.
+     *
+     * @param index the 0-based index of the step ({@link #completedSteps()} before it)
+     */
+    protected abstract void takeStep(long index);
+
+    @Override
+    public final void step() {
+        long index = completed;
+        takeStep(index);
+        completed = index + 1;
+        for (RunListener l : listeners) {
+            l.onStep(this);
+        }
+    }
+
+    /** Records the step's application of a mechanism to every protected unit; refuses it when over budget. */
+    protected final void spend(DpEvent event, String mechanism) {
+        requireLedger().spend(completed, event, mechanism);
+    }
+
+    /** Records the step's applications together; refuses them all when over budget. */
+    protected final void spend(List<Charge> charges) {
+        requireLedger().spend(completed, charges);
+    }
+
+    private RunLedger requireLedger() {
+        if (ledger == null) {
+            throw new IllegalStateException(protocol + " was built without a ledger, so it cannot spend privacy");
+        }
+        return ledger;
+    }
+
+    /**
+     * The mean loss the step measured.
+     *
+     * @throws TrainingDivergedException when it is not finite
+     */
+    protected final void measuredLoss(double loss) {
+        if (!Double.isFinite(loss)) {
+            lastLoss = loss;
+            throw new TrainingDivergedException(completed + 1, stepUnit(), "loss = " + loss, divergenceHint());
+        }
+        lastLoss = loss;
+    }
+
+    /** The step measured no loss (it saw no example). */
+    protected final void measuredNoLoss() {
+        lastLoss = Double.NaN;
+    }
+
+    /** What to do when the run diverges. */
+    protected String divergenceHint() {
+        return "lower the learning rate or the clip";
+    }
+
+    /**
+     * Checks that the run's parameters are finite numbers (before a checkpoint or a final model is written).
+     *
+     * @throws TrainingDivergedException when one is not
+     */
+    public void requireFiniteParameters() {
+        INDArray p = partyParameters().orElseGet(this::parameters);
+        if (BooleanIndexing.or(p, Conditions.isNan()) || BooleanIndexing.or(p, Conditions.isInfinite())) {
+            throw new TrainingDivergedException(completed, stepUnit(), "a parameter is not a finite number", divergenceHint());
+        }
+    }
+
+    @Override
+    public final long completedSteps() {
+        return completed;
+    }
+
+    @Override
+    public final String protocol() {
+        return protocol;
+    }
+
+    @Override
+    public final RunSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public final double lastLoss() {
+        return lastLoss;
+    }
+
+    @Override
+    public final Optional<RunLedger> ledger() {
+        return Optional.ofNullable(ledger);
+    }
+
+    @Override
+    public final void addListener(RunListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public final void restore(RunState state, long completedSteps) {
+        if (completedSteps < 0) {
+            throw new IllegalArgumentException("a saved run has completed at least 0 steps, got " + completedSteps);
+        }
+        restoreState(state, completedSteps);
+        completed = completedSteps;
+        lastLoss = Double.NaN;
+    }
+
+    /** Restores the protocol's own state (arrays, counters, replayed streams) after {@code completedSteps} steps. */
+    protected abstract void restoreState(RunState state, long completedSteps);
+
+    /** A copy of {@code template} holding the given parameters. */
+    protected static MultiLayerNetwork withParameters(MultiLayerNetwork template, INDArray parameters) {
+        MultiLayerNetwork net = template.clone();
+        net.setParams(parameters.reshape(1, parameters.length()).castTo(net.params().dataType()));
+        return net;
+    }
+
+    @Override
+    public void close() {
+    }
+}

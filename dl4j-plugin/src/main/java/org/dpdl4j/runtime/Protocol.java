@@ -1,0 +1,50 @@
+package org.dpdl4j.runtime;
+
+import java.util.List;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+
+/**
+ * A training protocol as the registry knows it: its name, what it is, the options it reads, and how it builds a
+ * run from settings. Everything that lists or checks algorithms (the command line's algorithm list, its help, the
+ * rejection of options the chosen algorithm does not read, the attack observers, the experiments) asks the
+ * {@link ProtocolRegistry}, so a new protocol is one package and one registry line (a
+ * {@link ProtocolProvider} listed in {@code META-INF/services/org.dpdl4j.runtime.ProtocolProvider}).
+ */
+public interface Protocol {
+
+    /** The name, e.g. {@code decor}: lower-case words joined by '-'. */
+    String name();
+
+    /** The family it belongs to, e.g. {@code decentralized}, for grouping in help. */
+    String family();
+
+    /** One line for help: what the protocol does. */
+    String summary();
+
+    /** Whether it adds noise and keeps a privacy ledger. */
+    boolean isPrivate();
+
+    /**
+     * Whether its analysis assumes a convex loss, so that a caller choosing a default model picks a convex one
+     * (softmax or logistic regression) rather than an MLP.
+     */
+    default boolean prefersConvexModel() {
+        return false;
+    }
+
+    /**
+     * The options it reads, beyond the data set and model (which the caller resolves into {@link RunInputs}).
+     * Giving any other option with this protocol is an error.
+     */
+    List<RunOption<?>> options();
+
+    /**
+     * Builds a run.
+     *
+     * @param settings the resolved settings; only options from {@link #options()}
+     * @param inputs   the initial model and the training data
+     * @throws org.dpdl4j.runtime.options.InvalidOptionException naming a setting that is missing or impossible
+     */
+    TrainingRun create(RunSettings settings, RunInputs inputs);
+}

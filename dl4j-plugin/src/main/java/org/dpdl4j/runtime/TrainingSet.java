@@ -1,0 +1,43 @@
+package org.dpdl4j.runtime;
+
+import java.util.Objects;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The examples a run trains on: features [N, nIn], labels [N, k] in the layout the model's loss expects, and for
+ * classification each example's class (for splits that follow the labels, such as Dirichlet label skew).
+ *
+ * @param features     one row per example
+ * @param labels       one row per example
+ * @param classLabels  the class of each example, or null for regression
+ * @param numClasses   the number of classes, or 0 for regression
+ */
+public record TrainingSet(INDArray features, INDArray labels, int[] classLabels, int numClasses) {
+    public TrainingSet {
+        Objects.requireNonNull(features, "features");
+        Objects.requireNonNull(labels, "labels");
+        if (features.rank() != 2 || labels.rank() != 2 || features.size(0) != labels.size(0)) {
+            throw new IllegalArgumentException("a training set needs feature and label matrices with one row per example;"
+                    + " got shapes " + java.util.Arrays.toString(features.shape()) + " and " + java.util.Arrays.toString(labels.shape()));
+        }
+        if (features.size(0) == 0) {
+            throw new IllegalArgumentException("a training set needs at least one example");
+        }
+        if (classLabels != null && classLabels.length != features.size(0)) {
+            throw new IllegalArgumentException(classLabels.length + " class labels for " + features.size(0) + " examples");
+        }
+        if ((classLabels == null) != (numClasses == 0)) {
+            throw new IllegalArgumentException("give class labels and a class count together (classification), or neither (regression)");
+        }
+    }
+
+    /** The number of examples. */
+    public long size() {
+        return features.size(0);
+    }
+
+    /** Whether the examples have classes. */
+    public boolean isClassification() {
+        return classLabels != null;
+    }
+}

@@ -1,0 +1,15 @@
+package org.dpdl4j.runtime.options;
+
+/** What changing a setting between a run and its resume means. */
+public enum ResumeRule {
+    /** Changes nothing the ledger or the saved state depends on (how often to evaluate, where to write): allowed. */
+    FREE,
+    /**
+     * Changes the private mechanism (target, rounds, clip, noise, graph, partition, sampling, noise source,
+     * adversary): refused unless the user explicitly continues under new settings, and then the old and new
+     * applications compose in the ledger.
+     */
+    MECHANISM,
+    /** Changes what the saved state means (data set, model, number of parties, protocol, seed): always refused. */
+    IDENTITY
+}

@@ -1,0 +1,49 @@
+package org.dpdl4j.runtime.options;
+
+import static org.dpdl4j.runtime.options.ResumeRule.FREE;
+import static org.dpdl4j.runtime.options.ResumeRule.IDENTITY;
+import static org.dpdl4j.runtime.options.ResumeRule.MECHANISM;
+
+/**
+ * The options several protocols read, declared once. A protocol lists the ones it accepts (with its own options)
+ * in its {@link org.dpdl4j.runtime.Protocol#options()}; giving an option the chosen protocol does not read is an
+ * error, never a silent no-op.
+ */
+public final class RunOptions {
+    private RunOptions() {
+    }
+
+    public static final RunOption<Long> SEED = RunOption.of("seed", "S", ValueType.anyInteger(), IDENTITY,
+            "Seed of the model, the data split and the seeded streams; default 1.");
+    public static final RunOption<Long> ROUNDS = RunOption.of("rounds", "T", ValueType.integer(1, Integer.MAX_VALUE), MECHANISM,
+            "Rounds (gossip rounds, server rounds, token hops).");
+    public static final RunOption<Double> EPOCHS = RunOption.of("epochs", "E", ValueType.realAbove(0, 1_000_000), MECHANISM,
+            "Passes over the training data (central training); a fraction plans the steps of part of an epoch.");
+    public static final RunOption<Long> BATCH_SIZE = RunOption.of("batch-size", "B", ValueType.integer(0, Integer.MAX_VALUE),
+            MECHANISM, "Examples per step (the expected number under Poisson sampling); 0 = all local data, where the"
+                    + " protocol allows it.");
+    public static final RunOption<Double> LEARNING_RATE = RunOption.of("lr", "ETA", ValueType.realAbove(0, 1e6), FREE,
+            "Learning rate.");
+    public static final RunOption<Double> WEIGHT_DECAY = RunOption.of("weight-decay", "LAMBDA", ValueType.realAtLeast(0, 1e6),
+            FREE, "Weight decay (L2 regularisation) lambda; default 0.");
+    public static final RunOption<Double> EPSILON = RunOption.of("epsilon", "EPS", ValueType.realAbove(0, 1e6), MECHANISM,
+            "Target epsilon: the noise is calibrated to reach it at the end of the planned run, and the run stops"
+                    + " before any step that would exceed it.");
+    public static final RunOption<Double> DELTA = RunOption.of("delta", "DELTA", ValueType.realBetween(0, 1), MECHANISM,
+            "delta of every epsilon; default 1e-5 (keep it well below 1 / the number of protected units).");
+    public static final RunOption<Double> EPSILON_BUDGET = RunOption.of("epsilon-budget", "EPS", ValueType.realAbove(0, 1e6),
+            MECHANISM, "Stop before any step that would take the spent epsilon above EPS (default: --epsilon when given,"
+                    + " else no limit).");
+    public static final RunOption<Double> CLIP = RunOption.of("clip", "C", ValueType.realAbove(0, 1e12), MECHANISM,
+            "Clipping norm of each protected contribution (an example's gradient, a user's gradient, a client's update).");
+    public static final RunOption<Double> NOISE_MULTIPLIER = RunOption.of("noise-multiplier", "Z", ValueType.realAbove(0, 1e12),
+            MECHANISM, "Noise std over the clipping norm, instead of calibrating from --epsilon.");
+    public static final RunOption<String> SAMPLING = RunOption.of("sampling", "S", ValueType.choice("poisson", "fixed"), MECHANISM,
+            "Batch sampling of private training: poisson (default; each example independently) or fixed (uniform"
+                    + " subsets of exactly --batch-size).");
+    public static final RunOption<String> NOISE = RunOption.of("noise", "SOURCE", ValueType.choice("secure", "seeded"), MECHANISM,
+            "Noise source: secure (AES-256-CTR keyed from SecureRandom, default) or seeded (reproducible, NOT secure).");
+    public static final RunOption<String> PARTITION = RunOption.of("partition", "P",
+            ValueType.text("iid, dirichlet:ALPHA or shards:S"), MECHANISM,
+            "Split of the training data over the parties: iid, dirichlet:ALPHA (label skew) or shards:S.");
+}
