@@ -78,7 +78,7 @@ public final class DatasetFetcher {
 
     /** Fetches one file, unless it is already present and verified. */
     public FetchResult fetch(KnownFile file) throws IOException {
-        Path target = directory.resolve(file.relativePath());
+        Path target = directory.locate(file.relativePath());
         URI source = sourceOf(file);
         if (Files.exists(target)) {
             HashCheck existing = HashCheck.of(target, file);

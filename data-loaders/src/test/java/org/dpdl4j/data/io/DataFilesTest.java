@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -103,10 +105,25 @@ class DataFilesTest {
 
     @Test
     void missingFileAndDirectoryAreReported() {
-        NoSuchFileException missing = assertThrows(NoSuchFileException.class, () -> DataFiles.open(dir.resolve("nope")));
-        assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
-        NoSuchFileException directory = assertThrows(NoSuchFileException.class, () -> DataFiles.open(dir));
-        assertTrue(directory.getMessage().contains("is a directory"), directory.getMessage());
+        Path nope = dir.resolve("nope");
+        assertMentions(assertThrows(NoSuchFileException.class, () -> DataFiles.open(nope)), nope + ": does not exist",
+                "Fix: ");
+        assertMentions(assertThrows(FileSystemException.class, () -> DataFiles.open(dir)),
+                dir + ": is a directory, not a file", "Fix: ");
+        assertMentions(assertThrows(FileSystemException.class, () -> Sha256.of(dir)), "is a directory, not a file");
+    }
+
+    @Test
+    void fileWithoutReadPermissionIsReported() throws IOException {
+        Path p = TestFiles.unreadable(dir, "secret.csv");
+        assertMentions(assertThrows(AccessDeniedException.class, () -> DataFiles.open(p)),
+                p + ": exists but is not readable (permission denied)", "Fix: ", "read permission");
+    }
+
+    private static void assertMentions(Exception e, String... parts) {
+        for (String part : parts) {
+            assertTrue(e.getMessage().contains(part), "message lacks '" + part + "': " + e.getMessage());
+        }
     }
 
     @Test
