@@ -235,7 +235,7 @@ public final class DatasetFetcher {
     private static URI normalizeMirror(URI mirror) {
         String scheme = mirror.getScheme();
         if (scheme == null || !(scheme.equals("http") || scheme.equals("https"))) {
-            throw new IllegalArgumentException("mirror must be an http:// or https:// URL, got " + mirror);
+            throw new IllegalArgumentException("the mirror (--mirror) must be an http:// or https:// URL, got " + mirror);
         }
         String s = mirror.toString();
         return URI.create(s.endsWith("/") ? s : s + "/");
