@@ -71,7 +71,8 @@ public final class Datasets {
         return LibSvmReader.read(userFile(dir, "covtype-binary"), LibSvmFormat.COVTYPE_BINARY, "covtype-binary");
     }
 
-    private static Path userFile(DataDirectory dir, String name) throws IOException {
+    /** The first readable candidate file of a user-provided data set (not a .bz2, which cannot be read here). */
+    static Path userFile(DataDirectory dir, String name) throws IOException {
         UserProvidedDataset d = (UserProvidedDataset) DatasetCatalog.find(name).orElseThrow();
         for (String candidate : d.candidatePaths()) {
             Path p = dir.locate(candidate);
