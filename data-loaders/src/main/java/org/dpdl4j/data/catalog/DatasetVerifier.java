@@ -11,7 +11,8 @@ import org.dpdl4j.data.io.FileProblem;
 
 /**
  * Checks the files of the catalog's data sets in a data directory: streams each present file
- * through SHA-256, counts its rows, and reports verified / MISMATCH / missing / present unverified.
+ * through SHA-256, counts its rows, and reports verified / MISMATCH / missing / UNUSABLE (a directory
+ * or an unreadable file in its place) / present unverified.
  */
 public final class DatasetVerifier {
     private final DataDirectory directory;
@@ -48,7 +49,7 @@ public final class DatasetVerifier {
         OptionalLong expected = OptionalLong.of(file.expectedRows());
         Optional<FileProblem> problem = FileProblem.of(p);
         if (problem.isPresent()) {
-            return unreadable(dataset, file.relativePath(), problem.get(), expected);
+            return problemReport(dataset, file.relativePath(), problem.get(), expected);
         }
         HashCheck check = HashCheck.of(p, file);
         RowsOrReason rows = countRows(p, file.rowCounting());
@@ -71,7 +72,7 @@ public final class DatasetVerifier {
                         rows.reason);
             }
             if (problem.get() != FileProblem.MISSING) {
-                return unreadable(d.name(), candidate, problem.get(), OptionalLong.empty());
+                return problemReport(d.name(), candidate, problem.get(), OptionalLong.empty());
             }
         }
         List<String> others = d.candidatePaths().subList(1, d.candidatePaths().size());
@@ -81,7 +82,7 @@ public final class DatasetVerifier {
     }
 
     /** The report of a file that is missing, or present but not a readable file (the detail says why and the fix). */
-    private FileReport unreadable(String dataset, String relativePath, FileProblem problem, OptionalLong expected) {
+    private FileReport problemReport(String dataset, String relativePath, FileProblem problem, OptionalLong expected) {
         if (problem == FileProblem.MISSING) {
             return new FileReport(dataset, relativePath, FileStatus.MISSING, OptionalLong.empty(), expected, "");
         }
