@@ -1,5 +1,7 @@
 package org.dpdl4j.data;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -52,7 +54,7 @@ public final class LabeledData {
             throw new IllegalArgumentException(name + ": a data set needs at least one example");
         }
         if (numClasses < 1) {
-            throw new IllegalArgumentException(name + ": numClasses must be at least 1, got " + numClasses);
+            throw new IllegalArgumentException(name + ": the number of classes must be at least 1, got " + numClasses);
         }
         for (int i = 0; i < labels.length; i++) {
             if (labels[i] < 0 || labels[i] >= numClasses) {
@@ -132,23 +134,41 @@ public final class LabeledData {
     /**
      * A random split into a training part of {@code round(trainFraction * n)} examples and a test part
      * with the rest. The same seed gives the same split.
+     *
+     * <p>Error messages speak of the test fraction, {@code 1 - trainFraction}, as users choose that
+     * one (the command line's {@code --test-fraction}).
      */
     public TrainTest split(double trainFraction, long seed) {
-        if (!(trainFraction > 0 && trainFraction < 1)) {
-            throw new IllegalArgumentException(name + ": trainFraction must lie strictly between 0 and 1, got "
-                    + trainFraction);
-        }
         int n = size();
+        if (n < 2) {
+            throw new IllegalArgumentException(name + " has only " + n + " example, too few to split into a training "
+                    + "and a test set. Fix: use a data set with at least 2 examples, or one with its own test file");
+        }
+        String fix = "choose a test fraction from " + fraction(1.0 / n) + " to " + fraction(1 - 1.0 / n) + " (1/n to "
+                + "1 - 1/n for n = " + n + " examples; --test-fraction on the command line), such as 0.2";
+        if (!(trainFraction > 0 && trainFraction < 1)) {
+            throw new IllegalArgumentException(name + ": the test fraction " + fraction(1 - trainFraction)
+                    + " (training fraction " + fraction(trainFraction) + ") must lie strictly between 0 and 1. Fix: "
+                    + fix);
+        }
         int nTrain = (int) Math.round(trainFraction * n);
         if (nTrain < 1 || nTrain > n - 1) {
-            throw new IllegalArgumentException(name + ": trainFraction " + trainFraction + " of " + n
-                    + " examples leaves one side empty (" + nTrain + " train, " + (n - nTrain)
-                    + " test); choose a fraction that keeps at least one example on each side");
+            throw new IllegalArgumentException(name + ": a test fraction of " + fraction(1 - trainFraction) + " of " + n
+                    + " examples leaves the " + (nTrain < 1 ? "training" : "test") + " set empty (" + nTrain
+                    + " train, " + (n - nTrain) + " test). Fix: " + fix);
         }
         SplittableRandom rng = RandomStreams.stream(seed, "split", 0);
         int[] perm = RandomStreams.permutation(n, rng);
         return new TrainTest(subset(Arrays.copyOfRange(perm, 0, nTrain), name + "/train"),
                 subset(Arrays.copyOfRange(perm, nTrain, n), name + "/test"));
+    }
+
+    /** A fraction for messages: 1 - 0.8 prints as 0.2, not 0.19999999999999996. */
+    private static String fraction(double f) {
+        if (!Double.isFinite(f)) {
+            return Double.toString(f);
+        }
+        return new BigDecimal(f).round(new MathContext(6)).stripTrailingZeros().toPlainString();
     }
 
     /** The number of examples of each class, indexed by class. */

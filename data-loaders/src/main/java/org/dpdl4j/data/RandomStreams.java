@@ -44,7 +44,7 @@ public final class RandomStreams {
     /** The array 0, 1, ..., n-1. */
     public static int[] identity(int n) {
         if (n < 0) {
-            throw new IllegalArgumentException("length must be non-negative, got " + n);
+            throw new IllegalArgumentException("the number of elements must be at least 0, got " + n);
         }
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {

@@ -94,10 +94,33 @@ class LabeledDataTest {
         assertArrayEquals(firstColumn(tt.test()), firstColumn(d.split(0.8, 9).test()));
         assertFalse(Arrays.equals(firstColumn(tt.test()), firstColumn(d.split(0.8, 10).test())));
         assertEquals("traced/train", tt.train().name());
-        assertThrows(IllegalArgumentException.class, () -> d.split(1.0, 1));
-        assertThrows(IllegalArgumentException.class, () -> d.split(0.0, 1));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> traced(3, 2).split(0.1, 1));
-        assertTrue(e.getMessage().contains("leaves one side empty"), e.getMessage());
+    }
+
+    @Test
+    void splitErrorsSpeakOfTheTestFractionTheUserChose() {
+        LabeledData d = traced(10, 2);
+        String allTest = assertThrows(IllegalArgumentException.class, () -> d.split(1.0 - 1.0, 1)).getMessage();
+        assertMentions(allTest, "the test fraction 1 (training fraction 0) must lie strictly between 0 and 1",
+                "Fix: choose a test fraction from 0.1 to 0.9", "--test-fraction");
+        String noTest = assertThrows(IllegalArgumentException.class, () -> d.split(1.0, 1)).getMessage();
+        assertMentions(noTest, "the test fraction 0 (training fraction 1)");
+        String nan = assertThrows(IllegalArgumentException.class, () -> d.split(Double.NaN, 1)).getMessage();
+        assertMentions(nan, "the test fraction NaN");
+        // 1 - 0.9 is 0.09999999999999998 in double arithmetic; the message shows the 0.9 the user typed.
+        String tooSmall = assertThrows(IllegalArgumentException.class, () -> traced(3, 2).split(1 - 0.9, 1)).getMessage();
+        assertMentions(tooSmall, "a test fraction of 0.9 of 3 examples leaves the training set empty (0 train, 3 test)",
+                "from 0.333333 to 0.666667");
+        String single = assertThrows(IllegalArgumentException.class, () -> traced(1, 2).split(0.5, 1)).getMessage();
+        assertMentions(single, "has only 1 example, too few to split");
+        for (String m : new String[] {allTest, noTest, tooSmall}) {
+            assertFalse(m.contains("trainFraction"), m);
+        }
+    }
+
+    private static void assertMentions(String message, String... parts) {
+        for (String part : parts) {
+            assertTrue(message.contains(part), "lacks '" + part + "': " + message);
+        }
     }
 
     @Test

@@ -22,7 +22,7 @@ public final class RealData {
     /** A file of the data directory, or a skipped test when it is absent. */
     public static Path file(String relativePath) {
         DataDirectory dir = directory();
-        Path p = dir.resolve(relativePath);
+        Path p = dir.locate(relativePath);
         assumeTrue(Files.isRegularFile(p), "real-data test skipped: " + relativePath + " is not in "
                 + dir.describe());
         return p;

@@ -1,5 +1,8 @@
 package org.dpdl4j.data;
 
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
 import java.util.zip.GZIPOutputStream;
 
 /** Writes small synthetic data files for tests. */
@@ -33,6 +38,19 @@ public final class TestFiles {
         Path p = dir.resolve(name);
         Files.createDirectories(p.getParent());
         Files.write(p, name.endsWith(".gz") ? gzip(content) : content);
+        return p;
+    }
+
+    /**
+     * A file whose read permission is removed, or a skipped test where permissions are not enforced
+     * (as root, or on a file system without POSIX permissions).
+     */
+    public static Path unreadable(Path dir, String name) throws IOException {
+        Path p = text(dir, name, "1,2\n");
+        assumeTrue(p.getFileSystem().supportedFileAttributeViews().contains("posix"),
+                "this file system has no POSIX permissions");
+        Files.setPosixFilePermissions(p, Set.of(PosixFilePermission.OWNER_WRITE));
+        assumeFalse(Files.isReadable(p), "file permissions are not enforced for this user (root?)");
         return p;
     }
 

@@ -1,10 +1,11 @@
 package org.dpdl4j.data.catalog;
 
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import org.dpdl4j.data.io.FileProblem;
 
 /**
  * The directory that holds the data sets, in the layout of the catalog ({@code mnist/...},
@@ -78,8 +79,12 @@ public record DataDirectory(Path path, Source source) {
         return new DataDirectory(home.resolve(DEFAULT_RELATIVE_TO_HOME), Source.DEFAULT);
     }
 
-    /** The path of a catalog-relative file such as {@code mnist/train-images-idx3-ubyte.gz}. */
-    public Path resolve(String relativePath) {
+    /**
+     * The path of a catalog-relative file such as {@code mnist/train-images-idx3-ubyte.gz} (which
+     * need not exist). Named apart from the static {@link #resolve(Path)}, so that
+     * {@code DataDirectory.resolve(null)} has one meaning.
+     */
+    public Path locate(String relativePath) {
         Path p = path.resolve(relativePath).normalize();
         if (!p.startsWith(path)) {
             throw new IllegalArgumentException("relative path " + relativePath + " leaves the data directory " + path);
@@ -88,19 +93,30 @@ public record DataDirectory(Path path, Source source) {
     }
 
     /**
-     * The path of a file that must exist, for reading data set {@code dataset}.
+     * The path of a file that must be a readable regular file, for reading data set {@code dataset}.
      *
-     * @throws NoSuchFileException naming the directory, its source, how to fetch the data set and how
-     *                             to point elsewhere
+     * @throws FileSystemException naming the file, what is wrong with it (missing, a directory, not
+     *                             readable, ...), the directory and its source, and the fix;
+     *                             {@link java.nio.file.NoSuchFileException} when it is missing
      */
-    public Path require(String relativePath, String dataset) throws NoSuchFileException {
-        Path p = resolve(relativePath);
-        if (!Files.isRegularFile(p)) {
-            throw new NoSuchFileException(p.toString(), null, "data set " + dataset + " needs " + relativePath
-                    + " in the data directory " + describe() + ", but it is missing. Fix: run 'dpdl4j datasets fetch "
-                    + dataset + "', or " + howToChange());
+    public Path require(String relativePath, String dataset) throws FileSystemException {
+        Path p = locate(relativePath);
+        Optional<FileProblem> problem = FileProblem.of(p);
+        if (problem.isPresent()) {
+            throw problem.get().exception(p, requireMessage(relativePath, dataset, problem.get()));
         }
         return p;
+    }
+
+    /** The message of {@link #require} for a file with the given problem. */
+    String requireMessage(String relativePath, String dataset, FileProblem problem) {
+        String fix = switch (problem) {
+            case MISSING -> "run 'dpdl4j datasets fetch " + dataset + "'";
+            case DIRECTORY, NOT_A_FILE -> "move it out of the way and run 'dpdl4j datasets fetch " + dataset + "'";
+            case UNREADABLE, INACCESSIBLE -> problem.fix();
+        };
+        return "data set " + dataset + " needs " + relativePath + " in the data directory " + describe() + ", but it "
+                + problem.problem() + ". Fix: " + fix + ", or " + howToChange();
     }
 
     /** The directory and its source: "/data (from the environment variable DPDL4J_DATA)". */

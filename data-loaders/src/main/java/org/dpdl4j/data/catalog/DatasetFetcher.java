@@ -78,7 +78,7 @@ public final class DatasetFetcher {
 
     /** Fetches one file, unless it is already present and verified. */
     public FetchResult fetch(KnownFile file) throws IOException {
-        Path target = directory.resolve(file.relativePath());
+        Path target = directory.locate(file.relativePath());
         URI source = sourceOf(file);
         if (Files.exists(target)) {
             HashCheck existing = HashCheck.of(target, file);
@@ -235,7 +235,7 @@ public final class DatasetFetcher {
     private static URI normalizeMirror(URI mirror) {
         String scheme = mirror.getScheme();
         if (scheme == null || !(scheme.equals("http") || scheme.equals("https"))) {
-            throw new IllegalArgumentException("mirror must be an http:// or https:// URL, got " + mirror);
+            throw new IllegalArgumentException("the mirror (--mirror) must be an http:// or https:// URL, got " + mirror);
         }
         String s = mirror.toString();
         return URI.create(s.endsWith("/") ? s : s + "/");

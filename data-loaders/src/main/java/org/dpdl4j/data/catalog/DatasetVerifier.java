@@ -1,16 +1,18 @@
 package org.dpdl4j.data.catalog;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
+import org.dpdl4j.data.io.FileProblem;
 
 /**
  * Checks the files of the catalog's data sets in a data directory: streams each present file
- * through SHA-256, counts its rows, and reports verified / MISMATCH / missing / present unverified.
+ * through SHA-256, counts its rows, and reports verified / MISMATCH / missing / UNUSABLE (a directory
+ * or an unreadable file in its place) / present unverified.
  */
 public final class DatasetVerifier {
     private final DataDirectory directory;
@@ -43,10 +45,11 @@ public final class DatasetVerifier {
 
     /** The report of one known file. */
     public FileReport verify(String dataset, KnownFile file) throws IOException {
-        Path p = directory.resolve(file.relativePath());
+        Path p = directory.locate(file.relativePath());
         OptionalLong expected = OptionalLong.of(file.expectedRows());
-        if (!Files.isRegularFile(p)) {
-            return new FileReport(dataset, file.relativePath(), FileStatus.MISSING, OptionalLong.empty(), expected, "");
+        Optional<FileProblem> problem = FileProblem.of(p);
+        if (problem.isPresent()) {
+            return problemReport(dataset, file.relativePath(), problem.get(), expected);
         }
         HashCheck check = HashCheck.of(p, file);
         RowsOrReason rows = countRows(p, file.rowCounting());
@@ -61,17 +64,30 @@ public final class DatasetVerifier {
 
     private FileReport verifyUserProvided(UserProvidedDataset d) throws IOException {
         for (String candidate : d.candidatePaths()) {
-            Path p = directory.resolve(candidate);
-            if (Files.isRegularFile(p)) {
+            Path p = directory.locate(candidate);
+            Optional<FileProblem> problem = FileProblem.of(p);
+            if (problem.isEmpty()) {
                 RowsOrReason rows = countRows(p, d.rowCounting());
                 return new FileReport(d.name(), candidate, FileStatus.PRESENT_UNVERIFIED, rows.rows, OptionalLong.empty(),
                         rows.reason);
+            }
+            if (problem.get() != FileProblem.MISSING) {
+                return problemReport(d.name(), candidate, problem.get(), OptionalLong.empty());
             }
         }
         List<String> others = d.candidatePaths().subList(1, d.candidatePaths().size());
         return new FileReport(d.name(), d.candidatePaths().get(0), FileStatus.MISSING, OptionalLong.empty(),
                 OptionalLong.empty(), "optional, download by hand from " + d.source()
                         + (others.isEmpty() ? "" : " (also accepted: " + String.join(", ", others) + ")"));
+    }
+
+    /** The report of a file that is missing, or present but not a readable file (the detail says why and the fix). */
+    private FileReport problemReport(String dataset, String relativePath, FileProblem problem, OptionalLong expected) {
+        if (problem == FileProblem.MISSING) {
+            return new FileReport(dataset, relativePath, FileStatus.MISSING, OptionalLong.empty(), expected, "");
+        }
+        return new FileReport(dataset, relativePath, FileStatus.UNUSABLE, OptionalLong.empty(), expected,
+                directory.locate(relativePath) + " " + problem.problem() + "; fix: " + problem.fix());
     }
 
     private record RowsOrReason(OptionalLong rows, String reason) {

@@ -1,15 +1,17 @@
 package org.dpdl4j.data.catalog;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.TrainTest;
 import org.dpdl4j.data.covtype.CovtypeLayout;
 import org.dpdl4j.data.covtype.CovtypeOptions;
 import org.dpdl4j.data.covtype.CovtypeReader;
 import org.dpdl4j.data.covtype.CovtypeTask;
+import org.dpdl4j.data.io.DataFiles;
+import org.dpdl4j.data.io.FileProblem;
 import org.dpdl4j.data.libsvm.LibSvmFormat;
 import org.dpdl4j.data.libsvm.LibSvmReader;
 import org.dpdl4j.data.mnist.MnistReader;
@@ -69,16 +71,16 @@ public final class Datasets {
         return LibSvmReader.read(userFile(dir, "covtype-binary"), LibSvmFormat.COVTYPE_BINARY, "covtype-binary");
     }
 
-    private static Path userFile(DataDirectory dir, String name) throws IOException {
+    /** The first readable candidate file of a user-provided data set (not a .bz2, which cannot be read here). */
+    static Path userFile(DataDirectory dir, String name) throws IOException {
         UserProvidedDataset d = (UserProvidedDataset) DatasetCatalog.find(name).orElseThrow();
         for (String candidate : d.candidatePaths()) {
-            Path p = dir.resolve(candidate);
-            if (Files.isRegularFile(p)) {
-                if (candidate.endsWith(".bz2")) {
-                    continue; // not readable here; a decompressed copy may sit beside it
-                }
-                return p;
+            Path p = dir.locate(candidate);
+            if (candidate.endsWith(".bz2") || FileProblem.of(p).equals(Optional.of(FileProblem.MISSING))) {
+                continue; // bzip2 is not readable here; a decompressed copy may sit beside it
             }
+            DataFiles.requireRegularFile(p); // something is there: it must be a readable file
+            return p;
         }
         throw new NoSuchFileException(dir.path().toString(), null, "data set " + name + " is not in the data directory "
                 + dir.describe() + "; it has no known hash, so it is not fetched. Fix: download it by hand from "

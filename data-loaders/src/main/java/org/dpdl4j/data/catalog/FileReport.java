@@ -8,7 +8,7 @@ import java.util.OptionalLong;
  *
  * @param dataset      the data set's name
  * @param relativePath the file's path in the data directory
- * @param status       verified, MISMATCH, missing or present unverified
+ * @param status       verified, MISMATCH, missing, UNUSABLE or present unverified
  * @param rows         the rows counted in the file, when it was present and readable
  * @param expectedRows the catalog's row count, when known
  * @param detail       extra information: the hashes of a mismatch, why rows could not be counted, ...

@@ -8,6 +8,8 @@ public enum FileStatus {
     MISMATCH("MISMATCH"),
     /** Not in the data directory. */
     MISSING("missing"),
+    /** Something is in the file's place but cannot be read: a directory, or a file without read permission. */
+    UNUSABLE("UNUSABLE"),
     /** Present, but the catalog knows no hash for it (user-provided files). */
     PRESENT_UNVERIFIED("present, unverified (no known hash)");
 

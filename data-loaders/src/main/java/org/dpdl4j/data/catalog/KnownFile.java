@@ -26,10 +26,12 @@ public record KnownFile(String relativePath, String sha256, String contentSha256
         Objects.requireNonNull(sourceEncoding, "sourceEncoding");
         Objects.requireNonNull(rowCounting, "rowCounting");
         if (!Sha256.isHexDigest(sha256)) {
-            throw new IllegalArgumentException(relativePath + ": sha256 must be 64 lower-case hex digits, got " + sha256);
+            throw new IllegalArgumentException(relativePath + ": the SHA-256 of the stored bytes must be 64 lower-case hex digits, got "
+                    + sha256);
         }
         if (contentSha256 != null && !Sha256.isHexDigest(contentSha256)) {
-            throw new IllegalArgumentException(relativePath + ": contentSha256 must be 64 lower-case hex digits, got "
+            throw new IllegalArgumentException(relativePath + ": the SHA-256 of the decompressed content must be 64 lower-case hex "
+                    + "digits (or null when unknown), got "
                     + contentSha256);
         }
         if (sourceEncoding == SourceEncoding.PLAIN_TEXT && contentSha256 == null) {
@@ -37,7 +39,8 @@ public record KnownFile(String relativePath, String sha256, String contentSha256
                     + "SHA-256 to check the download");
         }
         if (expectedRows < 1) {
-            throw new IllegalArgumentException(relativePath + ": expectedRows must be positive, got " + expectedRows);
+            throw new IllegalArgumentException(relativePath + ": the expected number of rows must be at least 1, got "
+                    + expectedRows);
         }
     }
 }

@@ -10,6 +10,7 @@ import org.dpdl4j.data.io.DataFiles;
 import org.dpdl4j.data.io.GrowableFloats;
 import org.dpdl4j.data.io.GrowableInts;
 import org.dpdl4j.data.io.Numbers;
+import org.dpdl4j.data.io.Numbers.InvalidNumberException;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -105,19 +106,19 @@ public final class CovtypeReader {
             if (end < 0) {
                 end = line.length();
             }
-            double value;
+            int from = trimStart(line, start, end);
+            int to = trimEnd(line, start, end);
             try {
-                value = Numbers.parseDecimal(line, trimStart(line, start, end), trimEnd(line, start, end));
-            } catch (NumberFormatException e) {
+                if (col == labelColumn) {
+                    labels.add(classOf(Numbers.parseDecimal(line, from, to), line.substring(start, end), lineNo, col,
+                            file, options));
+                } else {
+                    int feature = layout.labelFirst() ? col - 1 : col;
+                    features.set(row + feature, Numbers.parseFloat32(line, from, to));
+                }
+            } catch (InvalidNumberException e) {
                 throw MalformedDataException.atLine(file, lineNo, "column " + (col + 1) + " holds \""
-                        + line.substring(start, end) + "\", which is not a number",
-                        "every cell must be a finite decimal number");
-            }
-            if (col == labelColumn) {
-                labels.add(classOf(value, line.substring(start, end), lineNo, col, file, options));
-            } else {
-                int feature = layout.labelFirst() ? col - 1 : col;
-                features.set(row + feature, (float) value);
+                        + line.substring(start, end) + "\", which " + e.problem().phrase(), e.problem().fix());
             }
             start = end + 1;
         }

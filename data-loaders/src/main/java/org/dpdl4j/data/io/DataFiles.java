@@ -8,9 +8,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.dpdl4j.data.MalformedDataException;
@@ -57,11 +58,17 @@ public final class DataFiles {
         return new BufferedReader(new InputStreamReader(open(file), StandardCharsets.ISO_8859_1), GZIP_BUFFER);
     }
 
-    /** Throws a {@link NoSuchFileException} with a readable message unless the path is a regular file. */
-    public static void requireRegularFile(Path file) throws NoSuchFileException {
-        if (!Files.isRegularFile(file)) {
-            String what = Files.isDirectory(file) ? "is a directory, not a file" : "does not exist";
-            throw new NoSuchFileException(file.toString(), null, what);
+    /**
+     * Returns normally when the path is a regular file this process may read.
+     *
+     * @throws FileSystemException naming the path, what is wrong (missing, a directory, not readable,
+     *                             ...) and the fix; see {@link FileProblem#exception}
+     */
+    public static void requireRegularFile(Path file) throws FileSystemException {
+        Optional<FileProblem> problem = FileProblem.of(file);
+        if (problem.isPresent()) {
+            FileProblem p = problem.get();
+            throw p.exception(file, p.problem() + ". Fix: " + p.fix());
         }
     }
 

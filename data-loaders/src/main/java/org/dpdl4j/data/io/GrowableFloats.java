@@ -14,7 +14,7 @@ public final class GrowableFloats {
     /** An empty matrix with the given number of columns. */
     public GrowableFloats(int columns) {
         if (columns < 1) {
-            throw new IllegalArgumentException("columns must be at least 1, got " + columns);
+            throw new IllegalArgumentException("a matrix needs at least 1 column, got " + columns);
         }
         this.columns = columns;
         this.data = new float[columns * 1024];

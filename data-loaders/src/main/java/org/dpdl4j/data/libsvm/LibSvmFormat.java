@@ -18,7 +18,7 @@ public record LibSvmFormat(int numFeatures, BinaryLabelScheme labels) {
     public LibSvmFormat {
         Objects.requireNonNull(labels, "labels");
         if (numFeatures < 1) {
-            throw new IllegalArgumentException("numFeatures must be at least 1, got " + numFeatures);
+            throw new IllegalArgumentException("the number of features must be at least 1, got " + numFeatures);
         }
     }
 }

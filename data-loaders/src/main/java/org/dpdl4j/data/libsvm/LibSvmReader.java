@@ -10,6 +10,7 @@ import org.dpdl4j.data.io.DataFiles;
 import org.dpdl4j.data.io.GrowableFloats;
 import org.dpdl4j.data.io.GrowableInts;
 import org.dpdl4j.data.io.Numbers;
+import org.dpdl4j.data.io.Numbers.InvalidNumberException;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -73,9 +74,9 @@ public final class LibSvmReader {
         double label;
         try {
             label = Numbers.parseDecimal(line, pos, end);
-        } catch (NumberFormatException e) {
-            throw MalformedDataException.atLine(file, lineNo, "the label \"" + line.substring(pos, end)
-                    + "\" is not a number", "every line must start with a numeric label (" + format.labels().describe() + ")");
+        } catch (InvalidNumberException e) {
+            throw MalformedDataException.atLine(file, lineNo, "the label \"" + e.text() + "\" " + e.problem().phrase(),
+                    "every line must start with a numeric label (" + format.labels().describe() + ")");
         }
         int cls = format.labels().classOf(label);
         if (cls < 0) {
@@ -117,14 +118,14 @@ public final class LibSvmReader {
                         + ", which does not increase (the previous index is " + previous + ")",
                         "sort each line's index:value pairs by index and remove duplicates");
             }
-            double value;
+            float value;
             try {
-                value = Numbers.parseDecimal(line, colon + 1, end);
-            } catch (NumberFormatException e) {
-                throw MalformedDataException.atLine(file, lineNo, where + " has a non-numeric value \""
-                        + line.substring(colon + 1, end) + "\"", "feature values must be finite decimal numbers");
+                value = Numbers.parseFloat32(line, colon + 1, end);
+            } catch (InvalidNumberException e) {
+                throw MalformedDataException.atLine(file, lineNo, where + " has the value \"" + e.text() + "\", which "
+                        + e.problem().phrase(), e.problem().fix());
             }
-            features.set(row + index - 1, (float) value);
+            features.set(row + index - 1, value);
             previous = index;
             pos = skipBlanks(line, end);
         }

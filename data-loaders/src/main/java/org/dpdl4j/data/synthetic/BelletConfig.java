@@ -22,27 +22,29 @@ public record BelletConfig(int agents, int dim, double gamma, double weightThres
     public BelletConfig {
         Objects.requireNonNull(norm, "norm");
         if (agents < 1) {
-            throw new IllegalArgumentException("agents must be at least 1, got " + agents);
+            throw new IllegalArgumentException("the number of agents must be at least 1, got " + agents);
         }
         if (dim < 2) {
-            throw new IllegalArgumentException("dim must be at least 2 (the target separators use the first two "
-                    + "coordinates), got " + dim);
+            throw new IllegalArgumentException("the dimension must be at least 2 (the target separators use the first "
+                    + "two coordinates), got " + dim);
         }
         if (!(gamma > 0) || Double.isInfinite(gamma)) {
-            throw new IllegalArgumentException("gamma must be a positive finite number, got " + gamma);
+            throw new IllegalArgumentException("the similarity bandwidth gamma must be positive and finite, got " + gamma);
         }
         if (!(weightThreshold >= 0 && weightThreshold < 1)) {
-            throw new IllegalArgumentException("weightThreshold must lie in [0, 1), got " + weightThreshold);
+            throw new IllegalArgumentException("the similarity threshold must lie in [0, 1) (0 keeps every edge), got "
+                    + weightThreshold);
         }
         if (minTrain < 1 || maxTrain < minTrain) {
-            throw new IllegalArgumentException("training sizes need 1 <= minTrain <= maxTrain, got " + minTrain
-                    + ".." + maxTrain);
+            throw new IllegalArgumentException("the training points per agent must range over 1 <= smallest <= largest, "
+                    + "got " + minTrain + ".." + maxTrain);
         }
         if (testPerAgent < 1) {
-            throw new IllegalArgumentException("testPerAgent must be at least 1, got " + testPerAgent);
+            throw new IllegalArgumentException("the test points per agent must be at least 1, got " + testPerAgent);
         }
         if (!(labelNoise >= 0 && labelNoise < 0.5)) {
-            throw new IllegalArgumentException("labelNoise must lie in [0, 0.5), got " + labelNoise);
+            throw new IllegalArgumentException("the label-flip probability must lie in [0, 0.5) (at 0.5 labels are pure "
+                    + "noise), got " + labelNoise);
         }
     }
 

@@ -153,7 +153,8 @@ public final class DecorLeastSquares {
     /** The optimality gap of the rows of an n x d ND4J matrix of models. */
     public double optimalityGap(INDArray models) {
         if (models.rank() != 2) {
-            throw new IllegalArgumentException("models must be an n x d matrix, got rank " + models.rank());
+            throw new IllegalArgumentException("the models must be a matrix with one row per user, got rank "
+                    + models.rank());
         }
         return optimalityGap(models.castTo(DataType.DOUBLE).toDoubleMatrix());
     }
@@ -161,7 +162,7 @@ public final class DecorLeastSquares {
     private double[] residual(int i, double[] x) {
         int d = dim();
         if (x.length != d) {
-            throw new IllegalArgumentException("x has " + x.length + " entries, expected " + d);
+            throw new IllegalArgumentException("the point has " + x.length + " entries, expected the dimension " + d);
         }
         double[] r = new double[d];
         for (int row = 0; row < d; row++) {

@@ -1,14 +1,19 @@
 package org.dpdl4j.data.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.dpdl4j.data.TestFiles;
+import org.dpdl4j.data.io.FileProblem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +39,13 @@ class DataDirectoryTest {
     }
 
     @Test
+    void resolveNullMeansNoExplicitDirectory() {
+        DataDirectory dir = DataDirectory.resolve(null);
+        assertEquals(DataDirectory.resolve(null, System.getenv(), Path.of(System.getProperty("user.home"))), dir);
+        assertNotEquals(DataDirectory.Source.EXPLICIT, dir.source());
+    }
+
+    @Test
     void emptyEnvironmentVariableIsAnError() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> DataDirectory.resolve(null, Map.of(DataDirectory.ENVIRONMENT_VARIABLE, " "), tmp));
@@ -51,6 +63,36 @@ class DataDirectoryTest {
         Path present = Files.createDirectories(tmp.resolve("a9a")).resolve("a9a.gz");
         Files.writeString(present, "x");
         assertEquals(present, dir.require("a9a/a9a.gz", "a9a"));
-        assertThrows(IllegalArgumentException.class, () -> dir.resolve("../outside"));
+        assertThrows(IllegalArgumentException.class, () -> dir.locate("../outside"));
+    }
+
+    @Test
+    void requireSaysWhenADirectoryStandsInTheFilesPlace() throws IOException {
+        DataDirectory dir = DataDirectory.of(tmp);
+        Path inTheWay = Files.createDirectories(tmp.resolve("a9a/a9a.gz"));
+        FileSystemException e = assertThrows(FileSystemException.class, () -> dir.require("a9a/a9a.gz", "a9a"));
+        assertMentions(e, inTheWay.toString(), "is a directory, not a file", "Fix: move it out of the way",
+                "dpdl4j datasets fetch a9a", "--data-dir");
+    }
+
+    @Test
+    void requireSaysWhenTheFileIsNotReadable() throws IOException {
+        DataDirectory dir = DataDirectory.of(tmp);
+        String message = dir.requireMessage("a9a/a9a.gz", "a9a", FileProblem.UNREADABLE);
+        assertMentions(message, "a9a/a9a.gz", tmp.toString(), "exists but is not readable (permission denied)",
+                "Fix: give this user read permission");
+        Path p = TestFiles.unreadable(tmp, "a9a/a9a.t.gz");
+        AccessDeniedException e = assertThrows(AccessDeniedException.class, () -> dir.require("a9a/a9a.t.gz", "a9a"));
+        assertMentions(e.getMessage(), p.toString(), "exists but is not readable (permission denied)");
+    }
+
+    private static void assertMentions(Exception e, String... parts) {
+        assertMentions(e.getMessage(), parts);
+    }
+
+    private static void assertMentions(String message, String... parts) {
+        for (String part : parts) {
+            assertTrue(message.contains(part), "lacks '" + part + "': " + message);
+        }
     }
 }

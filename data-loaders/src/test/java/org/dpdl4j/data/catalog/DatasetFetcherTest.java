@@ -206,7 +206,7 @@ class DatasetFetcherTest {
         int have = 1 << 20;
         Files.createDirectories(dataDir.resolve("mnist"));
         Files.write(dataDir.resolve(resumed + ".part"),
-                Arrays.copyOf(Files.readAllBytes(real.resolve(resumed)), have));
+                Arrays.copyOf(Files.readAllBytes(real.locate(resumed)), have));
         try (LoopbackFileServer server = LoopbackFileServer.serving(real.path())) {
             DatasetFetcher fetcher = fetcher(server);
             for (CatalogEntry e : DatasetCatalog.entries()) {

@@ -2,6 +2,7 @@ package org.dpdl4j.data.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -77,6 +78,26 @@ class DatasetVerifierTest {
             out.write(content);
         }
         return bytes.toByteArray();
+    }
+
+    @Test
+    void aDirectoryInAFilesPlaceIsUnusableNotMissing() throws IOException {
+        KnownFile known = toy("0".repeat(64), null);
+        Path inTheWay = Files.createDirectories(dir.resolve(known.relativePath()));
+        FileReport r = new DatasetVerifier(DataDirectory.of(dir)).verify("toy", known);
+        assertEquals(FileStatus.UNUSABLE, r.status());
+        assertTrue(r.detail().contains(inTheWay + " is a directory, not a file; fix: "), r.detail());
+        IOException counting = assertThrows(IOException.class, () -> RowCounter.count(inTheWay, RowCounting.TEXT_LINES));
+        assertTrue(counting.getMessage().contains(inTheWay + ": is a directory, not a file"), counting.getMessage());
+    }
+
+    @Test
+    void anUnreadableFileIsUnusable() throws IOException {
+        KnownFile known = toy("0".repeat(64), null);
+        Path p = TestFiles.unreadable(dir, known.relativePath());
+        FileReport r = new DatasetVerifier(DataDirectory.of(dir)).verify("toy", known);
+        assertEquals(FileStatus.UNUSABLE, r.status());
+        assertTrue(r.detail().contains(p + " exists but is not readable (permission denied)"), r.detail());
     }
 
     @Test

@@ -14,6 +14,8 @@ import org.dpdl4j.data.MalformedDataException;
 import org.dpdl4j.data.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class CovtypeReaderTest {
     @TempDir
@@ -128,6 +130,36 @@ class CovtypeReaderTest {
         Path p = TestFiles.text(dir, "n.csv", row("2", false, c -> c == 7 ? "x7" : "1") + "\n");
         assertMentions(assertThrows(MalformedDataException.class, () -> CovtypeReader.read(p,
                 CovtypeOptions.of(CovtypeLayout.UCI_RAW, CovtypeTask.SEVEN_CLASS))), "line 1", "column 8", "\"x7\"");
+    }
+
+    /** Row 2 of each file is bad; the message must name the file, the line, the column and the problem. */
+    @ParameterizedTest(name = "[{index}] {0} in column {1}")
+    @CsvSource(delimiter = ';', textBlock = """
+            NaN ; 8 ; is not finite
+            nan ; 8 ; is not finite
+            Infinity ; 1 ; is not finite
+            -inf ; 54 ; is not finite
+            1e39 ; 8 ; overflows 32-bit float (|x| > 3.4028235e38)
+            -1e39 ; 54 ; overflows 32-bit float (|x| > 3.4028235e38)
+            1e999 ; 8 ; overflows 32-bit float (|x| > 3.4028235e38)
+            NaN ; 55 ; is not finite
+            1e39 ; 55 ; must be the cover type (1..7)
+            1e400 ; 55 ; overflows 64-bit double
+            """)
+    void nonFiniteAndOverflowingValuesAreRejected(String value, int column, String problem) throws IOException {
+        String bad = row(column == 55 ? value : "3", false, c -> c == column - 1 ? value : "1");
+        Path p = TestFiles.text(dir, "v.csv", row("1", false, c -> "1") + "\n" + bad + "\n");
+        MalformedDataException e = assertThrows(MalformedDataException.class, () -> CovtypeReader.read(p,
+                CovtypeOptions.of(CovtypeLayout.UCI_RAW, CovtypeTask.SEVEN_CLASS)));
+        assertMentions(e, p + ", line 2: ", "column " + column + " holds \"" + value + "\"", problem, "Fix: ");
+    }
+
+    @Test
+    void underflowToZeroIsAccepted() throws IOException {
+        Path p = TestFiles.text(dir, "u.csv", row("2", true, c -> c == 0 ? "1e-50" : "3.4028235e38") + "\n");
+        LabeledData d = CovtypeReader.read(p, CovtypeOptions.of(CovtypeLayout.BINARY_LABEL_FIRST, CovtypeTask.TYPE2_VS_REST));
+        assertEquals(0f, d.features().getFloat(0, 0));
+        assertEquals(Float.MAX_VALUE, d.features().getFloat(0, 53));
     }
 
     @Test

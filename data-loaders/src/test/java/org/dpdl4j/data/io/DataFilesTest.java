@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -17,6 +19,7 @@ import java.util.Random;
 import org.dpdl4j.data.MalformedDataException;
 import org.dpdl4j.data.TestFiles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class DataFilesTest {
@@ -102,10 +105,25 @@ class DataFilesTest {
 
     @Test
     void missingFileAndDirectoryAreReported() {
-        NoSuchFileException missing = assertThrows(NoSuchFileException.class, () -> DataFiles.open(dir.resolve("nope")));
-        assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
-        NoSuchFileException directory = assertThrows(NoSuchFileException.class, () -> DataFiles.open(dir));
-        assertTrue(directory.getMessage().contains("is a directory"), directory.getMessage());
+        Path nope = dir.resolve("nope");
+        assertMentions(assertThrows(NoSuchFileException.class, () -> DataFiles.open(nope)), nope + ": does not exist",
+                "Fix: ");
+        assertMentions(assertThrows(FileSystemException.class, () -> DataFiles.open(dir)),
+                dir + ": is a directory, not a file", "Fix: ");
+        assertMentions(assertThrows(FileSystemException.class, () -> Sha256.of(dir)), "is a directory, not a file");
+    }
+
+    @Test
+    void fileWithoutReadPermissionIsReported() throws IOException {
+        Path p = TestFiles.unreadable(dir, "secret.csv");
+        assertMentions(assertThrows(AccessDeniedException.class, () -> DataFiles.open(p)),
+                p + ": exists but is not readable (permission denied)", "Fix: ", "read permission");
+    }
+
+    private static void assertMentions(Exception e, String... parts) {
+        for (String part : parts) {
+            assertTrue(e.getMessage().contains(part), "message lacks '" + part + "': " + e.getMessage());
+        }
     }
 
     @Test
@@ -125,8 +143,34 @@ class DataFilesTest {
         assertEquals(1.0, Numbers.parseDecimal("+1"));
         assertEquals(-0.5, Numbers.parseDecimal("-0.5"));
         assertEquals(0.03, Numbers.parseDecimal("3e-2"));
-        for (String bad : new String[] {"", "abc", "NaN", "Infinity", "1f", "2d", "0x1p3", "1.2.3", "e", "1e999"}) {
-            assertThrows(NumberFormatException.class, () -> Numbers.parseDecimal(bad), bad);
+        for (String bad : new String[] {"", "abc", "1f", "2d", "0x1p3", "1.2.3", "e", "+-1"}) {
+            assertEquals(Numbers.Problem.NOT_A_NUMBER, problemOf(() -> Numbers.parseDecimal(bad)), bad);
+            assertEquals(Numbers.Problem.NOT_A_NUMBER, problemOf(() -> Numbers.parseFloat32(bad)), bad);
         }
+        for (String bad : new String[] {"NaN", "nan", "-NaN", "Infinity", "+Infinity", "-inf", "INF"}) {
+            assertEquals(Numbers.Problem.NOT_FINITE, problemOf(() -> Numbers.parseDecimal(bad)), bad);
+            assertEquals(Numbers.Problem.NOT_FINITE, problemOf(() -> Numbers.parseFloat32(bad)), bad);
+        }
+        assertEquals(Numbers.Problem.OVERFLOWS_DOUBLE, problemOf(() -> Numbers.parseDecimal("-1e999")));
+    }
+
+    @Test
+    void float32ParsingRejectsOverflowButKeepsUnderflowAndTheLargestFloat() {
+        assertEquals(1e38f, Numbers.parseFloat32("1e38"));
+        assertEquals(1e39, Numbers.parseDecimal("1e39"));
+        for (String bad : new String[] {"1e39", "-1e39", "3.5e38", "1e999"}) {
+            assertEquals(Numbers.Problem.OVERFLOWS_FLOAT, problemOf(() -> Numbers.parseFloat32(bad)), bad);
+        }
+        assertEquals(Float.MAX_VALUE, Numbers.parseFloat32("3.4028235e38"));
+        assertEquals(-Float.MAX_VALUE, Numbers.parseFloat32("-3.4028235e38"));
+        assertEquals(0f, Numbers.parseFloat32("1e-50"));
+        assertEquals(-0f, Numbers.parseFloat32("-1e-50"));
+        assertEquals(Float.MIN_VALUE, Numbers.parseFloat32("1.4e-45"));
+        // Rounded once from the text: through a double, 1.00000005960464477539062500001 would round to 1.
+        assertEquals(Math.nextUp(1f), Numbers.parseFloat32("1.00000005960464477539062500001"));
+    }
+
+    private static Numbers.Problem problemOf(Executable parse) {
+        return assertThrows(Numbers.InvalidNumberException.class, parse).problem();
     }
 }

@@ -12,6 +12,8 @@ import org.dpdl4j.data.MalformedDataException;
 import org.dpdl4j.data.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class LibSvmReaderTest {
     private static final LibSvmFormat FIVE = new LibSvmFormat(5, BinaryLabelScheme.PLUS_MINUS_ONE);
@@ -74,8 +76,35 @@ class LibSvmReaderTest {
 
     @Test
     void nonNumericValue() throws IOException {
-        assertMentions(fails("+1 1:1 3:abc\n"), "line 1", "token 3 \"3:abc\"", "non-numeric value \"abc\"");
-        assertMentions(fails("+1 1:NaN\n"), "line 1", "non-numeric value \"NaN\"");
+        assertMentions(fails("+1 1:1 3:abc\n"), "line 1", "token 3 \"3:abc\"", "value \"abc\", which is not a number");
+        assertMentions(fails("+1 1:1.2.3\n"), "line 1", "value \"1.2.3\", which is not a number");
+    }
+
+    /** Line 2 of each file is bad; the message must name the file, the line, the token and the problem. */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = ';', textBlock = """
+            +1 1:1 2:NaN ; token 3 "2:NaN" ; is not finite
+            +1 1:1 2:nan ; token 3 "2:nan" ; is not finite
+            +1 2:Infinity ; token 2 "2:Infinity" ; is not finite
+            -1 2:-inf ; token 2 "2:-inf" ; is not finite
+            +1 1:0.5 5:1e39 ; token 3 "5:1e39" ; overflows 32-bit float (|x| > 3.4028235e38)
+            +1 5:-1e39 ; token 2 "5:-1e39" ; overflows 32-bit float (|x| > 3.4028235e38)
+            +1 3:1e999 ; token 2 "3:1e999" ; overflows 32-bit float (|x| > 3.4028235e38)
+            NaN 1:1 ; the label "NaN" ; is not finite
+            -Infinity 1:1 ; the label "-Infinity" ; is not finite
+            1e39 1:1 ; the label "1e39" ; is not one of the two labels
+            1e400 1:1 ; the label "1e400" ; overflows 64-bit double
+            """)
+    void nonFiniteAndOverflowingValuesAreRejected(String badLine, String token, String problem) throws IOException {
+        MalformedDataException e = fails("-1 1:0.25\n" + badLine + "\n+1 2:1\n");
+        assertMentions(e, dir.resolve("bad.txt").toString() + ", line 2: ", token, problem, "Fix: ");
+    }
+
+    @Test
+    void underflowToZeroAndTheLargestFloatAreAccepted() throws IOException {
+        Path p = TestFiles.text(dir, "edge.txt", "+1 1:1e-50 2:3.4028235e38 3:-3.4028235e38 4:1.4e-45\n");
+        float[] row = LibSvmReader.read(p, FIVE).features().data().asFloat();
+        assertArrayEquals(new float[] {0f, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, 0f}, row);
     }
 
     @Test
