@@ -19,6 +19,7 @@ import org.dpdl4j.attacks.TestNetworks;
 import org.dpdl4j.models.DlgLeNetModel;
 import org.dpdl4j.models.ImageShape;
 import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.nn.ConvolutionGeometry;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
