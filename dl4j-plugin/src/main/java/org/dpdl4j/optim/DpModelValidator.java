@@ -2,13 +2,15 @@ package org.dpdl4j.optim;
 
 import org.deeplearning4j.nn.conf.BackpropType;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
-import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
-import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
-import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.nn.LayerDescription;
+import org.dpdl4j.nn.LayerKind;
+import org.dpdl4j.nn.ModelDescription;
+import org.dpdl4j.nn.ModelProblem;
+import org.dpdl4j.nn.ModelReader;
+import org.dpdl4j.nn.UnsupportedModelException;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.lossfunctions.impl.LossFMeasure;
 
@@ -27,8 +29,13 @@ import java.util.List;
  * reproduce), input preprocessors, truncated BPTT, batch-level losses such as F-measure, and half
  * precision. Regularization, gradient normalization and constraints are accepted: DL4J applies them to
  * the privatised gradient or to the parameters, which is post-processing.
+ *
+ * <p>The network is read by {@link ModelReader}, whose problems (unknown layers, dropout, weight noise, layer
+ * normalization, activations with parameters, misplaced output layers) are refused here too; this class adds
+ * the rules of clipping on top.
  */
 public final class DpModelValidator {
+    private static final String REFUSAL = "This network cannot be trained with per-example clipping";
     private static final String SUPPORTED = "Supported: DenseLayer (without layer norm) layers followed by one OutputLayer, "
             + "activations without parameters, per-example losses, no dropout, no weight noise, FLOAT or DOUBLE.";
 
@@ -42,66 +49,45 @@ public final class DpModelValidator {
 
     /** Returns the spec of a supported configuration, or throws {@link UnsupportedModelException}. */
     public static DenseNetworkSpec validate(MultiLayerConfiguration conf) {
-        List<String> problems = new ArrayList<>();
-        List<DenseLayerSpec> layers = new ArrayList<>();
-        int count = conf.getConfs().size();
-        if (count == 0) {
-            problems.add("the network has no layers");
-        }
-        if (conf.getBackpropType() != BackpropType.Standard) {
-            problems.add("backprop type " + conf.getBackpropType() + " (only Standard backprop is supported)");
-        }
-        if (conf.getInputPreProcessors() != null && !conf.getInputPreProcessors().isEmpty()) {
-            problems.add("input preprocessors at layers " + conf.getInputPreProcessors().keySet()
-                    + " (feed flat feature vectors instead)");
-        }
-        DataType dataType = conf.getDataType();
-        if (dataType != DataType.FLOAT && dataType != DataType.DOUBLE) {
-            problems.add("data type " + dataType + " (use FLOAT or DOUBLE)");
-        }
-        long offset = 0;
-        for (int i = 0; i < count; i++) {
-            NeuralNetConfiguration layerConf = conf.getConf(i);
-            Layer layer = layerConf.getLayer();
-            boolean last = i == count - 1;
-            String where = "layer " + i + " (" + layer.getClass().getSimpleName()
-                    + (layer.getLayerName() != null ? " \"" + layer.getLayerName() + "\"" : "") + ")";
-            Class<?> expected = last ? OutputLayer.class : DenseLayer.class;
-            if (layer.getClass() != expected) {
-                problems.add(where + ": expected " + expected.getSimpleName() + (last ? " as the last layer" : " here"));
-                offset += layer.initializer().numParams(layerConf);
-                continue;
-            }
-            checkLayerOptions((BaseLayer) layer, where, problems);
-            FeedForwardLayer ff = (FeedForwardLayer) layer;
-            boolean hasBias = last ? ((OutputLayer) layer).hasBias() : ((DenseLayer) layer).hasBias();
-            layers.add(new DenseLayerSpec(i, ff.getNIn(), ff.getNOut(), ff.getActivationFn(), hasBias, offset));
-            offset += layer.initializer().numParams(layerConf);
-            if (last && ((OutputLayer) layer).getLossFn() instanceof LossFMeasure) {
-                problems.add(where + ": the F-measure loss is computed over the whole batch, not per example");
-            }
-        }
+        ModelDescription model = ModelReader.read(conf);
+        List<ModelProblem> problems = new ArrayList<>(model.problems());
+        problems.addAll(clippingProblems(model));
         if (!problems.isEmpty()) {
-            throw new UnsupportedModelException("This network cannot be trained with per-example clipping:\n  - "
-                    + String.join("\n  - ", problems) + "\n" + SUPPORTED);
+            throw new UnsupportedModelException(REFUSAL, problems, SUPPORTED);
         }
-        OutputLayer out = (OutputLayer) conf.getConf(count - 1).getLayer();
-        return new DenseNetworkSpec(layers, out.getLossFn(), offset, dataType);
+        List<DenseLayerSpec> layers = model.layers().stream()
+                .map(l -> new DenseLayerSpec(l.index(), l.nIn(), l.nOut(), l.activation(), l.hasBias(), l.paramOffset()))
+                .toList();
+        return new DenseNetworkSpec(layers, model.output().loss(), model.numParams(), model.dataType());
     }
 
-    private static void checkLayerOptions(BaseLayer layer, String where, List<String> problems) {
-        if (layer instanceof DenseLayer dense && dense.hasLayerNorm()) {
-            problems.add(where + ": layer normalization is not supported (remove hasLayerNorm(true))");
+    /** What the reader accepts but the batched per-example pass cannot compute exactly. */
+    private static List<ModelProblem> clippingProblems(ModelDescription model) {
+        List<ModelProblem> problems = new ArrayList<>();
+        if (model.backpropType() != BackpropType.Standard) {
+            problems.add(ModelProblem.network("backprop type " + model.backpropType(),
+                    "only Standard backprop is supported"));
         }
-        if (layer.getIDropout() != null) {
-            problems.add(where + ": dropout draws a random mask per example, which the batched per-example pass "
-                    + "does not reproduce (remove dropOut(...))");
+        List<Integer> preprocessed = model.layers().stream().filter(l -> l.preprocessor() != null)
+                .map(LayerDescription::index).toList();
+        if (!preprocessed.isEmpty()) {
+            problems.add(ModelProblem.network("input preprocessors at layers " + preprocessed,
+                    "feed flat feature vectors instead"));
         }
-        if (layer.getWeightNoise() != null) {
-            problems.add(where + ": weight noise is not supported (remove weightNoise(...))");
+        DataType dataType = model.dataType();
+        if (dataType != DataType.FLOAT && dataType != DataType.DOUBLE) {
+            problems.add(ModelProblem.network("data type " + dataType, "use FLOAT or DOUBLE"));
         }
-        if (layer.getActivationFn() != null && layer.getActivationFn().numParams((int) ((FeedForwardLayer) layer).getNIn()) > 0) {
-            problems.add(where + ": activation " + layer.getActivationFn() + " has trainable parameters");
+        for (LayerDescription layer : model.layers()) {
+            if (layer.kind() == LayerKind.CONVOLUTION_2D) {
+                problems.add(layer.problem("per-example clipping computes exact per-example gradients of fully"
+                        + " connected layers only, not of convolutions", "use DenseLayers on flat feature vectors instead"));
+            }
+            if (layer.loss() instanceof LossFMeasure) {
+                problems.add(layer.problem("the F-measure loss is computed over the whole batch, not per example",
+                        "use a per-example loss such as MCXENT, XENT or MSE"));
+            }
         }
+        return problems;
     }
 }

@@ -7,6 +7,10 @@ import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.dpdl4j.models.DlgLeNetModel;
+import org.dpdl4j.models.ImageShape;
+import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.nn.UnsupportedModelException;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
@@ -73,6 +77,17 @@ class DpModelValidatorTest {
         MultiLayerConfiguration fMeasure = new NeuralNetConfiguration.Builder().list()
                 .layer(new OutputLayer.Builder(new LossFMeasure()).nIn(4).nOut(1).activation(Activation.SIGMOID).build()).build();
         assertTrue(rejection(fMeasure).contains("F-measure"));
+    }
+
+    @Test
+    void refusesTheConvolutionalDlgLeNetNamingEveryConvolutionAndPreprocessor() {
+        String msg = rejection(DlgLeNetModel.configuration(ImageShape.MNIST, 10, DlgLeNetModel.InputFormat.FLAT,
+                ModelOptions.defaults()));
+        for (int i = 0; i < 3; i++) {
+            assertTrue(msg.contains("layer " + i + " (ConvolutionLayer): per-example clipping"), msg);
+        }
+        assertTrue(msg.contains("input preprocessors at layers [0, 3] (feed flat feature vectors instead)"), msg);
+        assertTrue(msg.endsWith(" FLOAT or DOUBLE."), msg);
     }
 
     @Test

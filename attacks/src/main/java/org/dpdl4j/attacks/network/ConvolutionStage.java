@@ -2,6 +2,7 @@ package org.dpdl4j.attacks.network;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.dpdl4j.nn.ConvolutionGeometry;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**

@@ -1,8 +1,11 @@
 package org.dpdl4j.attacks.network;
 
-import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import java.util.List;
+import org.dpdl4j.nn.LayerDescription;
+import org.dpdl4j.nn.ModelProblem;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.activations.impl.ActivationSigmoid;
 import org.nd4j.linalg.activations.impl.ActivationSoftmax;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -27,27 +30,29 @@ public enum OutputHead {
     SIGMOID_CROSS_ENTROPY;
 
     /**
-     * The head of a DL4J output layer.
+     * The head of an output layer.
      *
-     * @throws UnsupportedModelException for other activation/loss pairs or weighted losses
+     * @param problems where the reason is filed for other activation/loss pairs and weighted losses
+     * @return the head, or {@code null} after filing the problem
      */
-    public static OutputHead of(OutputLayer layer, String where) {
-        ILossFunction loss = layer.getLossFn();
-        if (loss instanceof LossMCXENT mc && layer.getActivationFn() instanceof ActivationSoftmax) {
-            if (mc.getWeights() != null) {
-                throw new UnsupportedModelException(where + ": class-weighted MCXENT is not supported; use unweighted"
-                        + " MCXENT");
+    public static OutputHead of(LayerDescription layer, List<ModelProblem> problems) {
+        ILossFunction loss = layer.loss();
+        IActivation activation = layer.activation();
+        if (loss instanceof LossMCXENT mc && activation instanceof ActivationSoftmax) {
+            if (mc.getWeights() == null) {
+                return SOFTMAX_CROSS_ENTROPY;
             }
-            return SOFTMAX_CROSS_ENTROPY;
-        }
-        if (loss instanceof LossBinaryXENT xent && layer.getActivationFn() instanceof ActivationSigmoid) {
-            if (xent.getWeights() != null) {
-                throw new UnsupportedModelException(where + ": weighted XENT is not supported; use unweighted XENT");
+            problems.add(layer.problem("class-weighted MCXENT is not supported", "use unweighted MCXENT"));
+        } else if (loss instanceof LossBinaryXENT xent && activation instanceof ActivationSigmoid) {
+            if (xent.getWeights() == null) {
+                return SIGMOID_CROSS_ENTROPY;
             }
-            return SIGMOID_CROSS_ENTROPY;
+            problems.add(layer.problem("weighted XENT is not supported", "use unweighted XENT"));
+        } else {
+            problems.add(layer.problem("output activation " + activation + " with loss " + loss
+                    + " is not supported", "use SOFTMAX with MCXENT, or SIGMOID with XENT"));
         }
-        throw new UnsupportedModelException(where + ": output activation " + layer.getActivationFn() + " with loss "
-                + loss + " is not supported; use SOFTMAX with MCXENT, or SIGMOID with XENT");
+        return null;
     }
 
     /** The head applied to logits (rows are examples), as a new array. */

@@ -1,5 +1,8 @@
 package org.dpdl4j.attacks.network;
 
+import java.util.List;
+import org.dpdl4j.nn.LayerDescription;
+import org.dpdl4j.nn.ModelProblem;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.activations.IActivation;
@@ -31,12 +34,13 @@ public enum StageActivation {
     public static final String SUPPORTED = "sigmoid, tanh, relu (plain: no threshold, cap or leak), identity";
 
     /**
-     * The activation matching a DL4J activation function.
+     * The activation of a dense or convolution layer.
      *
-     * @param where names the layer in error messages
-     * @throws UnsupportedModelException for any other activation
+     * @param problems where the reason is filed when gradient matching has no derivatives for the activation
+     * @return the activation, or {@code null} after filing the problem
      */
-    public static StageActivation of(IActivation activation, String where) {
+    public static StageActivation of(LayerDescription layer, List<ModelProblem> problems) {
+        IActivation activation = layer.activation();
         if (activation instanceof ActivationSigmoid) {
             return SIGMOID;
         }
@@ -46,15 +50,15 @@ public enum StageActivation {
         if (activation instanceof ActivationIdentity) {
             return IDENTITY;
         }
-        if (activation instanceof ActivationReLU) {
-            if (!activation.equals(new ActivationReLU())) {
-                throw new UnsupportedModelException(where + ": ReLU with a threshold, cap or negative slope ("
-                        + activation + ") is not supported; use a plain ReLU or one of: " + SUPPORTED);
-            }
+        if (activation instanceof ActivationReLU && activation.equals(new ActivationReLU())) {
             return RELU;
         }
-        throw new UnsupportedModelException(where + ": activation " + activation + " is not supported by gradient"
-                + " matching; use one of: " + SUPPORTED);
+        problems.add(activation instanceof ActivationReLU
+                ? layer.problem("ReLU with a threshold, cap or negative slope (" + activation + ") is not supported",
+                        "use a plain ReLU or one of: " + SUPPORTED)
+                : layer.problem("activation " + activation + " is not supported by gradient matching",
+                        "use one of: " + SUPPORTED));
+        return null;
     }
 
     /** Whether {@code f''} is identically zero, so the curvature term of the matching gradient vanishes. */

@@ -19,6 +19,8 @@ import org.dpdl4j.attacks.TestNetworks;
 import org.dpdl4j.models.DlgLeNetModel;
 import org.dpdl4j.models.ImageShape;
 import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.nn.ConvolutionGeometry;
+import org.dpdl4j.nn.UnsupportedModelException;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -104,6 +106,17 @@ class TargetNetworkTest {
                 .layer(new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2).activation(Activation.IDENTITY).build())
                 .build();
         assertRefused(squared, "SOFTMAX with MCXENT");
+    }
+
+    @Test
+    void everyProblemIsListedAtOnceIncludingLayerNormalization() {
+        MultiLayerConfiguration conf = new NeuralNetConfiguration.Builder().list()
+                .layer(new DenseLayer.Builder().nIn(4).nOut(3).hasLayerNorm(true).activation(Activation.TANH).build())
+                .layer(new DenseLayer.Builder().nIn(3).nOut(3).activation(Activation.LEAKYRELU).build())
+                .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(3).nOut(2).activation(Activation.SOFTMAX).build())
+                .build();
+        assertRefused(conf, "layer 0 (DenseLayer): layer normalization is not supported");
+        assertRefused(conf, "layer 1 (DenseLayer): activation leakyrelu");
     }
 
     private static void assertRefused(MultiLayerConfiguration conf, String expected) {

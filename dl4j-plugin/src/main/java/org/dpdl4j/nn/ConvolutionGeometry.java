@@ -1,4 +1,4 @@
-package org.dpdl4j.attacks.network;
+package org.dpdl4j.nn;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
