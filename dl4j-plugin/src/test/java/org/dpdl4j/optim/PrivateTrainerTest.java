@@ -2,6 +2,7 @@ package org.dpdl4j.optim;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.DpSgd;
+import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseKey;

@@ -11,6 +11,7 @@ import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.privacy.accounting.correlated.KappaResult;
 import org.dpdl4j.privacy.accounting.correlated.SecRdpAccountant;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 
 /**
  * The privacy analysis of one decentralized round: which mechanism each round is for the chosen adversary.
@@ -91,6 +92,14 @@ public final class DecentralizedPrivacy {
     /** The per-round mechanism: what the ledger records every round. */
     public DpEvent perRound() {
         return perRound;
+    }
+
+    /**
+     * Epsilon after {@code rounds} rounds like this one (planning; standard accountant and conversion): what a run's
+     * ledger reports after them.
+     */
+    public double plannedEpsilon(long rounds, double delta) {
+        return LedgerAccounting.standard(relation).plannedEpsilon(perRound, rounds, delta);
     }
 
     /** The neighbouring relation the per-round mechanism is analysed under. */

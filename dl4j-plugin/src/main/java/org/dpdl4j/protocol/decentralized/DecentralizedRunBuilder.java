@@ -15,6 +15,8 @@ import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.NodeData;
@@ -70,6 +72,7 @@ public final class DecentralizedRunBuilder {
     private DecorCompatibility compatibility = DecorCompatibility.NONE;
     private AccountantFactory accountants = AccountantFactory.standard();
     private RunSettings settings;
+    private NoiseStreams streams;
     private DecentralizedCalibration.Result calibration;
 
     DecentralizedRunBuilder() {
@@ -225,7 +228,26 @@ public final class DecentralizedRunBuilder {
         return this;
     }
 
-    /** The settings recorded with the run (in its checkpoint). */
+    /**
+     * Every engine setting at once, from a prepared configuration: algorithm, unit, objective, clip, the noise levels
+     * (as given noise), learning rate, weight decay, batch size, sampling, rounds, seed and reference-code deviations.
+     */
+    public DecentralizedRunBuilder config(DecentralizedConfig c) {
+        algorithm(c.algorithm()).unit(c.unit()).objective(c.objective()).learningRate(c.learningRate()).weightDecay(c.weightDecay())
+                .batchSize(c.batchSize()).sampling(c.sampling()).rounds(c.rounds()).seed(c.seed()).compatibility(c.compatibility());
+        if (c.algorithm().isPrivate()) {
+            clip(c.clipNorm()).noise(c.sigmaCdp(), c.sigmaCor());
+        }
+        return this;
+    }
+
+    /** Noise streams to use instead of those of the noise kind (e.g. streams shared with a test's oracle). */
+    public DecentralizedRunBuilder streams(NoiseStreams value) {
+        this.streams = Objects.requireNonNull(value, "noise streams");
+        return this;
+    }
+
+    /** The settings recorded with the run (in its checkpoint); by default those the builder was given. */
     public DecentralizedRunBuilder settings(RunSettings value) {
         this.settings = Objects.requireNonNull(value, "settings");
         return this;
@@ -316,9 +338,28 @@ public final class DecentralizedRunBuilder {
             ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, delta),
                     noise.isSecure());
         }
-        RunSettings recorded = settings != null ? settings : RunSettings.empty();
-        return new DecentralizedTrainer(template, g, w, local, config, noise.streams(g, seed), privacy, ledger, recorded,
-                splitReport);
+        RunSettings recorded = settings != null ? settings : settingsOf(config, n);
+        return new DecentralizedTrainer(template, g, w, local, config, streams != null ? streams : noise.streams(g, seed), privacy,
+                ledger, recorded, splitReport);
+    }
+
+    /** What a checkpoint of a run built without settings records, so that a resume is still checked. */
+    private RunSettings settingsOf(DecentralizedConfig c, int n) {
+        RunSettings r = RunSettings.empty().with(RunOptions.SEED, c.seed()).with(RunOptions.ROUNDS, c.rounds())
+                .with(DecentralizedOptions.NODES, Integer.toString(n)).with(RunOptions.NOISE, noise.cliName());
+        if (c.sampling() != SamplingScheme.FULL_BATCH) {
+            r = r.with(RunOptions.BATCH_SIZE, (long) c.batchSize());
+        }
+        if (c.algorithm().isPrivate()) {
+            r = r.with(RunOptions.CLIP, c.clipNorm()).with(RunOptions.DELTA, delta)
+                    .with(DecentralizedOptions.UNIT, c.unit() == ProtectedUnit.USER ? "user" : "example");
+            r = !Double.isNaN(targetEpsilon) ? r.with(RunOptions.EPSILON, targetEpsilon)
+                    : r.with(DecentralizedOptions.SIGMA_CDP, c.sigmaCdp()).with(DecentralizedOptions.SIGMA_COR, c.sigmaCor());
+            if (c.algorithm() == DecentralizedAlgorithm.DECOR) {
+                r = r.with(DecentralizedOptions.ADVERSARY, adversary.name());
+            }
+        }
+        return r;
     }
 
     private Graph graph() {

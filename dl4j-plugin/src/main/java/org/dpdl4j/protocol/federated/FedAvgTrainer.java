@@ -10,6 +10,8 @@ import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -236,6 +238,28 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
     /** The per-round accounting of a private variant (null for FedAvg). */
     public FedAvgPrivacy privacy() {
         return privacy;
+    }
+
+    /**
+     * A run from a complete configuration and the parties' streams: the accounting follows the configuration (GOPA
+     * against the server alone), and the ledger has the given budget and the standard accountant.
+     *
+     * @param budget the budget of a private variant (ignored for FedAvg)
+     */
+    public static FedAvgTrainer of(MultiLayerNetwork template, List<NodeData> clients, FedAvgConfig config, NoiseStreams clientStreams,
+                                   NoiseStreams serverStreams, Graph gopaGraph, PrivacyBudget budget) {
+        FedAvgPrivacy privacy = null;
+        RunLedger ledger = null;
+        if (config.variant().isPrivate()) {
+            GopaAccountant gopa = config.variant() == FedAvgVariant.GOPA
+                    ? new GopaAccountant(Objects.requireNonNull(gopaGraph, "GOPA needs its pairwise-secret graph"), 0,
+                    CollusionAnalysis.worstCase()) : null;
+            privacy = FedAvgPrivacy.of(config, clients.size(), gopa);
+            ledger = new RunLedger(LedgerAccounting.standard(privacy.relation()), budget,
+                    clientStreams.isSecure() && serverStreams.isSecure());
+        }
+        return new FedAvgTrainer(template, clients, config, clientStreams, serverStreams, gopaGraph, privacy, ledger,
+                RunSettings.empty(), null);
     }
 
     /** A builder that sets up a run: clients, client sampling, calibration, GOPA's graph, noise streams, ledger. */

@@ -143,6 +143,19 @@ public final class Mu2Trainer extends AbstractTrainingRun {
         }
     }
 
+    /**
+     * A run from a configuration and the streams of the parties that add noise; a private configuration is accounted
+     * by {@code privacy} in a ledger with the given budget and the standard accountant.
+     *
+     * @param privacy the accounting of a private configuration (null without noise)
+     */
+    public static Mu2Trainer of(MultiLayerNetwork template, List<NodeData> data, Mu2Config config, NoiseStreams noise,
+                                Mu2Privacy privacy, org.dpdl4j.privacy.ledger.PrivacyBudget budget) {
+        RunLedger ledger = privacy == null ? null : new RunLedger(
+                org.dpdl4j.privacy.ledger.LedgerAccounting.standard(privacy.relation()), budget, noise.isSecure());
+        return new Mu2Trainer(template, data, config, noise, privacy, ledger, RunSettings.empty());
+    }
+
     /** Rounds done so far. */
     public long round() {
         return completedSteps();

@@ -38,7 +38,7 @@ class DecentralizedCalibrationTest {
                 Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
         DecentralizedConfig cfg = config(algo, unit, sampling, r, rounds);
         Graph accounted = algo == DecentralizedAlgorithm.CDP ? Topologies.complete(16) : ring;
-        double achieved = DecentralizedPrivacy.of(cfg, accounted, Adversary.eavesdropper(), m, 1e-5).epsilon(rounds);
+        double achieved = DecentralizedPrivacy.of(cfg, accounted, Adversary.eavesdropper(), m).plannedEpsilon(rounds, 1e-5);
         assertTrue(achieved <= eps, "achieved " + achieved + " > target " + eps);
         assertTrue(achieved > 0.999 * eps, "achieved " + achieved + " is not tight to " + eps);
     }
@@ -75,7 +75,7 @@ class DecentralizedCalibrationTest {
         DecentralizedConfig cfg = new DecentralizedConfig(DecentralizedAlgorithm.LDP, ProtectedUnit.EXAMPLE, LocalObjective.MEAN, 1.0,
                 r.sigmaCdp(), 0, new LearningRate.Constant(1), 0, 64, SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT, 1000, 1,
                 DecorCompatibility.NONE);
-        double proper = DecentralizedPrivacy.of(cfg, Topologies.ring(16), Adversary.eavesdropper(), 3750, 1e-5).epsilon(1000);
+        double proper = DecentralizedPrivacy.of(cfg, Topologies.ring(16), Adversary.eavesdropper(), 3750).plannedEpsilon(1000, 1e-5);
         assertTrue(proper > 10, "1000 composed steps plus the delta term: " + proper);
     }
 

@@ -5,7 +5,9 @@ import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.SecureNoiseStreams;
-import org.dpdl4j.privacy.noise.SeededNoiseStreams;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.ResumePolicy;
+import org.dpdl4j.runtime.RunCheckpoint;
 import org.dpdl4j.runtime.NodeData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,8 +29,12 @@ class DecentralizedTrainerTest {
     private static final int D = 5;
 
     private static DecentralizedTrainer trainer(Graph g, MixingMatrix w, DecentralizedConfig cfg) {
-        return new DecentralizedTrainer(DecentralizedFixtures.leastSquares(D), g, w, DecentralizedFixtures.data(N, D, 3), cfg,
-                new SeededNoiseStreams(cfg.seed()));
+        return build(g, w, DecentralizedFixtures.data(N, D, 3), cfg);
+    }
+
+    private static DecentralizedTrainer build(Graph g, MixingMatrix w, List<NodeData> data, DecentralizedConfig cfg) {
+        return DecentralizedTrainer.builder().config(cfg).model(DecentralizedFixtures.leastSquares(D)).graph(g).mixing(w)
+                .nodeData(data).noiseKind(NoiseKind.SEEDED).build();
     }
 
     @Test
@@ -99,8 +105,7 @@ class DecentralizedTrainerTest {
         DecentralizedConfig cfg = new DecentralizedConfig(DecentralizedAlgorithm.DSGD, org.dpdl4j.privacy.accounting.ProtectedUnit.USER,
                 LocalObjective.SUM, 1.0, 0, 0, new org.dpdl4j.runtime.LearningRate.Constant(0.05), 0, 1,
                 org.dpdl4j.privacy.accounting.SamplingScheme.FULL_BATCH, 1, 7, DecorCompatibility.NONE);
-        try (DecentralizedTrainer t = new DecentralizedTrainer(DecentralizedFixtures.leastSquares(D), complete,
-                MixingMatrix.averaging(complete), data, cfg, new SeededNoiseStreams(1))) {
+        try (DecentralizedTrainer t = build(complete, MixingMatrix.averaging(complete), data, cfg)) {
             t.run(400);
             double gap = t.averageModel().sub(xStar).norm2Number().doubleValue();
             assertTrue(gap < 1e-8, "average model at x*: " + gap);
@@ -114,30 +119,29 @@ class DecentralizedTrainerTest {
         DecentralizedConfig cfg = DecentralizedFixtures.config(DecentralizedAlgorithm.DECOR, 0.5, 5.0, 10);
         List<NodeData> data = DecentralizedFixtures.data(9, D, 4);
         INDArray uninterrupted;
-        try (DecentralizedTrainer t = new DecentralizedTrainer(DecentralizedFixtures.leastSquares(D), torus, mh, data, cfg,
-                new SeededNoiseStreams(cfg.seed()))) {
+        double epsilon;
+        try (DecentralizedTrainer t = build(torus, mh, data, cfg)) {
             t.run(10);
             uninterrupted = t.params().dup();
+            epsilon = t.epsilon();
         }
         Path ckpt = dir.resolve("run.ckpt");
-        try (DecentralizedTrainer first = new DecentralizedTrainer(DecentralizedFixtures.leastSquares(D), torus, mh, data, cfg,
-                new SeededNoiseStreams(cfg.seed()))) {
+        try (DecentralizedTrainer first = build(torus, mh, data, cfg)) {
             first.run(6);
-            DecentralizedCheckpoint.save(first, ckpt);
+            RunCheckpoint.save(first, ckpt);
             first.run(2);   // work after the checkpoint is lost in the "crash"
         }
-        try (DecentralizedTrainer resumed = new DecentralizedTrainer(DecentralizedFixtures.leastSquares(D), torus, mh, data, cfg,
-                new SeededNoiseStreams(cfg.seed()))) {
-            assertEquals(6, DecentralizedCheckpoint.restore(resumed, ckpt));
+        try (DecentralizedTrainer resumed = build(torus, mh, data, cfg)) {
+            assertEquals(6, RunCheckpoint.resume(resumed, RunCheckpoint.read(ckpt), ResumePolicy.strict()).fromStep());
             resumed.run(4);
             assertArrayEquals(flat(uninterrupted), flat(resumed.params()), 0.0);
+            assertEquals(epsilon, resumed.epsilon(), 0.0, "the ledger continues: ten rounds spent in all");
         }
         DecentralizedConfig other = new DecentralizedConfig(cfg.algorithm(), cfg.unit(), cfg.objective(), cfg.clipNorm(), cfg.sigmaCdp(),
                 cfg.sigmaCor(), cfg.learningRate(), cfg.weightDecay(), cfg.batchSize(), cfg.sampling(), cfg.rounds(), 99, cfg.compatibility());
-        try (DecentralizedTrainer wrongSeed = new DecentralizedTrainer(DecentralizedFixtures.leastSquares(D), torus, mh, data, other,
-                new SeededNoiseStreams(99))) {
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> DecentralizedCheckpoint.restore(wrongSeed, ckpt))
-                    .getMessage().contains("seed"));
+        try (DecentralizedTrainer wrongSeed = build(torus, mh, data, other)) {
+            assertTrue(assertThrows(IllegalArgumentException.class,
+                    () -> RunCheckpoint.resume(wrongSeed, RunCheckpoint.read(ckpt), ResumePolicy.strict())).getMessage().contains("--seed"));
         }
     }
 

@@ -5,6 +5,9 @@ import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.ResumePolicy;
+import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -24,8 +27,8 @@ class FedAvgTrainerTest {
     private static final int CLASSES = 3;
 
     private static FedAvgTrainer trainer(MultiLayerNetwork net, List<NodeData> clients, FedAvgConfig cfg) {
-        return new FedAvgTrainer(net, clients, cfg, new SeededNoiseStreams(cfg.seed()), new SeededNoiseStreams(cfg.seed() + 1),
-                cfg.variant() == FedAvgVariant.GOPA ? Topologies.randomKOut(clients.size(), 2, 3) : null);
+        return FedAvgTrainer.of(net, clients, cfg, new SeededNoiseStreams(cfg.seed()), new SeededNoiseStreams(cfg.seed() + 1),
+                cfg.variant() == FedAvgVariant.GOPA ? Topologies.randomKOut(clients.size(), 2, 3) : null, PrivacyBudget.unlimited(1e-5));
     }
 
     @Test
@@ -44,7 +47,7 @@ class FedAvgTrainerTest {
                 }
                 theta = theta.sub(g.divi(clients.size()).muli(eta));   // GD on (1/K) sum_k F_k
                 t.step();
-                assertArrayEquals(theta.toDoubleVector(), t.model().toDoubleVector(), 1e-12, "round " + (r + 1));
+                assertArrayEquals(theta.toDoubleVector(), t.parameters().toDoubleVector(), 1e-12, "round " + (r + 1));
             }
         }
     }
@@ -61,7 +64,7 @@ class FedAvgTrainerTest {
                 UpdateWeighting.BY_DATA_SIZE, 1);
         try (FedAvgTrainer t = trainer(net, clients, cfg)) {
             t.step();
-            assertArrayEquals(expected.toDoubleVector(), t.model().toDoubleVector(), 1e-12);
+            assertArrayEquals(expected.toDoubleVector(), t.parameters().toDoubleVector(), 1e-12);
         }
     }
 
@@ -80,7 +83,7 @@ class FedAvgTrainerTest {
             for (int k : drawn) {
                 g.addi(FederatedFixtures.meanGradient(net, theta, clients.get(k).features(), clients.get(k).labels()));
             }
-            assertArrayEquals(theta.sub(g.divi(2).muli(0.3)).toDoubleVector(), t.model().toDoubleVector(), 1e-12,
+            assertArrayEquals(theta.sub(g.divi(2).muli(0.3)).toDoubleVector(), t.parameters().toDoubleVector(), 1e-12,
                     "clients " + java.util.Arrays.toString(drawn));
         }
     }
@@ -102,7 +105,7 @@ class FedAvgTrainerTest {
                 UpdateWeighting.UNIFORM, 1);
         try (FedAvgTrainer t = trainer(net, clients, cfg)) {
             t.step();
-            assertArrayEquals(avg.toDoubleVector(), t.model().toDoubleVector(), 1e-12);
+            assertArrayEquals(avg.toDoubleVector(), t.parameters().toDoubleVector(), 1e-12);
         }
     }
 
@@ -115,7 +118,7 @@ class FedAvgTrainerTest {
                 UpdateWeighting.UNIFORM, 2.0, z, 0.0, 11);
         try (FedAvgTrainer t = trainer(net, data, cfg)) {
             t.step();
-            INDArray moved = t.model().sub(before);
+            INDArray moved = t.parameters().sub(before);
             return Math.sqrt(moved.mul(moved).meanNumber().doubleValue());
         }
     }
@@ -140,25 +143,28 @@ class FedAvgTrainerTest {
     void poissonClientSamplingIsAccountedAsTheSampledGaussianAndFixedSizeAsReplaceOne() {
         FedAvgConfig poisson = new FedAvgConfig(FedAvgVariant.DP_CENTRAL, 100, 1, 4, new LearningRate.Constant(0.1), 1.0,
                 new ClientSampling.Poisson(0.1), UpdateWeighting.UNIFORM, 1.0, 1.2, 0.0, 1);
-        FedAvgPrivacy p = FedAvgPrivacy.of(poisson, 100, null, 1e-5);
+        FedAvgPrivacy p = FedAvgPrivacy.of(poisson, 100, null);
         assertEquals(org.dpdl4j.privacy.accounting.NeighbouringRelation.ADD_OR_REMOVE_ONE, p.relation());
         assertTrue(p.perRound() instanceof org.dpdl4j.privacy.accounting.PoissonSampledEvent);
         FedAvgConfig everyone = new FedAvgConfig(FedAvgVariant.DP_CENTRAL, 100, 1, 4, new LearningRate.Constant(0.1), 1.0,
                 new ClientSampling.Everyone(), UpdateWeighting.UNIFORM, 1.0, 1.2, 0.0, 1);
-        assertTrue(p.epsilon(100) < FedAvgPrivacy.of(everyone, 100, null, 1e-5).epsilon(100) / 3, "sampling amplifies");
+        assertTrue(p.plannedEpsilon(100, 1e-5) < FedAvgPrivacy.of(everyone, 100, null).plannedEpsilon(100, 1e-5) / 3, "sampling amplifies");
         FedAvgConfig local = new FedAvgConfig(FedAvgVariant.DP_LOCAL, 100, 1, 4, new LearningRate.Constant(0.1), 1.0,
                 new ClientSampling.Poisson(0.1), UpdateWeighting.UNIFORM, 1.0, 1.2, 0.0, 1);
-        assertEquals(FedAvgPrivacy.of(everyone, 100, null, 1e-5).epsilon(100), FedAvgPrivacy.of(local, 100, null, 1e-5).epsilon(100), 1e-12,
+        assertEquals(FedAvgPrivacy.of(everyone, 100, null).plannedEpsilon(100, 1e-5), FedAvgPrivacy.of(local, 100, null).plannedEpsilon(100, 1e-5), 1e-12,
                 "local DP credits no sampling");
         FedAvgConfig fixed = new FedAvgConfig(FedAvgVariant.DP_CENTRAL, 100, 1, 4, new LearningRate.Constant(0.1), 1.0,
                 new ClientSampling.FixedSize(10), UpdateWeighting.UNIFORM, 1.0, 1.2, 0.0, 1);
-        assertEquals(org.dpdl4j.privacy.accounting.NeighbouringRelation.REPLACE_ONE, FedAvgPrivacy.of(fixed, 100, null, 1e-5).relation());
-        assertTrue(FedAvgPrivacy.of(poisson, 100, null, 1e-5).statement(100, poisson, "-").contains("ADD_OR_REMOVE_ONE"));
+        assertEquals(org.dpdl4j.privacy.accounting.NeighbouringRelation.REPLACE_ONE, FedAvgPrivacy.of(fixed, 100, null).relation());
+        try (FedAvgTrainer run = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), FederatedFixtures.softmaxClients(100, 2, N_IN, CLASSES, 1), poisson)) {
+            run.step();
+            assertTrue(run.privacyStatement().contains("ADD_OR_REMOVE_ONE"), run.privacyStatement());
+        }
         // Central calibration meets its target with the sampled event.
         double z = FedAvgPrivacy.calibrate(FedAvgVariant.DP_CENTRAL, new ClientSampling.Poisson(0.1), 100, 100, 2.0, 1e-5);
         FedAvgConfig calibrated = new FedAvgConfig(FedAvgVariant.DP_CENTRAL, 100, 1, 4, new LearningRate.Constant(0.1), 1.0,
                 new ClientSampling.Poisson(0.1), UpdateWeighting.UNIFORM, 1.0, z, 0.0, 1);
-        double eps = FedAvgPrivacy.of(calibrated, 100, null, 1e-5).epsilon(100);
+        double eps = FedAvgPrivacy.of(calibrated, 100, null).plannedEpsilon(100, 1e-5);
         assertTrue(eps <= 2.0 && eps > 1.99, "calibrated epsilon " + eps);
     }
 
@@ -196,7 +202,7 @@ class FedAvgTrainerTest {
             t.step();
             double revealed = Math.sqrt(t.lastMessages().mul(t.lastMessages()).meanNumber().doubleValue());
             assertTrue(revealed > 50, "each revealed value is buried in pairwise noise: rms " + revealed);
-            INDArray moved = t.model().sub(before);
+            INDArray moved = t.parameters().sub(before);
             double onAverage = Math.sqrt(moved.mul(moved).meanNumber().doubleValue());
             assertEquals(3.0 / Math.sqrt(k), onAverage, 0.05 * onAverage, "only sigma_eta / sqrt(K) reaches the average");
         }
@@ -210,17 +216,17 @@ class FedAvgTrainerTest {
         INDArray uninterrupted;
         try (FedAvgTrainer t = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, cfg)) {
             t.run(10);
-            uninterrupted = t.model();
+            uninterrupted = t.parameters();
         }
         Path ckpt = dir.resolve("fedavg.ckpt");
         try (FedAvgTrainer t = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, cfg)) {
             t.run(4);
-            FederatedCheckpoint.save(t, ckpt);
+            RunCheckpoint.save(t, ckpt);
         }
         try (FedAvgTrainer t = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, cfg)) {
-            assertEquals(4, FederatedCheckpoint.restore(t, ckpt));
+            assertEquals(4, RunCheckpoint.resume(t, RunCheckpoint.read(ckpt), ResumePolicy.strict()).fromStep());
             t.run(6);
-            assertArrayEquals(uninterrupted.toDoubleVector(), t.model().toDoubleVector(), 0.0);
+            assertArrayEquals(uninterrupted.toDoubleVector(), t.parameters().toDoubleVector(), 0.0);
         }
     }
 

@@ -18,49 +18,49 @@ import java.util.List;
 import java.util.Random;
 
 /** Small models and data sets in double precision for the federated tests. */
-final class FederatedFixtures {
+public final class FederatedFixtures {
     private FederatedFixtures() {
     }
 
-    static ModelOptions doubles(long seed) {
+    public static ModelOptions doubles(long seed) {
         return ModelOptions.defaults().withDataType(DataType.DOUBLE).withSeed(seed);
     }
 
-    static MultiLayerNetwork softmax(int nIn, int classes, long seed) {
+    public static MultiLayerNetwork softmax(int nIn, int classes, long seed) {
         MultiLayerNetwork net = new MultiLayerNetwork(SoftmaxRegressionModel.configuration(nIn, classes, doubles(seed)));
         net.init();
         return net;
     }
 
-    static MultiLayerNetwork logistic(int nIn, long seed) {
+    public static MultiLayerNetwork logistic(int nIn, long seed) {
         MultiLayerNetwork net = new MultiLayerNetwork(LogisticRegressionModel.configuration(nIn, 1, doubles(seed)));
         net.init();
         return net;
     }
 
-    static MultiLayerNetwork leastSquares(int nIn, long seed) {
+    public static MultiLayerNetwork leastSquares(int nIn, long seed) {
         MultiLayerNetwork net = new MultiLayerNetwork(LeastSquaresModel.configuration(nIn, 1, true, doubles(seed)));
         net.init();
         return net;
     }
 
-    static MultiLayerNetwork mlp(int nIn, int hidden, int classes, long seed) {
+    public static MultiLayerNetwork mlp(int nIn, int hidden, int classes, long seed) {
         MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration(nIn, List.of(hidden), classes, Activation.TANH, doubles(seed)));
         net.init();
         return net;
     }
 
-    static INDArray gaussian(long seed, long rows, long cols) {
+    public static INDArray gaussian(long seed, long rows, long cols) {
         return Nd4j.getRandomFactory().getNewRandomInstance(seed).nextGaussian(new long[]{rows, cols}).castTo(DataType.DOUBLE);
     }
 
     /** Rows rescaled to norm exactly {@code r}. */
-    static INDArray onSphere(long seed, long rows, long cols, double r) {
+    public static INDArray onSphere(long seed, long rows, long cols, double r) {
         INDArray x = gaussian(seed, rows, cols);
         return x.diviColumnVector(x.norm2(1).reshape(rows, 1)).muli(r);
     }
 
-    static INDArray oneHot(long seed, long rows, int classes) {
+    public static INDArray oneHot(long seed, long rows, int classes) {
         Random random = new Random(seed);
         INDArray y = Nd4j.zeros(DataType.DOUBLE, rows, classes);
         for (int i = 0; i < rows; i++) {
@@ -69,7 +69,7 @@ final class FederatedFixtures {
         return y;
     }
 
-    static INDArray binary(long seed, long rows) {
+    public static INDArray binary(long seed, long rows) {
         Random random = new Random(seed);
         INDArray y = Nd4j.zeros(DataType.DOUBLE, rows, 1);
         for (int i = 0; i < rows; i++) {
@@ -79,7 +79,7 @@ final class FederatedFixtures {
     }
 
     /** {@code clients} softmax datasets with sizes {@code base + 3k} (unequal on purpose). */
-    static List<NodeData> softmaxClients(int clients, int base, int nIn, int classes, long seed) {
+    public static List<NodeData> softmaxClients(int clients, int base, int nIn, int classes, long seed) {
         List<NodeData> out = new ArrayList<>();
         for (int k = 0; k < clients; k++) {
             int m = base + 3 * k;
@@ -89,7 +89,7 @@ final class FederatedFixtures {
     }
 
     /** DL4J's own gradient of the mean loss over the rows, at the given parameters (a [p] DOUBLE vector). */
-    static INDArray meanGradient(MultiLayerNetwork template, INDArray params, INDArray features, INDArray labels) {
+    public static INDArray meanGradient(MultiLayerNetwork template, INDArray params, INDArray features, INDArray labels) {
         MultiLayerNetwork probe = template.clone();
         probe.setParams(params.reshape(1, params.length()).castTo(DataType.DOUBLE));
         return PerExampleGradientOracle.perExampleGradients(probe, features, labels).mean(0);

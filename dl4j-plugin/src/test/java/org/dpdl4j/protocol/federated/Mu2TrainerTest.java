@@ -4,6 +4,10 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.ResumePolicy;
+import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -20,6 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Spec 4.7 oracles 4 and 5 (sensitivity, M = 1), the trainer's rounds, checkpoints and refusals. */
 class Mu2TrainerTest {
+    /** A run of the configuration, accounted (when it adds noise) with the logistic task's constants. */
+    private static Mu2Trainer trainer(MultiLayerNetwork net, List<NodeData> data, Mu2Config cfg, NoiseStreams streams) {
+        Mu2Privacy privacy = cfg.noise().isPrivate()
+                ? Mu2Privacy.of(cfg.trust(), logisticConstants().sensitivityBound(), data.size(), cfg.noise(), 1e-5) : null;
+        return Mu2Trainer.of(net, data, cfg, streams, privacy, PrivacyBudget.unlimited(1e-5));
+    }
+
     private static final int N_IN = 6;
     private static final double R = 3.0;          // ||x|| = R for every example
     private static final double D = 2.0;
@@ -46,7 +57,7 @@ class Mu2TrainerTest {
         // A large step keeps the iterates moving across the whole ball, where the bound is tightest.
         Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, rounds, 1, 0.05, c, NoiseSchedule.constant(0.5), 1);
         double largest = 0;
-        try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(machines, 60, 5), cfg,
+        try (Mu2Trainer trainer = trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(machines, 60, 5), cfg,
                 new SeededNoiseStreams(1))) {
             assertEquals(Double.POSITIVE_INFINITY, trainer.machines().clip(), "certified constants: no safety clip");
             for (int t = 0; t < rounds; t++) {
@@ -111,9 +122,9 @@ class Mu2TrainerTest {
         int i = 0;
         for (ServerTrust trust : ServerTrust.values()) {
             Mu2Config cfg = Mu2Config.of(trust, rounds, 1, 1e-3, c, NoiseSchedule.constant(sigmaUntrusted), 8);
-            try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(8))) {
+            try (Mu2Trainer trainer = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(8))) {
                 trainer.run(rounds);
-                models[i++] = trainer.model();
+                models[i++] = trainer.parameters();
             }
         }
         assertArrayEquals(models[0].toDoubleVector(), models[1].toDoubleVector(), 0.0);
@@ -128,7 +139,7 @@ class Mu2TrainerTest {
         List<NodeData> data = logisticMachines(machines, 10, 3);
         double sigma = 5.0;
         Mu2Config untrusted = Mu2Config.of(ServerTrust.UNTRUSTED, 1, 1, 1e-3, c, NoiseSchedule.constant(sigma), 1);
-        try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, untrusted, new SeededNoiseStreams(1))) {
+        try (Mu2Trainer trainer = trainer(FederatedFixtures.logistic(N_IN, 2), data, untrusted, new SeededNoiseStreams(1))) {
             trainer.step();
             INDArray noiseRows = trainer.lastMessages().sub(trainer.machines().dhat());
             for (int i = 1; i < machines; i++) {
@@ -136,7 +147,7 @@ class Mu2TrainerTest {
             }
         }
         Mu2Config trusted = Mu2Config.of(ServerTrust.TRUSTED, 1, 1, 1e-3, c, NoiseSchedule.constant(sigma), 1);
-        try (Mu2Trainer trainer = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, trusted, new SeededNoiseStreams(1))) {
+        try (Mu2Trainer trainer = trainer(FederatedFixtures.logistic(N_IN, 2), data, trusted, new SeededNoiseStreams(1))) {
             trainer.step();
             assertEquals(0.0, trainer.lastMessages().sub(trainer.machines().dhat()).norm2Number().doubleValue(), 0.0,
                     "a trusted server receives the raw estimates");
@@ -149,23 +160,23 @@ class Mu2TrainerTest {
         List<NodeData> data = logisticMachines(3, 20, 4);
         Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
         INDArray uninterrupted;
-        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
             t.run(20);
-            uninterrupted = t.model();
+            uninterrupted = t.parameters();
         }
         Path ckpt = dir.resolve("mu2.ckpt");
-        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
             t.run(8);
-            FederatedCheckpoint.save(t, ckpt);
+            RunCheckpoint.save(t, ckpt);
         }
-        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
-            assertEquals(8, FederatedCheckpoint.restore(t, ckpt));
+        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            assertEquals(8, RunCheckpoint.resume(t, RunCheckpoint.read(ckpt), ResumePolicy.strict()).fromStep());
             t.run(12);
-            assertArrayEquals(uninterrupted.toDoubleVector(), t.model().toDoubleVector(), 0.0);
+            assertArrayEquals(uninterrupted.toDoubleVector(), t.parameters().toDoubleVector(), 0.0);
         }
         Mu2Config trusted = Mu2Config.of(ServerTrust.TRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
-        try (Mu2Trainer t = new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, trusted, new SeededNoiseStreams(5))) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FederatedCheckpoint.restore(t, ckpt));
+        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, trusted, new SeededNoiseStreams(5))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RunCheckpoint.resume(t, RunCheckpoint.read(ckpt), ResumePolicy.strict()));
             assertTrue(e.getMessage().contains("mu2-untrusted") && e.getMessage().contains("mu2-trusted"), e.getMessage());
         }
     }
@@ -181,7 +192,7 @@ class Mu2TrainerTest {
         List<NodeData> data = new ArrayList<>();
         data.add(new NodeData(FederatedFixtures.gaussian(2, 30, N_IN).muli(5), FederatedFixtures.oneHot(3, 30, 3)));
         Mu2Config cfg = Mu2Config.of(ServerTrust.TRUSTED, 30, 1, 0.05, given, NoiseSchedule.none(), 1);
-        try (Mu2Trainer trainer = new Mu2Trainer(mlp, data, cfg, new SeededNoiseStreams(1))) {
+        try (Mu2Trainer trainer = trainer(mlp, data, cfg, new SeededNoiseStreams(1))) {
             long clipped = 0;
             for (int t = 0; t < 30; t++) {
                 trainer.step();
@@ -203,11 +214,11 @@ class Mu2TrainerTest {
         Mu2Constants c = logisticConstants();
         Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 50, 1, 0.01, c, NoiseSchedule.constant(1), 1);
         IllegalArgumentException tooFew = assertThrows(IllegalArgumentException.class,
-                () -> new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(2, 30, 1), cfg, new SeededNoiseStreams(1)));
+                () -> trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(2, 30, 1), cfg, new SeededNoiseStreams(1)));
         assertTrue(tooFew.getMessage().contains("machine 0 has 30 examples") && tooFew.getMessage().contains("at most 30 rounds"),
                 tooFew.getMessage());
         IllegalArgumentException wrongWidth = assertThrows(IllegalArgumentException.class,
-                () -> new Mu2Trainer(FederatedFixtures.logistic(N_IN + 1, 2), logisticMachines(2, 60, 1), cfg, new SeededNoiseStreams(1)));
+                () -> trainer(FederatedFixtures.logistic(N_IN + 1, 2), logisticMachines(2, 60, 1), cfg, new SeededNoiseStreams(1)));
         assertTrue(wrongWidth.getMessage().contains("features but the model takes"), wrongWidth.getMessage());
         IllegalArgumentException unbounded = assertThrows(IllegalArgumentException.class,
                 () -> new Mu2Config(ServerTrust.UNTRUSTED, 10, 1, 0.1, ParameterBall.unbounded(), Double.POSITIVE_INFINITY,

@@ -2,7 +2,8 @@ package org.dpdl4j.protocol.relay;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.RdpAccountant;
-import org.dpdl4j.privacy.noise.SeededNoiseStreams;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.protocol.federated.FederatedFixtures;
 import org.dpdl4j.runtime.NodeData;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -17,13 +18,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Spec 7.5 oracles 4 and 5: the random walk's visits and SGD limit, and the network-DP bound below the LDP bound. */
 class RandomWalkSgdTest {
 
+    /** A seeded walk with the configuration's settings (a noise std of 0 is a non-private walk). */
+    private static RandomWalkSgd walk(MultiLayerNetwork net, List<NodeData> parties, RandomWalkConfig cfg) {
+        return RandomWalkSgd.builder().model(net).parties(parties).steps(cfg.steps()).stepSize(cfg.stepSize())
+                .gradientBound(cfg.gradientBound()).sigma(cfg.sigma()).batchSize(cfg.batchSize()).seed(cfg.seed())
+                .noiseKind(NoiseKind.SEEDED).build();
+    }
+
+
     @Test
     void visitCountsAreBinomialTOverK() {
         int k = 50;
         long t = 100_000;
         List<NodeData> parties = FederatedFixtures.softmaxClients(k, 2, 3, 2, 1);
         RandomWalkConfig cfg = new RandomWalkConfig(t, 0.1, 1.0, 1.0, 0, 3);
-        try (RandomWalkSgd walk = new RandomWalkSgd(FederatedFixtures.softmax(3, 2, 1), parties, cfg, new SeededNoiseStreams(3))) {
+        try (RandomWalkSgd walk = walk(FederatedFixtures.softmax(3, 2, 1), parties, cfg)) {
             long[] counts = walk.visitCounts();
             double expected = (double) t / k;
             double chi2 = 0;
@@ -44,11 +53,11 @@ class RandomWalkSgdTest {
         MultiLayerNetwork net = FederatedFixtures.softmax(4, 3, 5);
         INDArray theta = net.params().dup().reshape(net.numParams());
         RandomWalkConfig cfg = new RandomWalkConfig(5, 0.4, Double.POSITIVE_INFINITY, 0.0, 0, 1);
-        try (RandomWalkSgd walk = new RandomWalkSgd(net, List.of(only), cfg, new SeededNoiseStreams(1))) {
+        try (RandomWalkSgd walk = walk(net, List.of(only), cfg)) {
             for (int s = 0; s < 5; s++) {
                 theta = theta.sub(FederatedFixtures.meanGradient(net, theta, only.features(), only.labels()).muli(0.4));
                 walk.step();
-                assertArrayEquals(theta.toDoubleVector(), walk.model().toDoubleVector(), 1e-12, "step " + (s + 1));
+                assertArrayEquals(theta.toDoubleVector(), walk.parameters().toDoubleVector(), 1e-12, "step " + (s + 1));
             }
         }
     }
