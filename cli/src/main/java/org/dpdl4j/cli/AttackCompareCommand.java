@@ -16,13 +16,13 @@ import org.dpdl4j.attacks.image.PanelGrid;
 import org.dpdl4j.attacks.inversion.AnalyticInversion;
 import org.dpdl4j.attacks.inversion.InversionAttack;
 import org.dpdl4j.attacks.inversion.RestartingAttack;
-import org.dpdl4j.attacks.campaign.CampaignAttack;
+import org.dpdl4j.experiments.campaign.CampaignAttack;
 import org.dpdl4j.attacks.observe.GossipRun;
 import org.dpdl4j.attacks.observe.RunSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
 import org.dpdl4j.attacks.observe.ScenarioRun;
-import org.dpdl4j.cli.report.Provenance;
-import org.dpdl4j.cli.report.RunDirectory;
+import org.dpdl4j.experiments.report.Provenance;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.data.TrainTest;
 import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
@@ -121,7 +121,7 @@ final class AttackCompareCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        String eps = org.dpdl4j.attacks.campaign.RowKey.formatEpsilon(epsilon);
+        String eps = org.dpdl4j.experiments.campaign.RowKey.formatEpsilon(epsilon);
         List<Panel> panels = List.of(new Panel("D-SGD eavesdropper", DecentralizedAlgorithm.DSGD, "eavesdropper"),
                 new Panel("Decor eavesdropper, eps " + eps, DecentralizedAlgorithm.DECOR, "eavesdropper"),
                 new Panel("Decor neighbour, eps " + eps, DecentralizedAlgorithm.DECOR, "neighbour"));

@@ -8,19 +8,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpdl4j.attacks.campaign.AttackCampaign;
-import org.dpdl4j.attacks.campaign.CampaignAttack;
-import org.dpdl4j.attacks.campaign.CampaignProtocols;
-import org.dpdl4j.attacks.campaign.CampaignReport;
-import org.dpdl4j.attacks.campaign.CampaignResult;
-import org.dpdl4j.attacks.campaign.RowSummary;
-import org.dpdl4j.attacks.campaign.Verdict;
+import org.dpdl4j.experiments.campaign.AttackCampaign;
+import org.dpdl4j.experiments.campaign.CampaignAttack;
+import org.dpdl4j.experiments.campaign.CampaignProtocols;
+import org.dpdl4j.experiments.campaign.CampaignReport;
+import org.dpdl4j.experiments.campaign.CampaignResult;
+import org.dpdl4j.experiments.campaign.RowSummary;
+import org.dpdl4j.experiments.campaign.Verdict;
 import org.dpdl4j.attacks.inversion.DlgConfig;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
 import org.dpdl4j.attacks.observe.RunSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
-import org.dpdl4j.cli.report.Provenance;
-import org.dpdl4j.cli.report.RunDirectory;
+import org.dpdl4j.experiments.report.Provenance;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.data.TrainTest;
 import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
@@ -192,7 +192,7 @@ final class AttackReportCommand implements Callable<Integer> {
         for (Verdict v : result.verdicts()) {
             if (Double.isFinite(v.epsilon())) {
                 out.printf(Locale.ROOT, "%s / %s at epsilon %s: recovery fails on %.0f%% of the images -> %s%n",
-                        v.algorithm(), v.observer(), org.dpdl4j.attacks.campaign.RowKey.formatEpsilon(v.epsilon()),
+                        v.algorithm(), v.observer(), org.dpdl4j.experiments.campaign.RowKey.formatEpsilon(v.epsilon()),
                         100 * v.failed(), v.failsOnNinetyPercent() ? "protected (>= 90%)" : "NOT protected (< 90%)");
             }
         }

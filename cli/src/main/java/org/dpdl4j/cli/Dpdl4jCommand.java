@@ -17,7 +17,15 @@ public final class Dpdl4jCommand implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        CommandLine cl = commandLine();
+        int status;
+        try {
+            status = cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            System.err.println("dpdl4j: error: " + message(e));
+            status = 1;
+        }
+        System.exit(status);
     }
 
     /**
@@ -27,15 +35,35 @@ public final class Dpdl4jCommand implements Runnable {
      */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Dpdl4jCommand());
+        TrainCommand.register(cl.getSubcommands().get("train"));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            boolean userError = ex instanceof IllegalArgumentException || ex instanceof IllegalStateException
-                    || ex instanceof java.io.IOException || ex instanceof java.io.UncheckedIOException;
-            commandLine.getErr().println("dpdl4j " + commandLine.getCommandName() + ": error: " + ex.getMessage());
-            if (!userError) {
+            commandLine.getErr().println("dpdl4j " + commandLine.getCommandName() + ": error: " + message(ex));
+            if (!isUserError(ex) && System.getenv("DPDL4J_DEBUG") != null) {
                 ex.printStackTrace(commandLine.getErr());
             }
             return 1;
         });
         return cl;
+    }
+
+    /** Problems with the input (options, data, privacy targets, files) as opposed to bugs. */
+    private static boolean isUserError(Throwable ex) {
+        return ex instanceof IllegalArgumentException || ex instanceof IllegalStateException
+                || ex instanceof java.io.IOException || ex instanceof java.io.UncheckedIOException
+                || ex instanceof OutOfMemoryError;
+    }
+
+    /** What the user reads: the problem and the fix, never a stack trace. */
+    private static String message(Throwable ex) {
+        if (ex instanceof OutOfMemoryError) {
+            return "out of memory (" + ex.getMessage() + "): this run needs more memory than the JVM may use; use fewer"
+                    + " nodes, a smaller model or smaller batches, or give the JVM more with DPDL4J_JAVA_OPTS=\"-Xmx8g"
+                    + " -Dorg.bytedeco.javacpp.maxbytes=8g\"";
+        }
+        if (isUserError(ex)) {
+            return ex.getMessage();
+        }
+        return "internal error (" + ex.getClass().getSimpleName() + ": " + ex.getMessage() + "). This is a bug in dpdl4j:"
+                + " please report it with the command line that caused it (set DPDL4J_DEBUG=1 to print the stack trace)";
     }
 }

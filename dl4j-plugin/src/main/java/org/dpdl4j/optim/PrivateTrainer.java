@@ -226,6 +226,26 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return new PrivacyStatement(d, l.accounting().relation(), l.spent(Conversion.STANDARD), l.spent(Conversion.IMPROVED));
     }
 
+    @Override
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("examples", sampler.datasetSize());
+        r.put("expectedBatchSize", sampler.expectedBatchSize());
+        r.put("samplingRate", sampler.samplingRate());
+        r.put("stepsPerEpoch", stepsPerEpoch());
+        r.put("steps", plannedSteps);
+        r.put("clipNorm", config.clipNorm());
+        r.put("noiseMultiplier", optimizer.noiseMultiplier());
+        r.put("noiseStd", optimizer.noiseMultiplier() * config.clipNorm());
+        return r;
+    }
+
+    /** The mechanism and what the steps taken so far spent ({@link #statement()}), then the ledger. */
+    @Override
+    public String privacyStatement() {
+        return statement().text() + org.dpdl4j.privacy.ledger.LedgerStatement.text(ledger().orElseThrow());
+    }
+
     /** Steps taken so far. */
     public long steps() {
         return completedSteps();

@@ -17,6 +17,8 @@ import org.dpdl4j.protocol.federated.ClientSampling;
 import org.dpdl4j.protocol.federated.CollusionAnalysis;
 import org.dpdl4j.protocol.federated.FedAvgConfig;
 import org.dpdl4j.protocol.federated.FedAvgPrivacy;
+import org.dpdl4j.protocol.federated.FedAvgRunBuilder;
+import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.protocol.federated.FedAvgTrainer;
 import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.protocol.federated.GopaAccountant;
@@ -83,44 +85,7 @@ public final class FedAvgRun implements ProtocolScenario {
         Epsilons.require(this, epsilon);
         RunSettings s = workload.settings();
         double clip = s.learningRate() * s.clipNorm();
-        ClientSampling everyone = new ClientSampling.Everyone();
-        Map<String, String> calibration = new LinkedHashMap<>();
-        Graph gopaGraph = null;
-        FedAvgConfig config;
-        if (variant == FedAvgVariant.FEDAVG) {
-            config = FedAvgConfig.plain(PLANNED_ROUNDS, 1, 1, new LearningRate.Constant(s.learningRate()), everyone,
-                    UpdateWeighting.UNIFORM, s.seed());
-            calibration.put("noise", "none (FedAvg, no clipping)");
-        } else if (variant == FedAvgVariant.GOPA) {
-            gopaGraph = Topologies.randomKOut(CLIENTS, GOPA_K, new NoiseKey(s.seed(), "gopa-graph", 0, 0).seed());
-            GopaAccountant accountant = new GopaAccountant(gopaGraph, COLLUDERS, CollusionAnalysis.worstCase());
-            double budget = GopaAccountant.kappaBudget(epsilon, s.delta(), PLANNED_ROUNDS, 2 * clip);
-            GopaCalibration.Levels levels = GopaCalibration.calibrate(accountant, budget);
-            config = new FedAvgConfig(variant, PLANNED_ROUNDS, 1, 1, new LearningRate.Constant(s.learningRate()), 1.0,
-                    everyone, UpdateWeighting.UNIFORM, clip, levels.sigmaPrivate() / clip,
-                    levels.sigmaPairwise() / clip, s.seed());
-            calibration.put("accounting", String.format(Locale.ROOT, "user level (a client's update, clipped to S ="
-                    + " eta C = %s, replace-one), GOPA's correlated Gaussian with kappa against %s (%s), %d planned"
-                    + " rounds, delta %s", clip, accountant.describeAdversary(),
-                    levels.kappa().basis().name().toLowerCase(Locale.ROOT), PLANNED_ROUNDS, s.delta()));
-            calibration.put("noise", String.format(Locale.ROOT, "sigma_eta = %.4g, sigma_Delta = %.4g on an update of"
-                    + " norm <= %s", levels.sigmaPrivate(), levels.sigmaPairwise(), clip));
-        } else {
-            double z = FedAvgPrivacy.calibrate(variant, everyone, CLIENTS, PLANNED_ROUNDS, epsilon, s.delta());
-            config = new FedAvgConfig(variant, PLANNED_ROUNDS, 1, 1, new LearningRate.Constant(s.learningRate()), 1.0,
-                    everyone, UpdateWeighting.UNIFORM, clip, z, 0.0, s.seed());
-            calibration.put("accounting", String.format(Locale.ROOT, "user level (a client's update, clipped to S ="
-                    + " eta C = %s, replace-one), Gaussian mechanism per round%s, %d planned rounds, every client in"
-                    + " every round, delta %s", clip, variant == FedAvgVariant.DP_LOCAL ? " on each client's message"
-                    : " on the sum", PLANNED_ROUNDS, s.delta()));
-            calibration.put("noise", String.format(Locale.ROOT, "z = %.4g: noise std %.4g %s", z, z * clip,
-                    variant == FedAvgVariant.DP_LOCAL ? "on each update" : "on the sum of the updates"));
-        }
-        calibration.put("model", String.format(Locale.ROOT, "%d clients, %d examples each, all in every round, one"
-                + " local SGD step on one example", CLIENTS, workload.train().size() / CLIENTS));
-
         SeededNoiseStreams clientStreams = new SeededNoiseStreams(s.seed());
-        SeededNoiseStreams serverStreams = new SeededNoiseStreams(new NoiseKey(s.seed(), "server", 0, 0).seed());
         int[][] parties = TargetPlacement.split(workload.train().size(), CLIENTS, s.seed());
         List<TargetPlacement.Placement> placements = TargetPlacement.place(parties, workload.targets(),
                 s.attackRound(), (client, round, size) ->
@@ -130,20 +95,34 @@ public final class FedAvgRun implements ProtocolScenario {
             data.add(new NodeData(workload.features(rows), workload.labels(rows)));
         }
         MultiLayerNetwork template = workload.newModel();
+        // The trainer's own set-up: noise calibrated for the planned rounds, user level (a client's update, clipped to
+        // S = eta C); GOPA against the worst COLLUDERS colluders on a random GOPA_K-out graph.
+        FedAvgRunBuilder builder = FedAvgTrainer.builder().variant(variant).model(template).clients(data).rounds(PLANNED_ROUNDS)
+                .localSteps(1).localBatch(1).localRate(new LearningRate.Constant(s.learningRate())).seed(s.seed())
+                .noiseKind(NoiseKind.SEEDED);
+        if (variant.isPrivate()) {
+            builder.clip(clip).target(epsilon, s.delta());
+        }
+        if (variant == FedAvgVariant.GOPA) {
+            builder.gopaK(GOPA_K).colluders((double) COLLUDERS / CLIENTS, CollusionAnalysis.worstCase());
+        }
         long lastRound = placements.stream().mapToLong(TargetPlacement.Placement::round).max().orElseThrow();
         List<AttackCase> cases = new ArrayList<>();
-        try (FedAvgTrainer trainer = new FedAvgTrainer(template, data, config, clientStreams, serverStreams,
-                gopaGraph)) {
+        Map<String, String> calibration = new LinkedHashMap<>();
+        try (FedAvgTrainer trainer = builder.build()) {
+            FedAvgConfig config = trainer.config();
+            Graph gopaGraph = trainer.gopaGraph();
+            describe(calibration, config, trainer.privacy(), builder.gopa(), clip, s, workload);
             while (trainer.round() <= lastRound) {
                 long round = trainer.round();
-                INDArray before = trainer.model();
+                INDArray before = trainer.parameters();
                 trainer.step();
                 List<TargetPlacement.Placement> now = placements.stream().filter(p -> p.round() == round).toList();
                 if (now.isEmpty()) {
                     continue;
                 }
                 INDArray messages = trainer.lastMessages().dup();
-                INDArray after = trainer.model();
+                INDArray after = trainer.parameters();
                 double accuracy = TestAccuracy.of(template, before, workload.test());
                 for (TargetPlacement.Placement p : now) {
                     cases.addAll(observe(config, p, template, before, after, messages, gopaGraph, clientStreams,
@@ -152,6 +131,31 @@ public final class FedAvgRun implements ProtocolScenario {
             }
         }
         return new ScenarioRun(algorithm(), epsilon, cases, calibration);
+    }
+
+    /** What the run was calibrated to, for the report. */
+    private void describe(Map<String, String> calibration, FedAvgConfig config, FedAvgPrivacy privacy, GopaAccountant gopa,
+                          double clip, RunSettings s, RunWorkload workload) {
+        if (variant == FedAvgVariant.FEDAVG) {
+            calibration.put("noise", "none (FedAvg, no clipping)");
+        } else if (variant == FedAvgVariant.GOPA) {
+            calibration.put("accounting", String.format(Locale.ROOT, "user level (a client's update, clipped to S ="
+                    + " eta C = %s, replace-one), GOPA's correlated Gaussian with kappa against %s (%s), %d planned"
+                    + " rounds, delta %s", clip, gopa.describeAdversary(),
+                    privacy.kappa().basis().name().toLowerCase(Locale.ROOT), PLANNED_ROUNDS, s.delta()));
+            calibration.put("noise", String.format(Locale.ROOT, "sigma_eta = %.4g, sigma_Delta = %.4g on an update of"
+                    + " norm <= %s", config.noiseMultiplier() * clip, config.pairwiseMultiplier() * clip, clip));
+        } else {
+            double z = config.noiseMultiplier();
+            calibration.put("accounting", String.format(Locale.ROOT, "user level (a client's update, clipped to S ="
+                    + " eta C = %s, replace-one), Gaussian mechanism per round%s, %d planned rounds, every client in"
+                    + " every round, delta %s", clip, variant == FedAvgVariant.DP_LOCAL ? " on each client's message"
+                    : " on the sum", PLANNED_ROUNDS, s.delta()));
+            calibration.put("noise", String.format(Locale.ROOT, "z = %.4g: noise std %.4g %s", z, z * clip,
+                    variant == FedAvgVariant.DP_LOCAL ? "on each update" : "on the sum of the updates"));
+        }
+        calibration.put("model", String.format(Locale.ROOT, "%d clients, %d examples each, all in every round, one"
+                + " local SGD step on one example", CLIENTS, workload.train().size() / CLIENTS));
     }
 
     private List<AttackCase> observe(FedAvgConfig config, TargetPlacement.Placement p, MultiLayerNetwork template,

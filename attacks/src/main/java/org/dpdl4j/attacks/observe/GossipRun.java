@@ -134,7 +134,8 @@ public final class GossipRun implements ProtocolScenario {
         MultiLayerNetwork template = workload.newModel();
         List<AttackCase> cases = new ArrayList<>();
         long lastRound = placements.stream().mapToLong(TargetPlacement.Placement::round).max().orElseThrow();
-        try (DecentralizedTrainer trainer = new DecentralizedTrainer(template, graph, mixing, data, config, streams)) {
+        try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().config(config).model(template).graph(graph).mixing(mixing)
+                .nodeData(data).streams(streams).adversary(adversary()).delta(s.delta()).build()) {
             trainer.addObserver(tap -> {
                 List<TargetPlacement.Placement> now = placements.stream().filter(p -> p.round() == tap.round()).toList();
                 if (now.isEmpty()) {

@@ -13,6 +13,8 @@ import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.federated.Mu2Config;
 import org.dpdl4j.protocol.federated.Mu2Constants;
 import org.dpdl4j.protocol.federated.Mu2Setup;
+import org.dpdl4j.protocol.federated.Mu2Privacy;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.protocol.federated.Mu2StepSize;
 import org.dpdl4j.protocol.federated.Mu2Trainer;
 import org.dpdl4j.protocol.federated.NoiseSchedule;
@@ -88,6 +90,7 @@ public final class Mu2Run implements ProtocolScenario {
         Mu2Constants constants = Mu2Constants.given(s.clipNorm(), 0.0, DIAMETER, false);
         Map<String, String> calibration = new LinkedHashMap<>();
         Mu2Config config;
+        Mu2Privacy privacy = null;
         if (trust == null) {
             double eta = Mu2StepSize.of(constants, PLANNED_ROUNDS, MACHINES, d, 0.0, ServerTrust.TRUSTED);
             config = new Mu2Config(ServerTrust.TRUSTED, PLANNED_ROUNDS, 1, eta, ParameterBall.unbounded(),
@@ -98,6 +101,7 @@ public final class Mu2Run implements ProtocolScenario {
             Mu2Setup setup = Mu2Setup.calibrated(trust, constants, MACHINES, PLANNED_ROUNDS, 1, d, epsilon, s.delta(),
                     s.seed());
             config = setup.config();
+            privacy = setup.privacy();
             calibration.put("accounting", String.format(Locale.ROOT, "record level per machine (replace-one),"
                     + " sensitivity 2S with the safety clip S = %s, closed-form zCDP over %d planned rounds, delta %s"
                     + " (spec 4.4)", constants.sensitivityBound(), PLANNED_ROUNDS, s.delta()));
@@ -116,7 +120,8 @@ public final class Mu2Run implements ProtocolScenario {
         }
         long lastRound = placements.stream().mapToLong(TargetPlacement.Placement::round).max().orElseThrow();
         List<AttackCase> cases = new ArrayList<>();
-        try (Mu2Trainer trainer = new Mu2Trainer(template, data, config, new SeededNoiseStreams(s.seed()))) {
+        try (Mu2Trainer trainer = Mu2Trainer.of(template, data, config, new SeededNoiseStreams(s.seed()), privacy,
+                PrivacyBudget.unlimited(s.delta()))) {
             Deque<INDArray> points = new ArrayDeque<>();
             points.addLast(trainer.iterates().x().dup());
             points.addLast(trainer.iterates().x().dup());

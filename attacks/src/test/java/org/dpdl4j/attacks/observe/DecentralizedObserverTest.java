@@ -65,8 +65,8 @@ class DecentralizedObserverTest {
 
         AttackCase[] seen = new AttackCase[1];
         DecentralizedConfig dsgd = config(DecentralizedAlgorithm.DSGD, 0, 0);
-        try (DecentralizedTrainer trainer = new DecentralizedTrainer(template, ring, mixing, data, dsgd,
-                new SeededNoiseStreams(dsgd.seed()))) {
+        try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().model(template).graph(ring).mixing(mixing)
+                .nodeData(data).config(dsgd).streams(new SeededNoiseStreams(dsgd.seed())).build()) {
             trainer.addObserver(tap -> seen[0] = observer.observe(new NodeRelease(tap, 2, -1, template,
                     ObservationScale.known(1.0), 1, 0.0), context));
             trainer.step();
@@ -79,8 +79,8 @@ class DecentralizedObserverTest {
 
         DecentralizedConfig decor = config(DecentralizedAlgorithm.DECOR, 0.01, 1.0);
         AttackCase[] views = new AttackCase[2];
-        try (DecentralizedTrainer trainer = new DecentralizedTrainer(template, ring, mixing, data, decor,
-                new SeededNoiseStreams(decor.seed()))) {
+        try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().model(template).graph(ring).mixing(mixing)
+                .nodeData(data).config(decor).streams(new SeededNoiseStreams(decor.seed())).build()) {
             trainer.addObserver(tap -> {
                 views[0] = observer.observe(new NodeRelease(tap, 2, -1, template, ObservationScale.known(1.0), 1,
                         Math.sqrt(0.01 * 0.01 + 2 * 1.0)), context);

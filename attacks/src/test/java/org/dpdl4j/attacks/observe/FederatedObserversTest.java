@@ -28,6 +28,8 @@ import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.protocol.federated.Mu2Config;
 import org.dpdl4j.protocol.federated.Mu2Constants;
 import org.dpdl4j.protocol.federated.Mu2Iterates;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.protocol.federated.Mu2Privacy;
 import org.dpdl4j.protocol.federated.Mu2Trainer;
 import org.dpdl4j.protocol.federated.NoiseSchedule;
 import org.dpdl4j.protocol.federated.ParameterBall;
@@ -108,12 +110,12 @@ class FederatedObserversTest {
         FedAvgConfig config = FedAvgConfig.plain(3, 1, 1, new LearningRate.Constant(LR), new ClientSampling.Everyone(),
                 UpdateWeighting.UNIFORM, 5);
         SeededNoiseStreams streams = new SeededNoiseStreams(5);
-        try (FedAvgTrainer trainer = new FedAvgTrainer(c.template, c.data, config, streams, new SeededNoiseStreams(6),
-                null)) {
+        try (FedAvgTrainer trainer = FedAvgTrainer.of(c.template, c.data, config, streams, new SeededNoiseStreams(6),
+                null, null)) {
             trainer.step();
-            INDArray before = trainer.model();
+            INDArray before = trainer.parameters();
             trainer.step();
-            INDArray after = trainer.model();
+            INDArray after = trainer.parameters();
             INDArray messages = trainer.lastMessages();
             int k = 2;
             GroundTruth truth = c.sampled(streams, k, 1);
@@ -140,10 +142,10 @@ class FederatedObserversTest {
         long p = c.template.numParams();
         for (FedAvgVariant variant : List.of(FedAvgVariant.DP_LOCAL, FedAvgVariant.DP_CENTRAL)) {
             FedAvgConfig config = config(variant, clip, 1.3, 0);
-            try (FedAvgTrainer trainer = new FedAvgTrainer(c.template, c.data, config, clients, server, null)) {
-                INDArray before = trainer.model();
+            try (FedAvgTrainer trainer = FedAvgTrainer.of(c.template, c.data, config, clients, server, null, PrivacyBudget.unlimited(1e-5))) {
+                INDArray before = trainer.parameters();
                 trainer.step();
-                INDArray after = trainer.model();
+                INDArray after = trainer.parameters();
                 INDArray messages = trainer.lastMessages();
                 int k = 1;
                 GroundTruth truth = c.sampled(clients, k, 0);
@@ -181,9 +183,9 @@ class FederatedObserversTest {
         Graph graph = Topologies.complete(PARTIES);
         SeededNoiseStreams clients = new SeededNoiseStreams(5);
         long p = c.template.numParams();
-        try (FedAvgTrainer trainer = new FedAvgTrainer(c.template, c.data, config, clients, new SeededNoiseStreams(6),
-                graph)) {
-            INDArray before = trainer.model();
+        try (FedAvgTrainer trainer = FedAvgTrainer.of(c.template, c.data, config, clients, new SeededNoiseStreams(6),
+                graph, PrivacyBudget.unlimited(1e-5))) {
+            INDArray before = trainer.parameters();
             trainer.step();
             INDArray revealed = trainer.lastMessages();
             int k = 2;
@@ -218,7 +220,8 @@ class FederatedObserversTest {
             List<INDArray> xs = new ArrayList<>();
             List<INDArray> messages = new ArrayList<>();
             List<INDArray> dhat = new ArrayList<>();
-            try (Mu2Trainer trainer = new Mu2Trainer(c.template, c.data, config, streams)) {
+            Mu2Privacy privacy = Mu2Privacy.of(trust, constants.sensitivityBound(), PARTIES, config.noise(), 1e-5);
+            try (Mu2Trainer trainer = Mu2Trainer.of(c.template, c.data, config, streams, privacy, PrivacyBudget.unlimited(1e-5))) {
                 xs.add(trainer.iterates().x().dup());
                 dhat.add(trainer.machines().dhat().dup());
                 messages.add(Nd4j.zeros(DataType.DOUBLE, PARTIES, p));
@@ -266,7 +269,7 @@ class FederatedObserversTest {
                 Double.POSITIVE_INFINITY, NoiseSchedule.none(), 9);
         List<INDArray> xs = new ArrayList<>();
         List<INDArray> dhat = new ArrayList<>();
-        try (Mu2Trainer trainer = new Mu2Trainer(c.template, c.data, config, new SeededNoiseStreams(9))) {
+        try (Mu2Trainer trainer = Mu2Trainer.of(c.template, c.data, config, new SeededNoiseStreams(9), null, null)) {
             xs.add(trainer.iterates().x().dup());
             dhat.add(trainer.machines().dhat().dup());
             for (int step = 0; step < 2; step++) {

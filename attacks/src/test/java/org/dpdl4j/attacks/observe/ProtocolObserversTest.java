@@ -202,8 +202,8 @@ class ProtocolObserversTest {
         List<AttackCase> eavesdropped = new ArrayList<>();
         List<AttackCase> averaged = new ArrayList<>();
         List<INDArray> expected = new ArrayList<>();
-        try (DecentralizedTrainer trainer = new DecentralizedTrainer(f.template, f.ring,
-                MixingMatrix.metropolisHastings(f.ring), f.data, f.config, f.streams)) {
+        try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().model(f.template).graph(f.ring).mixing(MixingMatrix.metropolisHastings(f.ring))
+                .nodeData(f.data).config(f.config).streams(f.streams).build()) {
             trainer.addObserver(tap -> {
                 GroundTruth truth = f.sampled(2, tap.round());
                 CaseContext context = new CaseContext(truth, tap.round(), Double.NaN, Map.of());
@@ -243,8 +243,8 @@ class ProtocolObserversTest {
         List<INDArray> expected = new ArrayList<>();
         List<INDArray> othersSeen = new ArrayList<>();
         List<IllegalArgumentException> refused = new ArrayList<>();
-        try (DecentralizedTrainer trainer = new DecentralizedTrainer(f.template, f.ring,
-                MixingMatrix.metropolisHastings(f.ring), f.data, f.config, f.streams)) {
+        try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().model(f.template).graph(f.ring).mixing(MixingMatrix.metropolisHastings(f.ring))
+                .nodeData(f.data).config(f.config).streams(f.streams).build()) {
             trainer.addObserver(tap -> {
                 GroundTruth truth = f.sampled(2, tap.round());
                 CaseContext context = new CaseContext(truth, tap.round(), Double.NaN, Map.of());

@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.experiments.bench.PairedTiming;
+
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
@@ -8,9 +10,9 @@ import org.dpdl4j.models.ModelKind;
 import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.cli.Converters.NoiseKindConverter;
+import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
-import org.dpdl4j.privacy.noise.SecureNoiseStreams;
-import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.decentralized.DecentralizedConfig;
 import org.dpdl4j.protocol.decentralized.DecentralizedTrainer;
@@ -42,8 +44,9 @@ final class DecorRoundBench implements Callable<Integer> {
     @Option(names = "--topology", defaultValue = "ring", description = "Topology; default ${DEFAULT-VALUE}.")
     String topology;
 
-    @Option(names = "--noise", defaultValue = "seeded", description = "seeded (default) or secure noise streams.")
-    String noise;
+    @Option(names = "--noise", defaultValue = "seeded", converter = NoiseKindConverter.class,
+            description = "seeded (default) or secure noise streams.")
+    NoiseKind noise;
 
     @Option(names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
     int blocks;
@@ -93,8 +96,9 @@ final class DecorRoundBench implements Callable<Integer> {
         DecentralizedConfig cfg = new DecentralizedConfig(algo, ProtectedUnit.EXAMPLE, LocalObjective.MEAN, 1.0, priv ? 1.0 : 0.0,
                 algo == DecentralizedAlgorithm.DECOR ? 1.0 : 0.0, new LearningRate.Constant(0.01), 1e-5, 64, SamplingScheme.POISSON,
                 1_000_000, 1, DecorCompatibility.NONE);
-        NoiseStreams streams = noise.equals("secure") ? new SecureNoiseStreams(g) : new SeededNoiseStreams(1);
-        return new DecentralizedTrainer(net, g, MixingMatrix.metropolisHastings(g), data, cfg, streams);
+        NoiseStreams streams = noise.streams(g, 1);
+        return DecentralizedTrainer.builder().model(net).graph(g).mixing(MixingMatrix.metropolisHastings(g)).nodeData(data)
+                .config(cfg).streams(streams).build();
     }
 
     private static List<NodeData> randomNodes(int n, int perNode) {

@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.experiments.bench.PairedTiming;
+
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.models.ModelKind;
 import org.dpdl4j.models.ModelOptions;

@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.experiments.bench.PairedTiming;
+
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.models.SoftmaxRegressionModel;
@@ -121,7 +123,7 @@ final class Mu2RoundBench implements Callable<Integer> {
         PlainSgd sgd = new PlainSgd(PerExampleGradients.of(net), features, labels, m);
         MultiLayerNetwork fitNet = network();
         int[] fitRound = {0};
-        try (Mu2Trainer mu2 = new Mu2Trainer(network(), data, cfg, new SeededNoiseStreams(1))) {
+        try (Mu2Trainer mu2 = Mu2Trainer.of(network(), data, cfg, new SeededNoiseStreams(1), null, null)) {
             Runnable fit = () -> {
                 int t = fitRound[0]++ % rounds;
                 fitNet.fit(new DataSet(features.slice(t).reshape(m, 784), labels.slice(t).reshape(m, 10)));

@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.experiments.bench.PairedTiming;
+
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.SecureNoiseSource;
 import org.dpdl4j.privacy.noise.SeededNoiseSource;

@@ -1,97 +1,93 @@
 package org.dpdl4j.cli.train;
 
-import org.dpdl4j.cli.report.RunDirectory;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Spec;
-
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.dpdl4j.experiments.training.SessionOptions;
+import org.dpdl4j.experiments.training.TrainingSession;
+import org.dpdl4j.experiments.workload.WorkloadOptions;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ProtocolRegistry;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code dpdl4j train}: trains a model with the chosen algorithm and writes a run directory with the
- * resolved configuration, per-epoch (or per-evaluation) metrics, a plot, the final model and, for
- * private runs, the privacy statement.
+ * {@code dpdl4j train}: trains with any registered protocol. The algorithm list, the help and the options come from
+ * the {@link ProtocolRegistry}: every option is declared once, by the component that reads it, and an option the
+ * chosen algorithm (or data set) does not read is an error.
  */
 @Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Train a model, centrally or on a graph of nodes, with or without differential privacy.",
-                "Examples:",
-                "  dpdl4j train --dataset synthetic-lsq",
-                "  dpdl4j train --dataset mnist --epochs 15",
-                "  dpdl4j train --dataset mnist --privacy central --epsilon 2 --clip 1",
-                "  dpdl4j train --algo decor --dataset a9a --topology ring --nodes 16 --epsilon 10 --clip 0.1",
-                "  dpdl4j train --algo mu2-untrusted --dataset mnist --model softmax --machines 10 --epsilon 8"})
+        description = "Train a model with any registered protocol, centrally, on a graph of nodes or across machines,"
+                + " with or without differential privacy.")
 public final class TrainCommand implements Callable<Integer> {
-    /** The algorithm families; each declares its --algo names and the options it reads. */
-    static final List<TrainingJob> JOBS = List.of(new CentralTrainingJob(), new DecentralizedTrainingJob(),
-            new FederatedTrainingJob());
+    /** The option that chooses the protocol. */
+    static final String ALGO = "--algo";
 
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    CommonOptions common;
-
-    @Mixin
-    PrivacyOptions privacy;
-
-    @Mixin
-    DecentralizedOptions decentralized;
-
-    @Mixin
-    FederatedOptions federated;
-
     @Override
     public Integer call() throws Exception {
-        TrainSettings settings = new TrainSettings(common.resolve(), privacy.resolve(), decentralized.resolve(),
-                federated.resolve());
-        TrainingJob job = jobFor(settings.common().algorithm());
-        rejectUnusedOptions(job);
-        RunDirectory dir = RunDirectory.create(settings.common().out(), settings.common().algorithm() + "-" + settings.common().dataset());
-        List<String> args = spec.commandLine().getParseResult().originalArgs();
-        job.run(settings, new RunContext(dir, spec.commandLine().getOut(), args));
-        return 0;
+        ParseResult parsed = spec.commandLine().getParseResult();
+        ProtocolRegistry registry = ProtocolRegistry.standard();
+        String name = parsed.matchedOptionValue(ALGO, "sgd");
+        if (!registry.contains(name)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --algo '" + name + "'; known: "
+                    + String.join(", ", registry.names()));
+        }
+        Protocol protocol = registry.get(name);
+        TrainOptions options = TrainOptions.of(registry);
+        List<String> foreign = new ArrayList<>();
+        RunSettings settings = RunSettings.empty();
+        for (OptionSpec given : parsed.matchedOptions()) {
+            RunOption<?> option = options.byFlag(given.longestName());
+            if (option == null) {
+                continue;   // --algo, --help, --version
+            }
+            if (!options.isGeneral(option) && !protocol.options().contains(option)) {
+                foreign.add(option.flag());
+                continue;
+            }
+            settings = settings.withText(option, given.typedValues().isEmpty() ? "true" : String.valueOf((Object) given.getValue()));
+        }
+        if (!foreign.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join(", ", foreign) + (foreign.size() == 1
+                    ? " has" : " have") + " no effect with --algo " + name + "; drop " + (foreign.size() == 1 ? "it" : "them")
+                    + " (" + name + " reads " + String.join(", ", protocol.options().stream().map(RunOption::flag).toList()) + ")");
+        }
+        return new TrainingSession(protocol, settings, parsed.originalArgs(), spec.commandLine().getOut()).run().exitCode();
     }
 
-    private TrainingJob jobFor(String algorithm) {
-        Map<String, TrainingJob> byName = new LinkedHashMap<>();
-        for (TrainingJob j : JOBS) {
-            for (String a : j.algorithms()) {
-                byName.put(a, j);
-            }
-        }
-        TrainingJob job = byName.get(algorithm);
-        if (job == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --algo '" + algorithm + "'; supported: "
-                    + String.join(", ", new TreeSet<>(byName.keySet())));
-        }
-        return job;
+    /**
+     * Adds the registry's options and algorithm list to the {@code train} command (called once, when the command line
+     * is built).
+     */
+    public static void register(CommandLine train) {
+        ProtocolRegistry registry = ProtocolRegistry.standard();
+        TrainOptions.of(registry).addTo(train.getCommandSpec(), registry);
     }
 
-    /** Options given on the command line that the chosen algorithm would not read are an error, not a silent no-op. */
-    private void rejectUnusedOptions(TrainingJob job) {
-        Set<String> allowed = new HashSet<>(job.options());
-        for (OptionSpec o : spec.mixins().get("common").options()) {
-            allowed.add(o.longestName());
+    /** Protocols by family, for help. */
+    static Map<String, List<Protocol>> byFamily(ProtocolRegistry registry) {
+        Map<String, List<Protocol>> out = new LinkedHashMap<>();
+        for (Protocol p : registry.all()) {
+            out.computeIfAbsent(p.family(), f -> new ArrayList<>()).add(p);
         }
-        List<String> unused = new ArrayList<>();
-        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
-            if (!allowed.contains(o.longestName()) && !o.usageHelp() && !o.versionHelp()) {
-                unused.add(o.longestName());
-            }
-        }
-        if (!unused.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "option(s) " + String.join(", ", unused)
-                    + " do not apply to --algo " + common.algorithm + " (it reads: " + String.join(", ", new TreeSet<>(job.options())) + ")");
-        }
+        return out;
+    }
+
+    /** Every workload and session option (read whatever the algorithm). */
+    static List<RunOption<?>> general() {
+        List<RunOption<?>> out = new ArrayList<>(WorkloadOptions.all());
+        out.addAll(SessionOptions.all());
+        return out;
     }
 }

@@ -1,7 +1,7 @@
 package org.dpdl4j.cli.reproduce;
 
 import org.dpdl4j.cli.Dpdl4jCommand;
-import org.dpdl4j.cli.report.CsvTable;
+import org.dpdl4j.experiments.report.CsvTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

@@ -34,7 +34,7 @@ public final class RunLedger {
      */
     public RunLedger(LedgerAccounting accounting, PrivacyBudget budget, boolean secureNoise) {
         this.accounting = Objects.requireNonNull(accounting, "accounting");
-        this.budget = Objects.requireNonNull(budget, "budget");
+        this.budget = Objects.requireNonNull(budget, "give the run a privacy budget (PrivacyBudget.unlimited(delta) for none)");
         this.secureNoise = secureNoise;
         this.tally = accounting.newTally();
     }

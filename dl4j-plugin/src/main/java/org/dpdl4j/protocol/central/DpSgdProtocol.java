@@ -84,7 +84,7 @@ public final class DpSgdProtocol implements Protocol {
         double lr = settings.require(LEARNING_RATE, "dp-sgd needs a learning rate");
         MultiLayerNetwork net = inputs.model().build(Updaters.of(settings.get(CentralOptions.UPDATER, "sgd"), lr),
                 settings.get(WEIGHT_DECAY, 0.0), seed);
-        NoiseKind kind = NoiseKind.parse(settings.get(NOISE, "secure"));
+        NoiseKind kind = settings.get(NOISE, NoiseKind.SECURE);
         var type = net.params().dataType();
         return PrivateTrainer.builder(net, config)
                 .data(inputs.train().features().castTo(type), inputs.train().labels().castTo(type))

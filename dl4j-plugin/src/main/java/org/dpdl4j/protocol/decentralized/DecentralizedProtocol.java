@@ -103,7 +103,7 @@ public final class DecentralizedProtocol implements Protocol {
         DecentralizedRunBuilder b = DecentralizedTrainer.builder().algorithm(algorithm).model(template).seed(seed)
                 .learningRate(decay > 0 ? new LearningRate.InverseTime(lr, decay) : new LearningRate.Constant(lr))
                 .weightDecay(s.get(WEIGHT_DECAY, 0.0)).rounds(s.require(ROUNDS, name() + " needs a number of rounds"))
-                .noiseKind(NoiseKind.parse(s.get(NOISE, "secure"))).settings(s);
+                .noiseKind(s.get(NOISE, NoiseKind.SECURE)).settings(s);
         String nodes = s.get(NODES, "16");
         Graph graph = algorithm == DecentralizedAlgorithm.CDP ? null : TopologySpec.resolve(s.get(TOPOLOGY, "ring"), nodes, seed);
         int n = graph != null ? graph.vertexCount() : nodeCount(nodes);

@@ -346,7 +346,7 @@ public final class DecentralizedRunBuilder {
     /** What a checkpoint of a run built without settings records, so that a resume is still checked. */
     private RunSettings settingsOf(DecentralizedConfig c, int n) {
         RunSettings r = RunSettings.empty().with(RunOptions.SEED, c.seed()).with(RunOptions.ROUNDS, c.rounds())
-                .with(DecentralizedOptions.NODES, Integer.toString(n)).with(RunOptions.NOISE, noise.cliName());
+                .with(DecentralizedOptions.NODES, Integer.toString(n)).with(RunOptions.NOISE, noise);
         if (c.sampling() != SamplingScheme.FULL_BATCH) {
             r = r.with(RunOptions.BATCH_SIZE, (long) c.batchSize());
         }

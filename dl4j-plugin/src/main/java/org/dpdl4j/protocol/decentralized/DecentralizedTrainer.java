@@ -311,6 +311,57 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
         return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
     }
 
+    @Override
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("nodes", graph.vertexCount());
+        r.put("edges", graph.edgeCount());
+        r.put("rounds", config.rounds());
+        r.put("batchSize", config.batchSize());
+        r.put("sampling", config.sampling().name().toLowerCase(java.util.Locale.ROOT));
+        r.put("learningRate", config.learningRate().toString());
+        if (privacy != null) {
+            r.put("unit", config.unit().name().toLowerCase(java.util.Locale.ROOT));
+            r.put("clipNorm", config.clipNorm());
+            r.put("sigmaCdp", config.sigmaCdp());
+            r.put("sigmaCor", config.sigmaCor());
+            r.put("kappa", privacy.kappaValue());
+            r.put("adversary", privacy.adversary().describe());
+        }
+        if (config.compatibility().any()) {
+            r.put("compatibility", config.compatibility().toString());
+        }
+        return r;
+    }
+
+    /**
+     * The per-round analysis (unit, relation, kappa and its exactness, the noise levels), a warning when
+     * reference-code compatibility changes the algorithm, then the ledger.
+     */
+    @Override
+    public String privacyStatement() {
+        if (privacy == null) {
+            return "";
+        }
+        RunLedger l = ledger().orElseThrow();
+        StringBuilder s = new StringBuilder();
+        s.append("Privacy statement: ").append(config.algorithm().cliName()).append(", ")
+                .append(config.unit().name().toLowerCase(java.util.Locale.ROOT)).append("-level (")
+                .append(privacy.relation()).append(")\n");
+        s.append("  per round: ").append(mechanism).append('\n');
+        if (privacy.kappa() != null) {
+            s.append(String.format(java.util.Locale.ROOT, "  kappa = %.6g (%s, adversary: %s)%n", privacy.kappa().kappa(),
+                    privacy.kappa().exactness().name().toLowerCase(java.util.Locale.ROOT), privacy.adversary().describe()));
+        }
+        s.append(String.format(java.util.Locale.ROOT, "  sigma_cdp = %s, sigma_cor = %s, C = %s, %d nodes, %d rounds planned%n",
+                config.sigmaCdp(), config.sigmaCor(), config.clipNorm(), graph.vertexCount(), config.rounds()));
+        if (config.compatibility().any()) {
+            s.append("  WARNING: reference-code compatibility is on (").append(config.compatibility()).append("): this is not"
+                    + " the analysed algorithm and the ledger below does not cover it.\n");
+        }
+        return s + org.dpdl4j.privacy.ledger.LedgerStatement.text(l);
+    }
+
     /** The per-round mechanism (null for D-SGD). */
     public DecentralizedPrivacy privacy() {
         return privacy;

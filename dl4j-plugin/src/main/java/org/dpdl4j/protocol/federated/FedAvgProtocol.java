@@ -104,7 +104,7 @@ public final class FedAvgProtocol implements Protocol {
                 .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
                 .serverRate(s.get(SERVER_LR, 1.0))
                 .clientSampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"))
-                .noiseKind(NoiseKind.parse(s.get(NOISE, "secure"))).seed(seed).settings(s);
+                .noiseKind(s.get(NOISE, NoiseKind.SECURE)).seed(seed).settings(s);
         if (variant == FedAvgVariant.FEDAVG) {
             b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);
             return b.build();

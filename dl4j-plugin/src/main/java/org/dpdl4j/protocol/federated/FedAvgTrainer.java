@@ -235,6 +235,11 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
         return template;
     }
 
+    /** GOPA's pairwise-secret graph (null for the other variants). */
+    public Graph gopaGraph() {
+        return gopaGraph;
+    }
+
     /** The per-round accounting of a private variant (null for FedAvg). */
     public FedAvgPrivacy privacy() {
         return privacy;

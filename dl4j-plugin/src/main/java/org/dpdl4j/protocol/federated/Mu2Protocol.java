@@ -142,7 +142,7 @@ public final class Mu2Protocol implements Protocol {
         if (start.equals("zero")) {
             template.params().assign(0);
         }
-        Mu2Trainer trainer = setup.trainer(template, data, NoiseKind.parse(s.get(NOISE, "secure")), s.get(EPSILON_BUDGET, Double.NaN),
+        Mu2Trainer trainer = setup.trainer(template, data, s.get(NOISE, NoiseKind.SECURE), s.get(EPSILON_BUDGET, Double.NaN),
                 AccountantFactory.standard(), s);
         trainer.describeSetup(setup, start, parts.report());
         return trainer;

@@ -77,7 +77,7 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
                 .steps(s.require(ROUNDS, "random-walk needs the number of hops (--rounds)"))
                 .stepSize(s.require(LEARNING_RATE, "random-walk needs the step size gamma (--lr)"))
                 .gradientBound(clip).batchSize((int) (long) s.get(BATCH_SIZE, 0L))
-                .noiseKind(NoiseKind.parse(s.get(NOISE, "secure"))).seed(seed).settings(s);
+                .noiseKind(s.get(NOISE, NoiseKind.SECURE)).seed(seed).settings(s);
         if (s.has(EPSILON)) {
             b.target(s.get(EPSILON).orElseThrow(), delta);
         } else {

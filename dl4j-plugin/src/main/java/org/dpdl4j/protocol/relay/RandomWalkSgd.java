@@ -198,6 +198,38 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
     }
 
     @Override
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("parties", parties.size());
+        r.put("steps", config.steps());
+        r.put("stepSize", config.stepSize());
+        r.put("batchSize", config.batchSize());
+        if (privacy != null) {
+            r.put("gradientBound", config.gradientBound());
+            r.put("sigma", config.sigma());
+            r.put("maxVisits", privacy.maxVisits());
+        }
+        return r;
+    }
+
+    /**
+     * Local DP per party (each visit releases the party's clipped gradient plus its own noise to the next holder),
+     * then the ledger. The network-DP bound needs the losses' smoothness, which the run does not know:
+     * {@link RandomWalkPrivacy#statement(double, double)} states it for a given smoothness.
+     */
+    @Override
+    public String privacyStatement() {
+        if (privacy == null) {
+            return "";
+        }
+        return String.format(java.util.Locale.ROOT, "Privacy statement: random-walk SGD, local DP of each party against"
+                        + " the next holder of the token (%s)%n  per visit: %s%n  L_F = %s, sigma = %s, %d parties, %d steps,"
+                        + " at most %d visits to one party%n", privacy.relation(), mechanism, config.gradientBound(),
+                config.sigma(), parties.size(), config.steps(), privacy.maxVisits())
+                + org.dpdl4j.privacy.ledger.LedgerStatement.text(ledger().orElseThrow());
+    }
+
+    @Override
     public RunState state() {
         return RunState.builder().array("theta", theta).array("path", Nd4j.createFromArray(path)).build();
     }

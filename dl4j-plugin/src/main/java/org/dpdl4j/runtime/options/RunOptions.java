@@ -1,5 +1,7 @@
 package org.dpdl4j.runtime.options;
 
+import org.dpdl4j.privacy.noise.NoiseKind;
+
 import static org.dpdl4j.runtime.options.ResumeRule.FREE;
 import static org.dpdl4j.runtime.options.ResumeRule.IDENTITY;
 import static org.dpdl4j.runtime.options.ResumeRule.MECHANISM;
@@ -41,7 +43,8 @@ public final class RunOptions {
     public static final RunOption<String> SAMPLING = RunOption.of("sampling", "S", ValueType.choice("poisson", "fixed"), MECHANISM,
             "Batch sampling of private training: poisson (default; each example independently) or fixed (uniform"
                     + " subsets of exactly --batch-size).");
-    public static final RunOption<String> NOISE = RunOption.of("noise", "SOURCE", ValueType.choice("secure", "seeded"), MECHANISM,
+    public static final RunOption<NoiseKind> NOISE = RunOption.of("noise", "SOURCE", ValueType.named(NoiseKind.class,
+                    "one of secure, seeded", NoiseKind::parse, NoiseKind::cliName), MECHANISM,
             "Noise source: secure (AES-256-CTR keyed from SecureRandom, default) or seeded (reproducible, NOT secure).");
     public static final RunOption<String> PARTITION = RunOption.of("partition", "P",
             ValueType.text("iid, dirichlet:ALPHA or shards:S"), MECHANISM,

@@ -126,6 +126,14 @@ public record ValueType<T>(Class<T> type, String range, Function<String, T> pars
         }, v -> v);
     }
 
+    /**
+     * One of the named constants of a type (e.g. {@link org.dpdl4j.privacy.noise.NoiseKind}), parsed by its own
+     * parser, whose message names the valid choices.
+     */
+    public static <E> ValueType<E> named(Class<E> type, String range, Function<String, E> parser, Function<E, String> name) {
+        return new ValueType<>(type, range, parser, name);
+    }
+
     /** Any non-blank text, checked later by the component that reads it. */
     public static ValueType<String> text(String range) {
         return new ValueType<>(String.class, range, t -> {

@@ -1,0 +1,108 @@
+package org.dpdl4j.cli.train;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ProtocolRegistry;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.ValueType;
+import picocli.CommandLine.Model.ArgGroupSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The {@code train} command's options, made from their declarations: the workload and session options every
+ * algorithm reads, then each option some protocol reads, with the algorithms that read it named in its help.
+ */
+final class TrainOptions {
+    private final Map<String, RunOption<?>> byFlag = new LinkedHashMap<>();
+    private final List<RunOption<?>> general;
+
+    private TrainOptions(List<RunOption<?>> general, List<RunOption<?>> protocolOptions) {
+        this.general = general;
+        general.forEach(o -> byFlag.put(o.flag(), o));
+        protocolOptions.forEach(o -> byFlag.putIfAbsent(o.flag(), o));
+    }
+
+    static TrainOptions of(ProtocolRegistry registry) {
+        return new TrainOptions(TrainCommand.general(), registry.options());
+    }
+
+    RunOption<?> byFlag(String flag) {
+        return byFlag.get(flag);
+    }
+
+    boolean isGeneral(RunOption<?> option) {
+        return general.contains(option);
+    }
+
+    /** Adds the algorithm list to the description and every option to the command, in groups. */
+    void addTo(CommandSpec spec, ProtocolRegistry registry) {
+        List<String> description = new ArrayList<>(List.of(spec.usageMessage().description()));
+        description.add("");
+        description.add("Algorithms (--algo):");
+        TrainCommand.byFamily(registry).forEach((family, protocols) -> {
+            description.add("  " + family + ":");
+            for (Protocol p : protocols) {
+                description.add(String.format("    %-18s %s", p.name(), p.summary()));
+            }
+        });
+        description.add("");
+        description.add("Examples:");
+        description.add("  dpdl4j train --dataset synthetic-lsq --algo decor --epsilon 10 --clip 1");
+        description.add("  dpdl4j train --dataset mnist --algo dp-sgd --epsilon 2 --clip 1");
+        description.add("  dpdl4j train --dataset a9a --algo decor --topology torus --nodes 4x4 --epsilon 10 --clip 0.1");
+        description.add("  dpdl4j train --dataset mnist --algo mu2-untrusted --machines 10 --epsilon 8");
+        spec.usageMessage().description(description.toArray(String[]::new));
+        spec.addOption(OptionSpec.builder(TrainCommand.ALGO).paramLabel("ALGO").type(String.class)
+                .description("The algorithm: " + String.join(", ", registry.names()) + "; default sgd.").build());
+        spec.addArgGroup(group("Data and model:%n", general.subList(0, general.size()), registry, true));
+        List<RunOption<?>> rest = new ArrayList<>();
+        for (RunOption<?> o : registry.options()) {
+            if (!general.contains(o)) {
+                rest.add(o);
+            }
+        }
+        spec.addArgGroup(group("Options of the algorithms (each says which algorithms read it):%n", rest, registry, false));
+        spec.addOption(hidden("--privacy", "the central DP-SGD of --privacy central is now --algo dp-sgd"));
+        spec.addOption(hidden("--split", "the split over machines is now --partition"));
+    }
+
+    private static ArgGroupSpec group(String heading, List<RunOption<?>> options, ProtocolRegistry registry, boolean general) {
+        ArgGroupSpec.Builder g = ArgGroupSpec.builder().heading(heading).exclusive(false).validate(false);
+        for (RunOption<?> o : options) {
+            String readers = general ? "" : readers(o, registry);
+            OptionSpec.Builder b = OptionSpec.builder(o.flag()).description(o.description() + readers);
+            if (o.type().type() == Boolean.class) {
+                b.arity("0").type(boolean.class);
+            } else {
+                b.paramLabel(o.label()).type(String.class);
+            }
+            g.addArg(b.build());
+        }
+        return g.build();
+    }
+
+    private static String readers(RunOption<?> option, ProtocolRegistry registry) {
+        List<Protocol> readers = registry.reading(option);
+        if (readers.size() == registry.all().size()) {
+            return "";
+        }
+        return " [" + String.join(", ", readers.stream().map(Protocol::name).toList()) + "]";
+    }
+
+    /** An old option name kept only to say what replaced it. */
+    private static OptionSpec hidden(String flag, String replacement) {
+        return OptionSpec.builder(flag).hidden(true).type(String.class).paramLabel("X")
+                .converters(text -> {
+                    throw new picocli.CommandLine.TypeConversionException(flag + ": " + replacement);
+                }).build();
+    }
+
+    /** The value type of an option, for tests. */
+    static ValueType<?> typeOf(RunOption<?> o) {
+        return o.type();
+    }
+}

@@ -1,0 +1,140 @@
+package org.dpdl4j.cli.train;
+
+import org.dpdl4j.cli.Dpdl4jCommand;
+import org.dpdl4j.experiments.report.CsvTable;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** {@code dpdl4j train} with the federated algorithms: run files, privacy, and refusals of bad input. */
+class FederatedTrainCommandTest {
+    private static String dataDir;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void data() {
+        String env = System.getenv("DPDL4J_DATA");
+        assumeTrue(env != null && Files.isRegularFile(Path.of(env, "a9a", "a9a.gz"))
+                && Files.isRegularFile(Path.of(env, "mnist", "train-images-idx3-ubyte.gz")), "skipped: DPDL4J_DATA lacks a9a or mnist");
+        dataDir = env;
+    }
+
+    private record Run(int exitCode, String err) {
+    }
+
+    private Run train(String... args) {
+        List<String> all = new ArrayList<>(List.of("train", "--data-dir", dataDir));
+        all.addAll(List.of(args));
+        if (!all.contains("fedavg")) {
+            all.addAll(List.of("--noise", "seeded"));   // plain FedAvg adds no noise, so it takes no --noise
+        }
+        StringWriter err = new StringWriter();
+        CommandLine cl = Dpdl4jCommand.commandLine();
+        cl.setErr(new PrintWriter(err));
+        return new Run(cl.execute(all.toArray(String[]::new)), err.toString());
+    }
+
+    private void assertRefused(String expected, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--out", tmp.resolve("refused").toString()));   // a refused run may already have created its directory
+        Run r = train(all.toArray(String[]::new));
+        assertTrue(r.exitCode() == 1 || r.exitCode() == 2, "expected a refusal containing '" + expected + "', got exit code " + r.exitCode());
+        assertTrue(r.err().contains(expected), r.err());
+    }
+
+    @Test
+    void mu2UntrustedOnMnistWritesItsRunFilesAndSpendsExactlyItsBudget() throws IOException {
+        Path out = tmp.resolve("mu2");
+        Run r = train("--algo", "mu2-untrusted", "--dataset", "mnist", "--machines", "100", "--rounds", "30", "--epsilon", "8",
+                "--eval-every", "15", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        for (String f : List.of("config.json", "metrics.csv", "summary.md", "training.png", "privacy.txt", "checkpoint.bin", "partition.txt")) {
+            assertTrue(Files.isRegularFile(out.resolve(f)), f);
+        }
+        CsvTable metrics = CsvTable.read(out.resolve("metrics.csv"));
+        assertEquals(2, metrics.size());
+        double[] eps = metrics.doubles("epsilon");
+        assertEquals(8.0, eps[1], 1e-9, "the calibrated noise spends the whole budget by the last round");
+        assertTrue(eps[0] < eps[1], "epsilon so far grows");
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("untrusted server (Algorithm 1)") && privacy.contains("seeded (reproducible) source")
+                && privacy.contains("safety clip"), privacy);
+        String config = Files.readString(out.resolve("config.json"));
+        assertTrue(config.contains("\"sensitivityBound\"") && config.contains("\"softmax\""), config);
+    }
+
+    @Test
+    void mu2TrustedWithCertifiedConstantsOnA9aClipsNothing() throws IOException {
+        Path out = tmp.resolve("trusted");
+        Run r = train("--algo", "mu2-trusted", "--dataset", "a9a", "--machines", "50", "--rounds", "20", "--epsilon", "2",
+                "--lipschitz", "12", "--smoothness", "36", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        String summary = Files.readString(out.resolve("summary.md"));
+        assertTrue(summary.matches("(?s).*\\| certification\\s*\\|\\s*certified\\s*\\|.*"), summary);
+        assertTrue(Files.readString(out.resolve("privacy.txt")).contains("certified: q is used unclipped"));
+    }
+
+    @Test
+    void everyFederatedAveragingVariantRuns() throws IOException {
+        String[][] runs = {
+                {"--algo", "fedavg", "--weighting", "size", "--client-rate", "0.6"},
+                {"--algo", "dp-fedavg-local", "--clip", "1", "--epsilon", "2"},
+                {"--algo", "dp-fedavg-central", "--clip", "1", "--epsilon", "2", "--client-rate", "0.5", "--client-sampling", "fixed"},
+                {"--algo", "gopa", "--clip", "1", "--epsilon", "2", "--colluding-fraction", "0.2", "--gopa-k", "2"}};
+        for (String[] algo : runs) {
+            Path out = tmp.resolve(algo[1]);
+            List<String> args = new ArrayList<>(List.of("--dataset", "a9a", "--machines", "5", "--rounds", "2", "--local-steps", "2",
+                    "--batch-size", "16", "--out", out.toString()));
+            args.addAll(List.of(algo));
+            Run r = train(args.toArray(String[]::new));
+            assertEquals(0, r.exitCode(), algo[1] + ": " + r.err());
+            CsvTable metrics = CsvTable.read(out.resolve("metrics.csv"));
+            assertEquals(2, metrics.size(), algo[1]);
+            if (!algo[1].equals("fedavg")) {
+                assertEquals(2.0, metrics.doubles("epsilon")[1], 1e-6, algo[1]);
+                assertTrue(Files.isRegularFile(out.resolve("privacy.txt")), algo[1]);
+            }
+        }
+        String gopa = Files.readString(tmp.resolve("gopa").resolve("privacy.txt"));
+        assertTrue(gopa.contains("colluding with 1 of the 5 parties") && gopa.contains("exact worst case"), gopa);
+        String central = Files.readString(tmp.resolve("dp-fedavg-central").resolve("privacy.txt"));
+        assertTrue(central.contains("without replacement") && central.contains("REPLACE_ONE"), central);
+    }
+
+    @Test
+    void badInputIsRefusedWithTheReasonAndTheFix() {
+        assertRefused("--machines 40000 is larger than the 32561 training examples", "--algo", "mu2-untrusted", "--dataset",
+                "a9a", "--machines", "40000", "--epsilon", "1");
+        assertRefused("diameter D of the parameter ball must be > 0, got 0.0", "--algo", "mu2-trusted", "--dataset", "a9a",
+                "--machines", "10", "--rounds", "5", "--epsilon", "1", "--diameter", "0");
+        assertRefused("target epsilon must be a positive finite number, got 0.0", "--algo", "mu2-untrusted", "--dataset", "a9a",
+                "--machines", "10", "--rounds", "5", "--epsilon", "0");
+        assertRefused("uses every example once", "--algo", "mu2-untrusted", "--dataset", "a9a", "--machines", "10000", "--rounds", "5",
+                "--epsilon", "1");
+        assertRefused("--local-steps", "--algo", "mu2-untrusted", "--dataset", "a9a", "--machines", "10", "--epsilon", "1",
+                "--local-steps", "3");
+        assertRefused("needs --clip S", "--algo", "dp-fedavg-central", "--dataset", "a9a", "--epsilon", "1");
+        assertRefused("every party of its graph", "--algo", "gopa", "--dataset", "a9a", "--clip", "1", "--epsilon", "1",
+                "--client-rate", "0.5");
+        assertRefused("apply to gopa only", "--algo", "dp-fedavg-local", "--dataset", "a9a", "--clip", "1", "--epsilon", "1",
+                "--colluding-fraction", "0.1");
+        assertRefused("do not apply to --algo fedavg", "--algo", "fedavg", "--dataset", "a9a", "--topology", "ring");
+        assertRefused("give both --lipschitz G and --smoothness L", "--algo", "mu2-trusted", "--dataset", "a9a", "--machines", "10",
+                "--epsilon", "1", "--lipschitz", "3");
+    }
+}

@@ -1,0 +1,113 @@
+package org.dpdl4j.experiments.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Claims a directory for one process: an operating-system lock on the file {@value #FILE_NAME} inside it, which
+ * names the process (pid, purpose, start time) while it holds it. A second claim, from this or another process,
+ * fails while the first holds it, so two runs can never write into one directory; the lock disappears with the
+ * process, so a crashed run never leaves its directory claimed.
+ */
+public final class DirectoryLock implements AutoCloseable {
+    /** The lock file inside a claimed directory. */
+    public static final String FILE_NAME = ".dpdl4j.lock";
+
+    private final Path file;
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private DirectoryLock(Path file, FileChannel channel, FileLock lock) {
+        this.file = file;
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /**
+     * Claims a directory (created if missing), or says who holds it.
+     *
+     * @param purpose what the claim is for, e.g. "dpdl4j train --algo decor"
+     * @return the lock, or empty when another claim holds the directory
+     * @throws UncheckedIOException when the directory or its lock file cannot be created
+     */
+    public static Optional<DirectoryLock> tryClaim(Path dir, String purpose) {
+        Path file = dir.resolve(FILE_NAME);
+        FileChannel channel = null;
+        try {
+            Files.createDirectories(dir);
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;   // this JVM already holds it
+            }
+            if (lock == null) {
+                channel.close();
+                return Optional.empty();
+            }
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap(("pid=" + ProcessHandle.current().pid() + "\npurpose=" + purpose + "\nsince="
+                    + Instant.now() + "\n").getBytes(StandardCharsets.UTF_8)));
+            channel.force(false);
+            return Optional.of(new DirectoryLock(file, channel, lock));
+        } catch (IOException e) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // the claim failed anyway
+                }
+            }
+            throw new UncheckedIOException("cannot claim the directory " + dir + ": " + e.getMessage()
+                    + "; check that it is writable", e);
+        }
+    }
+
+    /**
+     * Claims a directory or refuses, naming the process that holds it.
+     *
+     * @throws IllegalStateException when another claim holds it
+     */
+    public static DirectoryLock claim(Path dir, String purpose) {
+        return tryClaim(dir, purpose).orElseThrow(() -> new IllegalStateException(dir + " is in use by another dpdl4j"
+                + " process (" + holder(dir) + "); wait for it to finish, or use another directory"));
+    }
+
+    /** Who holds a directory's lock, in words (from its lock file). */
+    static String holder(Path dir) {
+        try {
+            String text = Files.readString(dir.resolve(FILE_NAME), StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? "lock file being written" : text.replace('\n', ' ').replace("=", " ");
+        } catch (IOException e) {
+            return "lock file unreadable";
+        }
+    }
+
+    /** The claimed directory. */
+    public Path directory() {
+        return file.getParent();
+    }
+
+    /** Releases the claim and removes the lock file. */
+    @Override
+    public void close() {
+        try {
+            Files.deleteIfExists(file);
+            lock.release();
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot release the claim on " + directory() + ": " + e.getMessage(), e);
+        }
+    }
+}

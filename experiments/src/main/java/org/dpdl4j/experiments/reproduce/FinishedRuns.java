@@ -1,0 +1,129 @@
+package org.dpdl4j.experiments.reproduce;
+
+import org.dpdl4j.experiments.report.CsvTable;
+import org.dpdl4j.experiments.report.MetricsCsv;
+import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The runs a reproduction already finished, read back from its results files (each row is flushed when
+ * its run ends), so an interrupted or crashed reproduction resumes where it stopped and loses nothing.
+ */
+final class FinishedRuns {
+    private final Map<String, DecorReproduction.Row> rows = new HashMap<>();
+    private final Map<String, double[]> chosenPairs = new HashMap<>();
+    private final Map<String, Double> chosenEta0 = new HashMap<>();
+
+    static FinishedRuns read(Path results, Path tuning, Path lrTuning) {
+        FinishedRuns f = new FinishedRuns();
+        for (Path file : new Path[]{results, tuning, lrTuning}) {
+            if (Files.isRegularFile(file)) {
+                MetricsCsv.dropTornLastLine(file);   // a row a crash cut off: its run is redone
+            }
+        }
+        if (Files.isRegularFile(results)) {
+            CsvTable t = CsvTable.read(results);
+            for (int i = 0; i < t.size(); i++) {
+                List<String> r = t.rows().get(i);
+                double eps = Double.parseDouble(r.get(t.columnIndex("epsilon_target")));
+                DecorSetting s = new DecorSetting(DecentralizedAlgorithm.valueOf(r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT)),
+                        r.get(t.columnIndex("topology")));
+                long seed = Long.parseLong(r.get(t.columnIndex("seed")));
+                f.rows.put(key(eps, s, seed), new DecorReproduction.Row(eps, s, seed, num(t, r, "sigma_cdp"), num(t, r, "sigma_cor"),
+                        num(t, r, "clip"), num(t, r, "eta0"), num(t, r, "epsilon_proper"), num(t, r, "epsilon_reference_code"), num(t, r, "metric")));
+            }
+        }
+        if (Files.isRegularFile(tuning)) {
+            CsvTable t = CsvTable.read(tuning);
+            for (List<String> r : t.rows()) {
+                if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
+                    f.chosenPairs.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|" + r.get(t.columnIndex("topology")),
+                            new double[]{num(t, r, "sigma_cdp"), num(t, r, "sigma_cor")});
+                }
+            }
+        }
+        if (Files.isRegularFile(lrTuning)) {
+            CsvTable t = CsvTable.read(lrTuning);
+            for (List<String> r : t.rows()) {
+                if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
+                    f.chosenEta0.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|"
+                            + r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT) + "|" + r.get(t.columnIndex("topology")),
+                            num(t, r, "eta0"));
+                }
+            }
+        }
+        return f;
+    }
+
+    /**
+     * Rewrites a results file with one row per key (the last one written), so that rows a resumed run replaced
+     * (finished earlier with other hyperparameters) leave the file. The new file replaces the old one atomically.
+     */
+    static void keepLatest(Path file, List<String> header, List<String> keyColumns) {
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        CsvTable t = CsvTable.read(file);
+        Map<List<String>, List<String>> latest = new java.util.LinkedHashMap<>();
+        for (List<String> r : t.rows()) {
+            List<String> key = keyColumns.stream().map(c -> r.get(t.columnIndex(c))).toList();
+            latest.remove(key);
+            latest.put(key, r);
+        }
+        if (latest.size() == t.size()) {
+            return;
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.deleteIfExists(tmp);
+            try (MetricsCsv csv = MetricsCsv.create(tmp, header)) {
+                for (List<String> r : latest.values()) {
+                    csv.append(r);
+                }
+            }
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot rewrite " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Appends to an existing results file, or creates it. */
+    static MetricsCsv open(Path file, List<String> header) {
+        return Files.isRegularFile(file) ? MetricsCsv.resume(file, header) : MetricsCsv.create(file, header);
+    }
+
+    private static double num(CsvTable t, List<String> row, String column) {
+        return Double.parseDouble(row.get(t.columnIndex(column)));
+    }
+
+    private static String key(double eps, DecorSetting s, long seed) {
+        return eps + "|" + s.algorithm() + "|" + s.topology() + "|" + seed;
+    }
+
+    boolean isEmpty() {
+        return rows.isEmpty();
+    }
+
+    int size() {
+        return rows.size();
+    }
+
+    DecorReproduction.Row row(double eps, DecorSetting s, long seed) {
+        return rows.get(key(eps, s, seed));
+    }
+
+    /** The learning rate an earlier run chose by --tune-lr for this setting, or null. */
+    Double chosenEta0(double eps, DecorSetting s) {
+        return chosenEta0.get(eps + "|" + s.algorithm() + "|" + s.topology());
+    }
+
+    double[] chosenPair(double eps, String topology) {
+        return chosenPairs.get(eps + "|" + topology);
+    }
+}

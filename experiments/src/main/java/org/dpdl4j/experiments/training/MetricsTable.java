@@ -1,0 +1,78 @@
+package org.dpdl4j.experiments.training;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dpdl4j.experiments.report.Series;
+import org.dpdl4j.experiments.report.TrainingCurves;
+import org.dpdl4j.experiments.workload.Workload;
+
+/**
+ * The rows of a run's {@code metrics.csv}, one per evaluation: the step (epoch, round, hop), train and test loss,
+ * test accuracy, the mean loss the steps measured since the previous row, the optimality gap of Decor's synthetic
+ * task, and the epsilon spent (private runs).
+ */
+final class MetricsTable {
+    private final String unit;
+    private final boolean synthetic;
+    private final boolean privateRun;
+    private final List<Row> rows = new ArrayList<>();
+
+    /** One row. */
+    record Row(long step, double trainLoss, double testLoss, double testAccuracy, double batchLoss, double optimalityGap,
+               double epsilon) {
+    }
+
+    MetricsTable(String unit, Workload workload, boolean privateRun) {
+        this.unit = unit;
+        this.synthetic = workload.synthetic() != null;
+        this.privateRun = privateRun;
+    }
+
+    List<String> header() {
+        List<String> h = new ArrayList<>(List.of(unit, "train_loss", "test_loss", "test_accuracy", "batch_loss"));
+        if (synthetic) {
+            h.add("optimality_gap");
+        }
+        if (privateRun) {
+            h.add("epsilon");
+        }
+        return h;
+    }
+
+    List<Object> values(Row r) {
+        List<Object> v = new ArrayList<>(List.of(r.step(), r.trainLoss(), r.testLoss(), r.testAccuracy(), r.batchLoss()));
+        if (synthetic) {
+            v.add(r.optimalityGap());
+        }
+        if (privateRun) {
+            v.add(r.epsilon());
+        }
+        return v;
+    }
+
+    void add(Row row) {
+        rows.add(row);
+    }
+
+    List<Row> rows() {
+        return rows;
+    }
+
+    Row last() {
+        return rows.isEmpty() ? null : rows.get(rows.size() - 1);
+    }
+
+    TrainingCurves curves(String title, boolean classification) {
+        double[] x = rows.stream().mapToDouble(Row::step).toArray();
+        List<Series> loss = new ArrayList<>();
+        if (synthetic) {
+            loss.add(new Series("optimality gap", x, rows.stream().mapToDouble(Row::optimalityGap).toArray()));
+        } else {
+            loss.add(new Series("train loss", x, rows.stream().mapToDouble(Row::trainLoss).toArray()));
+            loss.add(new Series("test loss", x, rows.stream().mapToDouble(Row::testLoss).toArray()));
+        }
+        List<Series> acc = classification
+                ? List.of(new Series("test accuracy", x, rows.stream().mapToDouble(Row::testAccuracy).toArray())) : List.of();
+        return new TrainingCurves(title, unit, loss, acc, synthetic);
+    }
+}

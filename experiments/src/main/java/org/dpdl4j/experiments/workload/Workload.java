@@ -1,0 +1,105 @@
+package org.dpdl4j.experiments.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.data.LabeledData;
+import org.dpdl4j.data.RegressionData;
+import org.dpdl4j.data.synthetic.DecorLeastSquares;
+import org.dpdl4j.models.Architecture;
+import org.dpdl4j.models.ModelKind;
+import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.runtime.ModelBuilder;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingSet;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * What a run trains on and with: the training and test data in the model's label layout, the labelled training
+ * data (for splits that follow the labels), for Decor's synthetic task its users and optimum, and the model family,
+ * architecture and precision. The one workload type of training, reproductions and attacks.
+ *
+ * @param name         data set name as given
+ * @param train        training split
+ * @param test         test split (the training split for synthetic-lsq, which has none)
+ * @param labeled      labelled training data (null for regression)
+ * @param synthetic    the synthetic least-squares problem (null otherwise)
+ * @param model        the model family
+ * @param architecture the model's architecture choices
+ * @param dataType     the precision of the model and the data (DOUBLE for the synthetic task, FLOAT otherwise)
+ * @param numClasses   0 for regression
+ */
+public record Workload(String name, Split train, Split test, LabeledData labeled, DecorLeastSquares synthetic, ModelKind model,
+                       Architecture architecture, DataType dataType, int numClasses) {
+
+    public Workload {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(train, "train");
+        Objects.requireNonNull(test, "test");
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(architecture, "architecture");
+        Objects.requireNonNull(dataType, "dataType");
+    }
+
+    /** Features and labels of one split. */
+    public record Split(INDArray features, INDArray labels) {
+        public long size() {
+            return features.size(0);
+        }
+    }
+
+    public long nIn() {
+        return train.features().size(1);
+    }
+
+    public long nOut() {
+        return train.labels().size(1);
+    }
+
+    public boolean classification() {
+        return numClasses > 0;
+    }
+
+    /** A fresh network of this workload's model, with the given updater, weight decay and seed. */
+    public MultiLayerNetwork network(org.nd4j.linalg.learning.config.IUpdater updater, double weightDecay, long seed) {
+        ModelOptions options = ModelOptions.defaults().withSeed(seed).withUpdater(updater).withWeightDecay(weightDecay)
+                .withDataType(dataType);
+        MultiLayerNetwork net = new MultiLayerNetwork(model.configuration((int) nIn(), (int) nOut(), options, architecture));
+        net.init();
+        if (synthetic != null) {
+            net.params().assign(1.0);   // x^0 = 1: the start of Decor's synthetic task
+        }
+        return net;
+    }
+
+    /** What a protocol needs: the model builder, the training set, the split schemes, and the synthetic users. */
+    public RunInputs inputs() {
+        ModelBuilder builder = this::network;
+        TrainingSet set = labeled != null
+                ? new TrainingSet(train.features(), train.labels(), labeled.labels(), labeled.numClasses())
+                : new TrainingSet(train.features(), train.labels(), null, 0);
+        return new RunInputs(builder, set, Partitioners::of, users());
+    }
+
+    /** The synthetic task's users (each user's local least-squares problem), or null. */
+    public List<NodeData> users() {
+        if (synthetic == null) {
+            return null;
+        }
+        List<NodeData> out = new ArrayList<>();
+        for (RegressionData user : synthetic.userData()) {
+            out.add(new NodeData(user.features().castTo(DataType.DOUBLE), user.targets().castTo(DataType.DOUBLE)));
+        }
+        return out;
+    }
+
+    /** The optimality gap {@code (1/n) sum_i ||x_i - x*||^2} of the synthetic task for node models [n, p] (or one model [p]). */
+    public double optimalityGap(INDArray models) {
+        INDArray rows = models.rank() == 1 ? org.nd4j.linalg.factory.Nd4j.tile(models.reshape(1, models.length()), synthetic.users(), 1)
+                : models;
+        return synthetic.optimalityGap(rows);
+    }
+}

@@ -1,0 +1,172 @@
+package org.dpdl4j.experiments.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunDirectoryTest {
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-01-02T03:04:05Z"), ZoneOffset.UTC);
+
+    @TempDir
+    Path work;
+
+    @Test
+    void defaultDirectoryIsRunsStampName() {
+        RunDirectory run = RunDirectory.create(null, "train-mnist", work, CLOCK);
+        assertEquals(work.resolve("runs/20240102-030405-train-mnist"), run.path());
+        assertTrue(Files.isDirectory(run.path()));
+    }
+
+    @Test
+    void runsInTheSameSecondGetSuffixes() {
+        Path first = RunDirectory.create(null, "decor", work, CLOCK).path();
+        Path second = RunDirectory.create(null, "decor", work, CLOCK).path();
+        Path third = RunDirectory.create(null, "decor", work, CLOCK).path();
+        assertEquals("20240102-030405-decor", first.getFileName().toString());
+        assertEquals("20240102-030405-decor-2", second.getFileName().toString());
+        assertEquals("20240102-030405-decor-3", third.getFileName().toString());
+    }
+
+    @Test
+    void concurrentRunsNeverShareADirectory() throws Exception {
+        int n = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            List<Callable<Path>> tasks = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                tasks.add(() -> RunDirectory.create(null, "race", work, CLOCK).path());
+            }
+            Set<Path> paths = new HashSet<>();
+            for (Future<Path> f : pool.invokeAll(tasks)) {
+                paths.add(f.get());
+            }
+            assertEquals(n, paths.size());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void explicitOutIsUsedWhenNewOrEmptyAndSuffixedWhenItHoldsARun() throws Exception {
+        Path out = RunDirectory.create(Path.of("results/a"), "ignored", work, CLOCK).path();
+        assertEquals(work.resolve("results/a"), out);
+        Path empty = Files.createDirectories(work.resolve("empty"));
+        assertEquals(empty, RunDirectory.create(empty, "x", work, CLOCK).path());
+        Files.writeString(out.resolve("config.json"), "{}");
+        assertEquals(work.resolve("results/a-2"), RunDirectory.create(Path.of("results/a"), "x", work, CLOCK).path());
+        assertEquals("{}", Files.readString(out.resolve("config.json")), "the earlier run is untouched");
+    }
+
+    @Test
+    void explicitOutThatIsAFileIsRefused() throws Exception {
+        Path file = Files.writeString(work.resolve("taken"), "x");
+        UncheckedIOException e = assertThrows(UncheckedIOException.class,
+                () -> RunDirectory.create(file, "x", work, CLOCK));
+        assertTrue(e.getMessage().contains("is a file"), e.getMessage());
+    }
+
+    @Test
+    void unsafeNamesAreRefused() {
+        for (String name : new String[] {"", "a/b", "../up", "-dash", "sp ace"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> RunDirectory.create(null, name, work, CLOCK), name);
+            assertTrue(e.getMessage().contains("run name"), e.getMessage());
+        }
+        RunDirectory run = RunDirectory.create(null, "ok", work, CLOCK);
+        assertThrows(IllegalArgumentException.class, () -> run.file("../escape.txt"));
+        assertThrows(IllegalArgumentException.class, () -> run.file("sub/file.txt"));
+        assertEquals(run.path().resolve("metrics.csv"), run.file("metrics.csv"));
+    }
+
+    /** A configuration as the command would hold it. */
+    record TrainConfig(String model, int epochs, double learningRate, Optional<Double> epsilon,
+                       Optional<String> unset, OptionalDouble delta, Path data, Duration budget,
+                       Map<String, Object> extra) {
+    }
+
+    @Test
+    void writesConfigAndProvenanceAsPrettyJson() throws Exception {
+        RunDirectory run = RunDirectory.create(null, "cfg", work, CLOCK);
+        Map<String, Long> seeds = new LinkedHashMap<>();
+        seeds.put("master", 42L);
+        seeds.put("partition", 7L);
+        Provenance provenance = new Provenance("0.1.0", "17", "vendor", "Linux", 2, "CpuBackend",
+                OffsetDateTime.parse("2024-01-02T03:04:05Z"), seeds, List.of("train", "--epochs", "3"));
+        TrainConfig config = new TrainConfig("mlp", 3, 0.1, Optional.of(1.5), Optional.empty(), OptionalDouble.of(1e-5),
+                Path.of("data/mnist"),
+                Duration.ofMinutes(5), Map.of("note", "x,y"));
+        Path file = run.writeConfig(config, provenance);
+        assertEquals(run.path().resolve("config.json"), file);
+        String text = Files.readString(file);
+        assertTrue(text.contains("\n  \"provenance\" : {"), "pretty-printed:\n" + text);
+        JsonNode root = new ObjectMapper().readTree(text);
+        assertEquals("mlp", root.at("/config/model").asText());
+        assertEquals(0.1, root.at("/config/learningRate").asDouble());
+        assertEquals(1.5, root.at("/config/epsilon").asDouble());
+        assertTrue(root.at("/config/unset").isNull());
+        assertEquals(1e-5, root.at("/config/delta").asDouble());
+        assertEquals(Path.of("data/mnist").toString(), root.at("/config/data").asText());
+        assertEquals("PT5M", root.at("/config/budget").asText());
+        assertEquals("2024-01-02T03:04:05Z", root.at("/provenance/startTime").asText());
+        assertEquals(List.of("master", "partition"), iteratorToList(root.at("/provenance/seeds").fieldNames()));
+        assertEquals(7, root.at("/provenance/seeds/partition").asLong());
+        assertEquals("--epochs", root.at("/provenance/arguments/1").asText());
+        List<Path> leftovers;
+        try (var files = Files.list(run.path())) {
+            leftovers = files.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+        }
+        assertTrue(leftovers.isEmpty(), "no temporary files left: " + leftovers);
+    }
+
+    private static List<String> iteratorToList(java.util.Iterator<String> names) {
+        List<String> list = new ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
+    }
+
+    @Test
+    void writeJsonReplacesAWholeFile() throws Exception {
+        RunDirectory run = RunDirectory.create(null, "json", work, CLOCK);
+        run.writeJson("results.json", Map.of("accuracy", 0.5));
+        run.writeJson("results.json", Map.of("accuracy", 0.75));
+        assertEquals(0.75, new ObjectMapper().readTree(run.file("results.json").toFile()).get("accuracy").asDouble());
+        assertFalse(Files.exists(run.file("config.json")));
+    }
+
+    @Test
+    void capturedProvenanceNamesTheRuntime() {
+        Provenance p = Provenance.capture(Map.of("master", 1L), List.of("train"));
+        assertEquals(System.getProperty("java.version"), p.javaVersion());
+        assertTrue(p.nd4jBackend().contains("Backend"), p.nd4jBackend());
+        assertTrue(p.processors() >= 1);
+        assertFalse(p.dpdl4jVersion().isBlank());
+        assertThrows(IllegalArgumentException.class, () -> new Provenance("v", "17", "x", "os", 1, "b",
+                OffsetDateTime.now(), Map.of("", 1L), List.of()));
+    }
+}
