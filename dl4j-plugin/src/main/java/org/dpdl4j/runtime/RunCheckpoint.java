@@ -328,6 +328,12 @@ public final class RunCheckpoint {
                         + "; the two cannot be composed in one ledger (the protected unit or the sampling scheme changed);"
                         + " start a new run");
             }
+            if (!ledger.get().ledger().isEmpty()) {
+                // Checked before anything is restored: the saved state over a ledger that goes on would compose
+                // this run's own steps with the saved ones.
+                throw new CheckpointException(file, "cannot be resumed into a run that has already taken "
+                        + run.completedSteps() + " " + run.stepUnit() + "s and spent privacy; resume into a fresh run");
+            }
         }
         try {
             run.restore(saved.state(), saved.completedSteps());

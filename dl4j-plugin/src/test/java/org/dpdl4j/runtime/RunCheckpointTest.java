@@ -226,4 +226,20 @@ class RunCheckpointTest {
                 () -> RunCheckpoint.resume(new ToyRun(ToyRun.settings(10), 10), RunCheckpoint.read(file), ResumePolicy.strict()));
         assertTrue(unprivate.getMessage().contains("not private"), unprivate.getMessage());
     }
+
+    @Test
+    void aRunThatHasAlreadySpentIsNotOverwritten() {
+        Path file = saved(ToyRun.of(10), 4);
+        ToyRun busy = ToyRun.of(10);
+        busy.run(2);
+        double[] params = busy.parameters().toDoubleVector();
+        PrivacyLedger ledger = busy.ledger().orElseThrow().ledger();
+        CheckpointException e = assertThrows(CheckpointException.class,
+                () -> RunCheckpoint.resume(busy, RunCheckpoint.read(file), ResumePolicy.strict()));
+        assertTrue(e.getMessage().contains("fresh run"), e.getMessage());
+        // Restoring the model and then refusing the ledger would leave a model of 4 steps with a ledger of 2.
+        assertEquals(2, busy.completedSteps());
+        assertArrayEquals(params, busy.parameters().toDoubleVector(), 0.0);
+        assertEquals(ledger, busy.ledger().orElseThrow().ledger());
+    }
 }
