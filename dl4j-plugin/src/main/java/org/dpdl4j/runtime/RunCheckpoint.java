@@ -278,6 +278,9 @@ public final class RunCheckpoint {
         } catch (EOFException e) {
             throw new CheckpointException(file, "ends before its last array (truncated)", e);
         } catch (IOException | RuntimeException e) {
+            if (e.getCause() instanceof EOFException) {   // Nd4j.read wraps the end of the stream
+                throw new CheckpointException(file, "ends before its last array (truncated)", e);
+            }
             throw new CheckpointException(file, "has content that cannot be decoded (" + e.getMessage() + ")", e);
         }
     }

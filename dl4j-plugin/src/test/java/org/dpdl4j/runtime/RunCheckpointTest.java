@@ -6,13 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.security.MessageDigest;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
@@ -105,6 +111,53 @@ class RunCheckpointTest {
             Files.write(cut, Arrays.copyOf(good, length));
             String m = refusal(cut).getMessage();
             assertTrue(length < HEADER ? m.contains("too short") : m.contains("is truncated"), length + " bytes: " + m);
+        }
+    }
+
+    /**
+     * Rewrites the JSON header of a checkpoint and seals it again (length and SHA-256), as a writer with a bug would:
+     * the file passes the integrity check, so what is wrong must be found in its content.
+     */
+    private static void rewriteHeader(Path file, Consumer<ObjectNode> change) throws Exception {
+        ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(file));
+        byte[] front = new byte[12];
+        in.get(front);
+        in.position(HEADER);
+        byte[] json = new byte[in.getInt()];
+        in.get(json);
+        byte[] arrays = new byte[in.remaining()];
+        in.get(arrays);
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode meta = (ObjectNode) mapper.readTree(json);
+        change.accept(meta);
+        byte[] newJson = mapper.writeValueAsBytes(meta);
+        ByteBuffer content = ByteBuffer.allocate(4 + newJson.length + arrays.length).putInt(newJson.length).put(newJson).put(arrays);
+        byte[] sha = MessageDigest.getInstance("SHA-256").digest(content.array());
+        Files.write(file, ByteBuffer.allocate(HEADER + content.capacity()).put(front).putLong(content.capacity()).put(sha)
+                .put(content.array()).array());
+    }
+
+    @Test
+    void aSealedButMalformedCheckpointIsRefusedNamingWhatIsMalformed() throws Exception {
+        Path file = saved(ToyRun.of(10), 3);
+        byte[] good = Files.readAllBytes(file);
+        rewriteHeader(file, meta -> { });
+        assertEquals(3, RunCheckpoint.read(file).completedSteps(), "resealing alone changes nothing");
+        List<Object[]> cases = List.of(
+                new Object[]{(Consumer<ObjectNode>) m -> m.remove("protocol"), "no 'protocol'"},
+                new Object[]{(Consumer<ObjectNode>) m -> m.put("completedSteps", "three"), "no 'completedSteps'"},
+                new Object[]{(Consumer<ObjectNode>) m -> ((ObjectNode) m.get("ledger").get("entries").get(0)).remove("count"),
+                        "ledger entry 0: missing field 'count'"},
+                new Object[]{(Consumer<ObjectNode>) m -> ((ObjectNode) m.get("settings").get("seed")).put("resume", "NEVER"),
+                        "'seed'"},
+                new Object[]{(Consumer<ObjectNode>) m -> ((ArrayNode) m.get("arrays")).add("moments"), "truncated"});
+        for (Object[] c : cases) {
+            Files.write(file, good);
+            @SuppressWarnings("unchecked")
+            Consumer<ObjectNode> change = (Consumer<ObjectNode>) c[0];
+            rewriteHeader(file, change);
+            String m = refusal(file).getMessage();
+            assertTrue(m.contains((String) c[1]), c[1] + ": " + m);
         }
     }
 
