@@ -129,5 +129,15 @@ class LedgerJsonTest {
         assertTrue(mechanism.contains("ledger entry 3") && mechanism.contains("field 'mechanism' is not text"), mechanism);
         String party = refusal(j -> entry(j, 3).put("party", -5));
         assertTrue(party.contains("ledger entry 3") && party.contains("party") && party.contains("-5"), party);
+        // 2^32 + 1 would wrap to party 1 if read as an int: another party's ledger.
+        String wide = refusal(j -> entry(j, 1).put("party", (1L << 32) + 1));
+        assertTrue(wide.contains("ledger entry 1") && wide.contains("field 'party' is out of range"), wide);
+        String segment = refusal(j -> entry(j, 1).put("segment", 1L << 31));
+        assertTrue(segment.contains("field 'segment' is out of range"), segment);
+        // Read leniently, "yes" would be false: a secure entry marked seeded, or the reverse for other spellings.
+        String secure = refusal(j -> entry(j, 0).put("secureNoise", "yes"));
+        assertTrue(secure.contains("ledger entry 0") && secure.contains("field 'secureNoise' is not true or false"), secure);
+        String noSecure = refusal(j -> entry(j, 0).remove("secureNoise"));
+        assertTrue(noSecure.contains("missing field 'secureNoise'"), noSecure);
     }
 }
