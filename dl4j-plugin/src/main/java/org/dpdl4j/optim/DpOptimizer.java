@@ -179,14 +179,17 @@ public final class DpOptimizer {
     }
 
     /**
-     * Calls the listeners' {@code onForwardPass} with the layer activations of the batch, as {@code fit} does. The
-     * batched per-example pass keeps its activations inside the step's workspace, so listeners get those of a plain
-     * forward pass (detached copies they may keep), computed only when a listener is attached.
+     * Calls the listeners' {@code onForwardPass} with the activations {@code fit} gives them: the input, then the
+     * activation of every layer but the output layer (DL4J's {@code computeGradientAndScore} stops its forward pass
+     * before the output layer). The batched per-example pass keeps its activations inside the step's workspace, so
+     * listeners get those of a plain forward pass (detached copies they may keep), computed only when a listener is
+     * attached.
      */
     private void announceForwardPass(INDArray features, Collection<TrainingListener> listeners) {
         try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-            List<INDArray> activations = net.feedForward(features, true);
+            List<INDArray> all = net.feedForward(features, true);
             net.setInput(null);
+            List<INDArray> activations = new ArrayList<>(all.subList(0, all.size() - 1));
             for (TrainingListener listener : listeners) {
                 listener.onForwardPass(net, activations);
             }

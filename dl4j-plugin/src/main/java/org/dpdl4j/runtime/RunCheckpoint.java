@@ -278,6 +278,9 @@ public final class RunCheckpoint {
         } catch (EOFException e) {
             throw new CheckpointException(file, "ends before its last array (truncated)", e);
         } catch (IOException | RuntimeException e) {
+            if (e.getCause() instanceof EOFException) {   // Nd4j.read wraps the end of the stream
+                throw new CheckpointException(file, "ends before its last array (truncated)", e);
+            }
             throw new CheckpointException(file, "has content that cannot be decoded (" + e.getMessage() + ")", e);
         }
     }
@@ -327,6 +330,12 @@ public final class RunCheckpoint {
                         + describe(saved.ledger().get().relation()) + ", but this run by " + describe(relation)
                         + "; the two cannot be composed in one ledger (the protected unit or the sampling scheme changed);"
                         + " start a new run");
+            }
+            if (!ledger.get().ledger().isEmpty()) {
+                // Checked before anything is restored: the saved state over a ledger that goes on would compose
+                // this run's own steps with the saved ones.
+                throw new CheckpointException(file, "cannot be resumed into a run that has already taken "
+                        + run.completedSteps() + " " + run.stepUnit() + "s and spent privacy; resume into a fresh run");
             }
         }
         try {

@@ -1,6 +1,11 @@
 package org.dpdl4j.optim;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.privacy.accounting.Conversion;
+import org.dpdl4j.runtime.CheckpointException;
+import org.dpdl4j.runtime.ResumePolicy;
+import org.dpdl4j.runtime.RunAssertions;
+import org.dpdl4j.runtime.RunCheckpoint;
 import org.dpdl4j.privacy.accounting.DpSgd;
 import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
@@ -15,11 +20,22 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Sgd;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import org.deeplearning4j.datasets.iterator.utilty.ListDataSetIterator;
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.optimize.api.BaseTrainingListener;
+import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.learning.config.Adam;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,23 +78,14 @@ class PrivateTrainerTest {
     @Test
     void stopsBeforeTheBudgetWithoutTouchingTheModel() {
         INDArray[] d = data();
-        MultiLayerNetwork net = logistic();
-        PrivateTrainer t = trainer(net, DpSgdConfig.withNoise(1.0, 0.8, 1e-5, 100, 10).withBudget(1.0), d);
-        PrivacyBudgetExceededException stop = null;
-        INDArray before = null;
-        for (int i = 0; i < 1000 && stop == null; i++) {
-            before = net.params().dup();
-            try {
-                t.step();
-            } catch (PrivacyBudgetExceededException e) {
-                stop = e;
-            }
-        }
-        assertInstanceOf(PrivacyBudgetExceededException.class, stop);
-        assertTrue(t.epsilon() <= 1.0);
-        assertTrue(t.epsilonAfter(t.steps() + 1, org.dpdl4j.privacy.accounting.Conversion.STANDARD).epsilon() > 1.0);
-        assertArrayEquals(before.toDoubleVector(), net.params().toDoubleVector(), 0.0);
-        assertTrue(stop.getMessage().contains("budget"), stop.getMessage());
+        DpSgdConfig noisy = DpSgdConfig.withNoise(1.0, 0.8, 1e-5, 100, 10);
+        PrivateTrainer probe = trainer(logistic(), noisy, d);
+        double budget = RunAssertions.between(probe.epsilonAfter(23, Conversion.STANDARD).epsilon(),
+                probe.epsilonAfter(24, Conversion.STANDARD).epsilon());
+        PrivateTrainer t = trainer(logistic(), noisy.withBudget(budget), d);
+        PrivacyBudgetExceededException stop = RunAssertions.assertStopsAtBudget(t, 23);
+        assertEquals(probe.epsilonAfter(24, Conversion.STANDARD).epsilon(), stop.epsilonNext(), 0.0);
+        assertEquals(t.epsilonAfter(23, Conversion.STANDARD).epsilon(), t.epsilon(), 0.0, "the ledger's epsilon is the planned one");
     }
 
     @Test
@@ -117,5 +124,127 @@ class PrivateTrainerTest {
         assertEquals(15 * t.sampler().stepsPerEpoch(), t.steps());
         assertEquals(t.plannedSteps(), t.steps());
         assertTrue(t.epsilon() <= 1.0 && t.epsilon() > 0.99, "epsilon " + t.epsilon());
+    }
+
+    /** A trainer of a fresh Adam network (updater state to restore) with the seeded streams every test run shares. */
+    private static PrivateTrainer adamTrainer(DpSgdConfig cfg, INDArray[] d) {
+        MultiLayerNetwork net = TestNetworks.mlp(DataType.FLOAT, 5, Activation.TANH, Activation.SIGMOID, LossFunction.XENT,
+                new Adam(0.05), 5, 4, 1);
+        return trainer(net, cfg, d);
+    }
+
+    @Test
+    void aResumedRunReplaysItsStreamsAndEqualsAnUninterruptedOne(@TempDir Path dir) {
+        INDArray[] d = data();
+        DpSgdConfig cfg = DpSgdConfig.withNoise(1.0, 1.1, 1e-5, 100, 1);
+        RunAssertions.assertResumeEqualsUninterrupted(() -> adamTrainer(cfg, d), 7, 20, dir.resolve("dp-sgd.ckpt"));
+    }
+
+    @Test
+    void aCheckpointOfAnotherUpdaterIsRefusedWithoutTouchingTheRun(@TempDir Path dir) {
+        INDArray[] d = data();
+        DpSgdConfig cfg = DpSgdConfig.withNoise(1.0, 1.1, 1e-5, 100, 1);
+        Path file = dir.resolve("sgd-updater.ckpt");
+        MultiLayerNetwork plain = TestNetworks.mlp(DataType.FLOAT, 5, Activation.TANH, Activation.SIGMOID, LossFunction.XENT,
+                new Sgd(0.05), 5, 4, 1);
+        try (PrivateTrainer t = trainer(plain, cfg, d)) {
+            t.run(3);
+            RunCheckpoint.save(t, file);
+        }
+        // Same settings, same shapes, but Adam keeps moments the plain checkpoint does not have.
+        try (PrivateTrainer adam = adamTrainer(cfg, d)) {
+            double[] before = adam.parameters().toDoubleVector();
+            CheckpointException e = assertThrows(CheckpointException.class,
+                    () -> RunCheckpoint.resume(adam, RunCheckpoint.read(file), ResumePolicy.strict()));
+            assertTrue(e.getMessage().contains("does not fit") && e.getMessage().contains("'updater'"), e.getMessage());
+            assertArrayEquals(before, adam.parameters().toDoubleVector(), 0.0, "nothing restored");
+            assertEquals(0, adam.completedSteps());
+            assertTrue(adam.ledger().orElseThrow().ledger().isEmpty());
+        }
+    }
+
+    /** Records the DL4J callbacks a network receives, with the iteration and epoch they report. */
+    private static final class CallbackLog extends BaseTrainingListener {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void onEpochStart(Model model) {
+            calls.add("epochStart");
+        }
+
+        @Override
+        public void onEpochEnd(Model model) {
+            calls.add("epochEnd");
+        }
+
+        @Override
+        public void onForwardPass(Model model, List<INDArray> activations) {
+            calls.add("forward " + activations.stream().map(a -> Arrays.toString(a.shape())).toList());
+        }
+
+        @Override
+        public void onForwardPass(Model model, Map<String, INDArray> activations) {
+            calls.add("forward " + activations.keySet());
+        }
+
+        @Override
+        public void onBackwardPass(Model model) {
+            calls.add("backward");
+        }
+
+        @Override
+        public void onGradientCalculation(Model model) {
+            calls.add("gradient");
+        }
+
+        @Override
+        public void iterationDone(Model model, int iteration, int epoch) {
+            calls.add("iteration " + iteration + " of epoch " + epoch);
+        }
+    }
+
+    @Test
+    void listenersSeeTheCallbacksOfFitInTheSameOrder() {
+        // 60 examples in fixed-size batches of 20: three steps an epoch, no empty batch.
+        INDArray[] d = {data()[0].get(NDArrayIndex.interval(0, 60)), data()[1].get(NDArrayIndex.interval(0, 60))};
+        DpSgdConfig cfg = DpSgdConfig.withNoise(1.0, 1.0, 1e-5, 20, 2).withSampling(SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT);
+        MultiLayerNetwork fitted = TestNetworks.mlp(DataType.FLOAT, 5, Activation.TANH, Activation.SIGMOID, LossFunction.XENT,
+                new Sgd(0.1), 5, 4, 1);
+        CallbackLog byFit = new CallbackLog();
+        fitted.setListeners(byFit);
+        MultiLayerNetwork privateNet = fitted.clone();
+        CallbackLog byTrainer = new CallbackLog();
+        privateNet.setListeners(byTrainer);
+        PrivateTrainer t = trainer(privateNet, cfg, d);
+        assertEquals(3, t.stepsPerEpoch());
+        for (int epoch = 0; epoch < 2; epoch++) {
+            fitted.fit(new ListDataSetIterator<>(new DataSet(d[0], d[1]).asList(), 20));
+            t.fitEpoch();
+        }
+        assertEquals(2 * (2 + 3 * 4), byFit.calls.size(), "fit's callbacks: " + byFit.calls);
+        assertEquals(byFit.calls, byTrainer.calls);
+        assertEquals(fitted.getIterationCount(), privateNet.getIterationCount());
+        assertEquals(fitted.getEpochCount(), privateNet.getEpochCount());
+    }
+
+    @Test
+    void anIteratorGivesTheSameRunAsItsArrays() {
+        INDArray[] d = data();
+        DpSgdConfig cfg = DpSgdConfig.withNoise(1.0, 1.0, 1e-5, 100, 1);
+        PrivateTrainer fromArrays = trainer(logistic(), cfg, d);
+        // Batches of 64 do not divide the 2000 examples: the last one is short.
+        ListDataSetIterator<DataSet> iterator = new ListDataSetIterator<>(new DataSet(d[0], d[1]).asList(), 64);
+        PrivateTrainer fromIterator = PrivateTrainer.builder(logistic(), cfg).data(iterator)
+                .noise(SeededNoiseSource.forKey(new NoiseKey(1, "t", 0, 0))).sampling(new SplittableRandom(3)).build();
+        assertTrue(iterator.hasNext(), "the iterator is reset after it is read");
+        fromArrays.run(15);
+        fromIterator.run(15);
+        assertArrayEquals(fromArrays.parameters().toDoubleVector(), fromIterator.parameters().toDoubleVector(), 0.0);
+        assertEquals(fromArrays.epsilon(), fromIterator.epsilon(), 0.0);
+
+        DataSet masked = new DataSet(d[0], d[1], Nd4j.ones(DataType.FLOAT, N, 1), null);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PrivateTrainer.builder(logistic(), cfg).data(new ListDataSetIterator<>(masked.asList(), 100)));
+        assertTrue(e.getMessage().contains("masks"), e.getMessage());
     }
 }

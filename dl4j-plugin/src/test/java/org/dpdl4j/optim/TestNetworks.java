@@ -15,11 +15,11 @@ import org.nd4j.linalg.learning.config.Sgd;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 
 /** Small dense networks and random batches for the per-example gradient tests. */
-final class TestNetworks {
+public final class TestNetworks {
     private TestNetworks() {
     }
 
-    static MultiLayerNetwork mlp(DataType type, long seed, Activation hidden, Activation out, LossFunction loss,
+    public static MultiLayerNetwork mlp(DataType type, long seed, Activation hidden, Activation out, LossFunction loss,
                                  IUpdater updater, int... sizes) {
         NeuralNetConfiguration.ListBuilder b = new NeuralNetConfiguration.Builder()
                 .seed(seed).dataType(type).updater(updater).weightInit(WeightInit.XAVIER).list();
@@ -34,16 +34,16 @@ final class TestNetworks {
         return net;
     }
 
-    static MultiLayerNetwork mlp(DataType type, long seed, Activation hidden, int... sizes) {
+    public static MultiLayerNetwork mlp(DataType type, long seed, Activation hidden, int... sizes) {
         return mlp(type, seed, hidden, Activation.SOFTMAX, LossFunction.MCXENT, new Sgd(0.1), sizes);
     }
 
-    static INDArray features(DataType type, long seed, long b, long nIn) {
+    public static INDArray features(DataType type, long seed, long b, long nIn) {
         return Nd4j.getRandomFactory().getNewRandomInstance(seed).nextGaussian(new long[]{b, nIn}).castTo(type);
     }
 
     /** One-hot labels of {@code k} classes (k = 1: random 0/1 column). */
-    static INDArray oneHot(DataType type, long seed, long b, int k) {
+    public static INDArray oneHot(DataType type, long seed, long b, int k) {
         java.util.Random r = new java.util.Random(seed);
         if (k == 1) {
             INDArray y = Nd4j.create(type, b, 1);

@@ -69,13 +69,30 @@ public final class LedgerJson {
         for (JsonNode n : EventJson.child(o, "entries")) {
             try {
                 entries.add(new LedgerEntry(EventJson.read(EventJson.child(n, "event")), EventJson.integer(n, "count"),
-                        (int) EventJson.integer(n, "party"), EventJson.text(n, "mechanism"),
-                        EventJson.child(n, "secureNoise").asBoolean(), (int) EventJson.integer(n, "segment")));
+                        intField(n, "party"), EventJson.text(n, "mechanism"), flag(n, "secureNoise"), intField(n, "segment")));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("ledger entry " + index + ": " + e.getMessage(), e);
             }
             index++;
         }
         return new Saved(relation, b, new PrivacyLedger(entries));
+    }
+
+    /** An integer field that must fit an int (a party or a segment; a wider value is not silently wrapped). */
+    private static int intField(JsonNode o, String name) {
+        long v = EventJson.integer(o, name);
+        if (v != (int) v) {
+            throw new IllegalArgumentException("field '" + name + "' is out of range: " + v);
+        }
+        return (int) v;
+    }
+
+    /** A true/false field (anything else is refused, not read as false). */
+    private static boolean flag(JsonNode o, String name) {
+        JsonNode v = EventJson.child(o, name);
+        if (!v.isBoolean()) {
+            throw new IllegalArgumentException("field '" + name + "' is not true or false: " + v);
+        }
+        return v.booleanValue();
     }
 }

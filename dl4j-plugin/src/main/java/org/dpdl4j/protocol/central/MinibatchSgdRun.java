@@ -150,13 +150,18 @@ public final class MinibatchSgdRun extends AbstractTrainingRun implements EpochR
     /** Restores the network and replays the shuffles of the epochs begun, so the run continues exactly. */
     @Override
     protected void restoreState(RunState state, long completedSteps) {
-        net.params().assign(state.array("params", net.params().shape()));
+        // Everything is read (and checked) before anything is assigned: a state that does not fit changes nothing.
+        INDArray params = state.array("params", net.params().shape());
         INDArray updater = net.getUpdater().getStateViewArray();
+        INDArray savedUpdater = updater == null ? null : state.array("updater", updater.shape());
+        int iteration = (int) state.longValue("iteration");
+        int epoch = (int) state.longValue("epoch");
+        net.params().assign(params);
         if (updater != null) {
-            updater.assign(state.array("updater", updater.shape()));
+            updater.assign(savedUpdater);
         }
-        net.setIterationCount((int) state.longValue("iteration"));
-        net.setEpochCount((int) state.longValue("epoch"));
+        net.setIterationCount(iteration);
+        net.setEpochCount(epoch);
         shuffle = new SplittableRandom(seed);
         long begun = (completedSteps + stepsPerEpoch - 1) / stepsPerEpoch;
         for (long e = 0; e < begun; e++) {

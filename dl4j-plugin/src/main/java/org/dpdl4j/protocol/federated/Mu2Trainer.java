@@ -275,8 +275,10 @@ public final class Mu2Trainer extends AbstractTrainingRun {
         if (round > config.rounds()) {
             throw new IllegalArgumentException("the saved run is at round " + round + " but this run has " + config.rounds() + " rounds");
         }
+        // The machines' estimates are checked before the iterates change: a state that does not fit changes nothing.
+        INDArray dhat = state.array("dhat", machines.dhat().shape());
         iterates.restore(round + 1, state.array("x"), state.array("x_previous"), state.array("w"));
-        machines.restore(state.array("dhat"));
+        machines.restore(dhat);
         machines.placeAt(iterates.x(), iterates.previous());
     }
 

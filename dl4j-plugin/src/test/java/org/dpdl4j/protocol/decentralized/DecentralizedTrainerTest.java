@@ -7,6 +7,7 @@ import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.SecureNoiseStreams;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.ResumePolicy;
+import org.dpdl4j.runtime.RunAssertions;
 import org.dpdl4j.runtime.RunCheckpoint;
 import org.dpdl4j.runtime.NodeData;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -118,25 +118,8 @@ class DecentralizedTrainerTest {
         MixingMatrix mh = MixingMatrix.metropolisHastings(torus);
         DecentralizedConfig cfg = DecentralizedFixtures.config(DecentralizedAlgorithm.DECOR, 0.5, 5.0, 10);
         List<NodeData> data = DecentralizedFixtures.data(9, D, 4);
-        INDArray uninterrupted;
-        double epsilon;
-        try (DecentralizedTrainer t = build(torus, mh, data, cfg)) {
-            t.run(10);
-            uninterrupted = t.params().dup();
-            epsilon = t.epsilon();
-        }
         Path ckpt = dir.resolve("run.ckpt");
-        try (DecentralizedTrainer first = build(torus, mh, data, cfg)) {
-            first.run(6);
-            RunCheckpoint.save(first, ckpt);
-            first.run(2);   // work after the checkpoint is lost in the "crash"
-        }
-        try (DecentralizedTrainer resumed = build(torus, mh, data, cfg)) {
-            assertEquals(6, RunCheckpoint.resume(resumed, RunCheckpoint.read(ckpt), ResumePolicy.strict()).fromStep());
-            resumed.run(4);
-            assertArrayEquals(flat(uninterrupted), flat(resumed.params()), 0.0);
-            assertEquals(epsilon, resumed.epsilon(), 0.0, "the ledger continues: ten rounds spent in all");
-        }
+        RunAssertions.assertResumeEqualsUninterrupted(() -> build(torus, mh, data, cfg), 6, 10, ckpt);
         DecentralizedConfig other = new DecentralizedConfig(cfg.algorithm(), cfg.unit(), cfg.objective(), cfg.clipNorm(), cfg.sigmaCdp(),
                 cfg.sigmaCor(), cfg.learningRate(), cfg.weightDecay(), cfg.batchSize(), cfg.sampling(), cfg.rounds(), 99, cfg.compatibility());
         try (DecentralizedTrainer wrongSeed = build(torus, mh, data, other)) {

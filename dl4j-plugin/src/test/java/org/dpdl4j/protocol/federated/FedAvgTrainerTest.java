@@ -5,8 +5,7 @@ import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
-import org.dpdl4j.runtime.ResumePolicy;
-import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.runtime.RunAssertions;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,8 +26,12 @@ class FedAvgTrainerTest {
     private static final int CLASSES = 3;
 
     private static FedAvgTrainer trainer(MultiLayerNetwork net, List<NodeData> clients, FedAvgConfig cfg) {
+        return trainer(net, clients, cfg, PrivacyBudget.unlimited(1e-5));
+    }
+
+    private static FedAvgTrainer trainer(MultiLayerNetwork net, List<NodeData> clients, FedAvgConfig cfg, PrivacyBudget budget) {
         return FedAvgTrainer.of(net, clients, cfg, new SeededNoiseStreams(cfg.seed()), new SeededNoiseStreams(cfg.seed() + 1),
-                cfg.variant() == FedAvgVariant.GOPA ? Topologies.randomKOut(clients.size(), 2, 3) : null, PrivacyBudget.unlimited(1e-5));
+                cfg.variant() == FedAvgVariant.GOPA ? Topologies.randomKOut(clients.size(), 2, 3) : null, budget);
     }
 
     @Test
@@ -208,25 +211,28 @@ class FedAvgTrainerTest {
         }
     }
 
+    /** DP-FedAvg with local noise and Poisson client sampling (rounds may have no participant). */
+    private static FedAvgConfig localDp(long rounds) {
+        return new FedAvgConfig(FedAvgVariant.DP_LOCAL, rounds, 2, 3, new LearningRate.Constant(0.1), 1.0,
+                new ClientSampling.Poisson(0.5), UpdateWeighting.UNIFORM, 1.0, 0.7, 0.0, 4);
+    }
+
     @Test
     void resumedRunEqualsAnUninterruptedOne(@TempDir Path dir) {
         List<NodeData> clients = FederatedFixtures.softmaxClients(6, 8, N_IN, CLASSES, 2);
-        FedAvgConfig cfg = new FedAvgConfig(FedAvgVariant.DP_LOCAL, 10, 2, 3, new LearningRate.Constant(0.1), 1.0,
-                new ClientSampling.Poisson(0.5), UpdateWeighting.UNIFORM, 1.0, 0.7, 0.0, 4);
-        INDArray uninterrupted;
-        try (FedAvgTrainer t = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, cfg)) {
-            t.run(10);
-            uninterrupted = t.parameters();
-        }
-        Path ckpt = dir.resolve("fedavg.ckpt");
-        try (FedAvgTrainer t = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, cfg)) {
-            t.run(4);
-            RunCheckpoint.save(t, ckpt);
-        }
-        try (FedAvgTrainer t = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, cfg)) {
-            assertEquals(4, RunCheckpoint.resume(t, RunCheckpoint.read(ckpt), ResumePolicy.strict()).fromStep());
-            t.run(6);
-            assertArrayEquals(uninterrupted.toDoubleVector(), t.parameters().toDoubleVector(), 0.0);
+        RunAssertions.assertResumeEqualsUninterrupted(() -> trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, localDp(10)),
+                4, 10, dir.resolve("fedavg.ckpt"));
+    }
+
+    @Test
+    void theBudgetStopsTheRunBeforeItIsExceeded() {
+        List<NodeData> clients = FederatedFixtures.softmaxClients(6, 8, N_IN, CLASSES, 2);
+        FedAvgConfig cfg = localDp(50);
+        FedAvgPrivacy privacy = FedAvgPrivacy.of(cfg, clients.size(), null);
+        double budget = RunAssertions.between(privacy.plannedEpsilon(9, 1e-5), privacy.plannedEpsilon(10, 1e-5));
+        try (FedAvgTrainer t = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 1), clients, cfg, new PrivacyBudget(budget, 1e-5))) {
+            RunAssertions.assertStopsAtBudget(t, 9);
+            assertEquals(privacy.plannedEpsilon(9, 1e-5), t.epsilon(), 0.0);
         }
     }
 

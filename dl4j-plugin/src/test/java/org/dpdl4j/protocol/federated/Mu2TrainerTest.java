@@ -5,7 +5,9 @@ import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.ResumePolicy;
+import org.dpdl4j.runtime.RunAssertions;
 import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.junit.jupiter.api.Test;
@@ -26,9 +28,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class Mu2TrainerTest {
     /** A run of the configuration, accounted (when it adds noise) with the logistic task's constants. */
     private static Mu2Trainer trainer(MultiLayerNetwork net, List<NodeData> data, Mu2Config cfg, NoiseStreams streams) {
-        Mu2Privacy privacy = cfg.noise().isPrivate()
-                ? Mu2Privacy.of(cfg.trust(), logisticConstants().sensitivityBound(), data.size(), cfg.noise(), 1e-5) : null;
-        return Mu2Trainer.of(net, data, cfg, streams, privacy, PrivacyBudget.unlimited(1e-5));
+        return trainer(net, data, cfg, streams, PrivacyBudget.unlimited(1e-5));
+    }
+
+    private static Mu2Trainer trainer(MultiLayerNetwork net, List<NodeData> data, Mu2Config cfg, NoiseStreams streams,
+                                      PrivacyBudget budget) {
+        return Mu2Trainer.of(net, data, cfg, streams, privacy(cfg, data.size()), budget);
+    }
+
+    /** The accounting of a noisy configuration with the logistic task's constants (null without noise). */
+    private static Mu2Privacy privacy(Mu2Config cfg, int machines) {
+        return cfg.noise().isPrivate()
+                ? Mu2Privacy.of(cfg.trust(), logisticConstants().sensitivityBound(), machines, cfg.noise(), 1e-5) : null;
     }
 
     private static final int N_IN = 6;
@@ -159,25 +170,28 @@ class Mu2TrainerTest {
         Mu2Constants c = logisticConstants();
         List<NodeData> data = logisticMachines(3, 20, 4);
         Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
-        INDArray uninterrupted;
-        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
-            t.run(20);
-            uninterrupted = t.parameters();
-        }
         Path ckpt = dir.resolve("mu2.ckpt");
-        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
-            t.run(8);
-            RunCheckpoint.save(t, ckpt);
-        }
-        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
-            assertEquals(8, RunCheckpoint.resume(t, RunCheckpoint.read(ckpt), ResumePolicy.strict()).fromStep());
-            t.run(12);
-            assertArrayEquals(uninterrupted.toDoubleVector(), t.parameters().toDoubleVector(), 0.0);
-        }
+        RunAssertions.assertResumeEqualsUninterrupted(
+                () -> trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5)), 8, 20, ckpt);
         Mu2Config trusted = Mu2Config.of(ServerTrust.TRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
         try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, trusted, new SeededNoiseStreams(5))) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RunCheckpoint.resume(t, RunCheckpoint.read(ckpt), ResumePolicy.strict()));
             assertTrue(e.getMessage().contains("mu2-untrusted") && e.getMessage().contains("mu2-trusted"), e.getMessage());
+        }
+    }
+
+    @Test
+    void theBudgetStopsTheRunBeforeItIsExceeded() {
+        List<NodeData> data = logisticMachines(2, 40, 6);
+        Mu2Config cfg = Mu2Config.of(ServerTrust.TRUSTED, 40, 1, 0.01, logisticConstants(), NoiseSchedule.constant(0.8), 5);
+        Mu2Privacy privacy = privacy(cfg, data.size());
+        // Every round is rho-zCDP with the same rho: epsilon after k rounds in closed form.
+        double rho = privacy.rho(1);
+        double budget = RunAssertions.between(ZCdp.epsilon(11 * rho, 1e-5), ZCdp.epsilon(12 * rho, 1e-5));
+        try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5),
+                new PrivacyBudget(budget, 1e-5))) {
+            RunAssertions.assertStopsAtBudget(t, 11);
+            assertEquals(ZCdp.epsilon(privacy.rho(11), 1e-5), t.epsilon(), 1e-12 * t.epsilon());
         }
     }
 

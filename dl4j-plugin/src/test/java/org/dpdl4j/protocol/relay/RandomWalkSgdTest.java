@@ -5,9 +5,13 @@ import org.dpdl4j.privacy.accounting.RdpAccountant;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.protocol.federated.FederatedFixtures;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.runtime.RunAssertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -100,5 +104,43 @@ class RandomWalkSgdTest {
         IllegalArgumentException noise = assertThrows(IllegalArgumentException.class, () -> new RandomWalkConfig(10, 0.1,
                 Double.POSITIVE_INFINITY, 1.0, 0, 1));
         assertTrue(noise.getMessage().contains("finite gradient bound"), noise.getMessage());
+    }
+
+    /** A seeded noisy walk over five parties with local batches (sampling streams in use). */
+    private static RandomWalkRunBuilder noisyWalk(List<NodeData> parties) {
+        return RandomWalkSgd.builder().model(FederatedFixtures.softmax(3, 2, 1)).parties(parties).steps(40).stepSize(0.2)
+                .gradientBound(1.0).sigma(6.0).batchSize(3).seed(9).noiseKind(NoiseKind.SEEDED);
+    }
+
+    @Test
+    void theBudgetStopsTheWalkBeforeTheVisitThatWouldExceedIt() {
+        List<NodeData> parties = FederatedFixtures.softmaxClients(5, 6, 3, 2, 4);
+        int[] path;
+        double[] planned = new double[2];
+        try (RandomWalkSgd probe = noisyWalk(parties).build()) {
+            path = probe.path();
+            LedgerAccounting accounting = LedgerAccounting.standard(probe.privacy().relation());
+            planned[0] = accounting.plannedEpsilon(probe.privacy().perVisit(), 3, 1e-5);
+            planned[1] = accounting.plannedEpsilon(probe.privacy().perVisit(), 4, 1e-5);
+        }
+        // The walk is accounted per party: it stops at the first hop that would be some party's fourth visit.
+        int[] visits = new int[parties.size()];
+        int allowed = 0;
+        while (++visits[path[allowed]] <= 3) {
+            allowed++;
+        }
+        assertTrue(allowed >= 5, "the stop comes after several hops: " + allowed);
+        try (RandomWalkSgd walk = noisyWalk(parties).budget(RunAssertions.between(planned[0], planned[1])).build()) {
+            RunAssertions.assertStopsAtBudget(walk, allowed);
+            assertEquals(planned[0], walk.epsilon(), 0.0);
+            assertEquals(planned[0], walk.ledger().orElseThrow().spentBy(path[allowed]).epsilon(), 0.0,
+                    "the party whose visit was refused has had three");
+        }
+    }
+
+    @Test
+    void aResumedWalkEqualsAnUninterruptedOne(@TempDir Path dir) {
+        List<NodeData> parties = FederatedFixtures.softmaxClients(5, 6, 3, 2, 4);
+        RunAssertions.assertResumeEqualsUninterrupted(() -> noisyWalk(parties).build(), 13, 40, dir.resolve("walk.ckpt"));
     }
 }

@@ -1,0 +1,161 @@
+package org.dpdl4j.protocol.decentralized;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
+import org.dpdl4j.privacy.accounting.DpEvent;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.privacy.ledger.LedgerEntry;
+import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.protocol.federated.FederatedFixtures;
+import org.dpdl4j.runtime.CheckpointException;
+import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.ResumePolicy;
+import org.dpdl4j.runtime.ResumeReport;
+import org.dpdl4j.runtime.RunAssertions;
+import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/** The ledger of decentralized runs: budget stops, honest resumes under changed settings, exact resumes. */
+class DecentralizedLedgerTest {
+    private static final int N = 8;
+    private static final int D = 5;
+    private static final double DELTA = 1e-5;
+    private static final Graph RING = Topologies.ring(N);
+    private static final List<NodeData> USERS = DecentralizedFixtures.data(N, D, 3);
+
+    /** Decor on the synthetic least-squares task, user level: every round releases each user's clipped gradient. */
+    private static DecentralizedRunBuilder decor(long rounds) {
+        return DecentralizedTrainer.builder().algorithm(DecentralizedAlgorithm.DECOR).model(DecentralizedFixtures.leastSquares(D))
+                .graph(RING).nodeData(USERS).unit(ProtectedUnit.USER).objective(LocalObjective.SUM).clip(1.0)
+                .sampling(SamplingScheme.FULL_BATCH).learningRate(new LearningRate.Constant(1.668e-3)).rounds(rounds)
+                .noiseKind(NoiseKind.SEEDED).seed(7);
+    }
+
+    /** What the user gave: a target of epsilon = 5 reached after {@code rounds} rounds. */
+    private static RunSettings targetSettings(long rounds) {
+        return RunSettings.empty().with(RunOptions.SEED, 7L).with(RunOptions.ROUNDS, rounds).with(RunOptions.EPSILON, 5.0)
+                .with(RunOptions.NOISE, "seeded").with(DecentralizedOptions.UNIT, "user");
+    }
+
+    private static DecentralizedTrainer calibrated(long rounds, RunSettings settings) {
+        return decor(rounds).target(5, DELTA).settings(settings).build();
+    }
+
+    /** rho of one round: Decor's round is a Gaussian mechanism with multiplier 1 / (C sqrt(kappa)), replace-one. */
+    private static double rhoOfRound(DpEvent round) {
+        double z = ((CorrelatedGaussianEvent) round).toGaussian().noiseMultiplier();
+        return 2.0 / (z * z);
+    }
+
+    @Test
+    void resumingUnderMoreRoundsIsRefusedUnlessAllowedAndThenComposesBothSegments(@TempDir Path dir) {
+        Path file = dir.resolve("decor.ckpt");
+        double rho200;
+        try (DecentralizedTrainer first = calibrated(200, targetSettings(200))) {
+            first.runToEnd();
+            assertEquals(200, first.completedSteps());
+            assertTrue(first.epsilon() <= 5 && first.epsilon() > 4.99, "calibrated to the target: " + first.epsilon());
+            rho200 = rhoOfRound(first.privacy().perRound());
+            RunCheckpoint.save(first, file);
+        }
+        try (DecentralizedTrainer sameSettings = calibrated(200, targetSettings(200))) {
+            CheckpointException finished = assertThrows(CheckpointException.class,
+                    () -> RunCheckpoint.resume(sameSettings, RunCheckpoint.read(file), ResumePolicy.allowingChanges()));
+            assertTrue(finished.getMessage().contains("finished"), finished.getMessage());
+        }
+        try (DecentralizedTrainer longer = calibrated(400, targetSettings(400))) {
+            CheckpointException strict = assertThrows(CheckpointException.class,
+                    () -> RunCheckpoint.resume(longer, RunCheckpoint.read(file), ResumePolicy.strict()));
+            assertTrue(strict.getMessage().contains("--rounds: 200 -> 400"), strict.getMessage());
+            assertEquals(0, longer.completedSteps(), "nothing restored");
+            // Allowed, the run continues the saved ledger, which has already spent the target: the budget (the
+            // target, by default) refuses the very first new round instead of starting a fresh composition.
+            RunCheckpoint.resume(longer, RunCheckpoint.read(file), ResumePolicy.allowingChanges());
+            PrivacyBudgetExceededException stop = assertThrows(PrivacyBudgetExceededException.class, longer::step);
+            assertEquals(200, stop.stepsDone());
+        }
+        RunSettings withBudget = targetSettings(400).with(RunOptions.EPSILON_BUDGET, 7.0);
+        try (DecentralizedTrainer longer = decor(400).target(5, DELTA).budget(7).settings(withBudget).build()) {
+            double rho400 = rhoOfRound(longer.privacy().perRound());
+            assertTrue(rho400 < rho200, "400 planned rounds take more noise per round");
+            ResumeReport report = RunCheckpoint.resume(longer, RunCheckpoint.read(file), ResumePolicy.allowingChanges());
+            assertTrue(report.newSegment());
+            assertEquals(List.of("--rounds: 200 -> 400", "--epsilon-budget: (not set) -> 7"),
+                    report.changes().stream().map(c -> c.describe()).toList());
+            longer.runToEnd();
+            assertEquals(400, longer.completedSteps());
+            PrivacyLedger ledger = longer.ledger().orElseThrow().ledger();
+            assertEquals(2, ledger.entries().size());
+            LedgerEntry before = ledger.entries().get(0);
+            LedgerEntry after = ledger.entries().get(1);
+            assertEquals(List.of(0, 1), List.of(before.segment(), after.segment()));
+            assertEquals(List.of(200L, 200L), List.of(before.count(), after.count()));
+            // 200 rounds at the 200-round calibration, then 200 at the 400-round one, in zCDP: rho adds up.
+            double expected = ZCdp.epsilon(200 * rho200 + 200 * rho400, DELTA);
+            assertEquals(expected, longer.epsilon(), 0.0);
+            // Each calibration spends rho(5) over its own plan: 1.5 rho(5) in all, about 6.245.
+            assertEquals(ZCdp.epsilon(1.5 * ZCdp.rho(5, DELTA), DELTA), expected, 1e-3);
+            assertEquals(6.245, longer.epsilon(), 0.02);
+            assertTrue(longer.privacyStatement().contains("resumed under changed settings"), longer.privacyStatement());
+        }
+    }
+
+    @Test
+    void theBudgetStopsARunWithGivenNoiseBeforeItIsExceeded() {
+        DecentralizedRunBuilder given = decor(100).noise(2.0, 5.0);
+        double[] planned = new double[2];
+        try (DecentralizedTrainer probe = given.build()) {
+            planned[0] = probe.privacy().plannedEpsilon(6, DELTA);
+            planned[1] = probe.privacy().plannedEpsilon(7, DELTA);
+        }
+        try (DecentralizedTrainer run = decor(100).noise(2.0, 5.0).budget(RunAssertions.between(planned[0], planned[1])).build()) {
+            PrivacyBudgetExceededException stop = RunAssertions.assertStopsAtBudget(run, 6);
+            assertEquals(planned[0], run.epsilon(), 0.0);
+            assertEquals(planned[1], stop.epsilonNext(), 0.0);
+        }
+    }
+
+    /** Small "images": 16 pixels in [0, 1], ten classes, {@code perNode} examples on each of four nodes. */
+    private static List<NodeData> pixels(int perNode) {
+        List<NodeData> out = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            INDArray x = FederatedFixtures.gaussian(40 + i, perNode, 16);
+            out.add(new NodeData(x.subi(x.minNumber()).divi(x.maxNumber()), FederatedFixtures.oneHot(50 + i, perNode, 10)));
+        }
+        return out;
+    }
+
+    @Test
+    void anExampleLevelPoissonRunWithAnMlpResumesExactly(@TempDir Path dir) {
+        List<NodeData> data = pixels(40);
+        DecentralizedRunBuilder builder = DecentralizedTrainer.builder().algorithm(DecentralizedAlgorithm.DECOR)
+                .model(FederatedFixtures.mlp(16, 8, 10, 5)).graph(Topologies.ring(4)).nodeData(data).unit(ProtectedUnit.EXAMPLE)
+                .clip(1.0).batchSize(5).sampling(SamplingScheme.POISSON).learningRate(new LearningRate.Constant(0.2))
+                .rounds(12).noise(0.5, 2.0).noiseKind(NoiseKind.SEEDED).seed(3);
+        try (DecentralizedTrainer probe = builder.build()) {
+            assertEquals(NeighbouringRelation.ADD_OR_REMOVE_ONE, probe.privacy().relation());
+            PoissonSampledEvent round = (PoissonSampledEvent) probe.privacy().perRound();
+            assertEquals(5.0 / 40, round.samplingProbability(), 0.0);
+        }
+        RunAssertions.assertResumeEqualsUninterrupted(builder::build, 5, 12, dir.resolve("mlp.ckpt"));
+    }
+}
