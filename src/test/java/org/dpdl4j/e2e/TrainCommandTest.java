@@ -79,8 +79,13 @@ class TrainCommandTest {
         assertEquals(uninterrupted.size(), continued.size(), "the resumed run directory holds the whole metrics history");
         assertEquals(uninterrupted.column("optimality_gap"), continued.column("optimality_gap"),
                 "the resumed run ends exactly where the uninterrupted one does");
-        assertEquals(uninterrupted.column("epsilon"), continued.column("epsilon"),
-                "the same per-round noise over 80 + 40 rounds composes to the epsilon of 120 rounds");
+        double[] planned = uninterrupted.doubles("epsilon");
+        double[] composed = continued.doubles("epsilon");
+        for (int i = 0; i < planned.length; i++) {
+            // Two ledger segments of 80 and 40 equal rounds: the same sum of rho as 120 rounds, added in another
+            // order, so equal up to rounding.
+            assertEquals(planned[i], composed[i], 1e-12 * planned[i], "row " + i + ": 80 + 40 rounds compose to 120 rounds");
+        }
     }
 
     private static String[] concat(String[] a, String... b) {

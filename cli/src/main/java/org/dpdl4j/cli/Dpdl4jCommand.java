@@ -36,6 +36,15 @@ public final class Dpdl4jCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Dpdl4jCommand());
         TrainCommand.register(cl.getSubcommands().get("train"));
+        // A bad option prints its message and where the help is, not the whole usage (train has 50 options).
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine at = ex.getCommandLine();
+            at.getErr().println("dpdl4j " + at.getCommandName() + ": " + ex.getMessage());
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, at.getErr())) {
+                at.getErr().println("See 'dpdl4j " + qualifiedName(at) + " --help'.");
+            }
+            return at.getCommandSpec().exitCodeOnInvalidInput();
+        });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             commandLine.getErr().println("dpdl4j " + commandLine.getCommandName() + ": error: " + message(ex));
             if (!isUserError(ex) && System.getenv("DPDL4J_DEBUG") != null) {
@@ -44,6 +53,15 @@ public final class Dpdl4jCommand implements Runnable {
             return 1;
         });
         return cl;
+    }
+
+    /** The command's name under dpdl4j, e.g. {@code attack dlg}. */
+    private static String qualifiedName(CommandLine c) {
+        String name = c.getCommandName();
+        for (CommandLine p = c.getParent(); p != null && p.getParent() != null; p = p.getParent()) {
+            name = p.getCommandName() + " " + name;
+        }
+        return name;
     }
 
     /** Problems with the input (options, data, privacy targets, files) as opposed to bugs. */

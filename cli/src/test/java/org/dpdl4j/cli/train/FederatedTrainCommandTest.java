@@ -120,20 +120,20 @@ class FederatedTrainCommandTest {
     void badInputIsRefusedWithTheReasonAndTheFix() {
         assertRefused("--machines 40000 is larger than the 32561 training examples", "--algo", "mu2-untrusted", "--dataset",
                 "a9a", "--machines", "40000", "--epsilon", "1");
-        assertRefused("diameter D of the parameter ball must be > 0, got 0.0", "--algo", "mu2-trusted", "--dataset", "a9a",
+        assertRefused("--diameter 0: must be a number > 0", "--algo", "mu2-trusted", "--dataset", "a9a",
                 "--machines", "10", "--rounds", "5", "--epsilon", "1", "--diameter", "0");
-        assertRefused("target epsilon must be a positive finite number, got 0.0", "--algo", "mu2-untrusted", "--dataset", "a9a",
+        assertRefused("--epsilon 0: must be a number > 0", "--algo", "mu2-untrusted", "--dataset", "a9a",
                 "--machines", "10", "--rounds", "5", "--epsilon", "0");
         assertRefused("uses every example once", "--algo", "mu2-untrusted", "--dataset", "a9a", "--machines", "10000", "--rounds", "5",
                 "--epsilon", "1");
         assertRefused("--local-steps", "--algo", "mu2-untrusted", "--dataset", "a9a", "--machines", "10", "--epsilon", "1",
                 "--local-steps", "3");
         assertRefused("needs --clip S", "--algo", "dp-fedavg-central", "--dataset", "a9a", "--epsilon", "1");
-        assertRefused("every party of its graph", "--algo", "gopa", "--dataset", "a9a", "--clip", "1", "--epsilon", "1",
+        assertRefused("--client-rate has no effect with --algo gopa", "--algo", "gopa", "--dataset", "a9a", "--clip", "1", "--epsilon", "1",
                 "--client-rate", "0.5");
-        assertRefused("apply to gopa only", "--algo", "dp-fedavg-local", "--dataset", "a9a", "--clip", "1", "--epsilon", "1",
+        assertRefused("--colluding-fraction has no effect with --algo dp-fedavg-local", "--algo", "dp-fedavg-local", "--dataset", "a9a", "--clip", "1", "--epsilon", "1",
                 "--colluding-fraction", "0.1");
-        assertRefused("do not apply to --algo fedavg", "--algo", "fedavg", "--dataset", "a9a", "--topology", "ring");
+        assertRefused("--topology has no effect with --algo fedavg", "--algo", "fedavg", "--dataset", "a9a", "--topology", "ring");
         assertRefused("give both --lipschitz G and --smoothness L", "--algo", "mu2-trusted", "--dataset", "a9a", "--machines", "10",
                 "--epsilon", "1", "--lipschitz", "3");
     }

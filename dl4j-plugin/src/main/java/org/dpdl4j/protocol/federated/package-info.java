@@ -12,11 +12,10 @@
  *       ({@link org.dpdl4j.protocol.federated.Mu2Privacy}), step size ({@link org.dpdl4j.protocol.federated.Mu2StepSize});</li>
  *   <li><b>FedAvg, DP-FedAvg, GOPA</b> (spec 7.1-7.3): {@link org.dpdl4j.protocol.federated.FedAvgTrainer},
  *       {@link org.dpdl4j.protocol.federated.FedAvgPrivacy}, {@link org.dpdl4j.protocol.federated.GopaAveraging},
- *       {@link org.dpdl4j.protocol.federated.GopaAccountant}, {@link org.dpdl4j.protocol.federated.GopaCalibration};</li>
- *   <li><b>random-walk SGD</b> (spec 7.4): {@link org.dpdl4j.protocol.federated.RandomWalkSgd},
- *       {@link org.dpdl4j.protocol.federated.RandomWalkPrivacy} (local DP) and the optional
- *       {@link org.dpdl4j.protocol.federated.NetworkDpBound};</li>
- *   <li>checkpoints: {@link org.dpdl4j.protocol.federated.FederatedCheckpoint}.</li>
+ *       {@link org.dpdl4j.protocol.federated.GopaAccountant}, {@link org.dpdl4j.protocol.federated.GopaCalibration}.</li>
  * </ul>
+ *
+ * <p>Random-walk SGD (spec 7.4) lives in {@code org.dpdl4j.protocol.relay}, and these runs are checkpointed by
+ * {@code org.dpdl4j.runtime.RunCheckpoint}.
  */
 package org.dpdl4j.protocol.federated;

@@ -169,8 +169,12 @@ public record ValueType<T>(Class<T> type, String range, Function<String, T> pars
 
     /** Shortest text of a number: 1 for 1.0, 1e-05 stays as Java writes it. */
     static String num(double v) {
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e6) {
             return Long.toString((long) v);
+        }
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            // 1e12 rather than 1000000000000: exact, and readable in a message
+            return new java.math.BigDecimal((long) v).stripTrailingZeros().toString().replace("E+", "e");
         }
         return Double.toString(v);
     }

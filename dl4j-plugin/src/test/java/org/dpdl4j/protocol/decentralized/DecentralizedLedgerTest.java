@@ -53,7 +53,7 @@ class DecentralizedLedgerTest {
     /** What the user gave: a target of epsilon = 5 reached after {@code rounds} rounds. */
     private static RunSettings targetSettings(long rounds) {
         return RunSettings.empty().with(RunOptions.SEED, 7L).with(RunOptions.ROUNDS, rounds).with(RunOptions.EPSILON, 5.0)
-                .with(RunOptions.NOISE, "seeded").with(DecentralizedOptions.UNIT, "user");
+                .with(RunOptions.NOISE, org.dpdl4j.privacy.noise.NoiseKind.SEEDED).with(DecentralizedOptions.UNIT, "user");
     }
 
     private static DecentralizedTrainer calibrated(long rounds, RunSettings settings) {

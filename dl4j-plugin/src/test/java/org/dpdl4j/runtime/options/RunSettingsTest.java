@@ -21,7 +21,7 @@ class RunSettingsTest {
     @Test
     void settingsRoundTripThroughJsonWithTheirResumeRules() throws Exception {
         RunSettings s = RunSettings.empty().with(RunOptions.SEED, -7L).with(RunOptions.ROUNDS, 200L)
-                .with(RunOptions.LEARNING_RATE, 0.1 + 0.2).with(RunOptions.NOISE, "seeded").withText(RunOptions.DELTA, " 1e-5 ");
+                .with(RunOptions.LEARNING_RATE, 0.1 + 0.2).with(RunOptions.NOISE, org.dpdl4j.privacy.noise.NoiseKind.SEEDED).withText(RunOptions.DELTA, " 1e-5 ");
         RunSettings.Saved saved = reparse(s);
         assertEquals(s.saved(), saved);
         assertEquals(List.of("seed", "rounds", "lr", "noise", "delta"), List.copyOf(saved.values().keySet()), "in the order made");

@@ -329,6 +329,15 @@ public final class TrainingSession {
         private Map<String, Object> config() {
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("algorithm", protocol.name());
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("dataset", workload.name());
+            data.put("model", workload.model().cliName());
+            data.put("trainExamples", workload.train().size());
+            data.put("testExamples", workload.test() == workload.train() ? 0 : workload.test().size());
+            data.put("features", workload.nIn());
+            data.put("outputs", workload.nOut());
+            data.put("precision", workload.dataType().name().toLowerCase(Locale.ROOT));
+            c.put("workload", data);
             c.put("settings", run.settings().texts());
             c.put("resolved", run.resolved());
             return c;

@@ -20,7 +20,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * What a run trains on and with: the training and test data in the model's label layout, the labelled training
  * data (for splits that follow the labels), for Decor's synthetic task its users and optimum, and the model family,
- * architecture and precision. The one workload type of training, reproductions and attacks.
+ * architecture and precision, as the {@code train} command resolves them from its options.
  *
  * @param name         data set name as given
  * @param train        training split

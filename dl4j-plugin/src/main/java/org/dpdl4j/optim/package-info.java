@@ -1,0 +1,16 @@
+/**
+ * Central DP-SGD on a DL4J {@code MultiLayerNetwork}. {@link PrivateTrainer} is the entry point, configured by
+ * {@link DpSgdConfig}: it draws batches with a {@link BatchSampler} ({@link PoissonSampler} or
+ * {@link FixedSizeSampler}), charges each step to its ledger and takes a {@link DpOptimizer} step (per-example
+ * clipping, Gaussian noise, the network's own updater). {@link PerExampleGradients} computes per-example norms and
+ * the clipped sum from one batched pass over the {@link DenseNetworkSpec} that {@link DpModelValidator} extracts,
+ * for one model or for n models stacked as rows (as the multi-party trainers use it);
+ * {@link PerExampleGradientOracle} checks it against DL4J, and {@link StepObserver} receives each released gradient
+ * as a {@link StepTap}.
+ *
+ * <p>Accountants and the ledger live in {@code org.dpdl4j.privacy.accounting} and
+ * {@code org.dpdl4j.privacy.ledger}, noise sources in {@code org.dpdl4j.privacy.noise}, and the registered
+ * {@code dp-sgd} protocol that wraps this trainer in {@code org.dpdl4j.protocol.central}. The attack optimisers
+ * (L-BFGS, Adam) are unrelated and live in {@code org.dpdl4j.attacks.optim}.
+ */
+package org.dpdl4j.optim;
