@@ -60,14 +60,14 @@ public final class AccountCommand implements Runnable {
                 description = "Poisson sampling rate in (0, 1]: expected batch size / dataset size.")
         private double sampleRate;
 
-        @Option(names = "--noise-multiplier", required = true, paramLabel = "Z",
+        @Option(converter = Converters.Positive.class, names = "--noise-multiplier", required = true, paramLabel = "Z",
                 description = "Noise standard deviation divided by the clipping norm, > 0.")
         private double noiseMultiplier;
 
-        @Option(names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
+        @Option(converter = Converters.PositiveLong.class, names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
         private long steps;
 
-        @Option(names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
+        @Option(converter = Converters.Probability.class, names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
         private double delta;
 
         @Override
@@ -98,14 +98,14 @@ public final class AccountCommand implements Runnable {
         @Option(names = "--target-epsilon", required = true, paramLabel = "E", description = "Target epsilon, > 0.")
         private double targetEpsilon;
 
-        @Option(names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
+        @Option(converter = Converters.Probability.class, names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
         private double delta;
 
         @Option(names = "--sample-rate", required = true, paramLabel = "Q",
                 description = "Poisson sampling rate in (0, 1]: expected batch size / dataset size.")
         private double sampleRate;
 
-        @Option(names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
+        @Option(converter = Converters.PositiveLong.class, names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
         private long steps;
 
         @Override

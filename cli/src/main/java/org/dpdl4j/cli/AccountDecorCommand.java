@@ -45,19 +45,19 @@ public final class AccountDecorCommand implements Callable<Integer> {
             description = "number of users; for a torus a perfect square or RxC")
     private String nodes;
 
-    @Option(names = "--sigma-cdp", paramLabel = "S", description = "std of each user's private noise")
+    @Option(converter = Converters.Positive.class, names = "--sigma-cdp", paramLabel = "S", description = "std of each user's private noise")
     private Double sigmaCdp;
 
-    @Option(names = "--sigma-cor", paramLabel = "S", description = "std of the pairwise cancelling noise per edge")
+    @Option(converter = Converters.Positive.class, names = "--sigma-cor", paramLabel = "S", description = "std of the pairwise cancelling noise per edge")
     private Double sigmaCor;
 
-    @Option(names = "--clip", required = true, paramLabel = "C", description = "clipping norm C of a user's gradient")
+    @Option(converter = Converters.Positive.class, names = "--clip", required = true, paramLabel = "C", description = "clipping norm C of a user's gradient")
     private double clip;
 
-    @Option(names = "--steps", required = true, paramLabel = "T", description = "number of iterations T")
+    @Option(converter = Converters.PositiveLong.class, names = "--steps", required = true, paramLabel = "T", description = "number of iterations T")
     private long steps;
 
-    @Option(names = "--delta", required = true, paramLabel = "D", description = "delta of the (epsilon, delta) guarantee")
+    @Option(converter = Converters.Probability.class, names = "--delta", required = true, paramLabel = "D", description = "delta of the (epsilon, delta) guarantee")
     private double delta;
 
     @Option(names = "--adversary", defaultValue = "eavesdropper", paramLabel = "A",
@@ -70,10 +70,10 @@ public final class AccountDecorCommand implements Callable<Integer> {
     @Option(names = "--calibrate", description = "calibrate (sigma_cdp, sigma_cor) pairs to --epsilon instead")
     private boolean calibrate;
 
-    @Option(names = "--epsilon", paramLabel = "E", description = "target epsilon for --calibrate")
+    @Option(converter = Converters.Positive.class, names = "--epsilon", paramLabel = "E", description = "target epsilon for --calibrate")
     private Double epsilon;
 
-    @Option(names = "--grid-size", defaultValue = "50", paramLabel = "K",
+    @Option(converter = Converters.PositiveInt.class, names = "--grid-size", defaultValue = "50", paramLabel = "K",
             description = "sigma_cdp grid size for --calibrate (default: ${DEFAULT-VALUE})")
     private int gridSize;
 

@@ -101,17 +101,17 @@ public final class AttackCommand implements Runnable {
                 description = "Data set: mnist (default ${DEFAULT-VALUE}).")
         String dataset;
 
-        @Option(names = "--target-index", required = true, paramLabel = "I",
+        @Option(converter = Converters.NonNegativeInt.class, names = "--target-index", required = true, paramLabel = "I",
                 description = "Index of the (first) attacked example in the MNIST training set.")
         int targetIndex;
 
-        @Option(names = "--count", defaultValue = "1", paramLabel = "N",
+        @Option(converter = Converters.PositiveInt.class, names = "--count", defaultValue = "1", paramLabel = "N",
                 description = "Attack N releases in turn, of the batches starting at I, I+B, ..., I+(N-1)B; writes"
                         + " one result per batch and summary.csv; the final lines then give the means"
                         + " (default ${DEFAULT-VALUE}).")
         int count;
 
-        @Option(names = "--batch-size", defaultValue = "1", paramLabel = "B",
+        @Option(converter = Converters.PositiveInt.class, names = "--batch-size", defaultValue = "1", paramLabel = "B",
                 description = "Examples in the attacked batch: training examples I .. I+B-1 (default ${DEFAULT-VALUE}).")
         int batchSize;
 
@@ -125,21 +125,21 @@ public final class AttackCommand implements Runnable {
                         + " ${DEFAULT-VALUE}).")
         String modelPrecision;
 
-        @Option(names = "--learning-rate", defaultValue = "0.1", paramLabel = "ETA",
+        @Option(converter = Converters.Positive.class, names = "--learning-rate", defaultValue = "0.1", paramLabel = "ETA",
                 description = "SGD learning rate of training and of the client's local step (default ${DEFAULT-VALUE}).")
         double learningRate;
 
-        @Option(names = "--train-steps", defaultValue = "0", paramLabel = "T",
+        @Option(converter = Converters.NonNegativeInt.class, names = "--train-steps", defaultValue = "0", paramLabel = "T",
                 description = "SGD steps (batches of 64 training examples) before the attacked release; the release"
                         + " happens at round T (default ${DEFAULT-VALUE}: the initial model).")
         int trainSteps;
 
-        @Option(names = "--noise-std", defaultValue = "0", paramLabel = "S",
+        @Option(converter = Converters.NonNegative.class, names = "--noise-std", defaultValue = "0", paramLabel = "S",
                 description = "Std of Gaussian noise added to the observed message, in its own units (default"
                         + " ${DEFAULT-VALUE}).")
         double noiseStd;
 
-        @Option(names = "--noise-relative", paramLabel = "R",
+        @Option(converter = Converters.NonNegative.class, names = "--noise-relative", paramLabel = "R",
                 description = "Instead of --noise-std: noise std = R x the RMS of the noise-free gradient of each"
                         + " attacked batch (converted to the message's units).")
         Double noiseRelative;
@@ -163,11 +163,11 @@ public final class AttackCommand implements Runnable {
 
     /** Settings of the optimisation attacks. */
     static final class OptimisationOptions {
-        @Option(names = "--iterations", defaultValue = "300", paramLabel = "N",
+        @Option(converter = Converters.NonNegativeInt.class, names = "--iterations", defaultValue = "300", paramLabel = "N",
                 description = "Outer optimiser steps (default ${DEFAULT-VALUE}).")
         int iterations;
 
-        @Option(names = "--snapshot-every", defaultValue = "10", paramLabel = "K",
+        @Option(converter = Converters.PositiveInt.class, names = "--snapshot-every", defaultValue = "10", paramLabel = "K",
                 description = "Record the reconstruction every K steps (default ${DEFAULT-VALUE}).")
         int snapshotEvery;
 
@@ -176,7 +176,7 @@ public final class AttackCommand implements Runnable {
                         + " (default ${DEFAULT-VALUE}).")
         String optimizer;
 
-        @Option(names = "--adam-lr", defaultValue = "0.1", paramLabel = "LR",
+        @Option(converter = Converters.Positive.class, names = "--adam-lr", defaultValue = "0.1", paramLabel = "LR",
                 description = "Adam learning rate (default ${DEFAULT-VALUE}).")
         double adamLearningRate;
 

@@ -53,11 +53,11 @@ final class AttackCompareCommand implements Callable<Integer> {
             description = "Data set: mnist (default ${DEFAULT-VALUE}).")
     String dataset;
 
-    @Option(names = "--target-index", required = true, paramLabel = "I",
+    @Option(converter = Converters.NonNegativeInt.class, names = "--target-index", required = true, paramLabel = "I",
             description = "Index of the attacked image in the MNIST training set.")
     int targetIndex;
 
-    @Option(names = "--epsilon", defaultValue = "8", paramLabel = "E",
+    @Option(converter = Converters.Positive.class, names = "--epsilon", defaultValue = "8", paramLabel = "E",
             description = "Epsilon Decor's noise is calibrated to, at delta 1e-5 (default ${DEFAULT-VALUE}).")
     double epsilon;
 
@@ -66,7 +66,7 @@ final class AttackCompareCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     String attack;
 
-    @Option(names = "--attack-round", defaultValue = "50", paramLabel = "T",
+    @Option(converter = Converters.NonNegativeInt.class, names = "--attack-round", defaultValue = "50", paramLabel = "T",
             description = "Gossip rounds before the attacked release (default ${DEFAULT-VALUE}).")
     int attackRound;
 

@@ -46,11 +46,11 @@ final class AttackReportCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--images", defaultValue = "20", paramLabel = "N",
+    @Option(converter = Converters.PositiveInt.class, names = "--images", defaultValue = "20", paramLabel = "N",
             description = "Attacked images: MNIST training images 0..N-1 (default ${DEFAULT-VALUE}).")
     int images;
 
-    @Option(names = "--epsilons", defaultValue = "1,8", split = ",", paramLabel = "E",
+    @Option(converter = Converters.Positive.class, names = "--epsilons", defaultValue = "1,8", split = ",", paramLabel = "E",
             description = "Epsilons of the private protocols, at delta 1e-5 (default ${DEFAULT-VALUE}).")
     List<Double> epsilons;
 
@@ -59,20 +59,20 @@ final class AttackReportCommand implements Callable<Integer> {
             completionCandidates = ProtocolNames.class)
     List<String> protocols;
 
-    @Option(names = "--attack-round", defaultValue = "50", paramLabel = "T",
+    @Option(converter = Converters.NonNegativeInt.class, names = "--attack-round", defaultValue = "50", paramLabel = "T",
             description = "Rounds (steps) of training before the first attacked release (default ${DEFAULT-VALUE}).")
     int attackRound;
 
-    @Option(names = "--idlg-iterations", defaultValue = "300", paramLabel = "N",
+    @Option(converter = Converters.PositiveInt.class, names = "--idlg-iterations", defaultValue = "300", paramLabel = "N",
             description = "L-BFGS steps of each iDLG run (default ${DEFAULT-VALUE}, the DLG reference's).")
     int idlgIterations;
 
-    @Option(names = "--idlg-images", paramLabel = "N",
+    @Option(converter = Converters.PositiveInt.class, names = "--idlg-images", paramLabel = "N",
             description = "Run iDLG on the releases of the first N images only (default: all); the analytic"
                     + " inversion always runs on all.")
     Integer idlgImages;
 
-    @Option(names = "--baselines", defaultValue = "5", paramLabel = "K",
+    @Option(converter = Converters.PositiveInt.class, names = "--baselines", defaultValue = "5", paramLabel = "K",
             description = "Pure-noise baseline attacks per private (protocol, observer, epsilon) row (default"
                     + " ${DEFAULT-VALUE}).")
     int baselines;

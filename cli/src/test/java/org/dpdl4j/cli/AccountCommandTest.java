@@ -33,9 +33,9 @@ class AccountCommandTest {
         String[][] cases = {
                 {"--sample-rate", "0", "--sample-rate must lie in (0, 1]"},
                 {"--sample-rate", "1.5", "--sample-rate must lie in (0, 1]"},
-                {"--steps", "0", "--steps must be >= 1"},
-                {"--delta", "1", "--delta must lie in (0, 1)"},
-                {"--delta", "0", "--delta must lie in (0, 1)"},
+                {"--steps", "0", "'0' must be a whole number >= 1"},
+                {"--delta", "1", "'1' must be a number strictly between 0 and 1"},
+                {"--delta", "0", "'0' must be a number strictly between 0 and 1"},
         };
         for (String[] c : cases) {
             String q = c[0].equals("--sample-rate") ? c[1] : "0.01";

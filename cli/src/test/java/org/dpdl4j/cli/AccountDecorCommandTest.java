@@ -67,7 +67,7 @@ class AccountDecorCommandTest {
         assertTrue(noTarget.err().contains("--epsilon"), noTarget.err());
         CommandRun negative = run(common("ring", "16", "--sigma-cdp", "-1", "--sigma-cor", "1").toArray(String[]::new));
         assertEquals(2, negative.exitCode());
-        assertTrue(negative.err().contains("sigma_cdp = -1.0"), negative.err());
+        assertTrue(negative.err().contains("--sigma-cdp") && negative.err().contains("'-1' must be a number > 0"), negative.err());
     }
 
     @Test

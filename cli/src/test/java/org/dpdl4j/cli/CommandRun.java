@@ -1,5 +1,6 @@
 package org.dpdl4j.cli;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintWriter;
@@ -8,36 +9,44 @@ import java.util.List;
 import org.dpdl4j.data.catalog.DataDirectory;
 import picocli.CommandLine;
 
-/** The dpdl4j command run in-process, with what it printed; for command tests. */
-record CommandRun(int exitCode, String out, String err) {
+/**
+ * The dpdl4j command run in-process, as {@code main} sets it up (registry options, error handling), with what it
+ * printed; the one runner of the command tests and the end-to-end tests.
+ */
+public record CommandRun(int exitCode, String out, String err) {
 
-    static CommandRun of(String... args) {
+    public static CommandRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new Dpdl4jCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
+        CommandLine cmd = Dpdl4jCommand.commandLine();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
         int code = cmd.execute(args);
         return new CommandRun(code, out.toString(), err.toString());
     }
 
+    /** Both streams, labelled, for assertion messages. */
+    public String both() {
+        return "--- stdout ---\n" + out + "\n--- stderr ---\n" + err;
+    }
+
     /** The last {@code n} lines of standard output. */
-    List<String> lastLines(int n) {
+    public List<String> lastLines(int n) {
         String[] lines = out.strip().split("\\R");
         return List.of(lines).subList(lines.length - n, lines.length);
     }
 
     /** The value of the {@code key=value} line {@code fromEnd} lines from the end of standard output (1 = last). */
-    double lastValue(int fromEnd, String key) {
+    public double lastValue(int fromEnd, String key) {
         String line = lastLines(fromEnd).get(0);
-        org.junit.jupiter.api.Assertions.assertTrue(line.startsWith(key + "="), "expected '" + key + "=' line, got: " + line + "\n" + out);
+        assertTrue(line.startsWith(key + "="), "expected '" + key + "=' line, got: " + line + "\n" + out);
         return Double.parseDouble(line.substring(key.length() + 1));
     }
 
     /** The real data directory; skips the calling test (saying why) when DPDL4J_DATA is not set. */
-    static String realDataDir(String whatNeedsIt) {
+    public static String realDataDir(String whatNeedsIt) {
         String dir = System.getenv(DataDirectory.ENVIRONMENT_VARIABLE);
-        assumeTrue(dir != null && !dir.isBlank(), "skipped: " + whatNeedsIt + " needs real MNIST; set DPDL4J_DATA");
+        assumeTrue(dir != null && !dir.isBlank(), "skipped: " + whatNeedsIt + " needs real data; set DPDL4J_DATA");
         return dir;
     }
 }

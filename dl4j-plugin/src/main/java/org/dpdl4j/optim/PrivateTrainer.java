@@ -27,6 +27,7 @@ import org.dpdl4j.privacy.noise.NoiseSource;
 import org.dpdl4j.privacy.noise.SecureNoiseSource;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.EpochRun;
+import org.dpdl4j.runtime.NetworkState;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
@@ -289,13 +290,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
 
     @Override
     public RunState state() {
-        MultiLayerNetwork net = network();
-        RunState.Builder s = RunState.builder().array("params", net.params());
-        INDArray updater = net.getUpdater().getStateViewArray();
-        if (updater != null) {
-            s.array("updater", updater);
-        }
-        return s.number("iteration", net.getIterationCount()).number("epoch", net.getEpochCount()).build();
+        return NetworkState.of(network()).build();
     }
 
     /**
@@ -304,19 +299,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
      */
     @Override
     protected void restoreState(RunState state, long completedSteps) {
-        MultiLayerNetwork net = network();
-        // Everything is read (and checked) before anything is assigned: a state that does not fit changes nothing.
-        INDArray params = state.array("params", net.params().shape());
-        INDArray updater = net.getUpdater().getStateViewArray();
-        INDArray savedUpdater = updater == null ? null : state.array("updater", updater.shape());
-        int iteration = (int) state.longValue("iteration");
-        int epoch = (int) state.longValue("epoch");
-        net.params().assign(params);
-        if (updater != null) {
-            updater.assign(savedUpdater);
-        }
-        net.setIterationCount(iteration);
-        net.setEpochCount(epoch);
+        NetworkState.restore(network(), state);
         if (!noise.isSecure()) {
             replay(completedSteps);
         }

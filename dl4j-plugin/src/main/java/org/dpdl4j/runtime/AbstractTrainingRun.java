@@ -26,6 +26,7 @@ public abstract class AbstractTrainingRun implements TrainingRun {
     private final List<RunListener> listeners = new CopyOnWriteArrayList<>();
     private long completed;
     private double lastLoss = Double.NaN;
+    private final java.util.Map<String, String> reports = new java.util.LinkedHashMap<>();
 
     /**
      * @param protocol the registered name
@@ -105,6 +106,21 @@ public abstract class AbstractTrainingRun implements TrainingRun {
         if (BooleanIndexing.or(p, Conditions.isNan()) || BooleanIndexing.or(p, Conditions.isInfinite())) {
             throw new TrainingDivergedException(completed, stepUnit(), "a parameter is not a finite number", divergenceHint());
         }
+    }
+
+    /**
+     * Records how the training data was split over the parties ({@code partition.txt} in {@link #reports()}); a
+     * null text (the parties' data was given) records nothing.
+     */
+    protected final void partitionReport(String text) {
+        if (text != null) {
+            reports.put("partition.txt", text);
+        }
+    }
+
+    @Override
+    public java.util.Map<String, String> reports() {
+        return java.util.Collections.unmodifiableMap(reports);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.cli.Converters;
+
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
@@ -19,7 +21,7 @@ import java.util.concurrent.Callable;
 @Command(name = "accountant", mixinStandardHelpOptions = true,
         description = "Seconds for the Decor accountant (kappa) and a full noise-pair calibration on n nodes.")
 final class AccountantBench implements Callable<Integer> {
-    @Option(names = "--nodes", defaultValue = "1000", description = "Number of nodes; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--nodes", defaultValue = "1000", description = "Number of nodes; default ${DEFAULT-VALUE}.")
     int nodes;
 
     @Option(names = "--topology", defaultValue = "ring", description = "Topology; default ${DEFAULT-VALUE}.")

@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.cli.Converters;
+
 import org.dpdl4j.experiments.bench.PairedTiming;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -38,7 +40,7 @@ import java.util.concurrent.Callable;
 @Command(name = "decor-round", mixinStandardHelpOptions = true,
         description = "Decor round over D-SGD round for MNIST-MLP nodes (example-level, Poisson batches of 64), and scaling in n.")
 final class DecorRoundBench implements Callable<Integer> {
-    @Option(names = "--nodes", split = ",", defaultValue = "16,64", description = "Node counts; the first is the Decor/D-SGD comparison; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--nodes", split = ",", defaultValue = "16,64", description = "Node counts; the first is the Decor/D-SGD comparison; default ${DEFAULT-VALUE}.")
     List<Integer> nodes;
 
     @Option(names = "--topology", defaultValue = "ring", description = "Topology; default ${DEFAULT-VALUE}.")
@@ -48,15 +50,15 @@ final class DecorRoundBench implements Callable<Integer> {
             description = "seeded (default) or secure noise streams.")
     NoiseKind noise;
 
-    @Option(names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
     int blocks;
 
-    @Option(names = "--warmup", defaultValue = "20", description = "Untimed rounds of each kind first, at least (the JDK's AES-CTR "
+    @Option(converter = Converters.NonNegativeInt.class, names = "--warmup", defaultValue = "20", description = "Untimed rounds of each kind first, at least (the JDK's AES-CTR "
             + "intrinsic only runs in fully compiled code); the warm-up then goes on until the JIT compilers are nearly idle; "
             + "default ${DEFAULT-VALUE}.")
     int warmup;
 
-    @Option(names = "--rounds-per-block", defaultValue = "5", description = "Rounds per block; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--rounds-per-block", defaultValue = "5", description = "Rounds per block; default ${DEFAULT-VALUE}.")
     int perBlock;
 
     @Override

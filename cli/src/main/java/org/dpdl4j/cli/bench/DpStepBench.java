@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.cli.Converters;
+
 import org.dpdl4j.experiments.bench.PairedTiming;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -31,16 +33,16 @@ final class DpStepBench implements Callable<Integer> {
     @Option(names = "--model", defaultValue = "mlp", description = "mlp (784-128-10, MNIST-shaped) or logistic (123 inputs, a9a-shaped); default ${DEFAULT-VALUE}.")
     String model;
 
-    @Option(names = "--batch-size", defaultValue = "256", description = "Batch size; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--batch-size", defaultValue = "256", description = "Batch size; default ${DEFAULT-VALUE}.")
     int batch;
 
-    @Option(names = "--blocks", defaultValue = "15", description = "Interleaved measurement blocks; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--blocks", defaultValue = "15", description = "Interleaved measurement blocks; default ${DEFAULT-VALUE}.")
     int blocks;
 
-    @Option(names = "--steps-per-block", defaultValue = "40", description = "Steps per block; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--steps-per-block", defaultValue = "40", description = "Steps per block; default ${DEFAULT-VALUE}.")
     int perBlock;
 
-    @Option(names = "--warmup", defaultValue = "2000", description = "Untimed steps of each kind first, at least (JIT compilation, workspace sizing); the warm-up then goes "
+    @Option(converter = Converters.NonNegativeInt.class, names = "--warmup", defaultValue = "2000", description = "Untimed steps of each kind first, at least (JIT compilation, workspace sizing); the warm-up then goes "
             + "on until the JIT compilers are nearly idle; default ${DEFAULT-VALUE}.")
     int warmup;
 

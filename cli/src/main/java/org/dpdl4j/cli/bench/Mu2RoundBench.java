@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.cli.Converters;
+
 import org.dpdl4j.experiments.bench.PairedTiming;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -58,7 +60,7 @@ final class Mu2RoundBench implements Callable<Integer> {
             .policyLearning(LearningPolicy.FIRST_LOOP).policyReset(ResetPolicy.BLOCK_LEFT)
             .policyAllocation(AllocationPolicy.OVERALLOCATE).policySpill(SpillPolicy.REALLOCATE).build();
 
-    @Option(names = "--machines", split = ",", defaultValue = "1,10,100", description = "Machine counts; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--machines", split = ",", defaultValue = "1,10,100", description = "Machine counts; default ${DEFAULT-VALUE}.")
     List<Integer> machines;
 
     @Option(names = "--precision", defaultValue = "FLOAT", description = "FLOAT (default) or DOUBLE.")
@@ -67,10 +69,10 @@ final class Mu2RoundBench implements Callable<Integer> {
     @Option(names = "--clock", defaultValue = "cpu", description = "cpu (the thread's CPU time, default) or wall.")
     String clock;
 
-    @Option(names = "--blocks", defaultValue = "31", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--blocks", defaultValue = "31", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
     int blocks;
 
-    @Option(names = "--examples-per-block", defaultValue = "500",
+    @Option(converter = Converters.PositiveInt.class, names = "--examples-per-block", defaultValue = "500",
             description = "Examples per block and method (rounds per block = this / M); default ${DEFAULT-VALUE}.")
     int examplesPerBlock;
 

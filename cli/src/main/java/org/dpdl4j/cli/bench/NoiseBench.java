@@ -1,5 +1,7 @@
 package org.dpdl4j.cli.bench;
 
+import org.dpdl4j.cli.Converters;
+
 import org.dpdl4j.experiments.bench.PairedTiming;
 
 import org.dpdl4j.privacy.noise.NoiseKey;
@@ -20,7 +22,7 @@ import java.util.concurrent.Callable;
 @Command(name = "noise", mixinStandardHelpOptions = true,
         description = "Milliseconds per 100k Gaussians added to a FLOAT array: secure (AES-256-CTR, ChaCha20), seeded, java.util.Random.")
 final class NoiseBench implements Callable<Integer> {
-    @Option(names = "--blocks", defaultValue = "11", description = "Measurement blocks; default ${DEFAULT-VALUE}.")
+    @Option(converter = Converters.PositiveInt.class, names = "--blocks", defaultValue = "11", description = "Measurement blocks; default ${DEFAULT-VALUE}.")
     int blocks;
 
     @Override

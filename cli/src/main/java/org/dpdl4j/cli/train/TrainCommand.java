@@ -10,6 +10,7 @@ import org.dpdl4j.experiments.training.TrainingSession;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolRegistry;
+import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunSettings;
 import picocli.CommandLine;
@@ -47,23 +48,32 @@ public final class TrainCommand implements Callable<Integer> {
         TrainOptions options = TrainOptions.of(registry);
         List<String> foreign = new ArrayList<>();
         RunSettings settings = RunSettings.empty();
-        for (OptionSpec given : parsed.matchedOptions()) {
-            RunOption<?> option = options.byFlag(given.longestName());
-            if (option == null) {
-                continue;   // --algo, --help, --version
+        try {
+            for (OptionSpec given : parsed.matchedOptions()) {
+                RunOption<?> option = options.byFlag(given.longestName());
+                if (option == null) {
+                    continue;   // --algo, --help, --version
+                }
+                if (!options.isGeneral(option) && !protocol.options().contains(option)) {
+                    foreign.add(option.flag());
+                    continue;
+                }
+                settings = settings.withText(option, given.typedValues().isEmpty() ? "true"
+                        : String.valueOf((Object) given.getValue()));
             }
-            if (!options.isGeneral(option) && !protocol.options().contains(option)) {
-                foreign.add(option.flag());
-                continue;
+            if (!foreign.isEmpty()) {
+                throw new InvalidOptionException(foreign.get(0), String.join(", ", foreign) + (foreign.size() == 1
+                        ? " has" : " have") + " no effect with --algo " + name + "; drop " + (foreign.size() == 1 ? "it"
+                        : "them") + " (" + name + " reads " + String.join(", ",
+                        protocol.options().stream().map(RunOption::flag).toList()) + ")");
             }
-            settings = settings.withText(option, given.typedValues().isEmpty() ? "true" : String.valueOf((Object) given.getValue()));
+            return new TrainingSession(protocol, settings, parsed.originalArgs(), spec.commandLine().getOut()).run()
+                    .exitCode();
+        } catch (InvalidOptionException e) {
+            // Every problem with an option's value or its fit to the algorithm and data is a usage error (exit 2),
+            // found before any training.
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e, null, e.option());
         }
-        if (!foreign.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), String.join(", ", foreign) + (foreign.size() == 1
-                    ? " has" : " have") + " no effect with --algo " + name + "; drop " + (foreign.size() == 1 ? "it" : "them")
-                    + " (" + name + " reads " + String.join(", ", protocol.options().stream().map(RunOption::flag).toList()) + ")");
-        }
-        return new TrainingSession(protocol, settings, parsed.originalArgs(), spec.commandLine().getOut()).run().exitCode();
     }
 
     /**

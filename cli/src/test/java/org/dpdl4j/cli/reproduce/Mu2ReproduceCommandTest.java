@@ -1,14 +1,11 @@
 package org.dpdl4j.cli.reproduce;
 
-import org.dpdl4j.cli.Dpdl4jCommand;
+import org.dpdl4j.cli.CommandRun;
 import org.dpdl4j.experiments.report.CsvTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,13 +24,9 @@ class Mu2ReproduceCommandTest {
         String env = System.getenv("DPDL4J_DATA");
         assumeTrue(env != null && Files.isRegularFile(Path.of(env, "mnist", "train-images-idx3-ubyte.gz")), "skipped: no MNIST");
         Path out = tmp.resolve("mu2");
-        StringWriter err = new StringWriter();
-        CommandLine cl = Dpdl4jCommand.commandLine();
-        cl.setErr(new PrintWriter(err));
-        cl.setOut(new PrintWriter(new StringWriter()));
-        int code = cl.execute("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
+        CommandRun first = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
                 "--seeds", "2", "--out", out.toString());
-        assertEquals(0, code, err.toString());
+        assertEquals(0, first.exitCode(), first.err());
         CsvTable csv = CsvTable.read(out.resolve("mu2.csv"));
         assertEquals(2 * (2 * 2 * 2 + 1), csv.size(), "M x epsilon x trust, plus the non-private reference, for each of 2 seeds");
         assertEquals(List.of("1", "2"), csv.column("seed").stream().distinct().toList());
@@ -50,23 +43,17 @@ class Mu2ReproduceCommandTest {
         String readme = Files.readString(out.resolve("README.md"));
 
         // Run again: every run is read back from mu2.csv instead of trained; a grid with another delta is refused.
-        StringWriter again = new StringWriter();
-        CommandLine resumed = Dpdl4jCommand.commandLine();
-        resumed.setOut(new PrintWriter(again));
-        resumed.setErr(new PrintWriter(new StringWriter()));
-        assertEquals(0, resumed.execute("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
-                "--seeds", "2", "--out", out.toString()));
-        assertTrue(again.toString().contains("Resuming: 18 finished runs"), again.toString());
+        CommandRun again = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
+                "--seeds", "2", "--out", out.toString());
+        assertEquals(0, again.exitCode(), again.err());
+        assertTrue(again.out().contains("Resuming: 18 finished runs"), again.out());
         String beforeProvenance = "(?s)## Provenance.*";   // start time and duration differ
         assertEquals(readme.replaceAll(beforeProvenance, ""), Files.readString(out.resolve("README.md")).replaceAll(beforeProvenance, ""),
                 "same tables and checks");
-        StringWriter refusal = new StringWriter();
-        CommandLine other = Dpdl4jCommand.commandLine();
-        other.setErr(new PrintWriter(refusal));
-        other.setOut(new PrintWriter(new StringWriter()));
-        assertEquals(1, other.execute("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1", "--epsilons", "4",
-                "--seeds", "1", "--delta", "1e-6", "--out", out.toString()));
-        assertTrue(refusal.toString().contains("--fresh"), refusal.toString());
+        CommandRun refusal = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1",
+                "--epsilons", "4", "--seeds", "1", "--delta", "1e-6", "--out", out.toString());
+        assertEquals(1, refusal.exitCode());
+        assertTrue(refusal.err().contains("--fresh"), refusal.err());
         assertTrue(readme.contains("[x] M = 1 identical under both trust models (epsilon = 4)"), readme);
         assertTrue(readme.contains("| G |") && readme.contains("| delta | 1.0E-5 |") && readme.contains("Means over 2 seeds"), readme);
     }

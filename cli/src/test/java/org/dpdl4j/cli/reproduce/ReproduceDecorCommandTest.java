@@ -1,14 +1,11 @@
 package org.dpdl4j.cli.reproduce;
 
-import org.dpdl4j.cli.Dpdl4jCommand;
+import org.dpdl4j.cli.CommandRun;
 import org.dpdl4j.experiments.report.CsvTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -24,13 +21,9 @@ class ReproduceDecorCommandTest {
     Path tmp;
 
     private static void run(Path out) {
-        StringWriter err = new StringWriter();
-        CommandLine cl = Dpdl4jCommand.commandLine();
-        cl.setErr(new PrintWriter(err));
-        cl.setOut(new PrintWriter(new StringWriter()));
-        int code = cl.execute("reproduce", "decor", "--task", "synthetic", "--epsilons", "10", "--topologies", "ring", "--seeds", "1",
+        CommandRun r = CommandRun.of("reproduce", "decor", "--task", "synthetic", "--epsilons", "10", "--topologies", "ring", "--seeds", "1",
                 "--tune-pairs", "1", "--tune-lr", "0.5,1", "--rounds", "100", "--out", out.toString());
-        assertEquals(0, code, err.toString());
+        assertEquals(0, r.exitCode(), r.err());
     }
 
     /** Chosen eta_0 by setting ("cdp complete", ...), read from lr-tuning.csv. */

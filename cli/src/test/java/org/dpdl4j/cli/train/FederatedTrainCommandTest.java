@@ -1,15 +1,12 @@
 package org.dpdl4j.cli.train;
 
-import org.dpdl4j.cli.Dpdl4jCommand;
+import org.dpdl4j.cli.CommandRun;
 import org.dpdl4j.experiments.report.CsvTable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,10 +40,8 @@ class FederatedTrainCommandTest {
         if (!all.contains("fedavg")) {
             all.addAll(List.of("--noise", "seeded"));   // plain FedAvg adds no noise, so it takes no --noise
         }
-        StringWriter err = new StringWriter();
-        CommandLine cl = Dpdl4jCommand.commandLine();
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(all.toArray(String[]::new)), err.toString());
+        CommandRun r = CommandRun.of(all.toArray(String[]::new));
+        return new Run(r.exitCode(), r.err());
     }
 
     private void assertRefused(String expected, String... args) {

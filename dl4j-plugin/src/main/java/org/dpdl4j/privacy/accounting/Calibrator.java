@@ -125,13 +125,13 @@ public final class Calibrator {
 
     private static IllegalArgumentException infeasible(double target, double noise, double epsilon) {
         String why = epsilon == Double.POSITIVE_INFINITY
-                ? "the loss is unbounded whatever the noise: the ledger holds a release without a guarantee (a"
+                ? "the guarantee is unbounded whatever the noise: the ledger holds a release without a guarantee (a"
                         + " NonPrivateEvent, or noise multiplier 0) that this noise cannot offset; remove it"
-                : "either part of the loss does not depend on this noise (earlier spending in the ledger costs at"
-                        + " least about " + epsilon + "), or the target is too small for any noise up to " + MAX_NOISE
-                        + "; raise the target or remove that spending";
-        return new IllegalArgumentException("target epsilon " + target + " is infeasible: even noise " + noise
-                + " gives epsilon " + epsilon + "; " + why);
+                : String.format(java.util.Locale.ROOT, "no amount of noise gets below epsilon = %.4g here (what the"
+                        + " accounting can certify at this delta, plus any earlier spending in the ledger); raise the"
+                        + " target epsilon to at least that, or take a larger delta", epsilon);
+        return new IllegalArgumentException(String.format(java.util.Locale.ROOT, "target epsilon %s cannot be reached:"
+                + " even noise %.3g times the sensitivity gives epsilon %.4g; %s", target, noise, epsilon, why));
     }
 
     /** Counts evaluations and rejects NaN, which would silently break the bracket. */

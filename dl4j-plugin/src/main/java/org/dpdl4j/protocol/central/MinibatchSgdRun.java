@@ -7,6 +7,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.EpochRun;
+import org.dpdl4j.runtime.NetworkState;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -139,29 +140,13 @@ public final class MinibatchSgdRun extends AbstractTrainingRun implements EpochR
 
     @Override
     public RunState state() {
-        RunState.Builder s = RunState.builder().array("params", net.params());
-        INDArray updater = net.getUpdater().getStateViewArray();
-        if (updater != null) {
-            s.array("updater", updater);
-        }
-        return s.number("iteration", net.getIterationCount()).number("epoch", net.getEpochCount()).build();
+        return NetworkState.of(net).build();
     }
 
     /** Restores the network and replays the shuffles of the epochs begun, so the run continues exactly. */
     @Override
     protected void restoreState(RunState state, long completedSteps) {
-        // Everything is read (and checked) before anything is assigned: a state that does not fit changes nothing.
-        INDArray params = state.array("params", net.params().shape());
-        INDArray updater = net.getUpdater().getStateViewArray();
-        INDArray savedUpdater = updater == null ? null : state.array("updater", updater.shape());
-        int iteration = (int) state.longValue("iteration");
-        int epoch = (int) state.longValue("epoch");
-        net.params().assign(params);
-        if (updater != null) {
-            updater.assign(savedUpdater);
-        }
-        net.setIterationCount(iteration);
-        net.setEpochCount(epoch);
+        NetworkState.restore(net, state);
         shuffle = new SplittableRandom(seed);
         long begun = (completedSteps + stepsPerEpoch - 1) / stepsPerEpoch;
         for (long e = 0; e < begun; e++) {

@@ -30,12 +30,12 @@ import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
-import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
 
@@ -103,7 +103,7 @@ public final class DecentralizedProtocol implements Protocol {
         DecentralizedRunBuilder b = DecentralizedTrainer.builder().algorithm(algorithm).model(template).seed(seed)
                 .learningRate(decay > 0 ? new LearningRate.InverseTime(lr, decay) : new LearningRate.Constant(lr))
                 .weightDecay(s.get(WEIGHT_DECAY, 0.0)).rounds(s.require(ROUNDS, name() + " needs a number of rounds"))
-                .noiseKind(s.get(NOISE, NoiseKind.SECURE)).settings(s);
+                .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).settings(s);
         String nodes = s.get(NODES, "16");
         Graph graph = algorithm == DecentralizedAlgorithm.CDP ? null : TopologySpec.resolve(s.get(TOPOLOGY, "ring"), nodes, seed);
         int n = graph != null ? graph.vertexCount() : nodeCount(nodes);
@@ -126,7 +126,12 @@ public final class DecentralizedProtocol implements Protocol {
             b.nodeData(inputs.users()).objective(LocalObjective.SUM).sampling(SamplingScheme.FULL_BATCH);
         } else {
             b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "dirichlet:10")));
-            b.batchSize((int) (long) s.require(BATCH_SIZE, name() + " needs the batch size of each node"));
+            long batch = s.require(BATCH_SIZE, name() + " needs the batch size of each node");
+            if (batch == 0) {
+                throw BATCH_SIZE.invalid("--batch-size 0: " + name() + " samples a batch at every node in every round;"
+                        + " give at least 1 example per node");
+            }
+            b.batchSize((int) batch);
         }
         if (!algorithm.isPrivate()) {
             s.get(SAMPLING).ifPresent(v -> b.sampling(v.equals("poisson") ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT));

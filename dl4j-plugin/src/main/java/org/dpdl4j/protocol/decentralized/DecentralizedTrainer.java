@@ -67,7 +67,6 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     private final List<RoundObserver> observers = new ArrayList<>();
     private final DecentralizedPrivacy privacy;
     private final String mechanism;
-    private final String partitionReport;
 
     /**
      * Builds a run; {@link DecentralizedRunBuilder} (from {@link #builder()}) sets everything up.
@@ -93,7 +92,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
         }
         this.privacy = privacy;
         this.mechanism = privacy == null ? null : privacy.describe();
-        this.partitionReport = partitionReport;
+        partitionReport(partitionReport);
         this.template = Objects.requireNonNull(template, "template network");
         this.graph = Objects.requireNonNull(graph, "graph");
         this.mixing = Objects.requireNonNull(mixing, "mixing matrix");
@@ -304,11 +303,6 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     @Override
     public String stepUnit() {
         return "round";
-    }
-
-    @Override
-    public java.util.Map<String, String> reports() {
-        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
     }
 
     @Override

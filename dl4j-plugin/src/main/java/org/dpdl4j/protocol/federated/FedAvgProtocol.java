@@ -24,12 +24,12 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
 
@@ -104,7 +104,7 @@ public final class FedAvgProtocol implements Protocol {
                 .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
                 .serverRate(s.get(SERVER_LR, 1.0))
                 .clientSampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"))
-                .noiseKind(s.get(NOISE, NoiseKind.SECURE)).seed(seed).settings(s);
+                .noiseKind(RunOptions.noiseKind(s, variant.isPrivate())).seed(seed).settings(s);
         if (variant == FedAvgVariant.FEDAVG) {
             b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);
             return b.build();

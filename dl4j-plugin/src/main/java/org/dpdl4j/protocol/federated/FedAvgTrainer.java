@@ -45,7 +45,6 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
     private final double[] sizes;
     private final FedAvgPrivacy privacy;
     private final String mechanism;
-    private final String partitionReport;
     private String adversary = "-";
     private Graph gopaGraph;
     private int[] lastParticipants = new int[0];
@@ -73,7 +72,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
         }
         this.privacy = privacy;
         this.mechanism = privacy == null ? null : privacy.describe(config);
-        this.partitionReport = partitionReport;
+        partitionReport(partitionReport);
         this.template = Objects.requireNonNull(template, "template network");
         this.clients = List.copyOf(clients);
         this.config = Objects.requireNonNull(config, "config");
@@ -206,11 +205,6 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
     @Override
     public MultiLayerNetwork model() {
         return withParameters(template, parameters());
-    }
-
-    @Override
-    public java.util.Map<String, String> reports() {
-        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
     }
 
     /** The participants of the last round. */

@@ -21,13 +21,13 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
 
@@ -142,7 +142,7 @@ public final class Mu2Protocol implements Protocol {
         if (start.equals("zero")) {
             template.params().assign(0);
         }
-        Mu2Trainer trainer = setup.trainer(template, data, s.get(NOISE, NoiseKind.SECURE), s.get(EPSILON_BUDGET, Double.NaN),
+        Mu2Trainer trainer = setup.trainer(template, data, RunOptions.noiseKind(s, isPrivate()), s.get(EPSILON_BUDGET, Double.NaN),
                 AccountantFactory.standard(), s);
         trainer.describeSetup(setup, start, parts.report());
         return trainer;

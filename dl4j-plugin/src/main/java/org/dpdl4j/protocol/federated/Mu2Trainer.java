@@ -49,7 +49,6 @@ public final class Mu2Trainer extends AbstractTrainingRun {
     private final String mechanism;
     private Mu2Setup setup;
     private String start;
-    private String partitionReport;
     private Mu2Machines.MomentumStep lastStep;
     private INDArray lastMessages;
     private final INDArray messages;
@@ -223,12 +222,7 @@ public final class Mu2Trainer extends AbstractTrainingRun {
     void describeSetup(Mu2Setup from, String startingPoint, String split) {
         this.setup = from;
         this.start = startingPoint;
-        this.partitionReport = split;
-    }
-
-    @Override
-    public java.util.Map<String, String> reports() {
-        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
+        partitionReport(split);
     }
 
     @Override

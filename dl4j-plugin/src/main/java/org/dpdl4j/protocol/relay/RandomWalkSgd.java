@@ -44,7 +44,6 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
     private final int[] path;
     private final RandomWalkPrivacy privacy;
     private final String mechanism;
-    private final String partitionReport;
     private final RoundWorkspace workspace = new RoundWorkspace();
 
     /**
@@ -76,7 +75,7 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
         }
         this.privacy = privacy;
         this.mechanism = privacy == null ? null : privacy.describe();
-        this.partitionReport = partitionReport;
+        partitionReport(partitionReport);
         this.gradients = PerExampleGradients.of(template);
         for (int k = 0; k < this.parties.size(); k++) {
             if (this.parties.get(k).features().size(1) != gradients.spec().nIn()) {
@@ -177,11 +176,6 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
     @Override
     public MultiLayerNetwork model() {
         return withParameters(template, parameters());
-    }
-
-    @Override
-    public java.util.Map<String, String> reports() {
-        return partitionReport == null ? java.util.Map.of() : java.util.Map.of("partition.txt", partitionReport);
     }
 
     public RandomWalkConfig config() {

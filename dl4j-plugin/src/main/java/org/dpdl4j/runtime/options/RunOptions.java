@@ -34,8 +34,9 @@ public final class RunOptions {
     public static final RunOption<Double> DELTA = RunOption.of("delta", "DELTA", ValueType.realBetween(0, 1), MECHANISM,
             "delta of every epsilon; default 1e-5 (keep it well below 1 / the number of protected units).");
     public static final RunOption<Double> EPSILON_BUDGET = RunOption.of("epsilon-budget", "EPS", ValueType.realAbove(0, 1e6),
-            MECHANISM, "Stop before any step that would take the spent epsilon above EPS (default: --epsilon when given,"
-                    + " else no limit).");
+            FREE, "Stop before any step that would take the spent epsilon above EPS (default: --epsilon when given,"
+                    + " else no limit). It changes no mechanism: a run stopped by its budget continues with --resume and"
+                    + " a larger budget, its ledger composing every step.");
     public static final RunOption<Double> CLIP = RunOption.of("clip", "C", ValueType.realAbove(0, 1e12), MECHANISM,
             "Clipping norm of each protected contribution (an example's gradient, a user's gradient, a client's update).");
     public static final RunOption<Double> NOISE_MULTIPLIER = RunOption.of("noise-multiplier", "Z", ValueType.realAbove(0, 1e12),
@@ -49,4 +50,13 @@ public final class RunOptions {
     public static final RunOption<String> PARTITION = RunOption.of("partition", "P",
             ValueType.text("iid, dirichlet:ALPHA or shards:S"), MECHANISM,
             "Split of the training data over the parties: iid, dirichlet:ALPHA (label skew) or shards:S.");
+
+    /**
+     * The noise kind of a run: a private protocol's {@link #NOISE} setting (secure by default); seeded from the run's
+     * seed for a protocol without privacy, whose randomness (batch and client sampling) protects nothing and so is
+     * reproducible.
+     */
+    public static NoiseKind noiseKind(RunSettings settings, boolean isPrivate) {
+        return isPrivate ? settings.get(NOISE, NoiseKind.SECURE) : NoiseKind.SEEDED;
+    }
 }

@@ -87,7 +87,8 @@ public record ValueType<T>(Class<T> type, String range, Function<String, T> pars
 
     /** A whole number in [min, max]. */
     public static ValueType<Long> integer(long min, long max) {
-        String range = max == Long.MAX_VALUE ? "a whole number >= " + min : "a whole number from " + min + " to " + max;
+        String range = max == Long.MAX_VALUE || max == Integer.MAX_VALUE ? "a whole number >= " + min
+                : "a whole number from " + min + " to " + max;
         return new ValueType<>(Long.class, range, t -> {
             long v;
             try {

@@ -45,7 +45,7 @@ class RunSettingsTest {
                 new SettingChange("rounds", "200", "400", ResumeRule.MECHANISM),
                 new SettingChange("lr", "0.5", "0.25", ResumeRule.FREE),
                 new SettingChange("clip", "1", null, ResumeRule.MECHANISM),
-                new SettingChange("epsilon-budget", null, "7", ResumeRule.MECHANISM)), changes);
+                new SettingChange("epsilon-budget", null, "7", ResumeRule.FREE)), changes);
         assertEquals("--rounds: 200 -> 400", changes.get(1).describe());
         assertEquals("--clip: 1 -> (not set)", changes.get(3).describe());
         assertEquals("--epsilon-budget: (not set) -> 7", changes.get(4).describe());

@@ -29,7 +29,8 @@ public record FailureThreshold(Map<Integer, Bar> bars, int blindGuesses) {
     }
 
     public FailureThreshold {
-        bars = Map.copyOf(Objects.requireNonNull(bars, "bars must not be null"));
+        // sorted by target, so reports list the bars in the same order on every run (Map.copyOf does not)
+        bars = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(Objects.requireNonNull(bars, "bars must not be null")));
     }
 
     /**

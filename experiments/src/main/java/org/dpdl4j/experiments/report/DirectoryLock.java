@@ -17,7 +17,7 @@ import java.util.Optional;
  * Claims a directory for one process: an operating-system lock on the file {@value #FILE_NAME} inside it, which
  * names the process (pid, purpose, start time) while it holds it. A second claim, from this or another process,
  * fails while the first holds it, so two runs can never write into one directory; the lock disappears with the
- * process, so a crashed run never leaves its directory claimed.
+ * process, so a crashed run never leaves its directory claimed. The empty lock file stays after the release.
  */
 public final class DirectoryLock implements AutoCloseable {
     /** The lock file inside a claimed directory. */
@@ -99,11 +99,14 @@ public final class DirectoryLock implements AutoCloseable {
         return file.getParent();
     }
 
-    /** Releases the claim and removes the lock file. */
+    /**
+     * Releases the claim. The (emptied) lock file stays: deleting it before the release would let a process that
+     * opened it just before lock the unlinked file while a third creates and locks a new one.
+     */
     @Override
     public void close() {
         try {
-            Files.deleteIfExists(file);
+            channel.truncate(0);
             lock.release();
             channel.close();
         } catch (IOException e) {

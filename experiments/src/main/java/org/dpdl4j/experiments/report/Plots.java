@@ -8,10 +8,7 @@ import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Objects;
 import javax.imageio.ImageIO;
@@ -69,20 +66,11 @@ public final class Plots {
         Objects.requireNonNull(figure, "figure must not be null");
         BufferedImage image = render(figure, width, height);
         try {
-            Path parent = png.toAbsolutePath().getParent();
-            Path temporary = Files.createTempFile(parent, "." + png.getFileName(), ".tmp");
-            try {
-                if (!ImageIO.write(image, "png", temporary.toFile())) {
+            AtomicFiles.replace(png, file -> {
+                if (!ImageIO.write(image, "png", file.toFile())) {
                     throw new IOException("no PNG writer is available in this Java runtime");
                 }
-                try {
-                    Files.move(temporary, png, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temporary, png, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            });
             return png;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write plot " + png + ": " + e.getMessage(), e);

@@ -3,12 +3,10 @@ package org.dpdl4j.experiments.report;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -237,24 +235,9 @@ public final class RunDirectory implements AutoCloseable {
         Objects.requireNonNull(text, "text must not be null");
         Path target = file(fileName);
         try {
-            Path temporary = Files.createTempFile(path, "." + fileName, ".tmp");
-            try {
-                Files.writeString(temporary, text, StandardCharsets.UTF_8);
-                move(temporary, target);
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
-            return target;
+            return AtomicFiles.replace(target, text);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.dpdl4j.experiments.reproduce;
 
 import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.DirectoryLock;
 import org.dpdl4j.experiments.report.MetricsCsv;
 import org.dpdl4j.experiments.report.Plots;
@@ -128,6 +129,9 @@ public final class DecorReproduction {
         if (reference && !task.equals("mnist")) {
             throw new IllegalArgumentException("--epsilon-mode reference applies to the example-level MNIST task only");
         }
+        for (String topology : topologies) {
+            graph(topology);   // an unknown name is refused before any run, not when its turn comes
+        }
         if (quick) {
             epsilons = epsilons != null ? epsilons : task.equals("synthetic") ? List.of(5.0, 10.0, 20.0) : t.settings().epsilons();
             seeds = seeds != null ? seeds : 1;
@@ -242,7 +246,7 @@ public final class DecorReproduction {
         }
         FinishedRuns.keepLatest(dir.resolve("results.csv"), header, List.of("epsilon_target", "epsilon_mode", "algorithm", "topology", "seed"));
         DecorSummary summary = new DecorSummary(t, rows, settings, grid, reference, delta, roundCount, nSeeds, pairs, lrFactors, noise, commandLine());
-        Files.writeString(dir.resolve("summary.md"), summary.markdown());
+        AtomicFiles.replace(dir.resolve("summary.md"), summary.markdown());
         Plots.write(dir.resolve("figure.png"), summary.figure());
         pw.println();
         pw.print(summary.terminalTable().render());
@@ -313,7 +317,8 @@ public final class DecorReproduction {
             case "complete" -> Topologies.complete(16);
             case "torus" -> Topologies.torus(4, 4);
             case "ring" -> Topologies.ring(16);
-            default -> throw new IllegalArgumentException("unknown topology '" + topology + "'; use complete, torus or ring");
+            default -> throw new IllegalArgumentException("--topologies: unknown topology '" + topology + "'; the paper's grid"
+                    + " uses complete, torus and ring (16 nodes each)");
         };
     }
 

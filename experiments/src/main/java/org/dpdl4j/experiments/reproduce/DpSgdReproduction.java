@@ -1,6 +1,7 @@
 package org.dpdl4j.experiments.reproduce;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.DirectoryLock;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.MetricsCsv;
@@ -165,7 +166,7 @@ public final class DpSgdReproduction {
             table.addRow(grid.get(i), meanStd(finals.get(i)), chosen.get(i).describe());
         }
         table.addRow("non-private", meanStd(nonPrivate), "SGD, same model");
-        Files.writeString(outDir.resolve("summary.md"), markdown(table, settings, mnist));
+        AtomicFiles.replace(outDir.resolve("summary.md"), markdown(table, settings, mnist));
         writeFigure(outDir, grid, finals, nonPrivate);
         pw.println();
         pw.print(table.render());

@@ -89,9 +89,7 @@ final class Mu2Report {
     }
 
     private static void writeAtomically(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        org.dpdl4j.experiments.report.AtomicFiles.replace(file, text);
     }
 
     /** The means over seeds next to the paper's, one row per configuration. */

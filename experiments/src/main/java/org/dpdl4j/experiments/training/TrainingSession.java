@@ -15,6 +15,7 @@ import org.deeplearning4j.util.ModelSerializer;
 import org.dpdl4j.data.catalog.CanonicalCheckResult;
 import org.dpdl4j.data.catalog.CanonicalDataCheck;
 import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.CsvTable;
 import org.dpdl4j.experiments.report.MetricsCsv;
 import org.dpdl4j.experiments.report.Plots;
@@ -23,6 +24,7 @@ import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.workload.Evaluation;
+import org.dpdl4j.experiments.workload.Partitioners;
 import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
@@ -83,6 +85,7 @@ public final class TrainingSession {
         if (!dataset.equals("synthetic-lsq")) {
             checkCanonical(dataDir, dataset);
         }
+        settings.get(RunOptions.PARTITION).ifPresent(Partitioners::of);   // a bad scheme is refused before any work
         Workload workload = Workloads.load(settings, protocol, dataDir);
         RunSettings runSettings = WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size());
         warnAboutDelta(runSettings, workload);
@@ -346,7 +349,7 @@ public final class TrainingSession {
         /** The final checkpoint, the model(s), the per-party metrics, the privacy statement, the summary and plot. */
         private void finish(Path checkpoint) throws IOException {
             RunCheckpoint.save(run, checkpoint);
-            ModelSerializer.writeModel(run.model(), dir.file("model.zip").toFile(), false);
+            AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(run.model(), f.toFile(), false));
             List<String> files = new ArrayList<>(List.of("config.json", "metrics.csv", "checkpoint.bin", "model.zip"));
             Optional<INDArray> parties = run.partyParameters();
             double[] partyMetric = null;
@@ -357,7 +360,7 @@ public final class TrainingSession {
                     MultiLayerNetwork net = run.model();
                     for (int i = 0; i < parties.get().size(0); i++) {
                         net.setParams(parties.get().getRow(i).reshape(1, net.numParams()).castTo(net.params().dataType()));
-                        ModelSerializer.writeModel(net, dir.file("model-node-" + i + ".zip").toFile(), false);
+                        AtomicFiles.replace(dir.file("model-node-" + i + ".zip"), f -> ModelSerializer.writeModel(net, f.toFile(), false));
                     }
                     files.add("model-node-<i>.zip");
                 }

@@ -3,6 +3,7 @@ package org.dpdl4j.experiments.workload;
 import org.dpdl4j.data.partition.Partition;
 import org.dpdl4j.data.partition.Partitioner;
 import org.dpdl4j.runtime.PartySplit;
+import org.dpdl4j.runtime.options.RunOptions;
 
 /** The data loaders' partitioners (iid, dirichlet:ALPHA, shards:S) as the library's {@link PartySplit}. */
 public final class Partitioners {
@@ -12,10 +13,16 @@ public final class Partitioners {
     /**
      * The split of a scheme name.
      *
-     * @throws IllegalArgumentException naming the accepted schemes
+     * @throws org.dpdl4j.runtime.options.InvalidOptionException naming {@code --partition}, the value and the
+     *                                                         accepted schemes
      */
     public static PartySplit of(String scheme) {
-        Partitioner partitioner = Partitioner.parse(scheme);
+        Partitioner partitioner;
+        try {
+            partitioner = Partitioner.parse(scheme);
+        } catch (IllegalArgumentException e) {
+            throw RunOptions.PARTITION.invalid(RunOptions.PARTITION.flag() + " " + scheme + ": " + e.getMessage());
+        }
         return (labels, classes, parties, seed) -> {
             Partition p = partitioner.partition(labels, classes, parties, seed);
             int[][] indices = new int[p.nodes()][];

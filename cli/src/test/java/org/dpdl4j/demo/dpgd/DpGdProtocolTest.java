@@ -1,0 +1,76 @@
+package org.dpdl4j.demo.dpgd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.dpdl4j.cli.CommandRun;
+import org.dpdl4j.experiments.report.CsvTable;
+import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.runtime.ProtocolRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A protocol added from outside the library, with nothing but its package and one line in
+ * {@code META-INF/services/org.dpdl4j.runtime.ProtocolProvider}: the registry lists it, {@code train} offers and
+ * validates its options, trains it, stops it at its budget, resumes it, and every epsilon comes from its ledger.
+ */
+class DpGdProtocolTest {
+    private static final String[] RUN = {"train", "--algo", "dp-gd", "--dataset", "synthetic-lsq", "--rounds", "40", "--lr",
+            "0.5", "--clip", "1", "--noise-multiplier", "5", "--noise", "seeded", "--eval-every", "10"};
+
+    private static String[] with(String... more) {
+        String[] out = java.util.Arrays.copyOf(RUN, RUN.length + more.length);
+        System.arraycopy(more, 0, out, RUN.length, more.length);
+        return out;
+    }
+
+    @Test
+    void aRegisteredProtocolIsListedTrainedAndAccountedByTheCommandLine(@TempDir Path tmp) throws Exception {
+        assertTrue(ProtocolRegistry.standard().contains("dp-gd"));
+        CommandRun help = CommandRun.of("train", "--help");
+        assertTrue(help.out().contains("dp-gd") && help.out().contains("full-batch DP gradient descent"),
+                help.out());
+        CommandRun foreign = CommandRun.of(with("--epochs", "3"));
+        assertEquals(2, foreign.exitCode());
+        assertTrue(foreign.err().contains("--epochs has no effect with --algo dp-gd"), foreign.err());
+
+        Path full = tmp.resolve("full");
+        CommandRun r = CommandRun.of(with("--out", full.toString()));
+        assertEquals(0, r.exitCode(), r.both());
+        CsvTable metrics = CsvTable.read(full.resolve("metrics.csv"));
+        double[] eps = metrics.doubles("epsilon");
+        double[] gap = metrics.doubles("optimality_gap");
+        assertEquals(4, eps.length);
+        // Each step is one Gaussian mechanism of multiplier z = 5 under add-or-remove-one: rho = 1 / (2 z^2).
+        for (int k = 0; k < eps.length; k++) {
+            double expected = ZCdp.epsilon(10.0 * (k + 1) / (2 * 25.0), 1e-5);
+            assertEquals(expected, eps[k], 1e-12 * expected, "row " + k);
+        }
+        assertTrue(gap[3] < gap[0], "it trains: optimality gap " + gap[0] + " -> " + gap[3]);
+        String privacy = Files.readString(full.resolve("privacy.txt"));
+        assertTrue(privacy.contains("40 x dp-gd step") && privacy.contains("seeded"), privacy);
+        assertTrue(Files.isRegularFile(full.resolve("model.zip")) && Files.isRegularFile(full.resolve("checkpoint.bin")));
+
+        // The budget stop: the step that would pass epsilon = eps[1] (after 20 steps) is not taken.
+        Path stopped = tmp.resolve("stopped");
+        CommandRun budget = CommandRun.of(with("--epsilon-budget", Double.toString(eps[1] * (1 + 1e-9)), "--out",
+                stopped.toString()));
+        assertEquals(3, budget.exitCode(), budget.both());
+        assertTrue(budget.out().contains("budget"), budget.out());
+        CsvTable stoppedMetrics = CsvTable.read(stopped.resolve("metrics.csv"));
+        assertEquals(eps[1], stoppedMetrics.doubles("epsilon")[stoppedMetrics.size() - 1], 1e-12 * eps[1]);
+
+        // Resumed with a larger budget (which changes no mechanism), it ends exactly where the uninterrupted run does.
+        Path resumed = tmp.resolve("resumed");
+        CommandRun more = CommandRun.of(with("--epsilon-budget", "100", "--resume", stopped.resolve("checkpoint.bin").toString(),
+                "--out", resumed.toString()));
+        assertEquals(0, more.exitCode(), more.both());
+        CsvTable after = CsvTable.read(resumed.resolve("metrics.csv"));
+        assertEquals(metrics.column("optimality_gap").get(3), after.column("optimality_gap").get(after.size() - 1),
+                "bit for bit the uninterrupted run's model");
+        assertEquals(metrics.column("epsilon").get(3), after.column("epsilon").get(after.size() - 1));
+    }
+}

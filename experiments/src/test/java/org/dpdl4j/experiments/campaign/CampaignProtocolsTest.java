@@ -1,0 +1,36 @@
+package org.dpdl4j.experiments.campaign;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.dpdl4j.attacks.observe.ProtocolScenario;
+import org.dpdl4j.runtime.ProtocolRegistry;
+import org.junit.jupiter.api.Test;
+
+/** The campaign's protocols are the registry's, by the registry's names. */
+class CampaignProtocolsTest {
+
+    @Test
+    void everyTappedRunIsARegisteredProtocolOfTheSamePrivacy() {
+        ProtocolRegistry registry = ProtocolRegistry.standard();
+        for (ProtocolScenario p : CampaignProtocols.all()) {
+            assertTrue(registry.contains(p.algorithm()), p.algorithm() + " is not a registered protocol");
+            assertEquals(registry.get(p.algorithm()).isPrivate(), p.isPrivate(), p.algorithm());
+        }
+    }
+
+    @Test
+    void namesAreCheckedAgainstTheRegistry() {
+        assertEquals(List.of("dsgd", "decor"), CampaignProtocols.named(List.of("decor", "dsgd")).stream()
+                .map(ProtocolScenario::algorithm).toList(), "in the campaign's order");
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> CampaignProtocols.named(List.of("gossip-magic")));
+        assertTrue(unknown.getMessage().contains("unknown protocol 'gossip-magic'") && unknown.getMessage().contains("decor"),
+                unknown.getMessage());
+        IllegalArgumentException untapped = assertThrows(IllegalArgumentException.class,
+                () -> CampaignProtocols.named(List.of("random-walk")));
+        assertTrue(untapped.getMessage().contains("'random-walk' has no tapped run"), untapped.getMessage());
+    }
+}
