@@ -3,6 +3,7 @@ package org.dpdl4j.e2e;
 import org.dpdl4j.cli.CommandRun;
 
 import org.dpdl4j.experiments.report.CsvTable;
+import org.deeplearning4j.util.ModelSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,9 +45,16 @@ class TrainCommandTest {
     void decorOnTheSyntheticTaskStaysWithinItsBudget(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("decor");
         CommandRun r = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--topology", "ring", "--nodes", "16",
-                "--rounds", "200", "--eval-every", "50", "--epsilon", "10", "--clip", "1", "--noise", "seeded", "--out", out.toString());
+                "--rounds", "200", "--eval-every", "50", "--epsilon", "10", "--clip", "1", "--noise", "seeded", "--save-node-models",
+                "--out", out.toString());
         assertEquals(0, r.exitCode(), r.both());
         assertRunFiles(out, 4);
+        // The average model and every node's, as DL4J models.
+        assertEquals(10, ModelSerializer.restoreMultiLayerNetwork(out.resolve("model.zip").toFile()).numParams());
+        for (int i = 0; i < 16; i++) {
+            assertEquals(10, ModelSerializer.restoreMultiLayerNetwork(out.resolve("model-node-" + i + ".zip").toFile()).numParams());
+        }
+        assertEquals(16, CsvTable.read(out.resolve("nodes.csv")).size());
         double[] eps = CsvTable.read(out.resolve("metrics.csv")).doubles("epsilon");
         assertTrue(eps[3] <= 10.0 && eps[3] > 9.99, "calibrated to the target at the last round: " + eps[3]);
         assertTrue(eps[0] < eps[1] && eps[1] < eps[2], "epsilon grows with rounds");
