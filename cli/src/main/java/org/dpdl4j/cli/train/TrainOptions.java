@@ -38,6 +38,27 @@ final class TrainOptions {
         return general.contains(option);
     }
 
+    /** Columns of the help's own lines (picocli wraps them with no indent). */
+    private static final int WIDTH = 100;
+
+    /** {@code text} after {@code lead}, wrapped at {@link #WIDTH} with continuation lines under the text. */
+    private static List<String> wrapped(String lead, String text) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder(lead);
+        for (String word : text.split(" ")) {
+            if (line.length() + 1 + word.length() > WIDTH && line.length() > lead.length()) {
+                lines.add(line.toString());
+                line = new StringBuilder(" ".repeat(lead.length()));
+            }
+            if (line.length() > lead.length()) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        lines.add(line.toString());
+        return lines;
+    }
+
     /** Adds the algorithm list to the description and every option to the command, in groups. */
     void addTo(CommandSpec spec, ProtocolRegistry registry) {
         List<String> description = new ArrayList<>(List.of(spec.usageMessage().description()));
@@ -46,7 +67,7 @@ final class TrainOptions {
         TrainCommand.byFamily(registry).forEach((family, protocols) -> {
             description.add("  " + family + ":");
             for (Protocol p : protocols) {
-                description.add(String.format("    %-18s %s", p.name(), p.summary()));
+                description.addAll(wrapped(String.format("    %-18s ", p.name()), p.summary()));
             }
         });
         description.add("");
@@ -55,7 +76,13 @@ final class TrainOptions {
         description.add("  dpdl4j train --dataset mnist --algo dp-sgd --epsilon 2 --clip 1");
         description.add("  dpdl4j train --dataset a9a --algo decor --topology torus --nodes 4x4 --epsilon 10 --clip 0.1");
         description.add("  dpdl4j train --dataset mnist --algo mu2-untrusted --machines 10 --epsilon 8");
-        spec.usageMessage().description(description.toArray(String[]::new));
+        description.add("");
+        description.addAll(wrapped("Exit status: ", "0 done; 1 an error (the message says what and how to fix it); 2 a"
+                + " bad option; 3 stopped before a step that would exceed the privacy budget (model and checkpoint kept);"
+                + " 4 training diverged (no metric reported)."));
+        description.add("");
+        description.add("Options:");
+        spec.usageMessage().description(description.toArray(String[]::new)).width(WIDTH + 4).abbreviateSynopsis(true);
         spec.addOption(OptionSpec.builder(TrainCommand.ALGO).paramLabel("ALGO").type(String.class)
                 .description("The algorithm: " + String.join(", ", registry.names()) + "; default sgd.").build());
         spec.addArgGroup(group("Data and model:%n", general.subList(0, general.size()), registry, true));
