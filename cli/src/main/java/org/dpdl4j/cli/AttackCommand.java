@@ -1,53 +1,27 @@
 package org.dpdl4j.cli;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Callable;
-import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.attacks.AttackCase;
-import org.dpdl4j.attacks.AttackResult;
-import org.dpdl4j.attacks.CaseScorer;
-import org.dpdl4j.attacks.GroundTruth;
-import org.dpdl4j.attacks.ImageOutcome;
-import org.dpdl4j.attacks.InputNormalization;
-import org.dpdl4j.attacks.LabelRows;
-import org.dpdl4j.attacks.image.ImageGrid;
 import org.dpdl4j.attacks.inversion.AnalyticInversion;
 import org.dpdl4j.attacks.inversion.DlgAttack;
 import org.dpdl4j.attacks.inversion.DlgConfig;
 import org.dpdl4j.attacks.inversion.IdlgAttack;
 import org.dpdl4j.attacks.inversion.InversionAttack;
 import org.dpdl4j.attacks.matching.MatchingEngine;
-import org.dpdl4j.attacks.observe.AttackScenario;
 import org.dpdl4j.attacks.observe.AttackScenarios;
-import org.dpdl4j.attacks.observe.ScenarioRequest;
 import org.dpdl4j.attacks.optim.AdamConfig;
 import org.dpdl4j.attacks.optim.LbfgsConfig;
 import org.dpdl4j.attacks.optim.OptimizerConfig;
-import org.dpdl4j.experiments.attack.ResultCsv;
-import org.dpdl4j.experiments.attack.ResultJson;
-import org.dpdl4j.experiments.report.Provenance;
-import org.dpdl4j.experiments.report.RunDirectory;
-import org.dpdl4j.data.LabeledData;
-import org.dpdl4j.data.TrainTest;
 import org.dpdl4j.data.catalog.DataDirectory;
-import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
-import org.dpdl4j.models.Architecture;
-import org.dpdl4j.models.ImageShape;
+import org.dpdl4j.experiments.attack.ReleaseAttack;
 import org.dpdl4j.models.ModelKind;
-import org.dpdl4j.models.ModelOptions;
-import org.nd4j.linalg.activations.Activation;
+import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.learning.config.Sgd;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -198,7 +172,7 @@ public final class AttackCommand implements Runnable {
         }
     }
 
-    /** The common flow: build the case, run the attack, write and print the result. */
+    /** The common flow: the settings in the experiments' terms, then {@link ReleaseAttack}. */
     abstract static class AttackRun implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -218,152 +192,34 @@ public final class AttackCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            PrintWriter out = spec.commandLine().getOut();
-            AttackScenario scenario;
-            try {
-                scenario = AttackScenarios.of(options.algo);
-            } catch (IllegalArgumentException e) {
-                throw bad("--algo: " + e.getMessage());
+            if (!"mnist".equals(options.dataset.toLowerCase(Locale.ROOT))) {
+                throw bad("--dataset: unknown data set '" + options.dataset + "' for attacks; supported: mnist");
             }
-            String observer = options.observer == null ? scenario.observers().get(0) : options.observer;
-            if (!scenario.observers().contains(observer)) {
-                throw bad("--observer: unknown observer '" + observer + "' for " + scenario.algorithm()
-                        + "; supported: " + String.join(", ", scenario.observers()));
-            }
-            validate();
-            ModelKind kind = modelKind();
-            PixelScaling scaling = pixelScaling();
-            InversionAttack attack = attack();
-
+            ReleaseAttack.Settings settings = new ReleaseAttack.Settings(options.algo, options.observer, modelKind(),
+                    options.hiddenActivation, pixelScaling(), dataType("--model-precision", options.modelPrecision),
+                    options.learningRate, options.targetIndex, options.count, options.batchSize, options.trainSteps,
+                    options.noiseStd, options.noiseRelative, options.fitScale, options.seed);
             DataDirectory dir;
             try {
                 dir = options.data.resolve();
             } catch (IllegalArgumentException e) {
                 throw bad("--data-dir: " + e.getMessage());
             }
-            TrainTest mnist = Datasets.mnist(dir, scaling);
-            LabeledData train = mnist.train();
-            long end = (long) options.targetIndex + (long) options.count * options.batchSize;
-            if (options.targetIndex < 0 || end > train.size()) {
-                throw bad("--target-index " + options.targetIndex + " with --batch-size " + options.batchSize
-                        + " and --count " + options.count + " reaches past the " + train.size()
-                        + " MNIST training examples; use 0.." + (train.size() - (long) options.count * options.batchSize));
+            try {
+                new ReleaseAttack(settings, name(), attack(), attackSettings()).run(dir, options.out,
+                        spec.commandLine().getParseResult().originalArgs(), spec.commandLine().getOut());
+            } catch (InvalidOptionException e) {
+                throw bad(e.getMessage());
             }
-            boolean binary = kind == ModelKind.LOGISTIC;
-            MultiLayerNetwork net = buildModel(kind, binary);
-            trainBeforeRelease(net, train, binary);
-            double accuracy = accuracy(net, mnist.test(), binary);
-
-            RunDirectory run = RunDirectory.create(options.out, "attack-" + name() + "-" + scenario.algorithm() + "-"
-                    + kind.cliName());
-            Map<String, Long> seeds = new LinkedHashMap<>();
-            seeds.put("model", options.seed);
-            seeds.put("noise", options.seed + 1);
-            seeds.put("training_order", options.seed + 2);
-            seeds.put("dummy", options.seed);
-            run.writeConfig(config(scenario, observer, kind, scaling),
-                    Provenance.capture(seeds, spec.commandLine().getParseResult().originalArgs()));
-            List<AttackResult> results = new ArrayList<>();
-            for (int k = 0; k < options.count; k++) {
-                int first = options.targetIndex + k * options.batchSize;
-                AttackCase attackCase = attackCase(scenario, observer, net, train, first, binary, scaling, kind,
-                        accuracy);
-                AttackResult result;
-                try {
-                    result = attack.attack(attackCase);
-                } catch (IllegalArgumentException e) {
-                    throw bad(name() + " cannot attack this case: " + e.getMessage());
-                }
-                results.add(result);
-                String suffix = options.count == 1 ? "" : "-" + first;
-                ResultJson.write(result, run.file("result" + suffix + ".json"));
-                ResultCsv.writeSnapshots(result, run.file("trace" + suffix + ".csv"));
-                ImageGrid.defaults().writePng(result, run.file("grid" + suffix + ".png"));
-                printCase(out, result, first);
-            }
-            if (options.count > 1) {
-                ResultCsv.writeSummary(results, run.file("summary.csv"));
-            }
-            printSummary(out, results, run.path());
             return 0;
         }
 
-        private AttackCase attackCase(AttackScenario scenario, String observer, MultiLayerNetwork net,
-                                      LabeledData train, int first, boolean binary, PixelScaling scaling,
-                                      ModelKind kind, double accuracy) {
-            int[] rows = new int[options.batchSize];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = first + i;
-            }
-            LabeledData batch = train.subset(rows);
-            GroundTruth truth = new GroundTruth(batch.features().castTo(net.params().dataType()),
-                    labels(batch, binary), ImageShape.MNIST,
-                    InputNormalization.of(scaling));
-            Map<String, String> details = new LinkedHashMap<>();
-            details.put("model", kind.cliName() + (kind == ModelKind.MLP ? "-" + options.hiddenActivation : ""));
-            details.put("dataset", "mnist-train");
-            details.put("target_index", Integer.toString(first));
-            details.put("pixel_scaling", scaling.name().toLowerCase(Locale.ROOT));
-            details.put("seed", Long.toString(options.seed));
-            long noiseSeed = options.seed + 1 + first;
-            AttackCase attackCase;
-            try {
-                double noiseStd = options.noiseStd;
-                if (options.noiseRelative != null) {
-                    AttackCase clean = scenario.build(new ScenarioRequest(net, truth, observer, options.learningRate,
-                            0.0, noiseSeed, options.trainSteps, accuracy, details));
-                    noiseStd = options.noiseRelative * new CaseScorer(clean).noiseLevel().gradientRms()
-                            * Math.abs(clean.scale().factor());
-                }
-                attackCase = scenario.build(new ScenarioRequest(net, truth, observer, options.learningRate, noiseStd,
-                        noiseSeed, options.trainSteps, accuracy, details));
-            } catch (IllegalArgumentException e) {
-                throw bad(e.getMessage());
-            }
-            return options.fitScale ? attackCase.withUnknownScale() : attackCase;
-        }
-
-        void validate() {
-            if (!"mnist".equals(options.dataset.toLowerCase(Locale.ROOT))) {
-                throw bad("--dataset: unknown data set '" + options.dataset + "' for attacks; supported: mnist");
-            }
-            if (options.batchSize < 1) {
-                throw bad("--batch-size must be >= 1, got " + options.batchSize);
-            }
-            if (!(options.learningRate > 0) || Double.isInfinite(options.learningRate)) {
-                throw bad("--learning-rate must be a positive finite number, got " + options.learningRate);
-            }
-            if (options.trainSteps < 0) {
-                throw bad("--train-steps must be >= 0, got " + options.trainSteps);
-            }
-            if (!(options.noiseStd >= 0) || Double.isInfinite(options.noiseStd)) {
-                throw bad("--noise-std must be a finite number >= 0, got " + options.noiseStd);
-            }
-            if (options.noiseRelative != null) {
-                if (options.noiseStd != 0) {
-                    throw bad("give either --noise-std or --noise-relative, not both");
-                }
-                if (!(options.noiseRelative >= 0) || Double.isInfinite(options.noiseRelative)) {
-                    throw bad("--noise-relative must be a finite number >= 0, got " + options.noiseRelative);
-                }
-            }
-            if (options.count < 1) {
-                throw bad("--count must be >= 1, got " + options.count);
-            }
-        }
-
         private ModelKind modelKind() {
-            ModelKind kind;
             try {
-                kind = ModelKind.fromCliName(options.model);
+                return ModelKind.fromCliName(options.model);
             } catch (IllegalArgumentException e) {
                 throw bad("--model: " + e.getMessage());
             }
-            if (kind == ModelKind.LEAST_SQUARES) {
-                throw bad("--model: least-squares has no classification loss to attack; use mlp, softmax, logistic"
-                        + " or dlg-lenet");
-            }
-            return kind;
         }
 
         private PixelScaling pixelScaling() {
@@ -375,129 +231,17 @@ public final class AttackCommand implements Runnable {
             };
         }
 
-        private Activation hiddenActivation() {
-            return switch (options.hiddenActivation.toLowerCase(Locale.ROOT)) {
-                case "relu" -> Activation.RELU;
-                case "sigmoid" -> Activation.SIGMOID;
-                case "tanh" -> Activation.TANH;
-                default -> throw bad("--hidden-activation: unknown value '" + options.hiddenActivation
-                        + "'; use relu, sigmoid or tanh");
-            };
-        }
-
-        private MultiLayerNetwork buildModel(ModelKind kind, boolean binary) {
-            DataType dataType = switch (options.modelPrecision.toLowerCase(Locale.ROOT)) {
+        DataType dataType(String option, String value) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
                 case "float" -> DataType.FLOAT;
                 case "double" -> DataType.DOUBLE;
-                default -> throw bad("--model-precision: unknown value '" + options.modelPrecision
-                        + "'; use float or double");
+                default -> throw bad(option + ": unknown value '" + value + "'; use float or double");
             };
-            ModelOptions modelOptions = ModelOptions.defaults().withSeed(options.seed)
-                    .withUpdater(new Sgd(options.learningRate)).withDataType(dataType);
-            Architecture architecture = new Architecture(List.of(128), hiddenActivation(), true, ImageShape.MNIST);
-            return kind.network(ImageShape.MNIST.flatSize(), binary ? 1 : 10, modelOptions, architecture);
-        }
-
-        private static int[] labels(LabeledData data, boolean binary) {
-            int[] labels = data.labels();
-            if (binary) {
-                for (int i = 0; i < labels.length; i++) {
-                    labels[i] = labels[i] % 2;
-                }
-            }
-            return labels;
-        }
-
-        private void trainBeforeRelease(MultiLayerNetwork net, LabeledData train, boolean binary) {
-            int batch = 64;
-            Random random = new Random(options.seed + 2);
-            long outputs = binary ? 1 : 10;
-            for (int step = 0; step < options.trainSteps; step++) {
-                int[] rows = new int[batch];
-                for (int i = 0; i < batch; i++) {
-                    rows[i] = random.nextInt(train.size());
-                }
-                LabeledData b = train.subset(rows);
-                DataType type = net.params().dataType();
-                net.fit(b.features().castTo(type), LabelRows.of(labels(b, binary), outputs, type));
-            }
-        }
-
-        private static double accuracy(MultiLayerNetwork net, LabeledData test, boolean binary) {
-            INDArray predictions = net.output(test.features().castTo(net.params().dataType()));
-            int[] labels = labels(test, binary);
-            int correct = 0;
-            for (int i = 0; i < labels.length; i++) {
-                int predicted = binary ? (predictions.getDouble(i, 0) >= 0.5 ? 1 : 0)
-                        : predictions.getRow(i).argMax().getInt(0);
-                correct += predicted == labels[i] ? 1 : 0;
-            }
-            return (double) correct / labels.length;
-        }
-
-        private Map<String, Object> config(AttackScenario scenario, String observer, ModelKind kind,
-                                           PixelScaling scaling) {
-            Map<String, Object> config = new LinkedHashMap<>();
-            config.put("attack", name());
-            config.put("algo", scenario.algorithm());
-            config.put("observer", observer);
-            config.put("model", kind.cliName());
-            config.put("hidden_activation", options.hiddenActivation);
-            config.put("dataset", options.dataset);
-            config.put("target_index", options.targetIndex);
-            config.put("batch_size", options.batchSize);
-            config.put("pixel_scaling", scaling.name().toLowerCase(Locale.ROOT));
-            config.put("model_precision", options.modelPrecision);
-            config.put("learning_rate", options.learningRate);
-            config.put("train_steps", options.trainSteps);
-            config.put("noise_std", options.noiseStd);
-            config.put("noise_relative", options.noiseRelative);
-            config.put("count", options.count);
-            config.put("fit_scale", options.fitScale);
-            config.put("seed", options.seed);
-            config.putAll(attackSettings());
-            return config;
         }
 
         /** Settings specific to the attack, recorded in config.json. */
         Map<String, Object> attackSettings() {
             return Map.of();
-        }
-
-        private void printCase(PrintWriter out, AttackResult r, int first) {
-            var p = r.provenance();
-            out.printf(Locale.ROOT, "%s on %s/%s at round %d (model accuracy %.4f), %s%n", r.attack(), p.protocol(),
-                    p.observer(), p.round(), p.modelAccuracy(), r.method());
-            out.printf(Locale.ROOT, "noise: std %.4g in the message, %.4g x gradient RMS; %s after %d steps,"
-                            + " %d evaluations, %.2f s%n", r.noise().observedStd(), r.noise().ratio(),
-                    r.stopReason().name().toLowerCase(Locale.ROOT), r.timing().outerSteps(), r.timing().evaluations(),
-                    r.timing().seconds());
-            for (ImageOutcome o : r.images()) {
-                out.printf(Locale.ROOT, "example %d (training index %d): label %d, recovered %s, PSNR %.2f dB,"
-                                + " SSIM %.4f%n", o.example(), first + o.example(), o.trueLabel(),
-                        o.recoveredLabel() < 0 ? "none" : Integer.toString(o.recoveredLabel()), o.psnr(), o.ssim());
-            }
-        }
-
-        private static void printSummary(PrintWriter out, List<AttackResult> results, Path directory) {
-            int n = results.size();
-            double mse = results.stream().mapToDouble(AttackResult::mse).average().orElse(Double.NaN);
-            double psnr = results.stream().mapToDouble(AttackResult::psnr).average().orElse(Double.NaN);
-            double ssim = results.stream().mapToDouble(AttackResult::ssim).average().orElse(Double.NaN);
-            boolean labels = results.stream().allMatch(AttackResult::allLabelsCorrect);
-            if (n > 1) {
-                long recovered = results.stream().filter(r -> r.psnr() >= 30).count();
-                double seconds = results.stream().mapToDouble(r -> r.timing().seconds()).sum();
-                out.printf(Locale.ROOT, "%d releases: %d recovered (PSNR >= 30 dB), %.2f s per release on average;"
-                        + " the lines below are means%n", n, recovered, seconds / n);
-            }
-            out.println("wrote " + directory + " (grid, result, trace" + (n > 1 ? " per release, summary.csv" : "")
-                    + ", config.json)");
-            out.println("mse=" + mse);
-            out.println("psnr=" + psnr);
-            out.println("ssim=" + ssim);
-            out.println("label_correct=" + labels);
-            out.flush();
         }
     }
 
@@ -507,12 +251,6 @@ public final class AttackCommand implements Runnable {
         OptimisationOptions optimisation;
 
         DlgConfig dlgConfig() {
-            if (optimisation.iterations < 0) {
-                throw bad("--iterations must be >= 0, got " + optimisation.iterations);
-            }
-            if (optimisation.snapshotEvery < 1) {
-                throw bad("--snapshot-every must be >= 1, got " + optimisation.snapshotEvery);
-            }
             OptimizerConfig optimizer = switch (optimisation.optimizer.toLowerCase(Locale.ROOT)) {
                 case "lbfgs" -> LbfgsConfig.pytorchDefaults();
                 case "adam" -> {
@@ -524,11 +262,7 @@ public final class AttackCommand implements Runnable {
                 }
                 default -> throw bad("--optimizer: unknown value '" + optimisation.optimizer + "'; use lbfgs or adam");
             };
-            DataType precision = switch (optimisation.precision.toLowerCase(Locale.ROOT)) {
-                case "float" -> DataType.FLOAT;
-                case "double" -> DataType.DOUBLE;
-                default -> throw bad("--precision: unknown value '" + optimisation.precision + "'; use float or double");
-            };
+            DataType precision = dataType("--precision", optimisation.precision);
             MatchingEngine engine = switch (optimisation.engine.toLowerCase(Locale.ROOT)) {
                 case "auto" -> MatchingEngine.AUTO;
                 case "closed-form" -> MatchingEngine.CLOSED_FORM;
