@@ -90,8 +90,7 @@ public final class GossipRun implements ProtocolScenario {
         Epsilons.require(this, epsilon);
         RunSettings s = workload.settings();
         Graph graph = graph();
-        MixingMatrix mixing = algorithm == DecentralizedAlgorithm.CDP ? MixingMatrix.averaging(graph)
-                : MixingMatrix.metropolisHastings(graph);
+        MixingMatrix mixing = algorithm.defaultMixing(graph);
         SeededNoiseStreams streams = new SeededNoiseStreams(s.seed());
         int[][] parties = TargetPlacement.split(workload.train().size(), NODES, s.seed());
         TargetPlacement.SampledRow sampled = (node, round, size) ->

@@ -1,5 +1,8 @@
 package org.dpdl4j.protocol.decentralized;
 
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.MixingMatrix;
+
 /** The gossip algorithms of the decentralized engine (Decor paper section 2 and 3). */
 public enum DecentralizedAlgorithm {
     /** Decentralized SGD without clipping or noise. */
@@ -14,6 +17,14 @@ public enum DecentralizedAlgorithm {
     /** Whether the algorithm clips and adds noise. */
     public boolean isPrivate() {
         return this != DSGD;
+    }
+
+    /**
+     * The gossip matrix the algorithm uses unless told otherwise: exact averaging for CDP (its analysis assumes the
+     * complete graph with W = 11^T / n), Metropolis-Hastings weights for the others.
+     */
+    public MixingMatrix defaultMixing(Graph graph) {
+        return this == CDP ? MixingMatrix.averaging(graph) : MixingMatrix.metropolisHastings(graph);
     }
 
     /** Command-line name. */

@@ -281,8 +281,7 @@ public final class DecentralizedRunBuilder {
         double perNode = 5.0 * p * bytes + (algorithm == DecentralizedAlgorithm.DECOR ? 4.0 * p * bytes * g.edgeCount() / n : 0);
         MemoryCheck.requireFits("the models, gradients and noise of " + n + " nodes of " + p + " parameters",
                 16.0 * n * n, 8.0 * n * n + perNode * n, "use fewer nodes or a smaller model");
-        MixingMatrix w = mixing != null ? mixing
-                : algorithm == DecentralizedAlgorithm.CDP ? MixingMatrix.averaging(g) : MixingMatrix.metropolisHastings(g);
+        MixingMatrix w = mixing != null ? mixing : algorithm.defaultMixing(g);
         List<NodeData> local = nodeData(n);
         long minLocal = local.stream().mapToLong(NodeData::size).min().orElseThrow();
         ProtectedUnit u = unit != null ? unit : ProtectedUnit.EXAMPLE;

@@ -383,7 +383,7 @@ public final class DecorReproduction {
                     double eps) {
         List<NodeData> nodes = t.nodes(seed);
         long minLocal = nodes.stream().mapToLong(NodeData::size).min().orElseThrow();
-        MixingMatrix w = s.algorithm() == DecentralizedAlgorithm.CDP ? MixingMatrix.averaging(g) : MixingMatrix.metropolisHastings(g);
+        MixingMatrix w = s.algorithm().defaultMixing(g);
         DecentralizedConfig cfg = new DecentralizedConfig(s.algorithm(), t.settings().unit(), t.settings().objective(), h.clip(), sigmaCdp,
                 s.algorithm() == DecentralizedAlgorithm.DECOR ? sigmaCor : 0.0, h.learningRate(), t.settings().weightDecay(), t.settings().batchSize(),
                 t.settings().sampling(), rounds, seed, DecorCompatibility.NONE);
