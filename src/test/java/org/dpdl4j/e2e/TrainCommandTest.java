@@ -39,6 +39,17 @@ class TrainCommandTest {
         double[] gap = CsvTable.read(out.resolve("metrics.csv")).doubles("optimality_gap");
         assertTrue(gap[59] < 1e-3 * gap[0], "gap falls: " + gap[0] + " -> " + gap[59]);
         assertTrue(Files.isRegularFile(out.resolve("model.zip")));
+        // Every run file has the same permissions, whether appended to (metrics.csv) or replaced whole.
+        try (var files = Files.list(out)) {
+            var permissions = files.filter(f -> !f.getFileName().toString().startsWith(".")).map(f -> {
+                try {
+                    return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).distinct().toList();
+            assertEquals(1, permissions.size(), "one set of permissions: " + permissions);
+        }
     }
 
     @Test
