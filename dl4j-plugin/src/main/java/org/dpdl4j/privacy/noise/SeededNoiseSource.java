@@ -25,8 +25,8 @@ public final class SeededNoiseSource implements NoiseSource {
         this.key = key;
         this.sampler = new GaussianSampler(new KeyStream(StreamCipher.AES_256_CTR, key.digest(), 0), false);
         if (WARNED.compareAndSet(false, true)) {
-            LOG.warn("Using seeded noise ({}): reproducible but NOT secure; anyone who knows the seed can remove it. "
-                    + "Use the secure source (SecureNoiseSource) for any real privacy guarantee.", key);
+            LOG.warn("Using seeded noise (seed {}): reproducible but NOT secure; anyone who knows the seed can remove it."
+                    + " Use secure noise (--noise secure, NoiseKind.SECURE) for any real privacy guarantee.", key.masterSeed());
         }
     }
 
