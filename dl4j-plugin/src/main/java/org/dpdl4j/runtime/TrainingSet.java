@@ -1,7 +1,10 @@
 package org.dpdl4j.runtime;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The examples a run trains on: features [N, nIn], labels [N, k] in the layout the model's loss expects, and for
@@ -39,5 +42,36 @@ public record TrainingSet(INDArray features, INDArray labels, int[] classLabels,
     /** Whether the examples have classes. */
     public boolean isClassification() {
         return classLabels != null;
+    }
+
+    /**
+     * The parties' data under a split: each party's rows of this set, in the split's order.
+     *
+     * @throws IllegalArgumentException when the split is impossible (more parties than examples, an empty party)
+     */
+    public Parties split(PartySplit how, int parties, long seed) {
+        int[] labels = isClassification() ? classLabels : new int[(int) size()];
+        PartySplit.Parties parts = how.assign(labels, Math.max(1, numClasses), parties, seed);
+        if (parts.indices().length != parties) {
+            throw new IllegalStateException("the split made " + parts.indices().length + " parts for " + parties + " parties");
+        }
+        List<NodeData> data = new ArrayList<>(parties);
+        for (int[] rows : parts.indices()) {
+            data.add(new NodeData(Nd4j.pullRows(features, 1, rows), Nd4j.pullRows(labels(), 1, rows)));
+        }
+        return new Parties(data, parts.report());
+    }
+
+    /**
+     * The data of each party after a split.
+     *
+     * @param data   each party's examples
+     * @param report how the examples were split, for the run directory
+     */
+    public record Parties(List<NodeData> data, String report) {
+        public Parties {
+            data = List.copyOf(data);
+            Objects.requireNonNull(report, "report");
+        }
     }
 }

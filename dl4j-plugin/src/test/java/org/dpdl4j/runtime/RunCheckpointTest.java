@@ -202,9 +202,11 @@ class RunCheckpointTest {
         assertEquals(List.of(occupied), directoryListing());
         // Saving again over a good checkpoint replaces it whole.
         Path file = saved(run, 1);
+        assertEquals(3, RunCheckpoint.read(file).completedSteps());
+        run.run(1);
         RunCheckpoint.save(run, file);
         assertEquals(List.of(file, occupied), directoryListing());
-        assertEquals(3, RunCheckpoint.read(file).completedSteps());
+        assertEquals(4, RunCheckpoint.read(file).completedSteps());
     }
 
     @Test

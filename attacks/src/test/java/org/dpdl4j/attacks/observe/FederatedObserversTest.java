@@ -18,7 +18,6 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.models.ImageShape;
 import org.dpdl4j.optim.FixedSizeSampler;
-import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.federated.ClientSampling;

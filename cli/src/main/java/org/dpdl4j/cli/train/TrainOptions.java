@@ -7,7 +7,6 @@ import java.util.Map;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolRegistry;
 import org.dpdl4j.runtime.options.RunOption;
-import org.dpdl4j.runtime.options.ValueType;
 import picocli.CommandLine.Model.ArgGroupSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -85,7 +84,7 @@ final class TrainOptions {
         spec.usageMessage().description(description.toArray(String[]::new)).width(WIDTH + 4).abbreviateSynopsis(true);
         spec.addOption(OptionSpec.builder(TrainCommand.ALGO).paramLabel("ALGO").type(String.class)
                 .description("The algorithm: " + String.join(", ", registry.names()) + "; default sgd.").build());
-        spec.addArgGroup(group("Data and model:%n", general.subList(0, general.size()), registry, true));
+        spec.addArgGroup(group("Data and model:%n", general, registry, true));
         List<RunOption<?>> rest = new ArrayList<>();
         for (RunOption<?> o : registry.options()) {
             if (!general.contains(o)) {
@@ -126,10 +125,5 @@ final class TrainOptions {
                 .converters(text -> {
                     throw new picocli.CommandLine.TypeConversionException(flag + ": " + replacement);
                 }).build();
-    }
-
-    /** The value type of an option, for tests. */
-    static ValueType<?> typeOf(RunOption<?> o) {
-        return o.type();
     }
 }

@@ -45,24 +45,25 @@ public final class CanonicalDataCheck {
     }
 
     private final Path cacheFile;
-    private final String acceptOption;
+    private final String acceptFix;
     private final Hasher hasher;
 
     /**
      * A check that hashes with {@link HashCheck#of}.
      *
      * @param cacheFile    where verdicts are cached, e.g. {@code ~/.dpdl4j/verified-files.txt} (it need not exist)
-     * @param acceptOption how the user accepts non-canonical data, for the ERROR message
+     * @param acceptFix   what the user does to accept non-canonical data, for the ERROR message (e.g.
+     *                    "drop --strict-data")
      *                     ({@code "--allow-non-canonical-data"}): "or pass ACCEPT_OPTION to train on them anyway"
      */
-    public CanonicalDataCheck(Path cacheFile, String acceptOption) {
-        this(cacheFile, acceptOption, HashCheck::of);
+    public CanonicalDataCheck(Path cacheFile, String acceptFix) {
+        this(cacheFile, acceptFix, HashCheck::of);
     }
 
     /** A check with another way of hashing (to count the hashing in tests). */
-    public CanonicalDataCheck(Path cacheFile, String acceptOption, Hasher hasher) {
+    public CanonicalDataCheck(Path cacheFile, String acceptFix, Hasher hasher) {
         this.cacheFile = Objects.requireNonNull(cacheFile, "cacheFile");
-        this.acceptOption = Objects.requireNonNull(acceptOption, "acceptOption");
+        this.acceptFix = Objects.requireNonNull(acceptFix, "acceptFix");
         this.hasher = Objects.requireNonNull(hasher, "hasher");
     }
 
@@ -155,7 +156,7 @@ public final class CanonicalDataCheck {
         boolean one = bad.size() == 1;
         String message = "data set " + result.dataset() + " is not the canonical one, so training stops:\n" + files
                 + "\nFix: move " + (one ? "the file" : "these files") + " away and run 'dpdl4j datasets fetch "
-                + result.dataset() + "' for the canonical " + (one ? "copy" : "copies") + ", or pass " + acceptOption
+                + result.dataset() + "' for the canonical " + (one ? "copy" : "copies") + ", or " + acceptFix
                 + " to train on " + (one ? "it" : "them") + " anyway";
         FileVerdict first = bad.get(0);
         return new ChecksumMismatchException(first.relativePath(), first.expectedSha256(), first.actualSha256(), message);

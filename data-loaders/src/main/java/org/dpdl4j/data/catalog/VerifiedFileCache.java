@@ -106,6 +106,8 @@ final class VerifiedFileCache {
         if (!changed) {
             return;
         }
+        // Files that are gone (a moved data directory, a test's temporary files) leave the cache.
+        entries.keySet().removeIf(k -> !Files.exists(Path.of(k.path())));
         Path tmp = null;
         try {
             Path dir = file.toAbsolutePath().getParent();

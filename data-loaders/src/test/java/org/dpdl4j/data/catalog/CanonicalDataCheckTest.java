@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class CanonicalDataCheckTest {
-    private static final String ACCEPT = "--allow-non-canonical-data";
+    private static final String ACCEPT = "pass --allow-non-canonical-data";
     private static final String A = "toy/a.csv.gz";
     private static final String B = "toy/b.csv.gz";
 
@@ -127,7 +127,7 @@ class CanonicalDataCheckTest {
         assertEquals(a.sha256(), e.expectedSha256());
         assertEquals(actual, e.actualSha256());
         assertMentions(e.getMessage(), "data set toy", A, "expected SHA-256 " + a.sha256(), "actual " + actual,
-                "dpdl4j datasets fetch toy", "or pass " + ACCEPT + " to train on it anyway");
+                "dpdl4j datasets fetch toy", "or " + ACCEPT + " to train on it anyway");
         assertEquals(2, hashed.get(), "the mismatch verdict is cached too: only the first run hashes");
     }
 

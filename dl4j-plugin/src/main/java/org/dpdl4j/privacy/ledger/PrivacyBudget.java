@@ -25,14 +25,23 @@ public record PrivacyBudget(double epsilon, double delta) {
         }
     }
 
+    /**
+     * The budget of a run set up from an explicit budget, a target it is calibrated to, both or neither: the explicit
+     * budget if given (not NaN), else the target (not NaN), else no limit.
+     */
+    public static PrivacyBudget of(double budget, double targetEpsilon, double delta) {
+        return new PrivacyBudget(!Double.isNaN(budget) ? budget : !Double.isNaN(targetEpsilon) ? targetEpsilon
+                : Double.POSITIVE_INFINITY, delta);
+    }
+
     /** A budget that only fixes delta: the run reports its epsilon but never stops for it. */
     public static PrivacyBudget unlimited(double delta) {
         return new PrivacyBudget(Double.POSITIVE_INFINITY, delta);
     }
 
-    /** Whether spending {@code spent} stays within the budget (up to {@link #ROUNDING}). */
+    /** Whether spending {@code spent} stays within the budget (up to {@link #ROUNDING}); never for NaN. */
     public boolean allows(double spent) {
-        return !(spent > epsilon * (1 + ROUNDING));
+        return spent <= epsilon * (1 + ROUNDING);
     }
 
     /** Whether the budget can stop a run. */

@@ -56,23 +56,31 @@ public final class RunLedger {
      * @throws PrivacyBudgetExceededException if the ledger would exceed the budget; nothing is recorded
      */
     public void spend(long stepsDone, List<Charge> charges) {
+        if (charges.isEmpty()) {
+            return;   // a step that releases nothing private
+        }
         List<LedgerEntry> added = new ArrayList<>(charges.size());
         for (Charge c : charges) {
-            if (checked.add(c.event())) {
-                accounting.requireSupported(c.event());
+            if (!checked.contains(c.event())) {
+                accounting.requireSupported(c.event());   // only a supported event is ever marked checked
+                checked.add(c.event());
             }
             added.add(new LedgerEntry(c.event(), 1, c.party(), c.mechanism(), secureNoise, segment));
         }
-        if (!budget.isLimited()) {
-            record(added);
+        EpsilonBound previous = spent;   // the worst party's guarantee before the step, when known
+        record(added);
+        if (!budget.isLimited() && previous == null) {
             return;
         }
-        EpsilonBound before = spent();
-        record(added);
         EpsilonBound after = affectedBound(charges);
         if (!budget.allows(after.epsilon())) {
             undo(added);
-            throw new PrivacyBudgetExceededException(stepsDone, before.epsilon(), after.epsilon(), budget.epsilon(), budget.delta());
+            throw new PrivacyBudgetExceededException(stepsDone, spent().epsilon(), after.epsilon(), budget.epsilon(),
+                    budget.delta());
+        }
+        if (spent == null && previous != null) {
+            // Costs only grow and the parties the step did not charge are unchanged: the new worst is the larger.
+            spent = after.epsilon() > previous.epsilon() ? after : previous;
         }
     }
 
@@ -211,10 +219,6 @@ public final class RunLedger {
 
     public LedgerAccounting accounting() {
         return accounting;
-    }
-
-    public boolean secureNoise() {
-        return secureNoise;
     }
 
     /** Delta of every epsilon of the run. */

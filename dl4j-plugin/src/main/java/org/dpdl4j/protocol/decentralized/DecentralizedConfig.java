@@ -51,6 +51,13 @@ public record DecentralizedConfig(DecentralizedAlgorithm algorithm, ProtectedUni
         if (algorithm != DecentralizedAlgorithm.DECOR && compatibility.any()) {
             throw new IllegalArgumentException("reference-code compatibility applies to Decor only");
         }
+        if (algorithm.isPrivate() && unit == ProtectedUnit.EXAMPLE && objective == LocalObjective.SUM) {
+            // With the sum, one example moves its node's gradient by up to C, not C / batch as the example-level
+            // analysis assumes.
+            throw new IllegalArgumentException("example-level privacy needs the mean local objective: with the sum, one"
+                    + " example moves its node's gradient by up to C, more than the example-level analysis covers; use"
+                    + " LocalObjective.MEAN or user-level privacy");
+        }
         if (!(weightDecay >= 0)) {
             throw new IllegalArgumentException("weight decay must be >= 0, got " + weightDecay);
         }

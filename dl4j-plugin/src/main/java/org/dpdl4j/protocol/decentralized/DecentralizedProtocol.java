@@ -133,18 +133,19 @@ public final class DecentralizedProtocol implements Protocol {
             }
             b.batchSize((int) batch);
         }
+        // Without --sampling: Poisson batches at example level (the accountant's assumption), fixed-size at user level.
+        s.get(SAMPLING).ifPresent(v -> b.sampling(v.equals("poisson") ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT));
         if (!algorithm.isPrivate()) {
-            s.get(SAMPLING).ifPresent(v -> b.sampling(v.equals("poisson") ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT));
             return b.build();
         }
         ProtectedUnit unit = s.get(UNIT).map(u -> u.equals("user") ? ProtectedUnit.USER : ProtectedUnit.EXAMPLE)
                 .orElseThrow(() -> UNIT.invalid(name() + " protects either one example or one node's whole dataset: give --unit"
                         + " example or --unit user"));
-        b.unit(unit).clip(s.require(CLIP, name() + " needs a clipping norm"));
-        if (!inputs.hasUsers()) {
-            // Without --sampling: Poisson batches at example level (the accountant's assumption), fixed-size at user level.
-            s.get(SAMPLING).ifPresent(v -> b.sampling(v.equals("poisson") ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT));
+        if (inputs.hasUsers() && unit == ProtectedUnit.EXAMPLE) {
+            throw UNIT.invalid("--unit example: this task's users minimise the sum over their examples, so one example"
+                    + " moves a user's gradient by up to the clip norm; only --unit user is analysed here");
         }
+        b.unit(unit).clip(s.require(CLIP, name() + " needs a clipping norm"));
         boolean explicit = s.has(SIGMA_CDP);
         if (explicit == s.has(EPSILON)) {
             throw EPSILON.invalid("give either --epsilon (the noise is calibrated to it) or --sigma-cdp"

@@ -1,6 +1,5 @@
 package org.dpdl4j.protocol.decentralized;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -23,7 +22,6 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Sets up a decentralized run (D-SGD, Decor, LDP, CDP) from what a user decides, with the library's defaults for
@@ -299,7 +297,9 @@ public final class DecentralizedRunBuilder {
             require(batchSize != null, "give the batch size per node and round (batchSize(b)), or full-batch sampling");
             b = batchSize;
             require(b >= 1, "the batch size per node must be at least 1, got " + b);
-            if (s == SamplingScheme.POISSON && b > minLocal) {
+            // Poisson sampling needs b <= m at every node; so does example-level privacy, whose analysis divides by b
+            // while a node with fewer examples would divide by m.
+            if ((s == SamplingScheme.POISSON || dp && u == ProtectedUnit.EXAMPLE) && b > minLocal) {
                 throw new IllegalArgumentException("a node has " + minLocal + " examples, fewer than the batch size " + b
                         + "; use a batch size of at most " + minLocal + ", fewer nodes, or another split");
             }
@@ -329,17 +329,16 @@ public final class DecentralizedRunBuilder {
         }
         DecentralizedConfig config = new DecentralizedConfig(algorithm, u, objective, c, cdp, cor, learningRate, weightDecay, b, s,
                 rounds, seed, compatibility);
+        NoiseStreams runStreams = streams != null ? streams : noise.streams(g, seed);   // the ledger says what they are
         DecentralizedPrivacy privacy = null;
         RunLedger ledger = null;
         if (dp) {
             privacy = DecentralizedPrivacy.of(config, g, adversary, minLocal);
-            double limit = !Double.isNaN(budget) ? budget : !Double.isNaN(targetEpsilon) ? targetEpsilon : Double.POSITIVE_INFINITY;
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, delta),
-                    noise.isSecure());
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, targetEpsilon, delta),
+                    runStreams.isSecure());
         }
         RunSettings recorded = settings != null ? settings : settingsOf(config, n);
-        return new DecentralizedTrainer(template, g, w, local, config, streams != null ? streams : noise.streams(g, seed), privacy,
-                ledger, recorded, splitReport);
+        return new DecentralizedTrainer(template, g, w, local, config, runStreams, privacy, ledger, recorded, splitReport);
     }
 
     /** What a checkpoint of a run built without settings records, so that a resume is still checked. */
@@ -386,17 +385,9 @@ public final class DecentralizedRunBuilder {
             splitReport = null;
             return data;
         }
-        int[] labels = splitSet.isClassification() ? splitSet.classLabels() : new int[(int) splitSet.size()];
-        PartySplit.Parties parts = split.assign(labels, Math.max(1, splitSet.numClasses()), n, seed);
-        if (parts.indices().length != n) {
-            throw new IllegalStateException("the split made " + parts.indices().length + " parts for " + n + " nodes");
-        }
+        TrainingSet.Parties parts = splitSet.split(split, n, seed);
         splitReport = parts.report();
-        List<NodeData> out = new ArrayList<>(n);
-        for (int[] rows : parts.indices()) {
-            out.add(new NodeData(Nd4j.pullRows(splitSet.features(), 1, rows), Nd4j.pullRows(splitSet.labels(), 1, rows)));
-        }
-        return out;
+        return parts.data();
     }
 
     private static void require(boolean ok, String message) {

@@ -56,6 +56,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     private final PerExampleGradients engine;
     private final MultiLayerNetwork template;
     private final List<BatchSampler> samplers = new ArrayList<>();
+    /** The per-node divisor of a MEAN objective when it does not depend on the batch drawn (else null). */
+    private final INDArray expectedBatchSizes;
     private final SparseRowOperator gossip;
     private final NodeBatches batches;
     private final RoundNoise noise;
@@ -116,6 +118,9 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
             }
             samplers.add(sampler(d.size(), i));
         }
+        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
+        this.expectedBatchSizes = config.objective() == LocalObjective.MEAN
+                && (exampleLevel || config.sampling() == SamplingScheme.FULL_BATCH) ? divisor(null) : null;
         this.gossip = SparseRowOperator.of(mixing.toINDArray(DataType.DOUBLE));
         this.batches = new NodeBatches(this.data, type);
         this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
@@ -161,7 +166,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
         boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
         double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
         var result = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(), clip, grad);
-        scaleToLocalGradient(grad, batch.sizes(), exampleLevel);
+        scaleToLocalGradient(grad, batch.sizes());
         if (config.algorithm().isPrivate() && !exampleLevel) {
             clipRows(grad, config.clipNorm());
         }
@@ -220,16 +225,20 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
      * Sum -> local gradient: divided by the batch size for a MEAN objective (the expected size under
      * Poisson sampling when privacy is example level, so the divisor does not depend on the data).
      */
-    private void scaleToLocalGradient(INDArray grad, int[] sizes, boolean exampleLevel) {
+    private void scaleToLocalGradient(INDArray grad, int[] sizes) {
         if (config.objective() == LocalObjective.SUM) {
             return;
         }
-        INDArray divisor = Nd4j.create(DataType.DOUBLE, sizes.length, 1);
-        for (int i = 0; i < sizes.length; i++) {
-            double expected = samplers.get(i).expectedBatchSize();
-            divisor.putScalar(i, 0, exampleLevel || config.sampling() == SamplingScheme.FULL_BATCH ? expected : Math.max(1, sizes[i]));
+        grad.diviColumnVector(expectedBatchSizes != null ? expectedBatchSizes : divisor(sizes));
+    }
+
+    /** Each node's divisor: its expected batch size, or with {@code sizes} the size of the batch it drew (at least 1). */
+    private INDArray divisor(int[] sizes) {
+        INDArray divisor = Nd4j.create(DataType.DOUBLE, samplers.size(), 1);
+        for (int i = 0; i < samplers.size(); i++) {
+            divisor.putScalar(i, 0, sizes == null ? samplers.get(i).expectedBatchSize() : Math.max(1, sizes[i]));
         }
-        grad.diviColumnVector(divisor.castTo(type));
+        return divisor.castTo(type);
     }
 
     /** User-level clipping: each node's whole local gradient to norm C. */

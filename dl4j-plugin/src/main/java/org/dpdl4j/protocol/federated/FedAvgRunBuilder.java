@@ -1,6 +1,5 @@
 package org.dpdl4j.protocol.federated;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -18,7 +17,6 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Sets up a FedAvg-family run (FedAvg, DP-FedAvg with local or central noise, GOPA): the clients' data (given or
@@ -217,13 +215,9 @@ public final class FedAvgRunBuilder {
             require(clients != null && clients >= 1, "give the number of clients, at least 1");
             require(clients <= splitSet.size(), clients + " clients is more than the " + splitSet.size()
                     + " training examples: every client needs at least one example; use at most " + splitSet.size() + " clients");
-            int[] labels = splitSet.isClassification() ? splitSet.classLabels() : new int[(int) splitSet.size()];
-            PartySplit.Parties parts = split.assign(labels, Math.max(1, splitSet.numClasses()), clients, seed);
+            TrainingSet.Parties parts = splitSet.split(split, clients, seed);
             report = parts.report();
-            local = new ArrayList<>();
-            for (int[] rows : parts.indices()) {
-                local.add(new NodeData(Nd4j.pullRows(splitSet.features(), 1, rows), Nd4j.pullRows(splitSet.labels(), 1, rows)));
-            }
+            local = parts.data();
         }
         int n = local.size();
         ClientSampling sampling = clientRate == 1 ? new ClientSampling.Everyone()
@@ -271,8 +265,7 @@ public final class FedAvgRunBuilder {
         RunLedger ledger = null;
         if (variant.isPrivate()) {
             privacy = FedAvgPrivacy.of(config, n, gopa);
-            double limit = !Double.isNaN(budget) ? budget : !Double.isNaN(targetEpsilon) ? targetEpsilon : Double.POSITIVE_INFINITY;
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, delta),
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, targetEpsilon, delta),
                     noise.isSecure());
         }
         adversary = gopa != null ? gopa.describeAdversary() : variant == FedAvgVariant.DP_LOCAL ? "the server and eavesdroppers"

@@ -22,9 +22,9 @@ import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.runtime.NodeData;
-import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
@@ -94,13 +94,9 @@ public final class Mu2Protocol implements Protocol {
             throw MACHINES.invalid("--machines " + machines + " is larger than the " + inputs.train().size() + " training"
                     + " examples: every machine needs at least one example; use at most " + inputs.train().size());
         }
-        PartySplit.Parties parts = split(inputs, s.get(PARTITION, "iid"), machines, seed);
-        List<NodeData> data = new ArrayList<>();
-        long minLocal = Long.MAX_VALUE;
-        for (int[] rows : parts.indices()) {
-            data.add(new NodeData(inputs.train().features().getRows(rows), inputs.train().labels().getRows(rows)));
-            minLocal = Math.min(minLocal, rows.length);
-        }
+        TrainingSet.Parties parts = inputs.train().split(inputs.splits().apply(s.get(PARTITION, "iid")), machines, seed);
+        List<NodeData> data = parts.data();
+        long minLocal = data.stream().mapToLong(NodeData::size).min().orElseThrow();
         long batch = s.get(BATCH_SIZE, 1L);
         if (batch < 1) {
             throw BATCH_SIZE.invalid("--batch-size " + batch + ": mu2 takes at least 1 example per machine and round");
@@ -146,10 +142,5 @@ public final class Mu2Protocol implements Protocol {
                 AccountantFactory.standard(), s);
         trainer.describeSetup(setup, start, parts.report());
         return trainer;
-    }
-
-    private static PartySplit.Parties split(RunInputs inputs, String scheme, int parties, long seed) {
-        int[] labels = inputs.train().isClassification() ? inputs.train().classLabels() : new int[(int) inputs.train().size()];
-        return inputs.splits().apply(scheme).assign(labels, Math.max(1, inputs.train().numClasses()), parties, seed);
     }
 }

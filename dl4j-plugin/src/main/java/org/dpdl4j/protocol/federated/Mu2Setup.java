@@ -95,8 +95,7 @@ public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, M
         }
         RunLedger ledger = null;
         if (privacy != null) {
-            double limit = !Double.isNaN(budget) ? budget : !Double.isNaN(targetEpsilon) ? targetEpsilon : Double.POSITIVE_INFINITY;
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, privacy.delta()),
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, targetEpsilon, privacy.delta()),
                     noise.isSecure());
         }
         int streams = config.trust() == ServerTrust.UNTRUSTED ? machines : 1;

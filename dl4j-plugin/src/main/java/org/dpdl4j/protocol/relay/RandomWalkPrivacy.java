@@ -110,16 +110,6 @@ public final class RandomWalkPrivacy {
         return NetworkDpBound.perContribution(RdpAccountant.defaultOrders(), visits.length, rhoPerVisit());
     }
 
-    /** The per-visit LDP curve {@code alpha * 2 L_F^2 / sigma^2} on the same orders. */
-    public double[] ldpCurve() {
-        double[] orders = RdpAccountant.defaultOrders();
-        double[] out = new double[orders.length];
-        for (int i = 0; i < orders.length; i++) {
-            out[i] = orders[i] * rhoPerVisit();
-        }
-        return out;
-    }
-
     /**
      * The optional network-DP epsilon of the worst party, composed over its visits and converted like any RDP curve.
      *

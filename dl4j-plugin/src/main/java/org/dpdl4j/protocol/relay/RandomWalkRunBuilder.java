@@ -1,6 +1,5 @@
 package org.dpdl4j.protocol.relay;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -14,7 +13,6 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Sets up a random-walk SGD run: the parties' data (given or split from a training set), the token's path (drawn
@@ -144,13 +142,9 @@ public final class RandomWalkRunBuilder {
         List<NodeData> local = data;
         if (local == null) {
             require(parties != null && parties >= 1, "give the number of parties, at least 1");
-            int[] labels = splitSet.isClassification() ? splitSet.classLabels() : new int[(int) splitSet.size()];
-            PartySplit.Parties parts = split.assign(labels, Math.max(1, splitSet.numClasses()), parties, seed);
+            TrainingSet.Parties parts = splitSet.split(split, parties, seed);
             report = parts.report();
-            local = new ArrayList<>();
-            for (int[] rows : parts.indices()) {
-                local.add(new NodeData(Nd4j.pullRows(splitSet.features(), 1, rows), Nd4j.pullRows(splitSet.labels(), 1, rows)));
-            }
+            local = parts.data();
         }
         int k = local.size();
         NoiseStreams streams = noise.streams(k, seed);
@@ -173,8 +167,7 @@ public final class RandomWalkRunBuilder {
         RunLedger ledger = null;
         if (s > 0) {
             privacy = new RandomWalkPrivacy(visits, gradientBound, s, delta);
-            double limit = !Double.isNaN(budget) ? budget : byTarget ? targetEpsilon : Double.POSITIVE_INFINITY;
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), new PrivacyBudget(limit, delta),
+            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, byTarget ? targetEpsilon : Double.NaN, delta),
                     noise.isSecure());
         }
         return new RandomWalkSgd(template, local, config, streams, path, privacy, ledger,

@@ -153,11 +153,6 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
         return c;
     }
 
-    /** The party that holds the token at the next step. */
-    public int currentHolder() {
-        return path[(int) Math.min(completedSteps(), path.length - 1)];
-    }
-
     @Override
     public long plannedSteps() {
         return config.steps();
@@ -232,8 +227,9 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
     protected void restoreState(RunState state, long savedStep) {
         int[] saved = state.array("path").toIntVector();
         if (!java.util.Arrays.equals(saved, path)) {
-            throw new IllegalArgumentException("the saved walk followed another path (the path is drawn when a walk is set up;"
-                    + " a walk with secure randomness draws a new one): resume it with its own setup");
+            throw new IllegalArgumentException("the saved walk followed another path than this one: the path is drawn when a"
+                    + " walk is set up, from secret randomness when the noise is secure, so such a walk cannot be resumed;"
+                    + " train it in one go, or use seeded noise (--noise seeded) for a walk that can be resumed");
         }
         if (savedStep > config.steps()) {
             throw new IllegalArgumentException("the saved walk is at step " + savedStep + " but the walk has " + config.steps() + " steps");

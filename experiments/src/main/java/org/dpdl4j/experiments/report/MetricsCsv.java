@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -84,6 +83,19 @@ public final class MetricsCsv implements AutoCloseable {
             return new MetricsCsv(file, columns, channel, existing.size());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open metrics file " + file + " to append: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes a whole metrics file at once (replacing any), e.g. the history a resumed run carries on. */
+    public static void replace(Path file, List<String> header, List<List<String>> rows) {
+        try {
+            AtomicFiles.replace(file, f -> {
+                try (MetricsCsv csv = create(f, header)) {
+                    rows.forEach(csv::append);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write metrics file " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -2,7 +2,6 @@ package org.dpdl4j.experiments.report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -11,7 +10,6 @@ import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -239,11 +237,6 @@ public final class RunDirectory implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
         }
-    }
-
-    /** Starts a new CSV file of metrics in this directory; see {@link MetricsCsv#create}. */
-    public MetricsCsv createMetrics(String fileName, List<String> header) {
-        return MetricsCsv.create(file(fileName), header);
     }
 
     /** Releases the directory's claim. */

@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.reproduce;
 
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.CsvTable;
 import org.dpdl4j.experiments.report.MetricsCsv;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
@@ -22,13 +23,8 @@ final class FinishedRuns {
 
     static FinishedRuns read(Path results, Path tuning, Path lrTuning) {
         FinishedRuns f = new FinishedRuns();
-        for (Path file : new Path[]{results, tuning, lrTuning}) {
-            if (Files.isRegularFile(file)) {
-                MetricsCsv.dropTornLastLine(file);   // a row a crash cut off: its run is redone
-            }
-        }
         if (Files.isRegularFile(results)) {
-            CsvTable t = CsvTable.read(results);
+            CsvTable t = CsvTable.readWholeRows(results);   // a row a crash cut off: its run is redone
             for (int i = 0; i < t.size(); i++) {
                 List<String> r = t.rows().get(i);
                 double eps = Double.parseDouble(r.get(t.columnIndex("epsilon_target")));
@@ -40,7 +36,7 @@ final class FinishedRuns {
             }
         }
         if (Files.isRegularFile(tuning)) {
-            CsvTable t = CsvTable.read(tuning);
+            CsvTable t = CsvTable.readWholeRows(tuning);
             for (List<String> r : t.rows()) {
                 if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
                     f.chosenPairs.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|" + r.get(t.columnIndex("topology")),
@@ -49,7 +45,7 @@ final class FinishedRuns {
             }
         }
         if (Files.isRegularFile(lrTuning)) {
-            CsvTable t = CsvTable.read(lrTuning);
+            CsvTable t = CsvTable.readWholeRows(lrTuning);
             for (List<String> r : t.rows()) {
                 if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
                     f.chosenEta0.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|"
@@ -79,15 +75,14 @@ final class FinishedRuns {
         if (latest.size() == t.size()) {
             return;
         }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            Files.deleteIfExists(tmp);
-            try (MetricsCsv csv = MetricsCsv.create(tmp, header)) {
-                for (List<String> r : latest.values()) {
-                    csv.append(r);
+            AtomicFiles.replace(file, f -> {
+                try (MetricsCsv csv = MetricsCsv.create(f, header)) {
+                    for (List<String> r : latest.values()) {
+                        csv.append(r);
+                    }
                 }
-            }
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            });
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot rewrite " + file + ": " + e.getMessage(), e);
         }

@@ -17,8 +17,8 @@ final class MetricsTable {
     private final boolean privateRun;
     private final List<Row> rows = new ArrayList<>();
 
-    /** One row. */
-    record Row(long step, double trainLoss, double testLoss, double testAccuracy, double batchLoss, double optimalityGap,
+    /** One row; the step is fractional for a row inside an epoch. */
+    record Row(double step, double trainLoss, double testLoss, double testAccuracy, double batchLoss, double optimalityGap,
                double epsilon) {
     }
 
@@ -40,7 +40,8 @@ final class MetricsTable {
     }
 
     List<Object> values(Row r) {
-        List<Object> v = new ArrayList<>(List.of(r.step(), r.trainLoss(), r.testLoss(), r.testAccuracy(), r.batchLoss()));
+        Object step = r.step() == Math.rint(r.step()) ? (Object) (long) r.step() : (Object) r.step();
+        List<Object> v = new ArrayList<>(List.of(step, r.trainLoss(), r.testLoss(), r.testAccuracy(), r.batchLoss()));
         if (synthetic) {
             v.add(r.optimalityGap());
         }
@@ -54,8 +55,15 @@ final class MetricsTable {
         rows.add(row);
     }
 
-    List<Row> rows() {
-        return rows;
+    /** A row of an earlier session of the run, as its metrics file holds it (columns by name; missing ones NaN). */
+    void addSaved(List<String> header, List<String> values) {
+        java.util.function.ToDoubleFunction<String> column = name -> {
+            int i = header.indexOf(name);
+            return i < 0 || values.get(i) == null || values.get(i).isEmpty() ? Double.NaN : Double.parseDouble(values.get(i));
+        };
+        rows.add(new Row(Double.parseDouble(values.get(0)), column.applyAsDouble("train_loss"),
+                column.applyAsDouble("test_loss"), column.applyAsDouble("test_accuracy"), column.applyAsDouble("batch_loss"),
+                column.applyAsDouble("optimality_gap"), column.applyAsDouble("epsilon")));
     }
 
     Row last() {

@@ -52,8 +52,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * metrics history. The budget stop and a diverged run end the session with their own {@link Outcome}.
  */
 public final class TrainingSession {
-    /** Where the verdicts of the canonical data check are cached, under the user's home directory. */
-    public static final String VERIFIED_CACHE = ".dpdl4j/verified-files.txt";
+    /**
+     * Where the verdicts of the canonical data check are cached: this file in the directory named by the system
+     * property {@value #HOME_PROPERTY}, by default {@code ~/.dpdl4j}.
+     */
+    public static final String VERIFIED_CACHE = "verified-files.txt";
+    /** The system property naming the directory where dpdl4j keeps state between runs (tests point it elsewhere). */
+    public static final String HOME_PROPERTY = "dpdl4j.home";
 
     private final Protocol protocol;
     private final RunSettings settings;
@@ -86,14 +91,13 @@ public final class TrainingSession {
             checkCanonical(dataDir, dataset);
         }
         settings.get(RunOptions.PARTITION).ifPresent(Partitioners::of);   // a bad scheme is refused before any work
-        Workload workload = Workloads.load(settings, protocol, dataDir);
-        RunSettings runSettings = WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size());
-        warnAboutDelta(runSettings, workload);
         Optional<RunCheckpoint.Saved> saved = settings.get(SessionOptions.RESUME).map(TrainingSession::readCheckpoint);
         if (saved.isEmpty() && settings.has(SessionOptions.CONTINUE_WITH_NEW_SETTINGS)) {
             throw SessionOptions.CONTINUE_WITH_NEW_SETTINGS.invalid("--continue-with-new-settings has no effect without"
                     + " --resume; drop it");
         }
+        Workload workload = Workloads.load(settings, protocol, dataDir);
+        RunSettings runSettings = WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size());
         String purpose = "dpdl4j train --algo " + protocol.name() + " --dataset " + dataset;
         Optional<Path> outDir = settings.get(SessionOptions.OUT).map(Path::of);
         try (RunDirectory dir = saved.isPresent() && outDir.isEmpty()
@@ -101,6 +105,7 @@ public final class TrainingSession {
                 : outDir.isPresent() ? RunDirectory.claim(outDir.get(), purpose, false)
                 : RunDirectory.create(null, protocol.name() + "-" + dataset);
              TrainingRun run = protocol.create(runSettings, workload.inputs())) {
+            run.ledger().ifPresent(l -> warnAboutDelta(l.delta(), workload));
             if (settings.get(SessionOptions.SAVE_NODE_MODELS, false) && run.partyParameters().isEmpty()) {
                 throw SessionOptions.SAVE_NODE_MODELS.invalid("--save-node-models has no effect: " + protocol.name()
                         + " keeps one model, not one per party; drop it");
@@ -110,7 +115,8 @@ public final class TrainingSession {
     }
 
     private void checkCanonical(DataDirectory dir, String dataset) throws IOException {
-        Path cache = Path.of(System.getProperty("user.home")).resolve(VERIFIED_CACHE);
+        Path cache = Path.of(System.getProperty(HOME_PROPERTY, Path.of(System.getProperty("user.home"), ".dpdl4j").toString()))
+                .resolve(VERIFIED_CACHE);
         boolean strict = settings.get(SessionOptions.STRICT_DATA, false);
         CanonicalCheckResult result = new CanonicalDataCheck(cache, "drop --strict-data")
                 .check(dir, dataset, strict ? CanonicalDataCheck.Policy.ERROR : CanonicalDataCheck.Policy.WARN);
@@ -120,12 +126,11 @@ public final class TrainingSession {
         out.flush();
     }
 
-    /** delta at or above 1/N allows a mechanism that publishes some examples in the clear: say so. */
-    private void warnAboutDelta(RunSettings s, Workload workload) {
-        if (!protocol.isPrivate()) {
-            return;
-        }
-        double delta = s.get(RunOptions.DELTA, 1e-5);
+    /**
+     * delta at or above 1/N allows a mechanism that publishes some examples in the clear: say so. N is the number of
+     * training examples, the smallest number of protected units any protocol here has.
+     */
+    private void warnAboutDelta(double delta, Workload workload) {
         long n = workload.train().size();
         if (delta >= 1.0 / n) {
             out.printf(Locale.ROOT, "warning: --delta %s is at least 1/N = 1/%d: an (epsilon, delta) guarantee with such a delta"
@@ -193,7 +198,7 @@ public final class TrainingSession {
                 } catch (PrivacyBudgetExceededException e) {
                     outcome = Outcome.BUDGET_REACHED;
                     stop = e.getMessage();
-                    if (table.last() == null || table.last().step() != (long) Math.ceil(stepLabel())) {
+                    if (table.last() == null || table.last().step() != stepLabel()) {
                         csv.append(table.values(evaluate()));
                     }
                 } catch (TrainingDivergedException e) {
@@ -286,16 +291,16 @@ public final class TrainingSession {
             });
             Path history = saved.file().toAbsolutePath().getParent().resolve("metrics.csv");
             if (Files.isRegularFile(history)) {
-                MetricsCsv.dropTornLastLine(history);
-                CsvTable old = CsvTable.read(history);
-                List<List<String>> keep = new ArrayList<>();
+                // Read without changing it (it may be another run's directory); the rows after the checkpoint are
+                // redone by this run.
+                CsvTable old = CsvTable.readWholeRows(history);
                 double done = stepLabel();
-                for (List<String> row : old.rows()) {
-                    if (Double.parseDouble(row.get(0)) <= done) {
-                        keep.add(row);
-                    }
+                List<List<String>> keep = old.rows().stream().filter(r -> Double.parseDouble(r.get(0)) <= done).toList();
+                keep.forEach(r -> table.addSaved(old.header(), r));
+                Path file = dir.file("metrics.csv");
+                if (!file.toAbsolutePath().normalize().equals(history.normalize()) || keep.size() != old.size()) {
+                    MetricsCsv.replace(file, old.header(), keep);
                 }
-                dir.writeText("metrics.csv", csvText(old.header(), keep));
             }
             out.flush();
         }
@@ -321,7 +326,7 @@ public final class TrainingSession {
             double gap = workload.synthetic() != null ? workload.optimalityGap(run.partyParameters().orElseGet(run::parameters)) : Double.NaN;
             double eps = run.ledger().map(l -> l.epsilon()).orElse(Double.NaN);
             double label = stepLabel();
-            MetricsTable.Row row = new MetricsTable.Row((long) Math.ceil(label), train.loss(), test.loss(), test.accuracy(),
+            MetricsTable.Row row = new MetricsTable.Row(label, train.loss(), test.loss(), test.accuracy(),
                     lossCount == 0 ? Double.NaN : lossSum / lossCount, gap, eps);
             lossSum = 0;
             lossCount = 0;
@@ -455,13 +460,5 @@ public final class TrainingSession {
 
     private static String format(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    private static String csvText(List<String> header, List<List<String>> rows) {
-        StringBuilder s = new StringBuilder(String.join(",", header)).append('\n');
-        for (List<String> r : rows) {
-            s.append(String.join(",", r.stream().map(v -> v == null ? "" : v).toList())).append('\n');
-        }
-        return s.toString();
     }
 }
