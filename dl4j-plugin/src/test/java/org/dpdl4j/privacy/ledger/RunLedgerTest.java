@@ -234,6 +234,7 @@ class RunLedgerTest {
         }
         assertTrue(PrivacyBudget.unlimited(DELTA).allows(Double.MAX_VALUE));
         assertFalse(PrivacyBudget.unlimited(DELTA).isLimited());
+        assertFalse(new PrivacyBudget(1, DELTA).allows(Double.NaN), "an epsilon that is not a number never passes");
     }
 
     @Test
@@ -242,8 +243,11 @@ class RunLedgerTest {
                 PrivacyBudget.unlimited(DELTA), true);
         zcdpOnly.spend(0, new LaplaceEvent(3), "release");
         PrivacyLedger before = zcdpOnly.ledger();
-        assertThrows(UnsupportedEventException.class,
-                () -> zcdpOnly.spend(1, new PoissonSampledEvent(0.1, new GaussianEvent(1)), "sampled step"));
+        PoissonSampledEvent sampled = new PoissonSampledEvent(0.1, new GaussianEvent(1));
+        assertThrows(UnsupportedEventException.class, () -> zcdpOnly.spend(1, sampled, "sampled step"));
+        assertEquals(before, zcdpOnly.ledger());
+        // A caller that catches the refusal and tries again is refused again: a refused event never counts as checked.
+        assertThrows(UnsupportedEventException.class, () -> zcdpOnly.spend(1, sampled, "sampled step"));
         assertEquals(before, zcdpOnly.ledger());
         assertTallyIsExact(zcdpOnly);
     }
