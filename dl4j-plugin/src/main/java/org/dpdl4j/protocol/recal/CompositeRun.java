@@ -1,0 +1,86 @@
+package org.dpdl4j.protocol.recal;
+
+import java.util.Objects;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.runtime.AbstractTrainingRun;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * What the runs of the primal-dual protocols (RECAL, DP-RECAL, the synchronous AFBS iteration, PG-EXTRA, NIDS)
+ * share: the composite problem, the linear DL4J model they output, the planned iterations and a counter of the
+ * p-dimensional messages sent (one per vector sent to one agent).
+ */
+public abstract class CompositeRun extends AbstractTrainingRun {
+    protected final CompositeProblem problem;
+    protected final LinearModel model;
+    private final long planned;
+    protected long messages;
+
+    protected CompositeRun(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model,
+                           long planned) {
+        super(protocol, settings, ledger);
+        this.problem = Objects.requireNonNull(problem, "problem");
+        this.model = Objects.requireNonNull(model, "model");
+        if (problem.rows() != model.rows() || problem.columns() != model.outputs()) {
+            throw new IllegalArgumentException("the model has " + model.rows() + " x " + model.outputs() + " parameters but the"
+                    + " data needs " + problem.rows() + " x " + problem.columns());
+        }
+        if (planned < 1) {
+            throw new IllegalArgumentException("plan at least one iteration, got " + planned);
+        }
+        this.planned = planned;
+    }
+
+    /** Records how the data was split over the agents (nothing when the agents' data was given). */
+    final void recordPartition(String text) {
+        partitionReport(text);
+    }
+
+    /** The run's output model X [q, c] (a copy). */
+    public abstract INDArray output();
+
+    /** Vectors sent so far (one per vector delivered to one agent). */
+    public long messages() {
+        return messages;
+    }
+
+    /** {@code ||output - reference|| / ||reference||}. */
+    public double relativeError(INDArray reference) {
+        return output().sub(reference).norm2Number().doubleValue() / reference.norm2Number().doubleValue();
+    }
+
+    public CompositeProblem problem() {
+        return problem;
+    }
+
+    public LinearModel linearModel() {
+        return model;
+    }
+
+    @Override
+    public long plannedSteps() {
+        return planned;
+    }
+
+    @Override
+    public String stepUnit() {
+        return "iteration";
+    }
+
+    @Override
+    public INDArray parameters() {
+        return model.flat(output());
+    }
+
+    @Override
+    public MultiLayerNetwork model() {
+        return model.withMatrix(output());
+    }
+
+    @Override
+    protected String divergenceHint() {
+        return "lower the step sizes (--step-scale) or check the data's scale";
+    }
+}

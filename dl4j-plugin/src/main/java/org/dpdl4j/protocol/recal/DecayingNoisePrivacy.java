@@ -1,0 +1,148 @@
+package org.dpdl4j.protocol.recal;
+
+import java.util.Arrays;
+import java.util.Locale;
+import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.privacy.accounting.ZCdpEvent;
+
+/**
+ * The zCDP accounting of agents that publish noisy messages with a decaying Gaussian noise (spec 5.4, DP-RECAL's
+ * Lemma 5 and Theorem 3, and the synchronous baselines under the same rule): agent i's m-th publication has L2
+ * sensitivity {@code Delta_i} and noise std {@code sigma_i zeta^((m-1)/2)}, so it is
+ * {@code rho_{i,m} = Delta_i^2 / (2 sigma_i^2 zeta^(m-1))}-zCDP; an agent's publications compose sequentially,
+ * agents hold disjoint data (parallel composition: the run's rho is the largest agent's), and
+ * {@code epsilon = rho + 2 sqrt(rho ln(1/delta))}. Record-level, replace-one adjacency; the state an agent
+ * continues from is conditioned on, as in the paper.
+ */
+public final class DecayingNoisePrivacy {
+    private final double[] sensitivity;
+    private final double[] sigma;
+    private final double zeta;
+
+    /**
+     * @param sensitivity every agent's Delta_i
+     * @param sigma       every agent's first-publication noise std sigma_i
+     * @param zeta        the attenuation coefficient in (0, 1]
+     */
+    public DecayingNoisePrivacy(double[] sensitivity, double[] sigma, double zeta) {
+        if (sensitivity.length != sigma.length) {
+            throw new IllegalArgumentException("give one sensitivity and one sigma per agent");
+        }
+        for (int i = 0; i < sigma.length; i++) {
+            if (!(sigma[i] > 0) || Double.isInfinite(sigma[i]) || !(sensitivity[i] > 0) || Double.isInfinite(sensitivity[i])) {
+                throw new IllegalArgumentException("agent " + i + ": sigma and the sensitivity must be positive and finite, got "
+                        + sigma[i] + " and " + sensitivity[i]);
+            }
+        }
+        requireZeta(zeta);
+        this.sensitivity = sensitivity.clone();
+        this.sigma = sigma.clone();
+        this.zeta = zeta;
+    }
+
+    static void requireZeta(double zeta) {
+        if (!(zeta > 0 && zeta <= 1)) {
+            throw new IllegalArgumentException("the noise attenuation zeta must lie in (0, 1], got " + zeta);
+        }
+    }
+
+    /** rho of the m-th publication (m >= 1) with sensitivity {@code delta} and first std {@code sigma}. */
+    public static double publicationRho(double sensitivity, double sigma, double zeta, long m) {
+        if (m < 1) {
+            throw new IllegalArgumentException("publications are counted from 1, got " + m);
+        }
+        requireZeta(zeta);
+        return ZCdp.gaussianRho(sensitivity, sigma) / Math.pow(zeta, m - 1);
+    }
+
+    /** {@code sum_{m=1..K} zeta^-(m-1)} = {@code (zeta^-K - 1) / (zeta^-1 - 1)}; K when zeta = 1. */
+    public static double decaySum(double zeta, long publications) {
+        requireZeta(zeta);
+        if (publications < 0) {
+            throw new IllegalArgumentException("the number of publications must be >= 0, got " + publications);
+        }
+        if (zeta == 1) {
+            return publications;
+        }
+        double l = -Math.log(zeta);
+        return Math.expm1(publications * l) / Math.expm1(l);
+    }
+
+    /** rho of K publications (Theorem 3 for one agent): {@code Delta^2 / (2 sigma^2) * decaySum(zeta, K)}. */
+    public static double rho(double sensitivity, double sigma, double zeta, long publications) {
+        return ZCdp.gaussianRho(sensitivity, sigma) * decaySum(zeta, publications);
+    }
+
+    /**
+     * The smallest first-publication std {@code sigma} such that K publications stay within (epsilon, delta):
+     * {@code sigma^2 = Delta^2 decaySum(zeta, K) / (2 rho(epsilon, delta))}, rounded up until the achieved epsilon is
+     * at most the target.
+     */
+    public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta) {
+        if (publications < 1) {
+            throw new IllegalArgumentException("calibrate for at least one publication, got " + publications);
+        }
+        double target = ZCdp.rho(epsilon, delta);
+        double s = sensitivity * Math.sqrt(decaySum(zeta, publications) / (2 * target));
+        if (!Double.isFinite(s)) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "no finite noise keeps %d publications with zeta = %s"
+                    + " within epsilon = %s: zeta^-K overflows; raise zeta towards 1 or publish less", publications, zeta, epsilon));
+        }
+        while (ZCdp.epsilon(rho(sensitivity, s, zeta, publications), delta) > epsilon) {
+            s = Math.nextUp(s) * (1 + 1e-12);
+        }
+        return s;
+    }
+
+    /** The zCDP event of agent i's m-th publication. */
+    public ZCdpEvent publication(int agent, long m) {
+        return new ZCdpEvent(publicationRho(sensitivity[agent], sigma[agent], zeta, m));
+    }
+
+    /** The noise std of agent i's m-th publication. */
+    public double std(int agent, long m) {
+        return sigma[agent] * Math.pow(zeta, (m - 1) / 2.0);
+    }
+
+    /** rho of agent i after K publications. */
+    public double rhoOf(int agent, long publications) {
+        return rho(sensitivity[agent], sigma[agent], zeta, publications);
+    }
+
+    /** The run's rho after the given publication counts: the largest agent's. */
+    public double rho(long[] publications) {
+        double worst = 0;
+        for (int i = 0; i < sigma.length; i++) {
+            worst = Math.max(worst, rhoOf(i, publications[i]));
+        }
+        return worst;
+    }
+
+    public double sensitivity(int agent) {
+        return sensitivity[agent];
+    }
+
+    public double sigma(int agent) {
+        return sigma[agent];
+    }
+
+    public double zeta() {
+        return zeta;
+    }
+
+    public int agents() {
+        return sigma.length;
+    }
+
+    /** One line for the ledger's entries. */
+    public String describe() {
+        return String.format(Locale.ROOT, "Gaussian publication, sensitivity %s, std %s x zeta^((m-1)/2), zeta = %s (zCDP)",
+                uniformOrRange(sensitivity), uniformOrRange(sigma), zeta);
+    }
+
+    private static String uniformOrRange(double[] v) {
+        double min = Arrays.stream(v).min().orElse(0);
+        double max = Arrays.stream(v).max().orElse(0);
+        return min == max ? String.format(Locale.ROOT, "%.6g", min) : String.format(Locale.ROOT, "%.6g..%.6g", min, max);
+    }
+}

@@ -1,0 +1,190 @@
+package org.dpdl4j.protocol.recal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.dpdl4j.graph.MixingMatrix;
+import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.LedgerStatement;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * What the synchronous gossip baselines (PG-EXTRA, NIDS) share: the agents' models as the rows of one stacked
+ * [n, q c] matrix, the mixing matrix W, full local gradients with per-record clipping, and the publication of a
+ * vector by every agent to each of its neighbours in the same iteration, with Gaussian noise of std
+ * {@code sigma_i zeta^((m-1)/2)} at the m-th publication (the same schedule and accountant as DP-RECAL, with every
+ * agent publishing every iteration). A neighbour mixes what it received; an agent uses its own exact vector.
+ */
+abstract class GossipRun extends CompositeRun {
+    protected final MixingMatrix mixing;
+    protected final double alpha;
+    protected final double clip;
+    protected final DecayingNoisePrivacy privacy;
+    private final NoiseStreams streams;
+    private final String mechanism;
+    private final INDArray w;
+    private final INDArray ownWeight;
+    private final long edgesBothWays;
+    protected long publications;
+
+    GossipRun(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model, long iterations,
+              MixingMatrix mixing, double alpha, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams) {
+        super(protocol, settings, ledger, problem, model, iterations);
+        if ((privacy == null) != (ledger == null)) {
+            throw new IllegalArgumentException("a private baseline needs its accounting and a ledger, a non-private one neither");
+        }
+        if (mixing.size() != problem.agentCount()) {
+            throw new IllegalArgumentException("the mixing matrix is for " + mixing.size() + " agents but the problem has "
+                    + problem.agentCount());
+        }
+        if (!(alpha > 0) || Double.isInfinite(alpha)) {
+            throw new IllegalArgumentException("the step size must be positive and finite, got " + alpha);
+        }
+        this.mixing = mixing;
+        this.alpha = alpha;
+        this.clip = clip;
+        this.privacy = privacy;
+        this.streams = streams;
+        this.mechanism = privacy == null ? null : privacy.describe();
+        this.w = Nd4j.createFromArray(mixing.toArray()).castTo(DataType.DOUBLE);
+        double[] own = new double[mixing.size()];
+        for (int i = 0; i < own.length; i++) {
+            own[i] = mixing.get(i, i);
+        }
+        this.ownWeight = Nd4j.createFromArray(own).reshape(own.length, 1);
+        this.edgesBothWays = 2L * mixing.graph().edgeCount();
+    }
+
+    /** A zero [n, q c] matrix. */
+    protected final INDArray stacked() {
+        return Nd4j.zeros(DataType.DOUBLE, problem.agentCount(), (long) problem.rows() * problem.columns());
+    }
+
+    /** Every agent's (clipped) local gradient at its row of {@code x}, as rows; measures the mean loss. */
+    protected final INDArray gradients(INDArray x) {
+        int q = problem.rows();
+        int c = problem.columns();
+        INDArray out = stacked();
+        INDArray g = problem.zeros();
+        double loss = 0;
+        for (int i = 0; i < problem.agentCount(); i++) {
+            loss += problem.agent(i).gradient(x.getRow(i).dup().reshape(q, c), clip, g);
+            out.putRow(i, g.reshape((long) q * c));
+        }
+        measuredLoss(loss / problem.records());
+        return out;
+    }
+
+    /**
+     * The prox of each agent's share {@code g/n} of the penalty (the agents jointly minimise {@code sum_i (f_i + g/n)})
+     * applied to every agent's row, in place.
+     */
+    protected final INDArray proxRows(INDArray z, double step) {
+        int q = problem.rows();
+        int c = problem.columns();
+        for (int i = 0; i < problem.agentCount(); i++) {
+            INDArray row = z.getRow(i).dup().reshape(q, c);
+            z.putRow(i, problem.prox(row, step / problem.agentCount()).reshape((long) q * c));
+        }
+        return z;
+    }
+
+    /**
+     * Every agent publishes its row of {@code v} to its neighbours (with noise when private, charged first); returns
+     * the mixed rows {@code sum_j W_ij v_j}, with each agent's own term exact and its neighbours' as received.
+     */
+    protected final INDArray publishAndMix(INDArray v, long iteration) {
+        if (privacy == null) {
+            messages += edgesBothWays;
+            return w.mmul(v);
+        }
+        long m = publications + 1;
+        List<Charge> charges = new ArrayList<>(problem.agentCount());
+        for (int i = 0; i < problem.agentCount(); i++) {
+            charges.add(new Charge(i, privacy.publication(i, m), mechanism));
+        }
+        spend(charges);
+        publications = m;
+        INDArray noise = stacked();
+        for (int i = 0; i < problem.agentCount(); i++) {
+            streams.privateNoise(i, iteration).addGaussian(noise.getRow(i), privacy.std(i, m));
+        }
+        messages += edgesBothWays;
+        return w.mmul(v.add(noise)).subi(noise.muliColumnVector(ownWeight));
+    }
+
+    /** The mean of the agents' models. */
+    @Override
+    public INDArray output() {
+        return models().mean(0).reshape(problem.rows(), problem.columns());
+    }
+
+    /** The agents' current models as rows [n, q c]. */
+    protected abstract INDArray models();
+
+    @Override
+    public java.util.Optional<INDArray> partyParameters() {
+        int n = problem.agentCount();
+        INDArray rows = Nd4j.create(model.network().params().dataType(), n, model.network().numParams());
+        INDArray x = models();
+        for (int i = 0; i < n; i++) {
+            rows.putRow(i, model.flat(x.getRow(i).dup().reshape(problem.rows(), problem.columns())));
+        }
+        return java.util.Optional.of(rows);
+    }
+
+    /** Publications of every agent so far (all agents publish together). */
+    public long publications() {
+        return publications;
+    }
+
+    /** The step size alpha. */
+    public double alpha() {
+        return alpha;
+    }
+
+    @Override
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("agents", problem.agentCount());
+        r.put("iterations", plannedSteps());
+        r.put("alpha", alpha);
+        r.put("penalty", problem.penalty().toString());
+        if (privacy != null) {
+            r.put("clip", clip);
+            r.put("sigma", privacy.sigma(0));
+            r.put("zeta", privacy.zeta());
+            r.put("sensitivity", privacy.sensitivity(0));
+        }
+        return r;
+    }
+
+    @Override
+    public String privacyStatement() {
+        if (privacy == null) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "Privacy statement: %s, record-level zCDP against an eavesdropper on every channel"
+                        + " (replace-one adjacency; each agent's internal state is conditioned on)%n  per publication: %s%n"
+                        + "  every record gradient clipped to G_rec = %s; sensitivity 2 alpha G_rec%n  %d agents, each published"
+                        + " %d times (every agent publishes every iteration)%n", protocol(), mechanism, clip,
+                problem.agentCount(), publications)
+                + LedgerStatement.text(ledger().orElseThrow());
+    }
+
+    /** The base state plus the protocol's arrays. */
+    protected final RunState.Builder baseState() {
+        return RunState.builder().number("messages", messages).number("publications", publications);
+    }
+
+    protected final void restoreBase(RunState state) {
+        messages = state.longValue("messages");
+        publications = state.longValue("publications");
+    }
+}

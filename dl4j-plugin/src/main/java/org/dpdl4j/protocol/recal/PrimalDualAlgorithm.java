@@ -1,0 +1,60 @@
+package org.dpdl4j.protocol.recal;
+
+/** The algorithms of the DP-RECAL comparison (spec 5, Table V), by registered name. */
+public enum PrimalDualAlgorithm {
+    RECAL(RelayRecal.RECAL, "relay", false,
+            "RECAL: primal-dual (AFBS) by relay, a baton (y, sum of duals) on a random walk; one agent works per iteration"),
+    DP_RECAL(RelayRecal.DP_RECAL, "relay", true,
+            "DP-RECAL: RECAL with decaying Gaussian noise on each published dual, zCDP over each agent's activations (LCI)"),
+    RECAL_SYNC(SynchronousAfbs.PROTOCOL, "decentralized", false,
+            "synchronous AFBS primal-dual iteration (6a-6d): every agent each iteration, with the sum of all duals"),
+    PG_EXTRA(PgExtra.PG_EXTRA, "decentralized", false, "PG-EXTRA: proximal gradient tracking over the mixing matrix"),
+    DP_PG_EXTRA(PgExtra.DP_PG_EXTRA, "decentralized", true,
+            "DP-PG-EXTRA: PG-EXTRA with decaying Gaussian noise on every published model, zCDP per agent"),
+    NIDS(Nids.NIDS, "decentralized", false, "NIDS: network-independent step-size proximal gradient tracking"),
+    DP_NIDS(Nids.DP_NIDS, "decentralized", true,
+            "DP-NIDS: NIDS with decaying Gaussian noise on every published vector, zCDP per agent");
+
+    private final String cliName;
+    private final String family;
+    private final boolean isPrivate;
+    private final String summary;
+
+    PrimalDualAlgorithm(String cliName, String family, boolean isPrivate, String summary) {
+        this.cliName = cliName;
+        this.family = family;
+        this.isPrivate = isPrivate;
+        this.summary = summary;
+    }
+
+    public String cliName() {
+        return cliName;
+    }
+
+    public String family() {
+        return family;
+    }
+
+    public boolean isPrivate() {
+        return isPrivate;
+    }
+
+    public String summary() {
+        return summary;
+    }
+
+    /** Whether agents take turns along a baton instead of all working every iteration. */
+    public boolean isRelay() {
+        return this == RECAL || this == DP_RECAL;
+    }
+
+    /** The algorithm of a registered name. */
+    public static PrimalDualAlgorithm of(String name) {
+        for (PrimalDualAlgorithm a : values()) {
+            if (a.cliName.equals(name)) {
+                return a;
+            }
+        }
+        throw new IllegalArgumentException("unknown primal-dual algorithm '" + name + "'");
+    }
+}

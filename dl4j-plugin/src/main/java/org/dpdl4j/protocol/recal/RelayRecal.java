@@ -1,0 +1,287 @@
+package org.dpdl4j.protocol.recal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.LedgerStatement;
+import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * RECAL and DP-RECAL (spec 5.3): the AFBS primal-dual iteration run by relay. A baton {@code (y, s)}, with
+ * {@code s} the sum of the published duals, follows a uniform random walk on the graph; only the agent holding it
+ * works, on its own block:
+ * <pre>
+ *   x_i  = x_old - tau_i (grad f_i(x_old) + lam_i)
+ *   y    = prox_{gamma g}(y_old + gamma s)
+ *   lam  = lam_i + beta_i ((2 x_i - x_old) - (2 y - y_old))          (theta = 2; general theta, mu add (6d))
+ *   K_i += 1;  lam_pub = lam + N(0, sigma_i^2 zeta^(K_i - 1))           (DP-RECAL; no noise for RECAL)
+ *   s   += lam_pub - lam_i;  lam_i = lam_pub;  pass (y, s) to a uniformly random neighbour
+ * </pre>
+ * The agent continues from its noisy dual (the noise is coupled into the dynamics, so y needs no noise of its own).
+ * One message per iteration, and one agent's O(m_i q c) work: no pass over the other agents.
+ *
+ * <p>Under a privacy budget an agent whose next publication would take it over the budget stops publishing: it
+ * passes the baton on unchanged from then on, and the run lists it in {@link #exhaustedAgents()} and its statement.
+ */
+public final class RelayRecal extends CompositeRun {
+    /** The non-private protocol's name. */
+    public static final String RECAL = "recal";
+    /** The private protocol's name. */
+    public static final String DP_RECAL = "dp-recal";
+
+    private final RecalSteps steps;
+    private final int[] path;
+    private final double clip;
+    private final DecayingNoisePrivacy privacy;
+    private final NoiseStreams streams;
+    private final String mechanism;
+    private final INDArray x;
+    private final INDArray lambda;
+    private final INDArray y;
+    private final INDArray s;
+    private final long[] activations;
+    private final boolean[] exhausted;
+    private final List<String> exhaustion = new ArrayList<>();
+    private final INDArray grad;
+
+    /**
+     * @param steps   tau, beta, gamma, theta, mu
+     * @param path    the active agent of every iteration (drawn independently of the data, {@link BatonWalk})
+     * @param clip    G_rec, the bound of every record's gradient (+Infinity without privacy)
+     * @param privacy the accounting of DP-RECAL, or null for RECAL
+     * @param streams the agents' noise streams (used with privacy)
+     * @param ledger  the ledger (with privacy), or null
+     */
+    RelayRecal(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model,
+               RecalSteps steps, int[] path, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams) {
+        super(protocol, settings, ledger, problem, model, path.length);
+        if (steps.agents() != problem.agentCount()) {
+            throw new IllegalArgumentException("the steps are for " + steps.agents() + " agents but the problem has " + problem.agentCount());
+        }
+        if ((privacy == null) != (ledger == null)) {
+            throw new IllegalArgumentException("DP-RECAL needs its accounting and a ledger, RECAL neither");
+        }
+        if (privacy != null && steps.correctsGlobalVariable()) {
+            throw new IllegalArgumentException("with theta = " + steps.theta() + " and mu = " + steps.mu() + " the correction of y"
+                    + " carries the active agent's noiseless dual, so the baton would publish its gradient without noise; DP-RECAL"
+                    + " needs mu = 0 or theta = 2");
+        }
+        this.steps = steps;
+        this.path = path.clone();
+        this.clip = clip;
+        this.privacy = privacy;
+        this.streams = streams;
+        this.mechanism = privacy == null ? null : privacy.describe();
+        int n = problem.agentCount();
+        this.x = Nd4j.zeros(DataType.DOUBLE, n, problem.rows(), problem.columns());
+        this.lambda = Nd4j.zeros(DataType.DOUBLE, n, problem.rows(), problem.columns());
+        this.y = problem.zeros();
+        this.s = problem.zeros();
+        this.grad = problem.zeros();
+        this.activations = new long[n];
+        this.exhausted = new boolean[n];
+    }
+
+    @Override
+    protected void takeStep(long k) {
+        if (k >= path.length) {
+            throw new IllegalStateException("all " + path.length + " iterations are done");
+        }
+        int i = path[(int) k];
+        messages++;   // the baton is passed on in every iteration
+        if (exhausted[i]) {
+            measuredNoLoss();
+            return;
+        }
+        if (privacy != null) {
+            try {
+                spend(List.of(new Charge(i, privacy.publication(i, activations[i] + 1), mechanism)));
+            } catch (PrivacyBudgetExceededException over) {
+                exhausted[i] = true;
+                exhaustion.add(String.format(Locale.ROOT, "agent %d stopped publishing at iteration %d after %d publications"
+                        + " (epsilon %.6g; one more would exceed the budget %s)", i, k + 1, activations[i],
+                        ledger().orElseThrow().spentBy(i).epsilon(), ledger().orElseThrow().budget()));
+                measuredNoLoss();
+                return;
+            }
+        }
+        INDArray xi = x.slice(i);
+        INDArray li = lambda.slice(i);
+        INDArray xOld = xi.dup();
+        INDArray yOld = y.dup();
+        double loss = problem.agent(i).gradient(xOld, clip, grad);
+        INDArray xBar = xOld.sub(grad.addi(li).muli(steps.tau()[i]));
+        INDArray yBar = problem.prox(yOld.add(s.mul(steps.gamma())), steps.gamma());
+        double theta = steps.theta();
+        INDArray lamBar = xBar.sub(yBar).muli(theta).addi(xOld.sub(yOld).muli(1 - theta)).muli(steps.beta()[i]).addi(li);
+        INDArray lamNew;
+        if (theta == 2) {
+            xi.assign(xBar);
+            y.assign(yBar);
+            lamNew = lamBar;
+        } else {
+            INDArray dual = lamBar.sub(li);
+            double relax = 2 - theta;
+            xi.assign(xBar.sub(dual.mul(steps.mu() * relax * steps.tau()[i])));
+            y.assign(yBar.add(dual.mul(steps.mu() * relax * steps.gamma())));
+            lamNew = lamBar.addi(xBar.sub(xOld).subi(yBar.sub(yOld)).muli((1 - steps.mu()) * relax * steps.beta()[i]));
+        }
+        activations[i]++;
+        if (privacy != null) {
+            streams.privateNoise(i, k).addGaussian(lamNew, privacy.std(i, activations[i]));
+        }
+        s.addi(lamNew).subi(li);
+        li.assign(lamNew);
+        measuredLoss(loss / problem.agent(i).size());
+    }
+
+    /** The consensus variable y. */
+    @Override
+    public INDArray output() {
+        return y.dup();
+    }
+
+    /** {@code s}, the baton's running sum of the published duals (a copy). */
+    public INDArray batonSum() {
+        return s.dup();
+    }
+
+    /** The published duals, one per agent [n, q, c] (a copy). */
+    public INDArray publishedDuals() {
+        return lambda.dup();
+    }
+
+    /** The agents' local primal iterates [n, q, c] (a copy). */
+    public INDArray localModels() {
+        return x.dup();
+    }
+
+    @Override
+    public java.util.Optional<INDArray> partyParameters() {
+        int n = problem.agentCount();
+        INDArray rows = Nd4j.create(model.network().params().dataType(), n, model.network().numParams());
+        for (int i = 0; i < n; i++) {
+            rows.putRow(i, model.flat(x.slice(i)));
+        }
+        return java.util.Optional.of(rows);
+    }
+
+    /** K_i: how many times each agent has published (a copy). */
+    public long[] activations() {
+        return activations.clone();
+    }
+
+    /** The local communication involvement so far: the most publications of one agent. */
+    public long lci() {
+        long m = 0;
+        for (long a : activations) {
+            m = Math.max(m, a);
+        }
+        return m;
+    }
+
+    /** The baton's path (a copy). */
+    public int[] path() {
+        return path.clone();
+    }
+
+    /** Agents that stopped publishing because their budget was spent, in words (empty when none). */
+    public List<String> exhaustedAgents() {
+        return List.copyOf(exhaustion);
+    }
+
+    public RecalSteps steps() {
+        return steps;
+    }
+
+    /** The accounting of DP-RECAL (null for RECAL). */
+    public DecayingNoisePrivacy privacy() {
+        return privacy;
+    }
+
+    public double clip() {
+        return clip;
+    }
+
+    @Override
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("agents", problem.agentCount());
+        r.put("iterations", plannedSteps());
+        r.put("plannedLci", BatonWalk.lci(problem.agentCount(), path));
+        r.put("gamma", steps.gamma());
+        r.put("theta", steps.theta());
+        r.put("mu", steps.mu());
+        r.put("penalty", problem.penalty().toString());
+        if (privacy != null) {
+            r.put("clip", clip);
+            r.put("sigma", privacy.sigma(0));
+            r.put("zeta", privacy.zeta());
+            r.put("sensitivity", privacy.sensitivity(0));
+        }
+        return r;
+    }
+
+    @Override
+    public String privacyStatement() {
+        if (privacy == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "Privacy statement: DP-RECAL, record-level zCDP against an eavesdropper on every"
+                        + " channel (replace-one adjacency; each agent's internal state is conditioned on, as in the paper)%n"
+                        + "  per publication: %s%n  every record gradient clipped to G_rec = %s; sensitivity 4 beta_i tau_i G_rec"
+                        + " (theta = 2)%n  %d agents, %d of %d iterations done, local communication involvement (LCI) %d%n",
+                mechanism, clip, problem.agentCount(), completedSteps(), plannedSteps(), lci()));
+        for (String e : exhaustion) {
+            b.append("  ").append(e).append(System.lineSeparator());
+        }
+        return b + LedgerStatement.text(ledger().orElseThrow());
+    }
+
+    @Override
+    public RunState state() {
+        return RunState.builder().array("x", x).array("lambda", lambda).array("y", y).array("s", s)
+                .array("activations", Nd4j.createFromArray(activations)).array("path", Nd4j.createFromArray(path))
+                .array("exhausted", Nd4j.createFromArray(flags(exhausted))).number("messages", messages).build();
+    }
+
+    @Override
+    protected void restoreState(RunState state, long completed) {
+        if (!java.util.Arrays.equals(state.array("path").toIntVector(), path)) {
+            throw new IllegalArgumentException("the saved run's baton followed another path: the path is drawn when a run is set"
+                    + " up, from secret randomness when the noise is secure, so such a run cannot be resumed; train it in one go,"
+                    + " or use seeded noise (--noise seeded) for a run that can be resumed");
+        }
+        if (completed > path.length) {
+            throw new IllegalArgumentException("the saved run is at iteration " + completed + " but this one has " + path.length);
+        }
+        x.assign(state.array("x", x.shape()));
+        lambda.assign(state.array("lambda", lambda.shape()));
+        y.assign(state.array("y", y.shape()));
+        s.assign(state.array("s", s.shape()));
+        long[] a = state.array("activations").toLongVector();
+        System.arraycopy(a, 0, activations, 0, activations.length);
+        int[] e = state.array("exhausted").toIntVector();
+        for (int i = 0; i < exhausted.length; i++) {
+            exhausted[i] = e[i] != 0;
+        }
+        messages = state.longValue("messages");
+    }
+
+    private static int[] flags(boolean[] b) {
+        int[] f = new int[b.length];
+        for (int i = 0; i < b.length; i++) {
+            f[i] = b[i] ? 1 : 0;
+        }
+        return f;
+    }
+}
