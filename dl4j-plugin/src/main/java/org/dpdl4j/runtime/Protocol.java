@@ -34,6 +34,14 @@ public interface Protocol {
     }
 
     /**
+     * Workload settings the protocol prefers when the user gives none, by option name (e.g. {@code model} ->
+     * {@code least-squares}, {@code pixels} -> {@code unit}); the caller that resolves the workload applies them.
+     */
+    default java.util.Map<String, String> workloadDefaults() {
+        return java.util.Map.of();
+    }
+
+    /**
      * The options it reads, beyond the data set and model (which the caller resolves into {@link RunInputs}).
      * Giving any other option with this protocol is an error.
      */

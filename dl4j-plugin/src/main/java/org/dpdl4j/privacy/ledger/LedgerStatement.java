@@ -42,11 +42,14 @@ public final class LedgerStatement {
                         .append(in.get(0).mechanism()).append('\n');
                 continue;
             }
+            // Applications described alike (one schedule, e.g. a decaying noise) are listed once with their total count.
+            java.util.Map<String, Long> lines = new java.util.LinkedHashMap<>();
             for (LedgerEntry e : in) {
-                s.append("    ").append(e.count()).append(" x ").append(e.mechanism())
-                        .append(e.party() == LedgerEntry.ALL_PARTIES ? "" : " [party " + e.party() + "]")
-                        .append(e.secureNoise() ? "" : " [seeded noise]").append('\n');
+                String line = e.mechanism() + (e.party() == LedgerEntry.ALL_PARTIES ? "" : " [party " + e.party() + "]")
+                        + (e.secureNoise() ? "" : " [seeded noise]");
+                lines.merge(line, e.count(), Long::sum);
             }
+            lines.forEach((line, count) -> s.append("    ").append(count).append(" x ").append(line).append('\n'));
         }
         EpsilonBound standard = run.spent(Conversion.STANDARD);
         EpsilonBound improved = run.spent(Conversion.IMPROVED);

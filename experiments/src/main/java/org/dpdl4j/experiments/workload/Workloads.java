@@ -76,8 +76,9 @@ public final class Workloads {
             }
             default -> throw DATASET.invalid("unknown data set '" + dataset + "'");
         };
-        kind = settings.get(MODEL).map(ModelKind::fromCliName).orElseGet(() -> defaultModel(dataset, tt, protocol));
-        if (kind == ModelKind.LEAST_SQUARES || kind == ModelKind.DLG_LENET) {
+        kind = settings.get(MODEL).or(() -> java.util.Optional.ofNullable(protocol.workloadDefaults().get("model")))
+                .map(ModelKind::fromCliName).orElseGet(() -> defaultModel(dataset, tt, protocol));
+        if (kind == ModelKind.DLG_LENET) {
             throw MODEL.invalid("--model " + kind.cliName() + " does not fit classification data " + dataset
                     + "; use mlp, logistic or softmax");
         }
@@ -85,7 +86,8 @@ public final class Workloads {
             throw MODEL.invalid("--model logistic needs two classes but " + dataset + " has " + tt.train().numClasses()
                     + "; use softmax or mlp");
         }
-        Architecture arch = architecture(settings, kind, true);
+        // least squares on classification data: one-hot targets and no intercept (the Lasso of the relay protocols)
+        Architecture arch = architecture(settings, kind, kind != ModelKind.LEAST_SQUARES);
         LabelEncoding enc = kind == ModelKind.LOGISTIC ? LabelEncoding.BINARY : LabelEncoding.ONE_HOT;
         return new Workload(dataset, split(tt.train(), enc), split(tt.test(), enc), tt.train(), null, kind, arch, DataType.FLOAT,
                 tt.train().numClasses());
@@ -100,7 +102,8 @@ public final class Workloads {
     }
 
     private static PixelScaling pixels(RunSettings settings, Protocol protocol) {
-        String scaling = settings.get(PIXELS, protocol.family().equals("federated") ? "unit" : "standardized");
+        String scaling = settings.get(PIXELS, protocol.workloadDefaults().getOrDefault("pixels",
+                protocol.family().equals("federated") ? "unit" : "standardized"));
         return scaling.equals("unit") ? PixelScaling.UNIT_INTERVAL : PixelScaling.STANDARDIZED;
     }
 

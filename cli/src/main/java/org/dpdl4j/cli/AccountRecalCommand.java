@@ -1,0 +1,83 @@
+package org.dpdl4j.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.protocol.recal.DecayingNoisePrivacy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code recal}: the record-level zCDP guarantee of DP-RECAL (spec 5.4) for one agent's publications, or the noise
+ * that meets a target. The output ends with {@code rho=<value>} and {@code epsilon=<value>} (and {@code sigma=} when
+ * calibrating).
+ */
+@Command(name = "recal", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Privacy of DP-RECAL (record level, replace-one, zCDP): an agent publishing K times (its local",
+            "communication involvement, LCI) with sensitivity D and noise std S zeta^((m-1)/2) at its m-th publication has",
+            "rho = D^2/(2 S^2) (zeta^-K - 1)/(zeta^-1 - 1) and epsilon = rho + 2 sqrt(rho ln(1/delta)); the run's guarantee",
+            "is that of its most active agent. With --epsilon instead of --sigma, prints the sigma that meets it."})
+public final class AccountRecalCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(converter = Converters.PositiveLong.class, names = "--lci", required = true, paramLabel = "K",
+            description = "publications of the agent (the LCI for the run's guarantee)")
+    private long lci;
+
+    @Option(converter = Converters.Positive.class, names = "--sensitivity", required = true, paramLabel = "D",
+            description = "L2 sensitivity of one publication: 4 beta tau G_rec with theta = 2 (1 x G_rec with the default steps)")
+    private double sensitivity;
+
+    @Option(converter = Converters.Positive.class, names = "--sigma", paramLabel = "S", description = "noise std of the first publication")
+    private Double sigma;
+
+    @Option(converter = Converters.Positive.class, names = "--epsilon", paramLabel = "E",
+            description = "target epsilon: print the sigma that meets it instead of taking --sigma")
+    private Double epsilon;
+
+    @Option(converter = Converters.Positive.class, names = "--zeta", defaultValue = "1", paramLabel = "Z",
+            description = "noise attenuation in (0, 1] (default: ${DEFAULT-VALUE})")
+    private double zeta;
+
+    @Option(converter = Converters.Probability.class, names = "--delta", required = true, paramLabel = "D", description = "delta of the (epsilon, delta) guarantee")
+    private double delta;
+
+    @Override
+    public Integer call() {
+        if (zeta > 1) {
+            throw new ParameterException(spec.commandLine(), "--zeta must lie in (0, 1], got " + zeta
+                    + " (an attenuation above 1 would make the noise grow)");
+        }
+        if ((sigma == null) == (epsilon == null)) {
+            throw new ParameterException(spec.commandLine(), "give exactly one of --sigma (account it) and --epsilon (calibrate sigma to it)");
+        }
+        double s;
+        try {
+            s = sigma != null ? sigma : DecayingNoisePrivacy.calibrate(sensitivity, zeta, lci, epsilon, delta);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        double rho = DecayingNoisePrivacy.rho(sensitivity, s, zeta, lci);
+        double eps = ZCdp.epsilon(rho, delta);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "Privacy statement: DP-RECAL, one agent, record-level zCDP, replace-one adjacency%n");
+        out.printf(Locale.ROOT, "  %d publications, sensitivity %s, noise std %s x zeta^((m-1)/2), zeta = %s%n", lci, sensitivity, s, zeta);
+        out.printf(Locale.ROOT, "  first publication: rho = %.6g; last: rho = %.6g; noise std at the last: %.6g%n",
+                DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, 1), DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, lci),
+                s * Math.pow(zeta, (lci - 1) / 2.0));
+        out.printf(Locale.ROOT, "  composed over the publications (sequential) and the max over agents (parallel): epsilon at"
+                + " delta = %s by epsilon = rho + 2 sqrt(rho ln(1/delta))%n", delta);
+        out.println("  Assumes every record's gradient is clipped and the agent's internal state is conditioned on (as in the paper).");
+        if (sigma == null) {
+            out.printf(Locale.ROOT, "sigma=%s%n", s);
+        }
+        out.printf(Locale.ROOT, "rho=%s%nepsilon=%s%n", rho, eps);
+        out.flush();
+        return 0;
+    }
+}

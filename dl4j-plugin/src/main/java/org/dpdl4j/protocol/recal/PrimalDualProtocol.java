@@ -1,0 +1,133 @@
+package org.dpdl4j.protocol.recal;
+
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.NODES;
+import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.TOPOLOGY;
+import static org.dpdl4j.protocol.recal.PrimalDualOptions.LCI;
+import static org.dpdl4j.protocol.recal.PrimalDualOptions.MU;
+import static org.dpdl4j.protocol.recal.PrimalDualOptions.PENALTY;
+import static org.dpdl4j.protocol.recal.PrimalDualOptions.STEP_SCALE;
+import static org.dpdl4j.protocol.recal.PrimalDualOptions.STEP_SIZE;
+import static org.dpdl4j.protocol.recal.PrimalDualOptions.THETA;
+import static org.dpdl4j.protocol.recal.PrimalDualOptions.ZETA;
+import static org.dpdl4j.runtime.options.RunOptions.CLIP;
+import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON_BUDGET;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE_MULTIPLIER;
+import static org.dpdl4j.runtime.options.RunOptions.PARTITION;
+import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
+import static org.dpdl4j.runtime.options.RunOptions.SEED;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.TopologySpec;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.learning.config.Sgd;
+
+/** One algorithm of the DP-RECAL comparison as a registered protocol: its options and how settings build its run. */
+public final class PrimalDualProtocol implements Protocol {
+    private final PrimalDualAlgorithm algorithm;
+
+    public PrimalDualProtocol(PrimalDualAlgorithm algorithm) {
+        this.algorithm = algorithm;
+    }
+
+    @Override
+    public String name() {
+        return algorithm.cliName();
+    }
+
+    @Override
+    public String family() {
+        return algorithm.family();
+    }
+
+    @Override
+    public String summary() {
+        return algorithm.summary();
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return algorithm.isPrivate();
+    }
+
+    @Override
+    public boolean prefersConvexModel() {
+        return true;
+    }
+
+    /** The Lasso of the paper: a least-squares model without intercept on one-hot targets, pixels in [0, 1]. */
+    @Override
+    public java.util.Map<String, String> workloadDefaults() {
+        return java.util.Map.of("model", "least-squares", "pixels", "unit");
+    }
+
+    @Override
+    public List<RunOption<?>> options() {
+        List<RunOption<?>> out = new ArrayList<>(List.of(SEED, ROUNDS, NODES, TOPOLOGY, PARTITION, PENALTY, STEP_SCALE));
+        if (algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC) {
+            out.addAll(List.of(THETA, MU));
+        } else {
+            out.add(STEP_SIZE);
+        }
+        if (algorithm.isPrivate()) {
+            out.addAll(List.of(CLIP, EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE, ZETA));
+        }
+        if (algorithm == PrimalDualAlgorithm.DP_RECAL) {
+            out.add(LCI);
+        }
+        return out;
+    }
+
+    @Override
+    public TrainingRun create(RunSettings s, RunInputs inputs) {
+        long seed = s.get(SEED, 1L);
+        Graph graph = TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, "8"), seed);
+        PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).model(inputs.model().build(new Sgd(0.1), 0.0, seed))
+                .graph(graph).iterations(s.require(ROUNDS, name() + " needs the number of iterations (--rounds)"))
+                .penalty(Penalty.parse(s.get(PENALTY, "l1:0.01"))).stepScale(s.get(STEP_SCALE, 1.0))
+                .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).seed(seed).settings(s);
+        if (inputs.hasUsers()) {
+            if (s.has(PARTITION)) {
+                throw PARTITION.invalid("--partition has no effect here: this task defines its own users; drop it");
+            }
+            if (inputs.users().size() != graph.vertexCount()) {
+                throw NODES.invalid("this task has " + inputs.users().size() + " users; use --nodes " + inputs.users().size());
+            }
+            b.agents(inputs.users());
+        } else {
+            b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "iid")), graph.vertexCount());
+        }
+        if (algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC) {
+            b.relaxation(s.get(THETA, 2.0), s.get(MU, algorithm == PrimalDualAlgorithm.DP_RECAL ? 0.0 : 1.0));
+        } else {
+            s.get(STEP_SIZE).ifPresent(b::alpha);
+        }
+        if (algorithm.isPrivate()) {
+            b.clip(s.require(CLIP, name() + " needs the per-record gradient bound G_rec (--clip): every record's gradient is"
+                    + " clipped to it"));
+            if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
+                throw EPSILON.invalid(name() + " needs exactly one of --epsilon (every agent's sigma is calibrated to it) and"
+                        + " --noise-multiplier Z (sigma = Z x the sensitivity)");
+            }
+            double delta = s.get(DELTA, 1e-5);
+            if (s.has(EPSILON)) {
+                b.target(s.get(EPSILON).orElseThrow(), delta);
+            } else {
+                b.noiseMultiplier(s.get(NOISE_MULTIPLIER).orElseThrow()).delta(delta);
+            }
+            s.get(EPSILON_BUDGET).ifPresent(b::budget);
+            b.zeta(s.get(ZETA, 1.0));
+            s.get(LCI).ifPresent(b::plannedLci);
+        }
+        return b.build();
+    }
+}
