@@ -46,6 +46,12 @@ public abstract class CompositeRun extends AbstractTrainingRun {
         return messages;
     }
 
+    /**
+     * The local communication involvement so far: the most messages one agent has published (every agent's count for
+     * the synchronous algorithms, which publish together each iteration).
+     */
+    public abstract long lci();
+
     /** {@code ||output - reference|| / ||reference||}. */
     public double relativeError(INDArray reference) {
         return output().sub(reference).norm2Number().doubleValue() / reference.norm2Number().doubleValue();

@@ -101,6 +101,7 @@ abstract class GossipRun extends CompositeRun {
      */
     protected final INDArray publishAndMix(INDArray v, long iteration) {
         if (privacy == null) {
+            publications++;
             messages += edgesBothWays;
             return w.mmul(v);
         }
@@ -141,6 +142,11 @@ abstract class GossipRun extends CompositeRun {
 
     /** Publications of every agent so far (all agents publish together). */
     public long publications() {
+        return publications;
+    }
+
+    @Override
+    public long lci() {
         return publications;
     }
 

@@ -179,7 +179,7 @@ public final class RelayRecal extends CompositeRun {
         return activations.clone();
     }
 
-    /** The local communication involvement so far: the most publications of one agent. */
+    @Override
     public long lci() {
         long m = 0;
         for (long a : activations) {

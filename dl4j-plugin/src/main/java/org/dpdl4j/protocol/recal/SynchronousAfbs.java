@@ -76,6 +76,12 @@ public final class SynchronousAfbs extends CompositeRun {
         measuredLoss(loss / problem.records());
     }
 
+    /** Every agent sends its dual every iteration. */
+    @Override
+    public long lci() {
+        return completedSteps();
+    }
+
     /** The largest entry of the last iteration's (6d) correction terms: exactly 0 when theta = 2. */
     public double lastCorrection() {
         return lastCorrection;

@@ -1,0 +1,58 @@
+package org.dpdl4j.cli.reproduce;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.dpdl4j.cli.Converters;
+import org.dpdl4j.cli.DataDirOption;
+import org.dpdl4j.experiments.reproduce.RecalReproduction;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code dpdl4j reproduce recal}: DP-RECAL against its baselines, Table V's shape ({@link RecalReproduction}). */
+@Command(name = "recal", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"DP-RECAL against DP-PG-EXTRA and DP-NIDS at equal (epsilon, delta): the distributed Lasso on covtype and",
+                "MNIST over 8 agents, ring and complete graphs; writes results.csv, curves.csv, reference.csv, table.txt and PNGs",
+                "of the relative error against iterations and messages and of the activations per agent (default results/recal)."})
+public final class ReproduceRecalCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--quick", description = "A covtype sample, 960 relay iterations, one epsilon (a smoke run, not the result).")
+    boolean quick;
+
+    @Option(names = "--epsilons", split = ",", converter = Converters.Positive.class,
+            description = "Target epsilons of the private algorithms; default 1,10 (10 with --quick).")
+    List<Double> epsilons;
+
+    @Option(names = "--datasets", split = ",", description = "covtype and/or mnist; default both (covtype with --quick).")
+    List<String> datasets;
+
+    @Option(names = "--long-run-factor", converter = Converters.PositiveLong.class,
+            description = "Non-private RECAL also runs until relative error 1e-10, for at most this many times the 4800"
+                    + " relay iterations; default 50 (2 with --quick).")
+    Long longRunFactor;
+
+    @Mixin
+    DataDirOption data;
+
+    @Option(names = "--out", description = "Output directory; default results/recal.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        Path dir = out != null ? out : Path.of("results", "recal");
+        RecalReproduction.Settings s = quick ? RecalReproduction.Settings.quick(data.resolve(), dir)
+                : RecalReproduction.Settings.full(data.resolve(), dir);
+        if (epsilons != null || datasets != null || longRunFactor != null) {
+            s = new RecalReproduction.Settings(datasets != null ? datasets : s.datasets(), epsilons != null ? epsilons : s.epsilons(),
+                    s.delta(), s.zeta(), s.lambdaFraction(), s.relayIterations(),
+                    longRunFactor != null ? longRunFactor : s.longRunFactor(), s.covtypeRows(), s.mnistRows(), s.clip(), s.seed(),
+                    s.dataDir(), s.out());
+        }
+        return new RecalReproduction(s).run(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,86 @@
+package org.dpdl4j.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.dpdl4j.privacy.accounting.ZCdp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The DP-RECAL commands: {@code account recal} and {@code train --algo recal|dp-recal|…} on data that needs no download. */
+class RecalCommandsTest {
+
+    @Test
+    void accountRecalEndsWithRhoAndEpsilonFromTheClosedForm() {
+        CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--sigma", "30", "--zeta", "0.999",
+                "--delta", "1e-5");
+        assertEquals(0, r.exitCode(), r.both());
+        double sum = (Math.pow(0.999, -600) - 1) / (1 / 0.999 - 1);
+        double rho = sum / (2 * 30.0 * 30.0);
+        assertEquals(rho, r.lastValue(2, "rho"), 1e-12 * rho);
+        assertEquals(ZCdp.epsilon(rho, 1e-5), r.lastValue(1, "epsilon"), 1e-12);
+    }
+
+    @Test
+    void accountRecalCalibratesSigmaToATarget() {
+        CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--epsilon", "2", "--delta", "1e-5");
+        assertEquals(0, r.exitCode(), r.both());
+        double eps = r.lastValue(1, "epsilon");
+        assertTrue(eps <= 2 && eps > 2 - 1e-9, "epsilon " + eps);
+        assertEquals(Math.sqrt(600 / (2 * ZCdp.rho(2, 1e-5))), r.lastValue(3, "sigma"), 1e-6);
+    }
+
+    @Test
+    void accountRecalRefusesImpossibleSettings() {
+        CommandRun zeta = CommandRun.of("account", "recal", "--lci", "6", "--sensitivity", "1", "--sigma", "3", "--zeta", "1.5", "--delta", "1e-5");
+        assertEquals(2, zeta.exitCode());
+        assertTrue(zeta.err().contains("--zeta must lie in (0, 1]"), zeta.err());
+        CommandRun both = CommandRun.of("account", "recal", "--lci", "6", "--sensitivity", "1", "--sigma", "3", "--epsilon", "1", "--delta", "1e-5");
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("exactly one of --sigma"), both.err());
+    }
+
+    @Test
+    void dpRecalTrainsWithALedgerAndAStatement(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("run");
+        CommandRun r = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "320",
+                "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("DP-RECAL") && privacy.contains("local communication involvement"), privacy);
+        assertTrue(Files.readString(out.resolve("metrics.csv")).lines().count() > 2);
+        assertTrue(Files.exists(out.resolve("model.zip")));
+    }
+
+    @Test
+    void theBaselinesAndTheSynchronousIterationTrain(@TempDir Path dir) {
+        for (String[] algo : new String[][]{{"recal-sync"}, {"dp-pg-extra", "--clip", "1", "--epsilon", "2", "--noise", "seeded"},
+                {"nids"}}) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("train", "--algo"));
+            args.addAll(java.util.List.of(algo));
+            args.addAll(java.util.List.of("--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "40", "--out",
+                    dir.resolve(algo[0]).toString()));
+            CommandRun r = CommandRun.of(args.toArray(String[]::new));
+            assertEquals(0, r.exitCode(), algo[0] + ": " + r.both());
+        }
+    }
+
+    @Test
+    void optionsThatDoNotFitAreRefused(@TempDir Path dir) {
+        CommandRun noClip = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "10",
+                "--epsilon", "1", "--out", dir.resolve("a").toString());
+        assertTrue(noClip.exitCode() != 0 && noClip.err().contains("--clip"), noClip.both());
+        CommandRun relax = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "10",
+                "--clip", "1", "--epsilon", "1", "--theta", "1", "--mu", "0.5", "--out", dir.resolve("b").toString());
+        assertTrue(relax.exitCode() != 0 && relax.err().contains("mu = 0 or theta = 2"), relax.both());
+        CommandRun lci = CommandRun.of("train", "--algo", "recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "10",
+                "--lci", "5", "--out", dir.resolve("c").toString());
+        assertEquals(2, lci.exitCode(), lci.both());
+        CommandRun penalty = CommandRun.of("train", "--algo", "recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "10",
+                "--penalty", "l2:1", "--out", dir.resolve("d").toString());
+        assertEquals(2, penalty.exitCode(), penalty.both());
+        assertTrue(penalty.err().contains("elastic-net"), penalty.err());
+    }
+}

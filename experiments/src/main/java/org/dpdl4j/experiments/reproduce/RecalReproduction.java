@@ -1,0 +1,287 @@
+package org.dpdl4j.experiments.reproduce;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.data.LabelEncoding;
+import org.dpdl4j.data.LabeledData;
+import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.data.catalog.Datasets;
+import org.dpdl4j.data.covtype.CovtypeTask;
+import org.dpdl4j.data.mnist.PixelScaling;
+import org.dpdl4j.experiments.report.AtomicFiles;
+import org.dpdl4j.experiments.report.Figure;
+import org.dpdl4j.experiments.report.Panel;
+import org.dpdl4j.experiments.report.Plots;
+import org.dpdl4j.experiments.report.Series;
+import org.dpdl4j.experiments.report.TerminalTable;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.models.LeastSquaresModel;
+import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.protocol.recal.CompositeProblem;
+import org.dpdl4j.protocol.recal.CompositeRun;
+import org.dpdl4j.protocol.recal.Penalty;
+import org.dpdl4j.protocol.recal.PrimalDualAlgorithm;
+import org.dpdl4j.protocol.recal.PrimalDualRunBuilder;
+import org.dpdl4j.protocol.recal.ProximalSolver;
+import org.dpdl4j.protocol.recal.RelayRecal;
+import org.dpdl4j.protocol.recal.SmoothLoss;
+import org.dpdl4j.runtime.NodeData;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * {@code reproduce recal}: the shape of DP-RECAL's Table V and Figures 2-4 (spec 5.6). The distributed Lasso with
+ * one-hot targets on covtype (55,500 rows drawn from the 93k subset, 7 classes) and MNIST (60,000 x 784, pixels in
+ * [0, 1]), split equally over 8 agents on a ring and a complete graph; the reference {@code x*} from the
+ * centralised proximal solver (certified); RECAL, and at each target epsilon DP-RECAL (K relay iterations,
+ * LCI about K/8), DP-PG-EXTRA and DP-NIDS (K/8 synchronous iterations, so every agent publishes about as often),
+ * all with the same noise schedule and accountant; the relative error against iterations and messages, the
+ * messages, the time and the epsilon the ledger spent beside every row.
+ */
+public final class RecalReproduction {
+
+    /**
+     * @param datasets          covtype and/or mnist
+     * @param epsilons          target epsilons of the private algorithms
+     * @param delta             delta
+     * @param zeta              the noise attenuation of every private algorithm
+     * @param lambdaFraction    the l1 weight as a fraction of lambda_max = ||sum_i A_i^T B_i||_inf (0 solves the all-zero model)
+     * @param relayIterations   K of the relay algorithms; the synchronous ones run K / agents
+     * @param longRunFactor     non-private RECAL also runs until relative error 1e-10, for at most this many times K
+     * @param covtypeRows       rows drawn from the covtype subset
+     * @param mnistRows         rows of MNIST's training set used
+     * @param clip              G_rec per data set name (covtype, mnist)
+     * @param seed              seed of the draws, the split, the baton and the (seeded) noise
+     * @param dataDir           the data directory
+     * @param out               the output directory
+     */
+    public record Settings(List<String> datasets, List<Double> epsilons, double delta, double zeta, double lambdaFraction,
+                           long relayIterations, long longRunFactor, int covtypeRows, int mnistRows, java.util.Map<String, Double> clip, long seed,
+                           DataDirectory dataDir, Path out) {
+        /** The committed reproduction. */
+        public static Settings full(DataDirectory dataDir, Path out) {
+            return new Settings(List.of("covtype", "mnist"), List.of(1.0, 10.0), 1e-5, 0.99, 0.05, 4800, 50, 55_500, 60_000,
+                    java.util.Map.of("covtype", 1.0, "mnist", 5.0), 1, dataDir, out);
+        }
+
+        /** A smoke run: a covtype sample, fewer iterations, one epsilon. */
+        public static Settings quick(DataDirectory dataDir, Path out) {
+            return new Settings(List.of("covtype"), List.of(10.0), 1e-5, 0.99, 0.05, 960, 2, 4_000, 0,
+                    java.util.Map.of("covtype", 1.0), 1, dataDir, out);
+        }
+    }
+
+    private static final int AGENTS = 8;
+    private static final int CURVE_POINTS = 240;
+    /** The long non-private run stops at this relative error (or at its cap). */
+    private static final double TARGET_ERROR = 1e-10;
+
+    private final Settings settings;
+
+    public RecalReproduction(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** One finished run's row. */
+    private record Row(String dataset, String graph, String algorithm, double target, double epsilon, double rho, long iterations,
+                       long lci, long messages, double seconds, double error, List<double[]> curve, long[] activations) {
+    }
+
+    public int run(PrintWriter console) throws IOException {
+        Files.createDirectories(settings.out());
+        List<Row> rows = new ArrayList<>();
+        StringBuilder reference = new StringBuilder("dataset,rows,features,classes,lambda_fraction,lambda,solver_iterations,optimality,certified,nonzeros\n");
+        for (String dataset : settings.datasets()) {
+            List<NodeData> agents = agents(dataset);
+            CompositeProblem unpenalized = CompositeProblem.of(agents, SmoothLoss.LEAST_SQUARES, Penalty.none(), false);
+            double lambdaMax = new ProximalSolver(unpenalized).gradient(unpenalized.zeros()).amaxNumber().doubleValue();
+            double lambda = settings.lambdaFraction() * lambdaMax;
+            CompositeProblem problem = CompositeProblem.of(agents, SmoothLoss.LEAST_SQUARES, Penalty.l1(lambda), false);
+            long start = System.nanoTime();
+            ProximalSolver.Solution star = new ProximalSolver(problem).solve(1e-15, 500_000);
+            long nonzeros = java.util.Arrays.stream(star.x().data().asDouble()).filter(v -> v != 0).count();
+            console.printf(Locale.ROOT, "%s: %d agents x %d rows, lambda = %.6g (%.3g lambda_max), x* in %d iterations (%.1f s),"
+                            + " optimality %.2e, %s, %d nonzeros%n", dataset, AGENTS, agents.get(0).size(), lambda,
+                    settings.lambdaFraction(), star.iterations(), (System.nanoTime() - start) / 1e9, star.optimality(),
+                    star.certified() ? "certified" : "NOT certified", nonzeros);
+            console.flush();
+            reference.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%s,%s,%d,%s,%s,%d%n", dataset, problem.records(), problem.rows(),
+                    problem.columns(), settings.lambdaFraction(), lambda, star.iterations(), star.optimality(), star.certified(), nonzeros));
+            for (String graphName : List.of("ring", "complete")) {
+                Graph graph = graphName.equals("ring") ? Topologies.ring(AGENTS) : Topologies.complete(AGENTS);
+                rows.add(run(dataset, graphName, graph, problem, star.x(), PrimalDualAlgorithm.RECAL, Double.NaN, console));
+                rows.add(untilAccurate(dataset, graphName, graph, problem, star.x(), console));
+                for (double eps : settings.epsilons()) {
+                    for (PrimalDualAlgorithm a : List.of(PrimalDualAlgorithm.DP_RECAL, PrimalDualAlgorithm.DP_PG_EXTRA,
+                            PrimalDualAlgorithm.DP_NIDS)) {
+                        rows.add(run(dataset, graphName, graph, problem, star.x(), a, eps, console));
+                    }
+                }
+            }
+        }
+        AtomicFiles.replace(settings.out().resolve("reference.csv"), reference.toString());
+        write(rows, console);
+        return 0;
+    }
+
+    private List<NodeData> agents(String dataset) throws IOException {
+        DataDirectory dir = settings.dataDir();
+        LabeledData data = switch (dataset) {
+            case "covtype" -> {
+                LabeledData all = Datasets.covtype93k(dir, CovtypeTask.SEVEN_CLASS).shuffled(settings.seed());
+                yield all.subset(java.util.stream.IntStream.range(0, Math.min(settings.covtypeRows(), all.size())).toArray());
+            }
+            case "mnist" -> {
+                LabeledData all = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL).train().shuffled(settings.seed());
+                yield all.subset(java.util.stream.IntStream.range(0, Math.min(settings.mnistRows(), all.size())).toArray());
+            }
+            default -> throw new IllegalArgumentException("unknown data set '" + dataset + "'; use covtype or mnist");
+        };
+        INDArray x = data.features().castTo(DataType.DOUBLE);
+        INDArray y = data.labelMatrix(LabelEncoding.ONE_HOT).castTo(DataType.DOUBLE);
+        int per = data.size() / AGENTS;
+        List<NodeData> agents = new ArrayList<>();
+        for (int i = 0; i < AGENTS; i++) {
+            var rows = org.nd4j.linalg.indexing.NDArrayIndex.interval((long) i * per, (long) (i + 1) * per);
+            agents.add(new NodeData(x.get(rows, org.nd4j.linalg.indexing.NDArrayIndex.all()).dup(),
+                    y.get(rows, org.nd4j.linalg.indexing.NDArrayIndex.all()).dup()));
+        }
+        return agents;
+    }
+
+    /** Non-private RECAL continued until its relative error is at most 1e-10, or the iteration cap. */
+    private Row untilAccurate(String dataset, String graphName, Graph graph, CompositeProblem problem, INDArray star, PrintWriter console) {
+        long cap = settings.relayIterations() * settings.longRunFactor();
+        CompositeRun run = PrimalDualRunBuilder.of(PrimalDualAlgorithm.RECAL).model(template(problem)).problem(problem).graph(graph)
+                .iterations(cap).noiseKind(NoiseKind.SEEDED).seed(settings.seed()).build();
+        List<double[]> curve = new ArrayList<>();
+        curve.add(new double[]{0, 0, 1.0});
+        long start = System.nanoTime();
+        double error = 1;
+        while (!run.isFinished() && error > TARGET_ERROR) {
+            run.run(Math.min(settings.relayIterations() / 8, run.plannedSteps() - run.completedSteps()));
+            error = run.relativeError(star);
+            curve.add(new double[]{run.completedSteps(), run.messages(), error});
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Row row = new Row(dataset, graphName, "recal-to-1e-10", Double.NaN, Double.POSITIVE_INFINITY, Double.NaN, run.completedSteps(),
+                run.lci(), run.messages(), seconds, error, curve, null);
+        console.printf(Locale.ROOT, "  %-8s %-8s %-12s %d iterations (cap %d), %6.1f s, relative error %.3e%n", dataset, graphName,
+                row.algorithm, run.completedSteps(), cap, seconds, error);
+        console.flush();
+        return row;
+    }
+
+    private static MultiLayerNetwork template(CompositeProblem problem) {
+        MultiLayerNetwork template = new MultiLayerNetwork(LeastSquaresModel.configuration(problem.rows(), problem.columns(), false,
+                ModelOptions.defaults().withDataType(DataType.DOUBLE)));
+        template.init();
+        return template;
+    }
+
+    private Row run(String dataset, String graphName, Graph graph, CompositeProblem problem, INDArray star,
+                    PrimalDualAlgorithm algorithm, double epsilon, PrintWriter console) {
+        long iterations = algorithm.isRelay() ? settings.relayIterations() : settings.relayIterations() / AGENTS;
+        PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).model(template(problem)).problem(problem).graph(graph)
+                .iterations(iterations).noiseKind(NoiseKind.SEEDED).seed(settings.seed());
+        if (algorithm.isPrivate()) {
+            b.clip(settings.clip().get(dataset)).zeta(settings.zeta()).target(epsilon, settings.delta());
+        }
+        CompositeRun run = b.build();
+        long every = Math.max(1, iterations / CURVE_POINTS);
+        List<double[]> curve = new ArrayList<>();
+        curve.add(new double[]{0, 0, 1.0});
+        long start = System.nanoTime();
+        double seconds = 0;
+        while (!run.isFinished()) {
+            run.step();
+            if (run.completedSteps() % every == 0 || run.isFinished()) {
+                seconds += (System.nanoTime() - start) / 1e9;
+                curve.add(new double[]{run.completedSteps(), run.messages(), run.relativeError(star)});
+                start = System.nanoTime();
+            }
+        }
+        double error = run.relativeError(star);
+        long[] activations = run instanceof RelayRecal r ? r.activations() : null;
+        long lci = run.lci();
+        double rho = algorithm.isPrivate() ? org.dpdl4j.privacy.accounting.ZCdp.rho(run.epsilon(), settings.delta()) : Double.NaN;
+        Row row = new Row(dataset, graphName, algorithm.cliName(), epsilon, algorithm.isPrivate() ? run.epsilon() : Double.POSITIVE_INFINITY,
+                rho, iterations, lci, run.messages(), seconds, error, curve, activations);
+        console.printf(Locale.ROOT, "  %-8s %-8s %-12s eps %-6s spent %-8.4g LCI %-5d messages %-6d %6.1f s  relative error %.3e%n",
+                dataset, graphName, algorithm.cliName(), Double.isNaN(epsilon) ? "-" : String.valueOf(epsilon), row.epsilon, lci,
+                run.messages(), seconds, error);
+        console.flush();
+        run.close();
+        return row;
+    }
+
+    private void write(List<Row> rows, PrintWriter console) throws IOException {
+        StringBuilder results = new StringBuilder("dataset,graph,algorithm,target_epsilon,epsilon,delta,rho,iterations,lci,messages,seconds,relative_error\n");
+        StringBuilder curves = new StringBuilder("dataset,graph,algorithm,target_epsilon,iteration,messages,relative_error\n");
+        TerminalTable table = new TerminalTable("Table V's shape: final relative error at equal (epsilon, delta = " + settings.delta()
+                + "), zeta = " + settings.zeta(), "data", "graph", "algorithm", "target eps", "spent eps", "LCI", "messages",
+                "time (s)", "rel. error");
+        for (Row r : rows) {
+            String target = Double.isNaN(r.target) ? "" : String.valueOf(r.target);
+            results.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%s%n", r.dataset, r.graph, r.algorithm, target,
+                    Double.isInfinite(r.epsilon) ? "inf" : String.format(Locale.ROOT, "%.6f", r.epsilon),
+                    Double.isNaN(r.target) ? "" : settings.delta(), Double.isNaN(r.rho) ? "" : String.format(Locale.ROOT, "%.6g", r.rho),
+                    r.iterations, r.lci, r.messages, r.seconds, String.format(Locale.ROOT, "%.6e", r.error)));
+            for (double[] p : r.curve) {
+                curves.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%d,%.6e%n", r.dataset, r.graph, r.algorithm, target,
+                        (long) p[0], (long) p[1], p[2]));
+            }
+            table.addRow(r.dataset, r.graph, r.algorithm, Double.isNaN(r.target) ? "-" : target,
+                    Double.isInfinite(r.epsilon) ? "inf" : String.format(Locale.ROOT, "%.4f", r.epsilon), r.lci, r.messages,
+                    String.format(Locale.ROOT, "%.1f", r.seconds), String.format(Locale.ROOT, "%.3e", r.error));
+        }
+        AtomicFiles.replace(settings.out().resolve("results.csv"), results.toString());
+        AtomicFiles.replace(settings.out().resolve("curves.csv"), curves.toString());
+        String rendered = table.render();
+        AtomicFiles.replace(settings.out().resolve("table.txt"), rendered);
+        console.println(rendered);
+        for (String dataset : settings.datasets()) {
+            for (String graph : List.of("ring", "complete")) {
+                plot(rows, dataset, graph, 0, "iterations", "error-vs-iterations");
+                plot(rows, dataset, graph, 1, "messages (p-dimensional vectors sent)", "error-vs-messages");
+            }
+        }
+        List<Panel> histograms = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.activations != null && r.algorithm.equals(PrimalDualAlgorithm.DP_RECAL.cliName()) && r.target == settings.epsilons().get(0)) {
+                double[] k = java.util.Arrays.stream(r.activations).asDoubleStream().toArray();
+                histograms.add(Panel.of(r.dataset + ", " + r.graph + ": LCI = " + r.lci, "agent", "activations K_i",
+                        List.of(Series.indexed("K_i", k))).withMarkers(true));
+            }
+        }
+        if (!histograms.isEmpty()) {
+            Plots.write(settings.out().resolve("lci.png"), new Figure("DP-RECAL: activations per agent over "
+                    + settings.relayIterations() + " iterations (expected " + settings.relayIterations() / AGENTS + ")", histograms, true));
+        }
+        console.println("Wrote " + settings.out().toAbsolutePath());
+    }
+
+    private void plot(List<Row> rows, String dataset, String graph, int xColumn, String xTitle, String name) {
+        List<Series> series = new ArrayList<>();
+        for (Row r : rows) {
+            if (!r.dataset.equals(dataset) || !r.graph.equals(graph)) {
+                continue;
+            }
+            double[] x = r.curve.stream().mapToDouble(p -> p[xColumn]).toArray();
+            double[] y = r.curve.stream().mapToDouble(p -> Math.max(p[2], 1e-17)).toArray();
+            String label = r.algorithm + (Double.isNaN(r.target) ? "" : " (eps " + r.target + ")");
+            series.add(new Series(label, x, y));
+        }
+        Panel panel = Panel.of(dataset + ", " + graph + " graph, " + AGENTS + " agents", xTitle, "relative error ||x - x*|| / ||x*||",
+                series).withLogY(true);
+        Plots.write(settings.out().resolve(name + "-" + dataset + "-" + graph + ".png"), Figure.of(panel));
+    }
+}
