@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /** The protocols found on the class path, and the checks a registry makes when it is built. */
 class ProtocolRegistryTest {
     private static final List<String> LIBRARY = List.of("sgd", "dp-sgd", "dsgd", "decor", "ldp", "cdp", "mu2-sgd", "mu2-untrusted",
-            "mu2-trusted", "fedavg", "dp-fedavg-local", "dp-fedavg-central", "gopa", "random-walk");
+            "mu2-trusted", "fedavg", "dp-fedavg-local", "dp-fedavg-central", "gopa", "random-walk", "recal", "dp-recal",
+            "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids");
 
     /** A protocol that only has a name and options. */
     private record Named(String name, List<RunOption<?>> options) implements Protocol {
@@ -53,7 +54,7 @@ class ProtocolRegistryTest {
             assertEquals(name, registry.get(name).name());
             assertTrue(registry.contains(" " + name.toUpperCase() + " "), "names are trimmed and case-insensitive");
         }
-        List<String> nonPrivate = List.of("sgd", "dsgd", "mu2-sgd", "fedavg");
+        List<String> nonPrivate = List.of("sgd", "dsgd", "mu2-sgd", "fedavg", "recal", "recal-sync", "pg-extra", "nids");
         for (Protocol p : registry.all()) {
             assertEquals(!nonPrivate.contains(p.name()), p.isPrivate(), p.name());
             // A private protocol is calibrated from a target; giving one to a protocol without a guarantee is an error.
@@ -102,7 +103,8 @@ class ProtocolRegistryTest {
         assertEquals(LIBRARY, standard.reading(RunOptions.SEED).stream().map(Protocol::name).toList());
         assertEquals(List.of("sgd", "dp-sgd"), standard.reading(RunOptions.EPOCHS).stream().map(Protocol::name).toList());
         assertEquals(List.of("decor"), standard.reading(DecentralizedOptions.SIGMA_COR).stream().map(Protocol::name).toList());
-        assertEquals(List.of("dsgd", "decor", "ldp"), standard.reading(DecentralizedOptions.TOPOLOGY).stream().map(Protocol::name).toList());
+        assertEquals(List.of("dsgd", "decor", "ldp", "recal", "dp-recal", "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids"),
+                standard.reading(DecentralizedOptions.TOPOLOGY).stream().map(Protocol::name).toList());
         for (RunOption<?> o : standard.options()) {
             assertFalse(standard.reading(o).isEmpty(), o + " is read by some protocol");
         }
