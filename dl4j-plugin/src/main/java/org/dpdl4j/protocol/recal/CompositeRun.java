@@ -52,6 +52,64 @@ public abstract class CompositeRun extends AbstractTrainingRun {
      */
     public abstract long lci();
 
+    /** The accounting of a private run's publications, or null for a run without noise. */
+    public DecayingNoisePrivacy privacy() {
+        return null;
+    }
+
+    /** G_rec, the bound of every record's gradient (+Infinity when nothing is clipped). */
+    public double clip() {
+        return Double.POSITIVE_INFINITY;
+    }
+
+    /** The values every run resolves (agents, iterations, penalty, and the noise of a private run) and its own. */
+    @Override
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("agents", problem.agentCount());
+        r.put("iterations", plannedSteps());
+        r.put("penalty", problem.penalty().toString());
+        protocolValues(r);
+        DecayingNoisePrivacy noise = privacy();
+        if (noise != null) {
+            r.put("clip", clip());
+            r.put("sigma", noise.sigma(0));
+            r.put("zeta", noise.zeta());
+            r.put("sensitivity", noise.sensitivity(0));
+        }
+        return r;
+    }
+
+    /** Adds the protocol's own resolved values (steps, relaxation) to {@code r}. */
+    protected abstract void protocolValues(java.util.Map<String, Object> r);
+
+    /** The agents' local models [n, q, c] (a copy). */
+    public abstract INDArray localModels();
+
+    /** Every agent's model as a row of DL4J parameters. */
+    @Override
+    public java.util.Optional<INDArray> partyParameters() {
+        INDArray local = localModels();
+        INDArray rows = org.nd4j.linalg.factory.Nd4j.create(model.network().params().dataType(), problem.agentCount(),
+                model.network().numParams());
+        for (int i = 0; i < problem.agentCount(); i++) {
+            rows.putRow(i, model.flat(local.slice(i)));
+        }
+        return java.util.Optional.of(rows);
+    }
+
+    /**
+     * Whether the steps meet spec 5.2's sufficient condition for theta = 2 (in words, for the run's configuration): the
+     * condition is sufficient, not necessary, so a run with larger steps is allowed and says so.
+     */
+    protected final String stepCondition(RecalSteps steps) {
+        if (steps.theta() != 2) {
+            return "not checked (the sufficient condition is for theta = 2)";
+        }
+        String violation = steps.violation(problem.smoothness());
+        return violation == null ? "holds" : "violated: " + violation;
+    }
+
     /** {@code ||output - reference|| / ||reference||}. */
     public double relativeError(INDArray reference) {
         return output().sub(reference).norm2Number().doubleValue() / reference.norm2Number().doubleValue();

@@ -13,6 +13,7 @@ import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * What the synchronous gossip baselines (PG-EXTRA, NIDS) share: the agents' models as the rows of one stacked
@@ -86,12 +87,9 @@ abstract class GossipRun extends CompositeRun {
      * applied to every agent's row, in place.
      */
     protected final INDArray proxRows(INDArray z, double step) {
-        int q = problem.rows();
-        int c = problem.columns();
-        for (int i = 0; i < problem.agentCount(); i++) {
-            INDArray row = z.getRow(i).dup().reshape(q, c);
-            z.putRow(i, problem.prox(row, step / problem.agentCount()).reshape((long) q * c));
-        }
+        INDArray models = z.reshape(problem.agentCount(), problem.rows(), problem.columns());
+        problem.penalty().proxElementwise(models.get(NDArrayIndex.all(), NDArrayIndex.interval(0, problem.penalizedRows()),
+                NDArrayIndex.all()), step / problem.agentCount());
         return z;
     }
 
@@ -126,18 +124,12 @@ abstract class GossipRun extends CompositeRun {
         return models().mean(0).reshape(problem.rows(), problem.columns());
     }
 
-    /** The agents' current models as rows [n, q c]. */
+    /** The agents' current models as rows [n, q c] (not a copy). */
     protected abstract INDArray models();
 
     @Override
-    public java.util.Optional<INDArray> partyParameters() {
-        int n = problem.agentCount();
-        INDArray rows = Nd4j.create(model.network().params().dataType(), n, model.network().numParams());
-        INDArray x = models();
-        for (int i = 0; i < n; i++) {
-            rows.putRow(i, model.flat(x.getRow(i).dup().reshape(problem.rows(), problem.columns())));
-        }
-        return java.util.Optional.of(rows);
+    public INDArray localModels() {
+        return models().dup().reshape(problem.agentCount(), problem.rows(), problem.columns());
     }
 
     /** Publications of every agent so far (all agents publish together). */
@@ -156,19 +148,18 @@ abstract class GossipRun extends CompositeRun {
     }
 
     @Override
-    public java.util.Map<String, Object> resolved() {
-        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
-        r.put("agents", problem.agentCount());
-        r.put("iterations", plannedSteps());
+    protected void protocolValues(java.util.Map<String, Object> r) {
         r.put("alpha", alpha);
-        r.put("penalty", problem.penalty().toString());
-        if (privacy != null) {
-            r.put("clip", clip);
-            r.put("sigma", privacy.sigma(0));
-            r.put("zeta", privacy.zeta());
-            r.put("sensitivity", privacy.sensitivity(0));
-        }
-        return r;
+    }
+
+    @Override
+    public DecayingNoisePrivacy privacy() {
+        return privacy;
+    }
+
+    @Override
+    public double clip() {
+        return clip;
     }
 
     @Override

@@ -6,6 +6,7 @@ import org.nd4j.linalg.activations.impl.ActivationIdentity;
 import org.nd4j.linalg.activations.impl.ActivationSoftmax;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
 
@@ -50,10 +51,10 @@ public record LinearModel(MultiLayerNetwork network, SmoothLoss loss, int inputs
         var fn = out.getLossFn();
         var identity = new ActivationIdentity();
         try {
-            double one = fn.computeScore(org.nd4j.linalg.factory.Nd4j.zeros(DataType.DOUBLE, 1, 2),
-                    org.nd4j.linalg.factory.Nd4j.createFromArray(new double[][]{{2, 0}}), identity, null, false);
-            double two = fn.computeScore(org.nd4j.linalg.factory.Nd4j.zeros(DataType.DOUBLE, 1, 2),
-                    org.nd4j.linalg.factory.Nd4j.createFromArray(new double[][]{{1, 1}}), identity, null, false);
+            double one = fn.computeScore(Nd4j.zeros(DataType.DOUBLE, 1, 2),
+                    Nd4j.createFromArray(new double[][]{{2, 0}}), identity, null, false);
+            double two = fn.computeScore(Nd4j.zeros(DataType.DOUBLE, 1, 2),
+                    Nd4j.createFromArray(new double[][]{{1, 1}}), identity, null, false);
             return Math.abs(one - 2) < 1e-12 && Math.abs(two - 1) < 1e-12;
         } catch (RuntimeException e) {
             return false;
@@ -68,7 +69,7 @@ public record LinearModel(MultiLayerNetwork network, SmoothLoss loss, int inputs
     /** The network's parameters as X [q, c], in double. */
     public INDArray toMatrix(MultiLayerNetwork net) {
         INDArray w = net.getParam("0_W").castTo(DataType.DOUBLE);
-        return bias ? org.nd4j.linalg.factory.Nd4j.vstack(w, net.getParam("0_b").castTo(DataType.DOUBLE).reshape(1, outputs)) : w.dup();
+        return bias ? Nd4j.vstack(w, net.getParam("0_b").castTo(DataType.DOUBLE).reshape(1, outputs)) : w.dup();
     }
 
     /** A copy of the template holding X. */
@@ -82,8 +83,10 @@ public record LinearModel(MultiLayerNetwork network, SmoothLoss loss, int inputs
         return net;
     }
 
-    /** X as the network's flat parameter vector. */
+    /** X as the network's flat parameter vector: W in column-major order, then the bias (DL4J's layout). */
     public INDArray flat(INDArray x) {
-        return withMatrix(x).params().dup().reshape(-1);
+        DataType type = network.params().dataType();
+        INDArray w = Nd4j.toFlattened('f', x.get(NDArrayIndex.interval(0, inputs), NDArrayIndex.all())).castTo(type).reshape(1, -1);
+        return (bias ? Nd4j.hstack(w, x.getRow(inputs).reshape(1, outputs).castTo(type)) : w).reshape(-1);
     }
 }

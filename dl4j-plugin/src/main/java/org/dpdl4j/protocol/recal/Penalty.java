@@ -63,10 +63,12 @@ public record Penalty(double l1, double l2) {
 
     /** {@code prox_{step g}(v)} on the penalised rows of {@code v}, in place; returns {@code v}. */
     public INDArray proxInPlace(INDArray v, double step, int penalized) {
-        if (l1 == 0 && l2 == 0) {
-            return v;
-        }
-        INDArray rows = penalized == v.size(0) ? v : v.get(NDArrayIndex.interval(0, penalized), NDArrayIndex.all());
+        proxElementwise(penalized == v.size(0) ? v : v.get(NDArrayIndex.interval(0, penalized), NDArrayIndex.all()), step);
+        return v;
+    }
+
+    /** The prox of the separable penalty applied to every element of {@code rows} (a view), in place. */
+    public void proxElementwise(INDArray rows, double step) {
         if (l1 > 0) {
             INDArray shrunk = Transforms.abs(rows, true).subi(step * l1);
             Transforms.max(shrunk, 0.0, false);
@@ -75,7 +77,6 @@ public record Penalty(double l1, double l2) {
         if (l2 > 0) {
             rows.divi(1 + step * l2);
         }
-        return v;
     }
 
     /** {@code g(X)}. */

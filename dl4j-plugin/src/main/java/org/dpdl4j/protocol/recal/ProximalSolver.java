@@ -31,6 +31,9 @@ public final class ProximalSolver {
     private final INDArray gram;
     private final INDArray cross;
     private final double lipschitz;
+    /** The pooled Gram matrix and cross term as Java arrays, made at the first polish. */
+    private double[][] gramRows;
+    private double[][] crossRows;
 
     public ProximalSolver(CompositeProblem problem) {
         this.problem = problem;
@@ -141,8 +144,12 @@ public final class ProximalSolver {
 
     /** The exact solution on x's support and signs, or null when it does not satisfy the optimality conditions. */
     private INDArray polish(INDArray x) {
-        double[][] g = gram.toDoubleMatrix();
-        double[][] h = cross.toDoubleMatrix();
+        if (gramRows == null) {
+            gramRows = gram.toDoubleMatrix();
+            crossRows = cross.toDoubleMatrix();
+        }
+        double[][] g = gramRows;
+        double[][] h = crossRows;
         double[][] v = x.toDoubleMatrix();
         Penalty pen = problem.penalty();
         int q = v.length;

@@ -159,19 +159,9 @@ public final class RelayRecal extends CompositeRun {
         return lambda.dup();
     }
 
-    /** The agents' local primal iterates [n, q, c] (a copy). */
+    @Override
     public INDArray localModels() {
         return x.dup();
-    }
-
-    @Override
-    public java.util.Optional<INDArray> partyParameters() {
-        int n = problem.agentCount();
-        INDArray rows = Nd4j.create(model.network().params().dataType(), n, model.network().numParams());
-        for (int i = 0; i < n; i++) {
-            rows.putRow(i, model.flat(x.slice(i)));
-        }
-        return java.util.Optional.of(rows);
     }
 
     /** K_i: how many times each agent has published (a copy). */
@@ -203,31 +193,23 @@ public final class RelayRecal extends CompositeRun {
     }
 
     /** The accounting of DP-RECAL (null for RECAL). */
+    @Override
     public DecayingNoisePrivacy privacy() {
         return privacy;
     }
 
+    @Override
     public double clip() {
         return clip;
     }
 
     @Override
-    public java.util.Map<String, Object> resolved() {
-        java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
-        r.put("agents", problem.agentCount());
-        r.put("iterations", plannedSteps());
+    protected void protocolValues(java.util.Map<String, Object> r) {
         r.put("plannedLci", BatonWalk.lci(problem.agentCount(), path));
         r.put("gamma", steps.gamma());
         r.put("theta", steps.theta());
         r.put("mu", steps.mu());
-        r.put("penalty", problem.penalty().toString());
-        if (privacy != null) {
-            r.put("clip", clip);
-            r.put("sigma", privacy.sigma(0));
-            r.put("zeta", privacy.zeta());
-            r.put("sensitivity", privacy.sensitivity(0));
-        }
-        return r;
+        r.put("stepCondition", stepCondition(steps));
     }
 
     @Override

@@ -26,14 +26,16 @@ public enum SmoothLoss {
     LOGISTIC("logistic", 0.5) {
         @Override
         public double residual(INDArray z, INDArray b) {
+            // loss_j = |b_j| lse(z_j) - z_j . b_j, computed on z shifted by its row maximum
             INDArray max = z.max(1).reshape(z.size(0), 1);
+            INDArray weight = b.sum(1).reshape(z.size(0), 1);
             z.subiColumnVector(max);
-            double linear = z.mul(b).sumNumber().doubleValue() + max.mul(b.sum(1).reshape(z.size(0), 1)).sumNumber().doubleValue();
+            double shiftedLinear = z.mul(b).sumNumber().doubleValue();
             Transforms.exp(z, false);
             INDArray sums = z.sum(1).reshape(z.size(0), 1);
-            double lse = Transforms.log(sums, true).addi(max).mul(b.sum(1).reshape(z.size(0), 1)).sumNumber().doubleValue();
+            double shiftedLse = Transforms.log(sums, true).muli(weight).sumNumber().doubleValue();
             z.diviColumnVector(sums).subi(b);
-            return lse - linear;
+            return shiftedLse - shiftedLinear;
         }
     };
 

@@ -92,7 +92,7 @@ public final class SynchronousAfbs extends CompositeRun {
         return y.dup();
     }
 
-    /** The agents' primal iterates [n, q, c] (a copy). */
+    @Override
     public INDArray localModels() {
         return x.dup().reshape(problem.agentCount(), problem.rows(), problem.columns());
     }
@@ -102,9 +102,11 @@ public final class SynchronousAfbs extends CompositeRun {
     }
 
     @Override
-    public java.util.Map<String, Object> resolved() {
-        return java.util.Map.of("agents", problem.agentCount(), "gamma", steps.gamma(), "theta", steps.theta(), "mu", steps.mu(),
-                "penalty", problem.penalty().toString());
+    protected void protocolValues(java.util.Map<String, Object> r) {
+        r.put("gamma", steps.gamma());
+        r.put("theta", steps.theta());
+        r.put("mu", steps.mu());
+        r.put("stepCondition", stepCondition(steps));
     }
 
     @Override
