@@ -35,6 +35,15 @@ public final class TestNetworks {
         return init(conf, seed, 0.1);
     }
 
+    /** Linear least squares {@code nIn -> outputs} with an intercept: identity + half squared error. */
+    public static MultiLayerNetwork leastSquares(int nIn, int outputs, long seed, DataType dataType) {
+        MultiLayerConfiguration conf = base(seed, dataType)
+                .layer(new OutputLayer.Builder(new org.dpdl4j.models.LossHalfSquaredError()).nIn(nIn).nOut(outputs)
+                        .activation(Activation.IDENTITY).build())
+                .build();
+        return init(conf, seed, 0.1);
+    }
+
     /** Logistic regression {@code nIn -> 1} with sigmoid + XENT. */
     public static MultiLayerNetwork logistic(int nIn, long seed, DataType dataType) {
         MultiLayerConfiguration conf = base(seed, dataType)

@@ -258,7 +258,8 @@ class BadInputTest {
                         "--nodes", "16", "--clip", "1", "--steps", "100", "--delta", "1e-5", "--sigma-cdp", "1",
                         "--sigma-cor", "1"),
                 bad("datasets unknown", "unknown data set 'foo'", "datasets", "fetch", "foo"),
-                bad("bench zero batch", "'0' must be a whole number >= 1", "bench", "dp-step", "--batch-size", "0"));
+                bad("bench zero batch", "'0' must be a whole number >= 1", "bench", "dp-step", "--batch-size", "0"),
+                bad("bench recal zero blocks", "'0' must be a whole number >= 1", "bench", "recal", "--blocks", "0"));
     }
 
     /** The placeholders of the checkpoint cases, replaced once the files exist. */

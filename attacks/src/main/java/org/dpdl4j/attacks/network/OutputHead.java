@@ -5,7 +5,9 @@ import org.dpdl4j.nn.LayerDescription;
 import org.dpdl4j.nn.ModelProblem;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
+import org.dpdl4j.models.LossHalfSquaredError;
 import org.nd4j.linalg.activations.IActivation;
+import org.nd4j.linalg.activations.impl.ActivationIdentity;
 import org.nd4j.linalg.activations.impl.ActivationSigmoid;
 import org.nd4j.linalg.activations.impl.ActivationSoftmax;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -15,7 +17,7 @@ import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
- * The output activation and loss of the attacked network. For both heads the loss gradient with respect to
+ * The output activation and loss of the attacked network. For every head the loss gradient with respect to
  * the logits {@code z} is {@code p - y}, with {@code p} the head applied to {@code z} and {@code y} the label
  * (one-hot, or a soft label produced by the same head from dummy label logits {@code u}).
  */
@@ -27,7 +29,12 @@ public enum OutputHead {
      * the sigmoid to {@code [1e-5, 1 - 1e-5]} inside its gradient, so its gradient differs from {@code p - y}
      * only where an output is saturated beyond that.
      */
-    SIGMOID_CROSS_ENTROPY;
+    SIGMOID_CROSS_ENTROPY,
+    /**
+     * Identity output with half squared error {@code 1/2 ||z - y||^2} per example (a linear least-squares model, such
+     * as the distributed Lasso of DP-RECAL; {@link LossHalfSquaredError}). A dummy label is unconstrained: {@code y = u}.
+     */
+    IDENTITY_HALF_SQUARED_ERROR;
 
     /**
      * The head of an output layer.
@@ -48,9 +55,12 @@ public enum OutputHead {
                 return SIGMOID_CROSS_ENTROPY;
             }
             problems.add(layer.problem("weighted XENT is not supported", "use unweighted XENT"));
+        } else if (loss instanceof LossHalfSquaredError && activation instanceof ActivationIdentity) {
+            return IDENTITY_HALF_SQUARED_ERROR;
         } else {
             problems.add(layer.problem("output activation " + activation + " with loss " + loss
-                    + " is not supported", "use SOFTMAX with MCXENT, or SIGMOID with XENT"));
+                    + " is not supported", "use SOFTMAX with MCXENT, SIGMOID with XENT, or IDENTITY with"
+                    + " LossHalfSquaredError"));
         }
         return null;
     }
@@ -60,6 +70,7 @@ public enum OutputHead {
         return switch (this) {
             case SOFTMAX_CROSS_ENTROPY -> Transforms.softmax(logits, true);
             case SIGMOID_CROSS_ENTROPY -> Transforms.sigmoid(logits, true);
+            case IDENTITY_HALF_SQUARED_ERROR -> logits.dup();
         };
     }
 
@@ -68,17 +79,19 @@ public enum OutputHead {
         return switch (this) {
             case SOFTMAX_CROSS_ENTROPY -> sd.nn.softmax(logits, 1);
             case SIGMOID_CROSS_ENTROPY -> sd.nn.sigmoid(logits);
+            case IDENTITY_HALF_SQUARED_ERROR -> sd.identity(logits);
         };
     }
 
     /**
      * The vector-Jacobian product of the head at output {@code p}: given {@code dD/dp}, returns {@code dD/dz}.
-     * Softmax: {@code p * (g - rowSum(g * p))}; sigmoid: {@code g * p * (1 - p)}.
+     * Softmax: {@code p * (g - rowSum(g * p))}; sigmoid: {@code g * p * (1 - p)}; identity: {@code g}.
      */
     public INDArray backpropagate(INDArray p, INDArray g) {
         return switch (this) {
             case SOFTMAX_CROSS_ENTROPY -> g.subColumnVector(g.mul(p).sum(true, 1)).muli(p);
             case SIGMOID_CROSS_ENTROPY -> p.rsub(1.0).muli(p).muli(g);
+            case IDENTITY_HALF_SQUARED_ERROR -> g.dup();
         };
     }
 

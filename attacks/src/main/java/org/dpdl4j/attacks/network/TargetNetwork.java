@@ -24,7 +24,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * activations and output heads that gradient matching cannot differentiate. Supported:
  * flat input rows; {@code DenseLayer}s; 2-D {@code ConvolutionLayer}s in NCHW fed through DL4J's
  * feed-forward/CNN preprocessors (the layout of {@code InputType.convolutionalFlat}); a final {@code OutputLayer}
- * with softmax + MCXENT or sigmoid + XENT. Hidden activations: {@value StageActivation#SUPPORTED}. Anything
+ * with softmax + MCXENT, sigmoid + XENT or identity + half squared error. Hidden activations: {@value StageActivation#SUPPORTED}. Anything
  * else (pooling, batch normalisation, dropout, weight noise, layer normalisation, other layers) is refused with
  * {@link UnsupportedModelException}, which lists every problem found.
  */
@@ -32,7 +32,7 @@ public final class TargetNetwork {
     private static final String REFUSAL = "Gradient matching cannot attack this network";
     private static final String SUPPORTED = "Supported: DenseLayers and 2-D ConvolutionLayers (NCHW, through"
             + " InputType.convolutionalFlat) with activations " + StageActivation.SUPPORTED
-            + ", then one OutputLayer with SOFTMAX + MCXENT or SIGMOID + XENT; no dropout, weight noise or layer normalization.";
+            + ", then one OutputLayer with SOFTMAX + MCXENT, SIGMOID + XENT or IDENTITY + LossHalfSquaredError; no dropout, weight noise or layer normalization.";
 
     private final List<Stage> stages;
     private final OutputHead head;

@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.TestNetworks;
 import org.dpdl4j.attacks.network.LayerGradient;
 import org.dpdl4j.attacks.network.NetworkGradients;
+import org.dpdl4j.attacks.network.OutputHead;
 import org.dpdl4j.attacks.network.TargetNetwork;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -32,6 +33,7 @@ class GradientMatchingTest {
         return Stream.of(
                 Arguments.of("softmax regression", TestNetworks.softmaxRegression(12, 4, 1, D)),
                 Arguments.of("logistic", TestNetworks.logistic(12, 2, D)),
+                Arguments.of("least squares", TestNetworks.leastSquares(12, 4, 9, D)),
                 Arguments.of("mlp sigmoid", TestNetworks.mlp(12, new int[] {7, 5}, 4, Activation.SIGMOID, 3, D)),
                 Arguments.of("mlp tanh", TestNetworks.mlp(12, new int[] {6}, 3, Activation.TANH, 4, D)),
                 Arguments.of("mlp relu", TestNetworks.mlp(12, new int[] {9, 6}, 4, Activation.RELU, 5, D)),
@@ -58,14 +60,14 @@ class GradientMatchingTest {
     }
 
     /** The point (x, log y, log scale) that reproduces a gradient computed at (x, y) exactly. */
-    private static double[] truePoint(UnknownLayout layout, INDArray x, INDArray y, double scale) {
+    private static double[] truePoint(UnknownLayout layout, OutputHead head, INDArray x, INDArray y, double scale) {
         double[] point = new double[layout.dimension()];
         double[] xs = x.dup('c').reshape(x.length()).toDoubleVector();
         System.arraycopy(xs, 0, point, 0, xs.length);
         if (layout.optimisesLabels()) {
-            // softmax(log y) = y when rows sum to 1; sigmoid(logit y) = y.
+            // softmax(log y) = y when rows sum to 1; sigmoid(logit y) = y; the identity head takes y itself.
             INDArray u = y.dup();
-            for (int i = 0; i < u.length(); i++) {
+            for (int i = 0; i < u.length() && head != OutputHead.IDENTITY_HALF_SQUARED_ERROR; i++) {
                 double v = y.getDouble(i);
                 u.putScalar(i, y.size(1) == 1 ? Math.log(v / (1 - v)) : Math.log(v));
             }
@@ -104,7 +106,7 @@ class GradientMatchingTest {
                         new MatchingProblem(target, mean, batch, LabelTreatment.fixed(y), false),
                         new MatchingProblem(target, scaled, batch, LabelTreatment.optimised(), true))) {
                     MatchingObjective objective = engine.create(problem, D);
-                    double[] point = truePoint(problem.layout(), x, y, 2.5);
+                    double[] point = truePoint(problem.layout(), target.head(), x, y, 2.5);
                     double[] gradient = new double[point.length];
                     double atTruth = objective.evaluate(point, gradient);
                     double norm = mean.stream().mapToDouble(LayerGradient::squaredNorm).sum();

@@ -51,6 +51,7 @@ public final class RelayRecal extends CompositeRun {
     private final boolean[] exhausted;
     private final List<String> exhaustion = new ArrayList<>();
     private final INDArray grad;
+    private final List<java.util.function.Consumer<BatonPublication>> taps = new ArrayList<>();
 
     /**
      * @param steps   tau, beta, gamma, theta, mu
@@ -135,12 +136,28 @@ public final class RelayRecal extends CompositeRun {
             lamNew = lamBar.addi(xBar.sub(xOld).subi(yBar.sub(yOld)).muli((1 - steps.mu()) * relax * steps.beta()[i]));
         }
         activations[i]++;
+        double std = privacy == null ? 0 : privacy.std(i, activations[i]);
         if (privacy != null) {
-            streams.privateNoise(i, k).addGaussian(lamNew, privacy.std(i, activations[i]));
+            streams.privateNoise(i, k).addGaussian(lamNew, std);
         }
+        INDArray sBefore = taps.isEmpty() ? null : s.dup();
+        INDArray dualBefore = taps.isEmpty() ? null : li.dup();
         s.addi(lamNew).subi(li);
         li.assign(lamNew);
+        if (!taps.isEmpty()) {
+            BatonPublication p = new BatonPublication(k, i, activations[i], xOld, dualBefore, yOld, y.dup(), sBefore,
+                    s.dup(), steps.tau()[i], steps.beta()[i], theta, std);
+            taps.forEach(t -> t.accept(p));
+        }
         measuredLoss(loss / problem.agent(i).size());
+    }
+
+    /**
+     * Calls {@code tap} after every publication with the baton before and after and the agent's state (copies, made
+     * only while a tap is attached). For observers and tests; the run itself never reads what a tap does.
+     */
+    public void tapPublications(java.util.function.Consumer<BatonPublication> tap) {
+        taps.add(java.util.Objects.requireNonNull(tap, "tap"));
     }
 
     /** The consensus variable y. */

@@ -9,6 +9,7 @@ import org.dpdl4j.attacks.observe.FedAvgRun;
 import org.dpdl4j.attacks.observe.GossipRun;
 import org.dpdl4j.attacks.observe.Mu2Run;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
+import org.dpdl4j.attacks.observe.RelayRecalRun;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.protocol.federated.ServerTrust;
@@ -21,7 +22,8 @@ public final class CampaignProtocols {
 
     /**
      * Every protocol: central SGD and DP-SGD; D-SGD, Decor, LDP and CDP gossip; FedAvg, DP-FedAvg (local and
-     * central), GOPA; mu^2-SGD and DP-mu^2-FL with an untrusted and a trusted server.
+     * central), GOPA; mu^2-SGD and DP-mu^2-FL with an untrusted and a trusted server; RECAL and DP-RECAL (the linear
+     * Lasso model of their papers, not the MLP).
      */
     public static List<ProtocolScenario> all() {
         return List.of(new CentralDpSgdRun(false), new CentralDpSgdRun(true),
@@ -29,7 +31,8 @@ public final class CampaignProtocols {
                 new GossipRun(DecentralizedAlgorithm.LDP), new GossipRun(DecentralizedAlgorithm.CDP),
                 new FedAvgRun(FedAvgVariant.FEDAVG), new FedAvgRun(FedAvgVariant.DP_LOCAL),
                 new FedAvgRun(FedAvgVariant.DP_CENTRAL), new FedAvgRun(FedAvgVariant.GOPA),
-                Mu2Run.nonPrivate(), Mu2Run.of(ServerTrust.UNTRUSTED), Mu2Run.of(ServerTrust.TRUSTED));
+                Mu2Run.nonPrivate(), Mu2Run.of(ServerTrust.UNTRUSTED), Mu2Run.of(ServerTrust.TRUSTED),
+                new RelayRecalRun(false), new RelayRecalRun(true));
     }
 
     /** The names of {@link #all()}, e.g. {@code decor}. */

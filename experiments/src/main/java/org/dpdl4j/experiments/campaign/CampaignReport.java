@@ -156,13 +156,14 @@ public final class CampaignReport {
 
         md.append("## What was attacked\n\n");
         md.append(String.format(Locale.ROOT, "* **Targets**: MNIST training images %s (pixels in [0, 1]). Every"
-                + " protocol trains on all %d training images; the model's accuracy is measured on the %d test"
-                + " images.%n", targetRange(targets), workload.train().size(), workload.test().size()));
+                + " protocol trains on all %d training images (the relay protocols on a sample, see their setting below);"
+                + " the model's accuracy is measured on the %d test images.%n", targetRange(targets), workload.train().size(), workload.test().size()));
         md.append(String.format(Locale.ROOT, "* **Model**: MLP %d-%d-%d with sigmoid hidden units and a softmax"
                 + " output (%d parameters, dense first layer with bias), Xavier initialisation with seed %d, single"
                 + " precision, SGD with learning rate %s. Sigmoid units keep the matching loss smooth, the setting in"
-                + " which DLG works.%n", workload.train().numFeatures(), s.hiddenUnits(), workload.train().numClasses(),
-                params, s.seed(), s.learningRate()));
+                + " which DLG works. RECAL and DP-RECAL train the linear least-squares model of their paper instead (%d-%d"
+                + " with intercept, one-hot labels; the setting of each run is in the table below).%n", workload.train().numFeatures(), s.hiddenUnits(), workload.train().numClasses(),
+                params, s.seed(), s.learningRate(), workload.train().numFeatures(), workload.train().numClasses()));
         md.append("* **Batch size 1**: in the attacked round the attacked party (node, client, machine, or the single"
                 + " trainer) releases the gradient of exactly one example, the target. Each protocol draws its batches"
                 + " from seeded streams, so the example a party draws in a round is known before training; the target"
@@ -170,7 +171,8 @@ public final class CampaignReport {
                 + " so the training set stays a permutation). Target j goes to party j mod P in round "
                 + s.attackRound() + " + j / P. `images.csv` records the party and round of every case; the"
                 + " non-private rows, where the analytic inversion is exact, confirm that the release holds the"
-                + " target.\n");
+                + " target. The relay protocols compute an agent's gradient over all its records, so there the attacked"
+                + " agent holds only the target (one run per target).\n");
         md.append(String.format(Locale.ROOT, "* **Attacked releases**: after %d rounds (steps) of ordinary training;"
                 + " the model accuracy column gives the state each release came from.%n", s.attackRound()));
         md.append(String.format(Locale.ROOT, "* **Privacy**: epsilon in {%s} at delta = %s, the noise calibrated as"
@@ -320,9 +322,11 @@ public final class CampaignReport {
         if (Double.isFinite(minRatio)) {
             s.append(String.format(Locale.ROOT, "* The smallest noise any private view leaves is %.3g times the RMS of"
                     + " the clipped gradient. With batch size 1 a calibrated release adds noise of order z C per"
-                    + " coordinate to a gradient of norm at most C spread over %d coordinates, so the ratio is of"
-                    + " order z sqrt(d): DP at these epsilons buries a single example's gradient.%n", minRatio,
-                    workload.newModel().numParams()));
+                    + " coordinate to a gradient of norm at most C spread over d coordinates (%d for the MLP%s), so the"
+                    + " ratio is of order z sqrt(d): DP at these epsilons buries a single example's gradient.%n", minRatio,
+                    workload.newModel().numParams(), result.summaries().stream().anyMatch(r -> r.key().algorithm().endsWith("recal"))
+                            ? String.format(Locale.ROOT, ", %d for the relay protocols' linear model",
+                            (workload.train().numFeatures() + 1) * workload.train().numClasses()) : ""));
         }
         double chance = 1.0 / workload.train().numClasses();
         for (RowSummary r : result.summaries()) {

@@ -7,10 +7,13 @@ final class ObserverNotes {
 
     static String describe(String algorithm, String observer) {
         boolean mu2 = algorithm.startsWith("mu2");
+        boolean relay = algorithm.endsWith("recal");
         return switch (observer) {
             case "gradient" -> "the gradient a step releases (to a parameter server, or read off the update):"
                     + " (sum_i clip_C(g_i) + N(0, (zC)^2 I)) / B";
-            case "eavesdropper" -> "every message of a node: x_i^t and its half-step, hence ghat_i = g_i + w_i"
+            case "eavesdropper" -> relay ? "the baton (y, s) before and after the agent's step, and (oracle) its x_old and"
+                    + " previous dual: -(s+ - s - beta (x_old - 2 tau lam_old - 2 y+ + y)) / (2 beta tau) = grad f_i + noise"
+                    : "every message of a node: x_i^t and its half-step, hence ghat_i = g_i + w_i"
                     + " + sum_j v_ij";
             case "neighbour" -> "what the eavesdropper sees, minus the pairwise term v_ij it shares with the node";
             case "average model" -> "the average model of two rounds: the mean of the n released gradients, the other"
@@ -23,6 +26,8 @@ final class ObserverNotes {
                     + " other clients' updates known (worst case)";
             case "machine" -> "the broadcast query points; inverting the server's update gives"
                     + " M (gbar_t - gbar_(t-1)), the other machines' increments known (worst case)";
+            case "increment" -> "only the increment s+ - s of the baton's dual sum, taken as a scaled gradient (its affine"
+                    + " terms unknown, left as a bias)";
             case "server + colluders" -> "a client's revealed value minus the pairwise terms it shares with two"
                     + " colluding neighbours";
             default -> observer;
