@@ -1,0 +1,156 @@
+package org.dpdl4j.protocol.personalized;
+
+import java.util.List;
+import java.util.Locale;
+import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.LedgerStatement;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Asynchronous block coordinate descent on the joint objective (spec 6.2), non-private (5) or private (6). At every
+ * tick the scheduled agent i sets
+ * <pre>
+ *   Theta_i = (1 - alpha_i) Theta_i + alpha_i ( sum_j (W_ij / D_ii) Theta_j - mu c_i (grad L_i(Theta_i) + eta) ),
+ * </pre>
+ * with {@code eta = 0} or the noise of its {@link ReleasePlan} (Laplace or Gaussian of the scale its budget for this
+ * wake-up gives), keeps the result and broadcasts it to its neighbours. Under a plan an agent whose budget for a
+ * wake-up is 0 (its releases are done) skips it: it no longer updates or sends.
+ */
+public final class CoordinateDescentRun extends PersonalizedRun {
+    /** The non-private protocol's name. */
+    public static final String CD = "personalized-cd";
+    /** The private protocol's name. */
+    public static final String PRIVATE_CD = "dp-personalized-cd";
+
+    private final ReleasePlan plan;
+    private final NoiseStreams streams;
+    private final String mechanism;
+
+    /**
+     * @param plan    the privacy plan, null for the non-private algorithm
+     * @param streams the agents' noise streams (used with a plan)
+     * @param ledger  the ledger (with a plan), or null
+     */
+    public CoordinateDescentRun(RunSettings settings, RunLedger ledger, PersonalizedProblem problem, INDArray start, int[] schedule,
+                                ReleasePlan plan, NoiseStreams streams) {
+        super(plan == null ? CD : PRIVATE_CD, settings, ledger, problem, start, schedule);
+        if ((plan == null) != (ledger == null) || (plan != null && streams == null)) {
+            throw new IllegalArgumentException("private coordinate descent needs its plan, a ledger and noise streams; the"
+                    + " non-private one none of them");
+        }
+        if (plan != null && plan.budgets().length != problem.agentCount()) {
+            throw new IllegalArgumentException("the plan is for " + plan.budgets().length + " agents, the problem has "
+                    + problem.agentCount());
+        }
+        this.plan = plan;
+        this.streams = streams;
+        this.mechanism = plan == null ? null : plan.describe();
+    }
+
+    @Override
+    protected void takeStep(long k) {
+        int i = schedule[(int) k];
+        double epsilon = plan == null ? 0 : plan.budget(i, wakes[i]);
+        if (plan != null && epsilon == 0) {
+            wake(i, false);
+            measuredNoLoss();
+            return;
+        }
+        double scale = 0;
+        if (plan != null) {
+            int m = problem.agent(i).size();
+            scale = plan.mechanism().scale(epsilon, plan.releaseDelta(), plan.lipschitz(), m);
+            spend(List.of(new Charge(i, plan.mechanism().event(scale, plan.lipschitz(), m), mechanism)));
+        }
+        INDArray own = models.getRow(i).reshape(problem.dimension());
+        INDArray gradient = problem.localGradient(i, own);
+        if (plan != null) {
+            plan.mechanism().addNoise(streams.privateNoise(i, k), gradient, scale);
+        }
+        double alpha = problem.alpha(i);
+        INDArray next = own.mul(1 - alpha).addi(problem.neighbourAverage(i, models)
+                .subi(gradient.muli(problem.mu() * problem.confidence(i))).muli(alpha));
+        models.putRow(i, next.reshape(1, problem.dimension()));
+        wake(i, true);
+        measuredLoss(problem.localLoss(i, next));
+    }
+
+    /** The privacy plan (null for the non-private run). */
+    public ReleasePlan plan() {
+        return plan;
+    }
+
+    /** Agent i's epsilon so far by plain composition (warm start included). */
+    public double epsilonSum(int agent) {
+        return plan.epsilonSum(agent, wakes[agent]);
+    }
+
+    /** Agent i's epsilon so far by the advanced composition at delta-bar (warm start included). */
+    public double epsilonAdvanced(int agent) {
+        return plan.epsilonAdvanced(agent, wakes[agent]);
+    }
+
+    /** Releases each agent has made so far. */
+    public long[] releases() {
+        long[] r = new long[problem.agentCount()];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = plan == null ? wakes[i] : plan.released(i, wakes[i]).length;
+        }
+        return r;
+    }
+
+    /** The worst agent's plain-composition epsilon: the conservative figure the run reports (+Infinity without privacy). */
+    @Override
+    public double epsilon() {
+        if (plan == null) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double worst = 0;
+        for (int i = 0; i < problem.agentCount(); i++) {
+            worst = Math.max(worst, epsilonSum(i));
+        }
+        return worst;
+    }
+
+    @Override
+    public java.util.Map<String, Object> resolved() {
+        java.util.Map<String, Object> r = super.resolved();
+        if (plan != null) {
+            r.put("mechanism", plan.mechanism().cliName());
+            r.put("epsilonBar", plan.epsilonBar());
+            r.put("allocation", plan.allocation().cliName());
+            r.put("lipschitz", plan.lipschitz());
+            r.put("deltaBar", plan.deltaBar());
+            r.put("warmStartEpsilon", plan.warmStart());
+        }
+        return r;
+    }
+
+    @Override
+    public String privacyStatement() {
+        if (plan == null) {
+            return "";
+        }
+        int worstSum = 0;
+        int worstAdvanced = 0;
+        for (int i = 1; i < problem.agentCount(); i++) {
+            worstSum = epsilonSum(i) > epsilonSum(worstSum) ? i : worstSum;
+            worstAdvanced = epsilonAdvanced(i) > epsilonAdvanced(worstAdvanced) ? i : worstAdvanced;
+        }
+        long[] released = releases();
+        long most = java.util.Arrays.stream(released).max().orElse(0);
+        return String.format(Locale.ROOT, "Privacy statement: private personalized coordinate descent, record-level DP of each agent's"
+                        + " broadcast models against everything sent on the network, all other agents colluding (replace-one)%n"
+                        + "  %s%n  %d of %d ticks done; the most releases by one agent: %d%n"
+                        + "  plain composition: epsilon = %.6g (agent %d, delta %s)%n"
+                        + "  advanced composition (three-way minimum, delta-bar = %s): epsilon = %.6g (agent %d, delta %.3g)%n",
+                mechanism, completedSteps(), plannedSteps(), most, epsilonSum(worstSum), worstSum,
+                plan.mechanism() == ReleaseMechanism.LAPLACE ? "0" : String.format(Locale.ROOT, "%.3g",
+                        released[worstSum] * plan.releaseDelta()),
+                plan.deltaBar(), epsilonAdvanced(worstAdvanced), worstAdvanced, plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]))
+                + LedgerStatement.text(ledger().orElseThrow());
+    }
+}
