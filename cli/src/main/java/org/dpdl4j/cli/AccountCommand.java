@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "account", mixinStandardHelpOptions = true,
         description = "Privacy accounting (Renyi DP) for DP-SGD with Poisson sampling.",
-        subcommands = {AccountCommand.DpSgdCommand.class, AccountCommand.CalibrateCommand.class, AccountDecorCommand.class, AccountRecalCommand.class})
+        subcommands = {AccountCommand.DpSgdCommand.class, AccountCommand.CalibrateCommand.class, AccountDecorCommand.class, AccountRecalCommand.class,
+                AccountPersonalizedCommand.class})
 public final class AccountCommand implements Runnable {
     @Spec
     private CommandSpec spec;

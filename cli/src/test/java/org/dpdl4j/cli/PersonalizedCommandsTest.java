@@ -1,0 +1,51 @@
+package org.dpdl4j.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code account personalized}: plain and advanced composition of pure-DP releases, checked against KOV15 by hand. */
+class PersonalizedCommandsTest {
+
+    /** KOV15's three-way minimum for T releases of epsilon each, written out. */
+    private static double kov(double e, long t, double delta) {
+        double sum = t * e;
+        double drift = t * (Math.exp(e) - 1) * e / (Math.exp(e) + 1);
+        double squares = t * e * e;
+        return Math.min(sum, Math.min(drift + Math.sqrt(2 * squares * Math.log(Math.E + Math.sqrt(squares) / delta)),
+                drift + Math.sqrt(2 * squares * Math.log(1 / delta))));
+    }
+
+    @Test
+    void equalReleasesEndWithThePlainSumAndTheThreeWayMinimum() {
+        CommandRun r = CommandRun.of("account", "personalized", "--per-release-epsilon", "0.0015", "--releases", "100", "--delta",
+                "0.006737947");
+        assertEquals(0, r.exitCode(), r.both());
+        assertEquals(0.15, r.lastValue(2, "epsilon_sum"), 1e-12);
+        double expected = kov(0.0015, 100, 0.006737947);
+        assertEquals(expected, r.lastValue(1, "epsilon"), 1e-12);
+        assertTrue(expected < 0.15, "many small releases compose below their sum");
+    }
+
+    @Test
+    void aListOfReleasesAndASingleRelease() {
+        CommandRun list = CommandRun.of("account", "personalized", "--epsilons", "0.1,0.05,0.05", "--delta", "1e-5");
+        assertEquals(0, list.exitCode(), list.both());
+        assertEquals(0.2, list.lastValue(2, "epsilon_sum"), 1e-12);
+        assertTrue(list.lastValue(1, "epsilon") <= 0.2 + 1e-15);
+        CommandRun one = CommandRun.of("account", "personalized", "--epsilons", "0.3", "--delta", "1e-5");
+        assertEquals(0.3, one.lastValue(1, "epsilon"), 1e-15, "a single release is its own epsilon");
+    }
+
+    @Test
+    void refusesAnIncompleteOrDoubleSpecification() {
+        CommandRun missing = CommandRun.of("account", "personalized", "--releases", "3", "--delta", "1e-5");
+        assertTrue(missing.exitCode() != 0 && missing.both().contains("--per-release-epsilon E with --releases T"), missing.both());
+        CommandRun both = CommandRun.of("account", "personalized", "--epsilons", "0.1", "--per-release-epsilon", "0.1", "--releases",
+                "2", "--delta", "1e-5");
+        assertTrue(both.exitCode() != 0, both.both());
+        CommandRun zero = CommandRun.of("account", "personalized", "--epsilons", "0.1,0", "--delta", "1e-5");
+        assertTrue(zero.exitCode() != 0, zero.both());
+    }
+}
