@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code dpdl4j reproduce}: re-runs the experiments of the papers and writes results next to their numbers. */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
         description = "Re-run a paper's experiment grid; writes a CSV, a figure and a markdown table beside the paper's numbers.",
-        subcommands = {ReproduceDecorCommand.class, ReproduceDpSgdCommand.class, Mu2ReproduceCommand.class, ReproduceRecalCommand.class})
+        subcommands = {ReproduceDecorCommand.class, ReproduceDpSgdCommand.class, Mu2ReproduceCommand.class, ReproduceRecalCommand.class, ReproducePersonalizedCommand.class})
 public final class ReproduceCommand implements Runnable {
     @Override
     public void run() {

@@ -45,6 +45,11 @@ public final class CoordinateDescentRun extends PersonalizedRun {
             throw new IllegalArgumentException("the plan is for " + plan.budgets().length + " agents, the problem has "
                     + problem.agentCount());
         }
+        if (plan != null) {
+            for (int i = 0; i < problem.agentCount(); i++) {
+                requireBoundedFeatures(problem.agent(i), i, plan.mechanism() == ReleaseMechanism.LAPLACE, plan.lipschitz());
+            }
+        }
         this.plan = plan;
         this.streams = streams;
         this.mechanism = plan == null ? null : plan.describe();
@@ -76,6 +81,20 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         models.putRow(i, next.reshape(1, problem.dimension()));
         wake(i, true);
         measuredLoss(problem.localLoss(i, next));
+    }
+
+    /**
+     * The logistic loss is L_0-Lipschitz in a norm when every feature row's dual norm is at most L_0 (L1 rows for the
+     * Laplace release's L1 sensitivity, L2 rows for the Gaussian's): otherwise the calibration would under-state the
+     * sensitivity.
+     */
+    static void requireBoundedFeatures(AgentData data, int agent, boolean l1, double lipschitz) {
+        double largest = l1 ? data.maxL1Norm() : data.maxL2Norm();
+        if (largest > lipschitz * (1 + 1e-9)) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "agent %d has a feature row of %s norm %.6g > L_0 = %s:"
+                    + " the logistic loss is then not L_0-Lipschitz and the noise would be too small; scale the features to norm <= %s"
+                    + " or raise L_0", agent, l1 ? "L1" : "L2", largest, lipschitz, lipschitz));
+        }
     }
 
     /** The privacy plan (null for the non-private run). */

@@ -68,9 +68,10 @@ public final class LocalModels {
         }
         INDArray out = local.dup();
         for (int i = 0; i < problem.agentCount(); i++) {
+            CoordinateDescentRun.requireBoundedFeatures(problem.agent(i), i, false, lipschitzL2);
             double scale = sensitivity(problem, i, lipschitzL2) / epsilon;
             out.getRow(i).addi(LaplaceNoise.l2Laplace(streams.privateNoise(i, -1), problem.dimension(), scale)
-                    .reshape(1, problem.dimension()));
+                    .reshape(problem.dimension()));
         }
         return out;
     }

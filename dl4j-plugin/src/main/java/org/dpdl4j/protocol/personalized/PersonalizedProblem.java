@@ -198,8 +198,9 @@ public final class PersonalizedProblem {
         AgentData a = agents.get(i);
         INDArray t = theta.reshape(dimension, 1);
         INDArray margins = a.features().mmul(t).reshape(a.size()).muli(a.labels());
-        // log(1 + exp(-z)) = softplus(-z), stable for large |z|
-        double loss = Transforms.softPlus(margins.neg(), false).sumNumber().doubleValue() / a.size();
+        // log(1 + exp(-z)) = max(-z, 0) + log(1 + exp(-|z|)): finite for any margin
+        INDArray stable = Transforms.log(Transforms.exp(Transforms.abs(margins, true).negi(), false).addi(1), false);
+        double loss = (Transforms.relu(margins.neg(), false).sumNumber().doubleValue() + stable.sumNumber().doubleValue()) / a.size();
         double norm = t.norm2Number().doubleValue();
         return loss + lambda[i] * norm * norm;
     }

@@ -135,6 +135,11 @@ public abstract class PersonalizedRun extends AbstractTrainingRun {
     }
 
     @Override
+    protected String divergenceHint() {
+        return "the models are not finite: check the features' scale, or lower mu";
+    }
+
+    @Override
     public java.util.Map<String, Object> resolved() {
         java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
         r.put("agents", problem.agentCount());

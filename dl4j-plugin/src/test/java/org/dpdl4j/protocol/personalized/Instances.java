@@ -14,7 +14,12 @@ final class Instances {
 
     /** n agents in R^p, 10..40 examples each, a wide similarity kernel (gamma 1) so that no agent is isolated. */
     static BelletProblem generated(int n, int p, FeatureNorm norm, long seed) {
-        return BelletCollaborativeClassification.generate(new BelletConfig(n, p, 1.0, 1e-3, 10, 40, 20, 0.05, norm), seed);
+        return generated(n, p, 1.0, norm, seed);
+    }
+
+    /** The same with the similarity bandwidth gamma (the paper: 0.1). */
+    static BelletProblem generated(int n, int p, double gamma, FeatureNorm norm, long seed) {
+        return BelletCollaborativeClassification.generate(new BelletConfig(n, p, gamma, 1e-3, 10, 40, 50, 0.05, norm), seed);
     }
 
     static List<AgentData> train(BelletProblem b) {
