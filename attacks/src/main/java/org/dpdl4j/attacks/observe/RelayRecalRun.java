@@ -168,14 +168,8 @@ public final class RelayRecalRun implements ProtocolScenario {
             throw new IllegalArgumentException("the relay scenario needs " + needed + " training records besides the targets,"
                     + " the training set has " + size);
         }
-        int[] order = org.dpdl4j.data.RandomStreams.identity(size);
-        SplittableRandom random = new SplittableRandom(new NoiseKey(seed, "recal-helpers", 0, 0).seed());
-        for (int i = size - 1; i > 0; i--) {
-            int k = random.nextInt(i + 1);
-            int t = order[i];
-            order[i] = order[k];
-            order[k] = t;
-        }
+        int[] order = org.dpdl4j.data.RandomStreams.permutation(size,
+                new SplittableRandom(new NoiseKey(seed, "recal-helpers", 0, 0).seed()));
         return Arrays.stream(order).filter(r -> !excluded.contains(r)).limit(needed).toArray();
     }
 

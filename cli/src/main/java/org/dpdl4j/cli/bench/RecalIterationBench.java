@@ -1,7 +1,6 @@
 package org.dpdl4j.cli.bench;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -14,6 +13,7 @@ import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.experiments.bench.PairedTiming;
+import org.dpdl4j.experiments.reproduce.RecalReproduction;
 import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.models.LeastSquaresModel;
 import org.dpdl4j.models.ModelOptions;
@@ -28,7 +28,6 @@ import org.dpdl4j.runtime.NodeData;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -109,12 +108,6 @@ final class RecalIterationBench implements Callable<Integer> {
             x = train.features().castTo(DataType.DOUBLE);
             y = train.labelMatrix(LabelEncoding.ONE_HOT).castTo(DataType.DOUBLE);
         }
-        int per = ROWS / AGENTS;
-        List<NodeData> out = new ArrayList<>();
-        for (int i = 0; i < AGENTS; i++) {
-            var rows = NDArrayIndex.interval((long) i * per, (long) (i + 1) * per);
-            out.add(new NodeData(x.get(rows, NDArrayIndex.all()).dup(), y.get(rows, NDArrayIndex.all()).dup()));
-        }
-        return out;
+        return RecalReproduction.equalShares(x, y, AGENTS);
     }
 }

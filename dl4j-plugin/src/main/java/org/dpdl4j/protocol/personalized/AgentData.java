@@ -70,12 +70,8 @@ public record AgentData(INDArray features, INDArray labels) {
 
     /** Fraction of rows with {@code sign(x . theta) = y} (0 counts as +1). */
     public double accuracy(INDArray theta) {
-        INDArray margin = features.mmul(theta.reshape(theta.length(), 1)).reshape(size());
-        int right = 0;
-        for (int k = 0; k < size(); k++) {
-            double predicted = margin.getDouble(k) >= 0 ? 1 : -1;
-            right += predicted == labels.getDouble(k) ? 1 : 0;
-        }
-        return right / (double) size();
+        INDArray margin = features.mmul(theta.castTo(DataType.DOUBLE).reshape(theta.length(), 1)).reshape(size());
+        INDArray predicted = margin.gte(0).castTo(DataType.DOUBLE).muli(2).subi(1);
+        return predicted.eq(labels).castTo(DataType.DOUBLE).meanNumber().doubleValue();
     }
 }

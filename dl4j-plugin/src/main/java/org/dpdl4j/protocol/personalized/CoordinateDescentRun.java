@@ -153,11 +153,16 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         if (plan == null) {
             return "";
         }
+        int n = problem.agentCount();
+        double[] sums = new double[n];
+        double[] advanced = new double[n];
         int worstSum = 0;
         int worstAdvanced = 0;
-        for (int i = 1; i < problem.agentCount(); i++) {
-            worstSum = epsilonSum(i) > epsilonSum(worstSum) ? i : worstSum;
-            worstAdvanced = epsilonAdvanced(i) > epsilonAdvanced(worstAdvanced) ? i : worstAdvanced;
+        for (int i = 0; i < n; i++) {
+            sums[i] = epsilonSum(i);
+            advanced[i] = epsilonAdvanced(i);
+            worstSum = sums[i] > sums[worstSum] ? i : worstSum;
+            worstAdvanced = advanced[i] > advanced[worstAdvanced] ? i : worstAdvanced;
         }
         long[] released = releases();
         long most = java.util.Arrays.stream(released).max().orElse(0);
@@ -166,10 +171,10 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                         + "  %s%n  %d of %d ticks done; the most releases by one agent: %d%n"
                         + "  plain composition: epsilon = %.6g (agent %d, delta %s)%n"
                         + "  advanced composition (three-way minimum, delta-bar = %s): epsilon = %.6g (agent %d, delta %.3g)%n",
-                mechanism, completedSteps(), plannedSteps(), most, epsilonSum(worstSum), worstSum,
+                mechanism, completedSteps(), plannedSteps(), most, sums[worstSum], worstSum,
                 plan.mechanism() == ReleaseMechanism.LAPLACE ? "0" : String.format(Locale.ROOT, "%.3g",
                         released[worstSum] * plan.releaseDelta()),
-                plan.deltaBar(), epsilonAdvanced(worstAdvanced), worstAdvanced, plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]))
+                plan.deltaBar(), advanced[worstAdvanced], worstAdvanced, plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]))
                 + LedgerStatement.text(ledger().orElseThrow());
     }
 }

@@ -1,6 +1,7 @@
 package org.dpdl4j.protocol.personalized;
 
 import java.util.List;
+import org.dpdl4j.graph.SymmetricEigendecomposition;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -21,6 +22,7 @@ public final class PersonalizedProblem {
     private final List<AgentData> agents;
     private final INDArray weights;
     private final double[] degree;
+    private final int[] neighbourCount;
     private final double[] confidence;
     private final double[] lambda;
     private final double[] localSmoothness;
@@ -48,6 +50,7 @@ public final class PersonalizedProblem {
         }
         this.dimension = this.agents.get(0).dimension();
         this.degree = new double[n];
+        this.neighbourCount = new int[n];
         this.confidence = new double[n];
         this.lambda = lambda.clone();
         this.localSmoothness = new double[n];
@@ -74,6 +77,7 @@ public final class PersonalizedProblem {
                             + w + ", W[" + j + "][" + i + "] = " + weights[j][i]);
                 }
                 degree[i] += w;
+                neighbourCount[i] += w > 0 ? 1 : 0;
             }
             if (degree[i] == 0) {
                 throw new IllegalArgumentException("agent " + i + " has no neighbour (D_ii = 0): it cannot collaborate; drop it or"
@@ -92,23 +96,10 @@ public final class PersonalizedProblem {
         return agents.stream().mapToDouble(a -> 1.0 / a.size()).toArray();
     }
 
-    private static double largestEigenvalue(INDArray symmetric) {
-        INDArray v = Nd4j.ones(DataType.DOUBLE, symmetric.rows(), 1);
-        double value = 0;
-        for (int k = 0; k < 500; k++) {
-            INDArray next = symmetric.mmul(v);
-            double norm = next.norm2Number().doubleValue();
-            if (norm == 0) {
-                return 0;
-            }
-            double previous = value;
-            value = norm / v.norm2Number().doubleValue();
-            v = next.divi(norm);
-            if (Math.abs(value - previous) <= 1e-12 * value) {
-                break;
-            }
-        }
-        return value * 1.01;   // a power iteration approaches from below: a small margin keeps L an upper bound
+    /** The largest eigenvalue of X^T X, exactly (p is small): the local loss's smoothness must be an upper bound. */
+    private static double largestEigenvalue(INDArray gram) {
+        INDArray symmetric = gram.add(gram.transpose()).muli(0.5);
+        return java.util.Arrays.stream(SymmetricEigendecomposition.of(symmetric.toDoubleMatrix()).eigenvalues()).max().orElse(0);
     }
 
     /** n. */
@@ -137,6 +128,11 @@ public final class PersonalizedProblem {
     /** The neighbours j with W_ij > 0. */
     public int[] neighbours(int i) {
         return java.util.stream.IntStream.range(0, agentCount()).filter(j -> weight(i, j) > 0).toArray();
+    }
+
+    /** |N_i|: how many agents receive agent i's broadcast. */
+    public int neighbourCount(int i) {
+        return neighbourCount[i];
     }
 
     public double degree(int i) {

@@ -79,7 +79,7 @@ public abstract class PersonalizedRun extends AbstractTrainingRun {
     protected final long wake(int agent, boolean broadcast) {
         long k = wakes[agent]++;
         if (broadcast) {
-            messages += problem.neighbours(agent).length;
+            messages += problem.neighbourCount(agent);
         }
         return k;
     }

@@ -42,7 +42,6 @@ class PersonalizedAccuracyTest {
             INDArray m = run.models();
             accuracy[k] = PersonalizedProblem.meanAccuracy(tests, m);
         }
-        System.out.printf("local %.3f cd %.3f private %s%n", local, clean, java.util.Arrays.toString(accuracy));
         assertTrue(clean >= local, "collaboration helps without privacy: CD " + clean + ", local " + local);
         assertTrue(accuracy[0] <= accuracy[2] + 0.02, "more budget, no worse: " + java.util.Arrays.toString(accuracy));
         assertTrue(Math.abs(accuracy[2] - clean) < 0.03, "a huge budget gives CD's accuracy: " + accuracy[2] + " vs " + clean);

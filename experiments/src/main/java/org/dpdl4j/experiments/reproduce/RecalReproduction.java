@@ -145,16 +145,20 @@ public final class RecalReproduction {
             }
             default -> throw new IllegalArgumentException("unknown data set '" + dataset + "'; use covtype or mnist");
         };
-        INDArray x = data.features().castTo(DataType.DOUBLE);
-        INDArray y = data.labelMatrix(LabelEncoding.ONE_HOT).castTo(DataType.DOUBLE);
-        int per = data.size() / AGENTS;
-        List<NodeData> agents = new ArrayList<>();
-        for (int i = 0; i < AGENTS; i++) {
+        return equalShares(data.features().castTo(DataType.DOUBLE), data.labelMatrix(LabelEncoding.ONE_HOT).castTo(DataType.DOUBLE),
+                AGENTS);
+    }
+
+    /** Rows split in order into {@code agents} equal shares (the remainder dropped), as the Lasso workload of spec 5.6. */
+    public static List<NodeData> equalShares(INDArray x, INDArray y, int agents) {
+        int per = (int) (x.size(0) / agents);
+        List<NodeData> out = new ArrayList<>();
+        for (int i = 0; i < agents; i++) {
             var rows = org.nd4j.linalg.indexing.NDArrayIndex.interval((long) i * per, (long) (i + 1) * per);
-            agents.add(new NodeData(x.get(rows, org.nd4j.linalg.indexing.NDArrayIndex.all()).dup(),
+            out.add(new NodeData(x.get(rows, org.nd4j.linalg.indexing.NDArrayIndex.all()).dup(),
                     y.get(rows, org.nd4j.linalg.indexing.NDArrayIndex.all()).dup()));
         }
-        return agents;
+        return out;
     }
 
     /** Non-private RECAL continued until its relative error is at most 1e-10, or the iteration cap. */
