@@ -3,9 +3,16 @@ package org.dpdl4j.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** {@code account personalized}: plain and advanced composition of pure-DP releases, checked against KOV15 by hand. */
+/**
+ * {@code account personalized}: plain and advanced composition of pure-DP releases, checked against KOV15 by hand; and
+ * the personalized protocols under {@code train} on the collaborative task.
+ */
 class PersonalizedCommandsTest {
 
     /** KOV15's three-way minimum for T releases of epsilon each, written out. */
@@ -47,5 +54,37 @@ class PersonalizedCommandsTest {
         assertTrue(both.exitCode() != 0, both.both());
         CommandRun zero = CommandRun.of("account", "personalized", "--epsilons", "0.1,0", "--delta", "1e-5");
         assertTrue(zero.exitCode() != 0, zero.both());
+    }
+
+    @Test
+    void privateCoordinateDescentTrainsEveryUserItsOwnModelWithAStatement(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("run");
+        CommandRun r = CommandRun.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative", "--users", "12", "--dim",
+                "5", "--rounds", "120", "--epsilon", "2", "--trade-off", "1", "--noise", "seeded", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("plain composition: epsilon = 2.0000") && privacy.contains("advanced composition"), privacy);
+        List<String> nodes = Files.readAllLines(out.resolve("nodes.csv"));
+        assertEquals("node,train_examples,test_loss,test_accuracy", nodes.get(0));
+        assertEquals(13, nodes.size(), "one row per user");
+        assertTrue(r.out().contains("test accuracy"), r.out());
+    }
+
+    @Test
+    void theNonPrivateAlgorithmsTrainAndOtherDataSetsAreRefused(@TempDir Path dir) {
+        for (String algo : List.of("personalized-cd", "model-propagation")) {
+            CommandRun r = CommandRun.of("train", "--algo", algo, "--dataset", "collaborative", "--users", "10", "--dim", "3",
+                    "--rounds", "50", "--out", dir.resolve(algo).toString());
+            assertEquals(0, r.exitCode(), algo + ": " + r.both());
+        }
+        CommandRun noGraph = CommandRun.of("train", "--algo", "personalized-cd", "--dataset", "synthetic-lsq", "--rounds", "10",
+                "--out", dir.resolve("lsq").toString());
+        assertTrue(noGraph.exitCode() != 0 && noGraph.both().contains("--dataset collaborative"), noGraph.both());
+        CommandRun laplaceDelta = CommandRun.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative", "--users", "10",
+                "--rounds", "10", "--epsilon", "1", "--release-delta", "1e-6", "--out", dir.resolve("d").toString());
+        assertTrue(laplaceDelta.exitCode() != 0 && laplaceDelta.err().contains("--release-delta"), laplaceDelta.both());
+        CommandRun users = CommandRun.of("train", "--algo", "personalized-cd", "--dataset", "synthetic-lsq", "--users", "10",
+                "--rounds", "10", "--out", dir.resolve("u").toString());
+        assertTrue(users.exitCode() != 0 && users.err().contains("--users"), users.both());
     }
 }

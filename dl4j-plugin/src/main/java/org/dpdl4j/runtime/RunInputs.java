@@ -14,14 +14,25 @@ import java.util.function.Function;
  *                 {@link IllegalArgumentException} naming the accepted schemes for an unknown one
  * @param users    null, or the parties of a task that defines them: each user's whole local problem, minimised as a
  *                 sum over its examples with full local gradients (then no split applies)
+ * @param userGraph null, or for a task whose users are related (personalized learning) the symmetric similarity
+ *                 weights {@code W[i][j] >= 0} between its users, zero on the diagonal
  */
 public record RunInputs(ModelBuilder model, TrainingSet train,
-                        Function<String, PartySplit> splits, List<NodeData> users) {
+                        Function<String, PartySplit> splits, List<NodeData> users, double[][] userGraph) {
     public RunInputs {
         Objects.requireNonNull(model, "model builder");
         Objects.requireNonNull(train, "training set");
         Objects.requireNonNull(splits, "split schemes");
         users = users == null ? null : List.copyOf(users);
+        if (userGraph != null && (users == null || userGraph.length != users.size())) {
+            throw new IllegalArgumentException("a similarity graph needs one row per user: " + userGraph.length + " rows for "
+                    + (users == null ? "no" : users.size()) + " users");
+        }
+    }
+
+    /** Inputs of a task whose users are not related by a graph. */
+    public RunInputs(ModelBuilder model, TrainingSet train, Function<String, PartySplit> splits, List<NodeData> users) {
+        this(model, train, splits, users, null);
     }
 
     /** Inputs whose parties come from splitting {@code train}. */
@@ -32,5 +43,10 @@ public record RunInputs(ModelBuilder model, TrainingSet train,
     /** Whether the task defines its own parties. */
     public boolean hasUsers() {
         return users != null;
+    }
+
+    /** Whether the task's users come with a similarity graph. */
+    public boolean hasUserGraph() {
+        return userGraph != null;
     }
 }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class ProtocolRegistryTest {
     private static final List<String> LIBRARY = List.of("sgd", "dp-sgd", "dsgd", "decor", "ldp", "cdp", "mu2-sgd", "mu2-untrusted",
             "mu2-trusted", "fedavg", "dp-fedavg-local", "dp-fedavg-central", "gopa", "random-walk", "recal", "dp-recal",
-            "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids");
+            "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids", "personalized-cd", "dp-personalized-cd",
+            "model-propagation");
 
     /** A protocol that only has a name and options. */
     private record Named(String name, List<RunOption<?>> options) implements Protocol {
@@ -48,13 +49,14 @@ class ProtocolRegistryTest {
     void theStandardRegistryListsExactlyTheLibrarysProtocolsInRegistrationOrder() {
         ProtocolRegistry registry = ProtocolRegistry.standard();
         assertEquals(LIBRARY, registry.names());
-        assertEquals(List.of("central", "decentralized", "federated", "relay"), registry.families());
+        assertEquals(List.of("central", "decentralized", "federated", "relay", "personalized"), registry.families());
         assertSame(registry, ProtocolRegistry.standard(), "found once");
         for (String name : LIBRARY) {
             assertEquals(name, registry.get(name).name());
             assertTrue(registry.contains(" " + name.toUpperCase() + " "), "names are trimmed and case-insensitive");
         }
-        List<String> nonPrivate = List.of("sgd", "dsgd", "mu2-sgd", "fedavg", "recal", "recal-sync", "pg-extra", "nids");
+        List<String> nonPrivate = List.of("sgd", "dsgd", "mu2-sgd", "fedavg", "recal", "recal-sync", "pg-extra", "nids", "personalized-cd",
+                "model-propagation");
         for (Protocol p : registry.all()) {
             assertEquals(!nonPrivate.contains(p.name()), p.isPrivate(), p.name());
             // A private protocol is calibrated from a target; giving one to a protocol without a guarantee is an error.

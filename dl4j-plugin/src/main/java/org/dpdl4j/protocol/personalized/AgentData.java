@@ -3,6 +3,7 @@ package org.dpdl4j.protocol.personalized;
 import java.util.Objects;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * One agent's training set for a linear classifier: features [m, p] and labels in {-1, +1} [m], in double.
@@ -73,5 +74,13 @@ public record AgentData(INDArray features, INDArray labels) {
         INDArray margin = features.mmul(theta.castTo(DataType.DOUBLE).reshape(theta.length(), 1)).reshape(size());
         INDArray predicted = margin.gte(0).castTo(DataType.DOUBLE).muli(2).subi(1);
         return predicted.eq(labels).castTo(DataType.DOUBLE).meanNumber().doubleValue();
+    }
+
+    /** The mean logistic loss {@code (1/m) sum_k log(1 + exp(-y_k theta.x_k))}, without the regulariser. */
+    public double logisticLoss(INDArray theta) {
+        INDArray margins = features.mmul(theta.castTo(DataType.DOUBLE).reshape(theta.length(), 1)).reshape(size()).muli(labels);
+        // log(1 + exp(-z)) = max(-z, 0) + log(1 + exp(-|z|)): finite for any margin
+        INDArray stable = Transforms.log(Transforms.exp(Transforms.abs(margins, true).negi(), false).addi(1), false);
+        return (Transforms.relu(margins.neg(), false).sumNumber().doubleValue() + stable.sumNumber().doubleValue()) / size();
     }
 }

@@ -191,14 +191,8 @@ public final class PersonalizedProblem {
 
     /** L_i(theta): agent i's regularised mean logistic loss. */
     public double localLoss(int i, INDArray theta) {
-        AgentData a = agents.get(i);
-        INDArray t = theta.reshape(dimension, 1);
-        INDArray margins = a.features().mmul(t).reshape(a.size()).muli(a.labels());
-        // log(1 + exp(-z)) = max(-z, 0) + log(1 + exp(-|z|)): finite for any margin
-        INDArray stable = Transforms.log(Transforms.exp(Transforms.abs(margins, true).negi(), false).addi(1), false);
-        double loss = (Transforms.relu(margins.neg(), false).sumNumber().doubleValue() + stable.sumNumber().doubleValue()) / a.size();
-        double norm = t.norm2Number().doubleValue();
-        return loss + lambda[i] * norm * norm;
+        double norm = theta.norm2Number().doubleValue();
+        return agents.get(i).logisticLoss(theta) + lambda[i] * norm * norm;
     }
 
     /** grad L_i(theta) [p]: {@code -(1/m) sum_k y_k x_k sigmoid(-y_k theta.x_k) + 2 lambda_i theta}. */

@@ -27,6 +27,7 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.protocol.personalized.AgentData;
 import org.dpdl4j.protocol.personalized.BudgetAllocation;
 import org.dpdl4j.protocol.personalized.CoordinateDescentRun;
+import org.dpdl4j.protocol.personalized.LocalDataPerturbation;
 import org.dpdl4j.protocol.personalized.LocalModels;
 import org.dpdl4j.protocol.personalized.ModelPropagationRun;
 import org.dpdl4j.protocol.personalized.PersonalizedProblem;
@@ -38,42 +39,60 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Bellet et al.'s collaborative linear classification (spec 6.6): purely local models, non-private coordinate
- * descent, and private coordinate descent (Laplace, equal split of epsilon-bar, after a private warm start) for every
- * dimension p, with mu (and the private runs' releases per agent and whether to warm-start) tuned on a validation
- * instance drawn with another seed; then, at the largest p, accuracy against the releases per agent, the warm start's effect, every agent's gain
- * over its local model against its data size, and the objective and accuracy of CD and model propagation against ticks
- * and transmitted models. Features are scaled to L1 norm 1, so the logistic loss is 1-Lipschitz in L1 and in L2.
+ * descent, and private coordinate descent (Laplace, equal split of epsilon-bar, after a private warm start of a third
+ * of it: 0.05 beside the paper's 0.15) for every dimension p and every epsilon-bar of a sweep, with mu (and the private
+ * runs' releases per agent and whether to warm-start) tuned on a validation instance drawn with another seed; local
+ * models on locally private data (Figure 4); then, at the largest p, accuracy against the releases per agent, the warm
+ * start's effect, every agent's gain over its local model against its data size, and the objective and accuracy of CD
+ * and model propagation against ticks and transmitted models. Features are scaled to L1 norm at most 1, so the
+ * logistic loss's gradient has L1 norm at most 1 and Theorem 1's calibration with L_0 = 1 is sound.
  */
 public final class PersonalizedReproduction {
     private static final double LIPSCHITZ = 1.0;
 
     /**
-     * @param dims          the dimensions p
-     * @param agents        n
-     * @param epsilonBar    every agent's budget for coordinate descent
-     * @param warmStart     the warm start's epsilon (output perturbation)
-     * @param deltaBar      the advanced composition's slack
-     * @param mus           mu candidates
-     * @param releases      releases per agent T_i tried by the private runs
-     * @param ticksPerAgent non-private CD and model propagation run this many ticks per agent
-     * @param noiseSeeds    private runs are averaged over this many noise seeds
+     * @param dims              the dimensions p
+     * @param agents            n
+     * @param epsilonBars       every agent's budget for coordinate descent, swept (the first is the paper's 0.15)
+     * @param warmStartShare    the warm start's epsilon as a share of epsilon-bar (1/3: 0.05 beside 0.15)
+     * @param deltaBar          the advanced composition's slack
+     * @param mus               mu candidates
+     * @param releases          releases per agent T_i tried by the private runs
+     * @param sweepReleases     releases per agent of the sweep at the largest p (Figures 2a-b)
+     * @param ticksPerAgent     non-private CD and model propagation run this many ticks per agent
+     * @param noiseSeeds        private runs are evaluated over this many noise seeds (tuned on one)
+     * @param localDpEpsilons   the per-record epsilons of the local-DP-on-the-data baseline
      */
-    public record Settings(List<Integer> dims, int agents, double epsilonBar, double warmStart, double deltaBar, List<Double> mus,
-                           List<Integer> releases, int ticksPerAgent, int noiseSeeds, long seed, Path out) {
+    public record Settings(List<Integer> dims, int agents, List<Double> epsilonBars, double warmStartShare, double deltaBar,
+                           List<Double> mus, List<Integer> releases, List<Integer> sweepReleases, int ticksPerAgent, int noiseSeeds,
+                           List<Double> localDpEpsilons,
+                           long seed, Path out) {
         public static Settings full(Path out) {
-            return new Settings(List.of(2, 5, 10, 20, 50, 100), 100, 0.15, 0.05, Math.exp(-5), List.of(0.001, 0.01, 0.1, 1.0, 10.0, 100.0),
-                    List.of(1, 2, 5, 10, 20, 50), 100, 3, 1, out);
+            return new Settings(List.of(2, 5, 10, 20, 50, 100), 100, List.of(0.15, 1.5, 15.0, 150.0, 1500.0), 1.0 / 3,
+                    Math.exp(-5), List.of(0.01, 0.1, 1.0, 10.0), List.of(1, 3, 10), List.of(1, 3, 10, 30, 100), 100, 3,
+                    List.of(1.0, 10.0, 100.0), 1, out);
         }
 
         public static Settings quick(Path out) {
-            return new Settings(List.of(2, 20), 30, 0.15, 0.05, Math.exp(-5), List.of(0.1, 1.0, 10.0), List.of(1, 2, 10), 40, 1, 1, out);
+            return new Settings(List.of(2, 20), 30, List.of(0.15, 15.0), 1.0 / 3, Math.exp(-5), List.of(0.1, 1.0, 10.0),
+                    List.of(1, 3, 10), List.of(1, 3, 10), 40, 1, List.of(10.0), 1, out);
+        }
+
+        /** The paper's headline budget: the first of the sweep. */
+        double headline() {
+            return epsilonBars.get(0);
         }
     }
 
     private record Outcome(double accuracy, double objective, double epsilonSum, double epsilonAdvanced, INDArray models) {
     }
 
+    /** A private configuration chosen on the validation instance. */
+    private record Choice(double mu, int releases, boolean warm) {
+    }
+
     private final Settings settings;
+    private final java.util.Map<BelletProblem, INDArray> localModels = new java.util.IdentityHashMap<>();
 
     public PersonalizedReproduction(Settings settings) {
         this.settings = settings;
@@ -96,6 +115,11 @@ public final class PersonalizedReproduction {
         return new PersonalizedProblem(agents, b.similarity(), PersonalizedProblem.inverseSizes(agents), mu);
     }
 
+    /** The purely local models of an instance (they do not depend on mu), solved once. */
+    private INDArray local(BelletProblem b) {
+        return localModels.computeIfAbsent(b, key -> LocalModels.solve(problem(key, 1.0)));
+    }
+
     private int[] schedule(int n, long ticks, long seed) {
         return WakeSchedule.draw(n, ticks, NoiseKind.SEEDED.streams(n, seed).sampling(0, 0));
     }
@@ -111,30 +135,33 @@ public final class PersonalizedReproduction {
                 Double.POSITIVE_INFINITY, m);
     }
 
-    /** Private CD with T_i releases per agent, after a private warm start or from zero, averaged over the noise seeds. */
-    private Outcome privateCd(BelletProblem b, double mu, int releases, boolean warm) {
-        PersonalizedProblem problem = problem(b, mu);
+    /**
+     * Private CD at budget epsilon-bar with T_i releases per agent, after a private warm start (of epsilon-bar times the
+     * share) or from zero, averaged over {@code seeds} noise seeds.
+     */
+    private Outcome privateCd(BelletProblem b, double epsilonBar, Choice c, int seeds) {
+        PersonalizedProblem problem = problem(b, c.mu());
         int n = problem.agentCount();
+        double warmStart = c.warm() ? epsilonBar * settings.warmStartShare() : 0;
         double accuracy = 0;
         double objective = 0;
         double sum = 0;
         double advanced = 0;
         INDArray models = null;
-        INDArray local = warm ? LocalModels.solve(problem) : null;
-        for (int r = 0; r < settings.noiseSeeds(); r++) {
+        for (int r = 0; r < seeds; r++) {
             long seed = settings.seed() * 1000 + r;
             NoiseStreams streams = NoiseKind.SEEDED.streams(n, seed);
             INDArray start = problem.zeros();
-            if (warm) {
-                INDArray noisyLocal = LocalModels.perturb(problem, local, settings.warmStart(), LIPSCHITZ, streams);
+            if (c.warm()) {
+                INDArray noisyLocal = LocalModels.perturb(problem, local(b), warmStart, LIPSCHITZ, streams);
                 ModelPropagationRun mp = new ModelPropagationRun(RunSettings.empty(), problem, noisyLocal,
                         schedule(n, (long) settings.ticksPerAgent() * n, seed + 7));
                 mp.runToEnd();
                 start = mp.models();
             }
-            int[] schedule = schedule(n, (long) releases * n, seed);
-            ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, LIPSCHITZ, settings.epsilonBar(),
-                    BudgetAllocation.EQUAL_SPLIT, releases, 0, settings.deltaBar(), warm ? settings.warmStart() : 0);
+            int[] schedule = schedule(n, (long) c.releases() * n, seed);
+            ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, LIPSCHITZ, epsilonBar,
+                    BudgetAllocation.EQUAL_SPLIT, c.releases(), 0, settings.deltaBar(), warmStart);
             RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
                     PrivacyBudget.unlimited(1e-5), false);
             CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger, problem, start, schedule, plan, streams);
@@ -151,24 +178,64 @@ public final class PersonalizedReproduction {
             sum = Math.max(sum, worstSum);
             advanced = Math.max(advanced, worstAdvanced);
         }
-        int k = settings.noiseSeeds();
-        return new Outcome(accuracy / k, objective / k, sum, advanced, models);
+        return new Outcome(accuracy / seeds, objective / seeds, sum, advanced, models);
+    }
+
+    /** mu, T_i and the warm start that maximise private CD's validation accuracy (one noise seed) at this budget. */
+    private Choice tunePrivate(BelletProblem validation, double epsilonBar) {
+        Choice chosen = null;
+        double best = -1;
+        for (double mu : settings.mus()) {
+            for (int t : settings.releases()) {
+                for (boolean warm : new boolean[]{true, false}) {
+                    Choice c = new Choice(mu, t, warm);
+                    double a = privateCd(validation, epsilonBar, c, 1).accuracy();
+                    if (a > best) {
+                        best = a;
+                        chosen = c;
+                    }
+                }
+            }
+        }
+        return chosen;
+    }
+
+    /** The mean test accuracy of local models learned from data released with epsilon-local DP per record. */
+    private double localDp(BelletProblem b, double epsilon) {
+        List<AgentData> clean = train(b);
+        int n = clean.size();
+        double accuracy = 0;
+        for (int r = 0; r < settings.noiseSeeds(); r++) {
+            NoiseStreams streams = NoiseKind.SEEDED.streams(n, settings.seed() * 1000 + r);
+            List<AgentData> released = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                released.add(LocalDataPerturbation.perturb(clean.get(i), epsilon, streams.privateNoise(i, -2)));
+            }
+            PersonalizedProblem problem = new PersonalizedProblem(released, b.similarity(), PersonalizedProblem.inverseSizes(clean), 1.0);
+            accuracy += PersonalizedProblem.meanAccuracy(test(b), LocalModels.solve(problem));
+        }
+        return accuracy / settings.noiseSeeds();
     }
 
     public int run(PrintWriter console) throws IOException {
         Files.createDirectories(settings.out());
         long begin = System.nanoTime();
-        StringBuilder csv = new StringBuilder("dim,method,mu,releases_per_agent,accuracy,objective,epsilon_sum,epsilon_advanced,delta_bar\n");
-        TerminalTable table = new TerminalTable("Personalized learning: mean test accuracy over the agents", "p", "local", "CD",
-                "private CD", "mu (CD / private)", "T_i", "warm start", "epsilon (sum / advanced)");
+        List<Double> bars = settings.epsilonBars();
+        StringBuilder csv = new StringBuilder("dim,method,epsilon_bar,mu,releases_per_agent,warm_start,accuracy,objective,epsilon_sum,"
+                + "epsilon_advanced,delta_bar\n");
+        List<String> header = new ArrayList<>(List.of("p", "local", "CD"));
+        bars.forEach(e -> header.add("private " + label(e)));
+        header.add("smallest epsilon beating local");
+        TerminalTable table = new TerminalTable("Personalized learning: mean test accuracy over the agents (private CD: epsilon-bar"
+                + " + warm start, tuned mu / T_i / warm start in the CSV)", header.toArray(String[]::new));
+        StringBuilder ldpCsv = new StringBuilder("dim,epsilon_per_record,accuracy\n");
         List<double[]> byDim = new ArrayList<>();
+        List<double[]> ldpByDim = new ArrayList<>();
         int largest = settings.dims().get(settings.dims().size() - 1);
-        double[] chosenAtLargest = new double[2];
         for (int p : settings.dims()) {
             BelletProblem validation = instance(p, settings.seed() + 1000 + p);
             BelletProblem evaluation = instance(p, settings.seed() + p);
-            PersonalizedProblem any = problem(evaluation, 1.0);
-            double localAccuracy = PersonalizedProblem.meanAccuracy(test(evaluation), LocalModels.solve(any));
+            double localAccuracy = PersonalizedProblem.meanAccuracy(test(evaluation), local(evaluation));
             double bestMu = settings.mus().get(0);
             double best = -1;
             for (double mu : settings.mus()) {
@@ -178,56 +245,83 @@ public final class PersonalizedReproduction {
                     bestMu = mu;
                 }
             }
-            double privateMu = settings.mus().get(0);
-            int privateReleases = settings.releases().get(0);
-            boolean privateWarm = true;
-            best = -1;
-            for (double mu : settings.mus()) {
-                for (int t : settings.releases()) {
-                    for (boolean warm : new boolean[]{true, false}) {
-                        double a = privateCd(validation, mu, t, warm).accuracy();
-                        if (a > best) {
-                            best = a;
-                            privateMu = mu;
-                            privateReleases = t;
-                            privateWarm = warm;
-                        }
-                    }
-                }
-            }
             Outcome cd = nonPrivate(evaluation, bestMu);
-            Outcome dp = privateCd(evaluation, privateMu, privateReleases, privateWarm);
-            csv.append(String.format(Locale.ROOT, "%d,local,,,%.6f,,0,0,%n", p, localAccuracy));
-            csv.append(String.format(Locale.ROOT, "%d,cd,%s,%d,%.6f,%.8g,inf,inf,%n", p, bestMu, settings.ticksPerAgent(), cd.accuracy(),
-                    cd.objective()));
-            csv.append(String.format(Locale.ROOT, "%d,%s,%s,%d,%.6f,%.8g,%.6g,%.6g,%.6g%n", p,
-                    privateWarm ? "private-cd-warm-start" : "private-cd", privateMu, privateReleases,
-                    dp.accuracy(), dp.objective(), dp.epsilonSum(), dp.epsilonAdvanced(), settings.deltaBar()));
-            table.addRow(p, String.format(Locale.ROOT, "%.3f", localAccuracy), String.format(Locale.ROOT, "%.3f", cd.accuracy()),
-                    String.format(Locale.ROOT, "%.3f", dp.accuracy()), bestMu + " / " + privateMu, privateReleases,
-                    privateWarm ? "yes" : "no", String.format(Locale.ROOT, "%.3g / %.3g", dp.epsilonSum(), dp.epsilonAdvanced()));
-            byDim.add(new double[]{p, localAccuracy, cd.accuracy(), dp.accuracy()});
-            console.printf(Locale.ROOT, "p = %d: local %.3f, CD %.3f (mu %s), private CD %.3f (mu %s, T_i %d, epsilon %.3g) [%.0f s]%n", p,
-                    localAccuracy, cd.accuracy(), bestMu, dp.accuracy(), privateMu, privateReleases, dp.epsilonSum(),
+            csv.append(String.format(Locale.ROOT, "%d,local,0,,,,%.6f,,0,0,%n", p, localAccuracy));
+            csv.append(String.format(Locale.ROOT, "%d,cd,inf,%s,%d,,%.6f,%.8g,inf,inf,%n", p, bestMu, settings.ticksPerAgent(),
+                    cd.accuracy(), cd.objective()));
+            double[] row = new double[3 + bars.size()];
+            row[0] = p;
+            row[1] = localAccuracy;
+            row[2] = cd.accuracy();
+            List<Object> cells = new ArrayList<>(List.of(p, fmt(localAccuracy), fmt(cd.accuracy())));
+            Double smallest = null;
+            Choice[] choices = new Choice[bars.size()];
+            for (int e = 0; e < bars.size(); e++) {
+                choices[e] = tunePrivate(validation, bars.get(e));
+                Outcome dp = privateCd(evaluation, bars.get(e), choices[e], settings.noiseSeeds());
+                csv.append(String.format(Locale.ROOT, "%d,private-cd,%s,%s,%d,%s,%.6f,%.8g,%.6g,%.6g,%.6g%n", p, bars.get(e),
+                        choices[e].mu(), choices[e].releases(), choices[e].warm(), dp.accuracy(), dp.objective(), dp.epsilonSum(),
+                        dp.epsilonAdvanced(), settings.deltaBar()));
+                row[3 + e] = dp.accuracy();
+                cells.add(fmt(dp.accuracy()));
+                if (smallest == null && dp.accuracy() > localAccuracy) {
+                    smallest = bars.get(e);
+                }
+                console.printf(Locale.ROOT, "p = %d, epsilon-bar %s: private CD %.3f (mu %s, T_i %d, warm start %s, epsilon %.3g) [%.0f s]%n",
+                        p, bars.get(e), dp.accuracy(), choices[e].mu(), choices[e].releases(), choices[e].warm() ? "yes" : "no",
+                        dp.epsilonSum(), (System.nanoTime() - begin) / 1e9);
+                console.flush();
+            }
+            cells.add(smallest == null ? "none in the sweep" : label(smallest));
+            table.addRow(cells.toArray());
+            byDim.add(row);
+            double[] ldpRow = new double[1 + settings.localDpEpsilons().size()];
+            ldpRow[0] = p;
+            for (int e = 0; e < settings.localDpEpsilons().size(); e++) {
+                double epsilon = settings.localDpEpsilons().get(e);
+                ldpRow[1 + e] = localDp(evaluation, epsilon);
+                ldpCsv.append(String.format(Locale.ROOT, "%d,%s,%.6f%n", p, epsilon, ldpRow[1 + e]));
+            }
+            ldpByDim.add(ldpRow);
+            console.printf(Locale.ROOT, "p = %d: local %.3f, CD %.3f (mu %s), local DP on the data %s [%.0f s]%n", p, localAccuracy,
+                    cd.accuracy(), bestMu, java.util.Arrays.toString(java.util.Arrays.copyOfRange(ldpRow, 1, ldpRow.length)),
                     (System.nanoTime() - begin) / 1e9);
             console.flush();
             if (p == largest) {
-                chosenAtLargest[0] = privateMu;
-                chosenAtLargest[1] = privateReleases;
-                atLargest(evaluation, bestMu, privateMu, privateReleases, localAccuracy, console);
+                int reference = smallest == null ? bars.size() - 1 : bars.indexOf(smallest);
+                atLargest(evaluation, bestMu, bars.get(reference), choices[reference], localAccuracy, console);
             }
         }
         AtomicFiles.replace(settings.out().resolve("results.csv"), csv.toString());
         AtomicFiles.replace(settings.out().resolve("table.txt"), table.render());
+        AtomicFiles.replace(settings.out().resolve("local-dp.csv"), ldpCsv.toString());
         console.print(table.render());
         double[] dims = byDim.stream().mapToDouble(r -> r[0]).toArray();
+        List<Series> series = new ArrayList<>(List.of(new Series("local", dims, column(byDim, 1)),
+                new Series("CD (non-private)", dims, column(byDim, 2))));
+        for (int e = 0; e < bars.size(); e++) {
+            series.add(new Series("private CD, " + label(bars.get(e)), dims, column(byDim, 3 + e)));
+        }
         Plots.write(settings.out().resolve("accuracy-vs-dimension.png"), Figure.of(new Panel("Mean test accuracy against p", "p",
-                "accuracy", List.of(new Series("local", dims, column(byDim, 1)), new Series("CD (non-private)", dims, column(byDim, 2)),
-                new Series(String.format(Locale.ROOT, "private CD (epsilon %s + %s)", settings.epsilonBar(), settings.warmStart()), dims,
-                        column(byDim, 3))), false, true)));
+                "accuracy", series, false, true)));
+        List<Series> ldpSeries = new ArrayList<>(List.of(new Series("local (clean data)", dims, column(byDim, 1))));
+        for (int e = 0; e < settings.localDpEpsilons().size(); e++) {
+            ldpSeries.add(new Series("local on " + settings.localDpEpsilons().get(e) + "-LDP data", dims, column(ldpByDim, 1 + e)));
+        }
+        Plots.write(settings.out().resolve("local-dp.png"), Figure.of(new Panel("Local models on locally private data against p", "p",
+                "accuracy", ldpSeries, false, true)));
         console.printf(Locale.ROOT, "wrote %s in %.1f minutes%n", settings.out(), (System.nanoTime() - begin) / 60e9);
         console.flush();
         return 0;
+    }
+
+    /** "epsilon 0.15 + 0.05": the budget of the algorithm and of its warm start. */
+    private String label(double epsilonBar) {
+        return String.format(Locale.ROOT, "epsilon %s + %.3g", epsilonBar, epsilonBar * settings.warmStartShare());
+    }
+
+    private static String fmt(double accuracy) {
+        return String.format(Locale.ROOT, "%.3f", accuracy);
     }
 
     private static double[] column(List<double[]> rows, int c) {
@@ -235,36 +329,37 @@ public final class PersonalizedReproduction {
     }
 
     /** Figures 1, 2a, 2b and 3 at the largest dimension. */
-    private void atLargest(BelletProblem b, double mu, double privateMu, int privateReleases, double localAccuracy, PrintWriter console)
+    private void atLargest(BelletProblem b, double mu, double epsilonBar, Choice chosen, double localAccuracy, PrintWriter console)
             throws IOException {
+        double privateMu = chosen.mu();
         // Fig 2a and 2b: accuracy against releases per agent, with and without the warm start.
-        StringBuilder sweep = new StringBuilder("releases_per_agent,warm_start,accuracy,objective,epsilon_sum,epsilon_advanced\n");
-        List<Integer> grid = settings.releases();
+        StringBuilder sweep = new StringBuilder("epsilon_bar,releases_per_agent,warm_start,accuracy,objective,epsilon_sum,epsilon_advanced\n");
+        List<Integer> grid = settings.sweepReleases();
         double[] x = grid.stream().mapToDouble(Integer::doubleValue).toArray();
         double[] warm = new double[x.length];
         double[] cold = new double[x.length];
         for (int k = 0; k < x.length; k++) {
-            Outcome w = privateCd(b, privateMu, grid.get(k), true);
-            Outcome c = privateCd(b, privateMu, grid.get(k), false);
+            Outcome w = privateCd(b, epsilonBar, new Choice(privateMu, grid.get(k), true), settings.noiseSeeds());
+            Outcome c = privateCd(b, epsilonBar, new Choice(privateMu, grid.get(k), false), settings.noiseSeeds());
             warm[k] = w.accuracy();
             cold[k] = c.accuracy();
-            sweep.append(String.format(Locale.ROOT, "%d,true,%.6f,%.8g,%.6g,%.6g%n", grid.get(k), w.accuracy(), w.objective(), w.epsilonSum(),
+            sweep.append(String.format(Locale.ROOT, "%s,%d,true,%.6f,%.8g,%.6g,%.6g%n", epsilonBar, grid.get(k), w.accuracy(), w.objective(), w.epsilonSum(),
                     w.epsilonAdvanced()));
-            sweep.append(String.format(Locale.ROOT, "%d,false,%.6f,%.8g,%.6g,%.6g%n", grid.get(k), c.accuracy(), c.objective(), c.epsilonSum(),
+            sweep.append(String.format(Locale.ROOT, "%s,%d,false,%.6f,%.8g,%.6g,%.6g%n", epsilonBar, grid.get(k), c.accuracy(), c.objective(), c.epsilonSum(),
                     c.epsilonAdvanced()));
         }
         AtomicFiles.replace(settings.out().resolve("releases.csv"), sweep.toString());
         double[] local = new double[x.length];
         java.util.Arrays.fill(local, localAccuracy);
-        Plots.write(settings.out().resolve("accuracy-vs-releases.png"), Figure.of(new Panel("Private CD: accuracy against releases per"
-                + " agent (mu " + privateMu + ")", "releases per agent T_i", "mean test accuracy", List.of(
+        Plots.write(settings.out().resolve("accuracy-vs-releases.png"), Figure.of(new Panel("Private CD at " + label(epsilonBar)
+                + ": accuracy against releases per agent (mu " + privateMu + ")", "releases per agent T_i", "mean test accuracy", List.of(
                 new Series("with the private warm start", x, warm), new Series("from zero", x, cold), new Series("local", x, local)),
                 false, true)));
 
         // Fig 3: every agent's gain over its local model against its data size.
-        Outcome dp = privateCd(b, privateMu, privateReleases, true);
+        Outcome dp = privateCd(b, epsilonBar, chosen, settings.noiseSeeds());
         PersonalizedProblem problem = problem(b, privateMu);
-        INDArray localModels = LocalModels.solve(problem);
+        INDArray localModels = local(b);
         List<AgentData> tests = test(b);
         StringBuilder gains = new StringBuilder("agent,train_size,local_accuracy,private_cd_accuracy,gain\n");
         double[] sizes = new double[tests.size()];
@@ -277,7 +372,8 @@ public final class PersonalizedReproduction {
             gains.append(String.format(Locale.ROOT, "%d,%d,%.4f,%.4f,%.4f%n", i, problem.agent(i).size(), l, d, d - l));
         }
         AtomicFiles.replace(settings.out().resolve("gain-per-agent.csv"), gains.toString());
-        Plots.write(settings.out().resolve("gain-vs-size.png"), Figure.of(new Panel("Private CD's gain over the local model, per agent",
+        Plots.write(settings.out().resolve("gain-vs-size.png"), Figure.of(new Panel("Private CD's gain over the local model, per agent ("
+                + label(epsilonBar) + ")",
                 "training examples m_i", "test accuracy gain", List.of(new Series("agents", sizes, gain)), false, true)));
 
         // Fig 1: non-private CD and model propagation against ticks and transmitted models.
@@ -286,7 +382,7 @@ public final class PersonalizedReproduction {
         long ticks = (long) settings.ticksPerAgent() * n;
         CoordinateDescentRun cd = new CoordinateDescentRun(RunSettings.empty(), null, cdProblem, cdProblem.zeros(),
                 schedule(n, ticks, settings.seed()), null, null);
-        ModelPropagationRun mp = new ModelPropagationRun(RunSettings.empty(), cdProblem, LocalModels.solve(cdProblem),
+        ModelPropagationRun mp = new ModelPropagationRun(RunSettings.empty(), cdProblem, local(b),
                 schedule(n, ticks, settings.seed()));
         StringBuilder curve = new StringBuilder("algorithm,ticks,messages,objective,accuracy\n");
         List<double[]> cdCurve = new ArrayList<>();

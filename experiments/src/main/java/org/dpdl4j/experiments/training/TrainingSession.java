@@ -24,6 +24,7 @@ import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.workload.Evaluation;
+import org.dpdl4j.protocol.personalized.AgentData;
 import org.dpdl4j.experiments.workload.Partitioners;
 import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
@@ -87,7 +88,7 @@ public final class TrainingSession {
     public Outcome run() throws IOException {
         DataDirectory dataDir = DataDirectory.resolve(settings.get(SessionOptions.DATA_DIR).map(Path::of).orElse(null));
         String dataset = settings.require(WorkloadOptions.DATASET, "choose the data set");
-        if (!dataset.equals("synthetic-lsq")) {
+        if (!Workloads.isGenerated(dataset)) {
             checkCanonical(dataDir, dataset);
         }
         settings.get(RunOptions.PARTITION).ifPresent(Partitioners::of);   // a bad scheme is refused before any work
@@ -319,10 +320,20 @@ public final class TrainingSession {
             if (run instanceof AbstractTrainingRun base) {
                 base.requireFiniteParameters();
             }
-            MultiLayerNetwork net = run.model();
-            boolean classification = workload.classification();
-            Evaluation train = Evaluation.of(net, workload.train(), classification);
-            Evaluation test = workload.test() == workload.train() ? train : Evaluation.of(net, workload.test(), classification);
+            Evaluation train;
+            Evaluation test;
+            if (workload.personal() != null) {
+                // every user's own model on its own data: the pooled mean model says nothing of personalized learning
+                INDArray own = run.partyParameters().orElseThrow(() -> new IllegalStateException(protocol.name()
+                        + " does not give every user its own model, which the collaborative task evaluates"));
+                train = workload.personalEvaluation(own, false);
+                test = workload.personalEvaluation(own, true);
+            } else {
+                MultiLayerNetwork net = run.model();
+                boolean classification = workload.classification();
+                train = Evaluation.of(net, workload.train(), classification);
+                test = workload.test() == workload.train() ? train : Evaluation.of(net, workload.test(), classification);
+            }
             double gap = workload.synthetic() != null ? workload.optimalityGap(run.partyParameters().orElseGet(run::parameters)) : Double.NaN;
             double eps = run.ledger().map(l -> l.epsilon()).orElse(Double.NaN);
             double label = stepLabel();
@@ -397,6 +408,9 @@ public final class TrainingSession {
             boolean synthetic = workload.synthetic() != null;
             List<String> header = synthetic ? List.of("node", "squared_distance_to_optimum")
                     : List.of("node", "test_loss", "test_accuracy");
+            if (workload.personal() != null) {
+                return perUser(models);
+            }
             MultiLayerNetwork net = run.model();
             try (MetricsCsv csv = MetricsCsv.create(dir.file("nodes.csv"), header)) {
                 double[] optimum = synthetic ? workload.synthetic().optimum() : null;
@@ -415,6 +429,22 @@ public final class TrainingSession {
                         metric[i] = workload.classification() ? e.accuracy() : e.loss();
                         csv.append(i, e.loss(), e.accuracy());
                     }
+                }
+            }
+            return metric;
+        }
+
+        /** Each user's own model on its own test set (personalized learning). */
+        private double[] perUser(INDArray models) {
+            int n = (int) models.size(0);
+            double[] metric = new double[n];
+            try (MetricsCsv csv = MetricsCsv.create(dir.file("nodes.csv"), List.of("node", "train_examples", "test_loss", "test_accuracy"))) {
+                for (int i = 0; i < n; i++) {
+                    var user = workload.personal().agents().get(i);
+                    AgentData test = AgentData.ofClasses(user.test().features(), user.test().labels());
+                    INDArray theta = models.getRow(i);
+                    metric[i] = test.accuracy(theta);
+                    csv.append(i, user.train().size(), test.logisticLoss(theta), metric[i]);
                 }
             }
             return metric;

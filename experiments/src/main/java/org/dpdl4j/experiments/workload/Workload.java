@@ -6,8 +6,11 @@ import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.RegressionData;
+import org.dpdl4j.data.LabelEncoding;
+import org.dpdl4j.data.synthetic.BelletProblem;
 import org.dpdl4j.data.synthetic.DecorLeastSquares;
 import org.dpdl4j.models.Architecture;
+import org.dpdl4j.protocol.personalized.AgentData;
 import org.dpdl4j.models.ModelKind;
 import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.runtime.ModelBuilder;
@@ -27,13 +30,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * @param test         test split (the training split for synthetic-lsq, which has none)
  * @param labeled      labelled training data (null for regression)
  * @param synthetic    the synthetic least-squares problem (null otherwise)
+ * @param personal     the collaborative classification task of personalized learning (null otherwise): its users, their
+ *                     similarity graph and every user's own test set
  * @param model        the model family
  * @param architecture the model's architecture choices
  * @param dataType     the precision of the model and the data (DOUBLE for the synthetic task, FLOAT otherwise)
  * @param numClasses   0 for regression
  */
-public record Workload(String name, Split train, Split test, LabeledData labeled, DecorLeastSquares synthetic, ModelKind model,
-                       Architecture architecture, DataType dataType, int numClasses) {
+public record Workload(String name, Split train, Split test, LabeledData labeled, DecorLeastSquares synthetic, BelletProblem personal,
+                       ModelKind model, Architecture architecture, DataType dataType, int numClasses) {
 
     public Workload {
         Objects.requireNonNull(name, "name");
@@ -81,11 +86,15 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
         TrainingSet set = labeled != null
                 ? new TrainingSet(train.features(), train.labels(), labeled.labels(), labeled.numClasses())
                 : new TrainingSet(train.features(), train.labels(), null, 0);
-        return new RunInputs(builder, set, Partitioners::of, users());
+        return new RunInputs(builder, set, Partitioners::of, users(), personal == null ? null : personal.similarity());
     }
 
-    /** The synthetic task's users (each user's local least-squares problem), or null. */
+    /** The synthetic tasks' users (each user's local problem), or null. */
     public List<NodeData> users() {
+        if (personal != null) {
+            return personal.agents().stream().map(a -> new NodeData(a.train().features().castTo(DataType.DOUBLE),
+                    a.train().labelMatrix(LabelEncoding.BINARY).castTo(DataType.DOUBLE))).toList();
+        }
         if (synthetic == null) {
             return null;
         }
@@ -94,6 +103,24 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
             out.add(new NodeData(user.features().castTo(DataType.DOUBLE), user.targets().castTo(DataType.DOUBLE)));
         }
         return out;
+    }
+
+    /**
+     * Personalized learning's metrics: every user's own model [n, p] on that user's own test (or training) set, as the
+     * mean over the users of the logistic loss and of the accuracy.
+     */
+    public Evaluation personalEvaluation(INDArray models, boolean onTest) {
+        double loss = 0;
+        double accuracy = 0;
+        int n = personal.agents().size();
+        for (int i = 0; i < n; i++) {
+            LabeledData data = onTest ? personal.agents().get(i).test() : personal.agents().get(i).train();
+            AgentData own = AgentData.ofClasses(data.features(), data.labels());
+            INDArray theta = models.getRow(i);
+            loss += own.logisticLoss(theta) / n;
+            accuracy += own.accuracy(theta) / n;
+        }
+        return new Evaluation(loss, accuracy);
     }
 
     /** The optimality gap {@code (1/n) sum_i ||x_i - x*||^2} of the synthetic task for node models [n, p] (or one model [p]). */

@@ -36,8 +36,10 @@ public final class WorkloadDefaults {
             case "a9a" -> new Defaults("sgd", 10, 64, 0.1, 0.1, 5000, 64, "user", 5000);
             case "covtype", "covtype-20k" -> new Defaults("adam", 40, 256, 0.01, 0.01, 5000, 64, "user", 5000);
             case "synthetic-lsq" -> new Defaults("sgd", 500, 0, 0.2, 1.668e-3, 3500, 0, "user", 0);
+            // 100 ticks per user of the default 100 users
+            case "collaborative" -> new Defaults("sgd", 1, 0, 0.1, 0.1, 10_000, 0, "user", 0);
             default -> throw new IllegalArgumentException("unknown data set '" + dataset
-                    + "'; use mnist, a9a, covtype, covtype-20k or synthetic-lsq");
+                    + "'; use mnist, a9a, covtype, covtype-20k, synthetic-lsq or collaborative");
         };
     }
 
@@ -69,7 +71,7 @@ public final class WorkloadDefaults {
             s = withDefault(s, reads, DecentralizedOptions.LR_DECAY, d.learningRateDecay);
             s = withDefault(s, reads, DecentralizedOptions.UNIT, d.unit);
         }
-        if (protocol.family().equals("relay")) {
+        if (protocol.family().equals("relay") || protocol.family().equals("personalized")) {
             s = withDefault(s, reads, ROUNDS, d.rounds);
         }
         return s;

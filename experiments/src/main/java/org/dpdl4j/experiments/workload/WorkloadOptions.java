@@ -16,8 +16,9 @@ public final class WorkloadOptions {
     }
 
     public static final RunOption<String> DATASET = RunOption.of("dataset", "NAME",
-            ValueType.choice("mnist", "a9a", "covtype", "covtype-20k", "synthetic-lsq"), IDENTITY,
-            "mnist, a9a, covtype (93k subset), covtype-20k, or synthetic-lsq (Decor's least-squares task, no download).");
+            ValueType.choice("mnist", "a9a", "covtype", "covtype-20k", "synthetic-lsq", "collaborative"), IDENTITY,
+            "mnist, a9a, covtype (93k subset), covtype-20k, synthetic-lsq (Decor's least-squares task) or collaborative"
+                    + " (personalized learning's linear classification task of Bellet et al.); the last two need no download.");
     public static final RunOption<String> TASK = RunOption.of("task", "TASK", ValueType.choice("binary", "multiclass"), IDENTITY,
             "covtype task: binary (cover type 2 vs rest, default) or multiclass (7 types).");
     public static final RunOption<Double> TEST_FRACTION = RunOption.of("test-fraction", "F", ValueType.realBetween(0, 1), IDENTITY,
@@ -35,9 +36,14 @@ public final class WorkloadOptions {
             IDENTITY, "MNIST pixel scaling: unit (p/255, as the DP-mu^2-FL paper) or standardized; default unit for the"
                     + " federated protocols, standardized otherwise.");
 
+    public static final RunOption<Long> USERS = RunOption.of("users", "N", ValueType.integer(2, 100_000), IDENTITY,
+            "collaborative: the number of users (agents); default 100.");
+    public static final RunOption<Long> DIMENSION = RunOption.of("dim", "P", ValueType.integer(2, 1_000_000), IDENTITY,
+            "collaborative: the feature dimension p (the targets live in the first two coordinates); default 100.");
+
     /** Every workload option. */
     public static List<RunOption<?>> all() {
-        return List.of(DATASET, TASK, TEST_FRACTION, MODEL, HIDDEN, ACTIVATION, PIXELS);
+        return List.of(DATASET, TASK, TEST_FRACTION, MODEL, HIDDEN, ACTIVATION, PIXELS, USERS, DIMENSION);
     }
 
     /** The hidden layer sizes of a {@link #HIDDEN} value. */

@@ -2,11 +2,13 @@ package org.dpdl4j.experiments.workload;
 
 import static org.dpdl4j.experiments.workload.WorkloadOptions.ACTIVATION;
 import static org.dpdl4j.experiments.workload.WorkloadOptions.DATASET;
+import static org.dpdl4j.experiments.workload.WorkloadOptions.DIMENSION;
 import static org.dpdl4j.experiments.workload.WorkloadOptions.HIDDEN;
 import static org.dpdl4j.experiments.workload.WorkloadOptions.MODEL;
 import static org.dpdl4j.experiments.workload.WorkloadOptions.PIXELS;
 import static org.dpdl4j.experiments.workload.WorkloadOptions.TASK;
 import static org.dpdl4j.experiments.workload.WorkloadOptions.TEST_FRACTION;
+import static org.dpdl4j.experiments.workload.WorkloadOptions.USERS;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,6 +22,10 @@ import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.covtype.CovtypeTask;
 import org.dpdl4j.data.mnist.PixelScaling;
+import org.dpdl4j.data.synthetic.BelletAgent;
+import org.dpdl4j.data.synthetic.BelletCollaborativeClassification;
+import org.dpdl4j.data.synthetic.BelletConfig;
+import org.dpdl4j.data.synthetic.BelletProblem;
 import org.dpdl4j.data.synthetic.DecorLeastSquares;
 import org.dpdl4j.models.Architecture;
 import org.dpdl4j.models.ModelKind;
@@ -59,8 +65,13 @@ public final class Workloads {
         refuseUnless(settings, TEST_FRACTION, dataset.startsWith("covtype"),
                 "only the covtype data sets are split here; " + dataset + " has its own test data");
         refuseUnless(settings, PIXELS, dataset.equals("mnist"), "it applies to MNIST only");
+        refuseUnless(settings, USERS, dataset.equals("collaborative"), "it applies to the collaborative task only");
+        refuseUnless(settings, DIMENSION, dataset.equals("collaborative"), "it applies to the collaborative task only");
         if (dataset.equals("synthetic-lsq")) {
             return synthetic(settings, seed);
+        }
+        if (dataset.equals("collaborative")) {
+            return collaborative(settings, seed);
         }
         ModelKind kind;
         TrainTest tt = switch (dataset) {
@@ -89,8 +100,13 @@ public final class Workloads {
         // least squares on classification data: one-hot targets and no intercept (the Lasso of the relay protocols)
         Architecture arch = architecture(settings, kind, kind != ModelKind.LEAST_SQUARES);
         LabelEncoding enc = kind == ModelKind.LOGISTIC ? LabelEncoding.BINARY : LabelEncoding.ONE_HOT;
-        return new Workload(dataset, split(tt.train(), enc), split(tt.test(), enc), tt.train(), null, kind, arch, DataType.FLOAT,
+        return new Workload(dataset, split(tt.train(), enc), split(tt.test(), enc), tt.train(), null, null, kind, arch, DataType.FLOAT,
                 tt.train().numClasses());
+    }
+
+    /** Whether the data set is generated from the seed (nothing to download or verify). */
+    public static boolean isGenerated(String dataset) {
+        return dataset.equals("synthetic-lsq") || dataset.equals("collaborative");
     }
 
     /** The default model of a data set: mlp for MNIST (softmax for protocols that assume convexity), else linear. */
@@ -138,7 +154,33 @@ public final class Workloads {
             ys.add(user.targets().castTo(DataType.DOUBLE));
         }
         Workload.Split pooled = new Workload.Split(Nd4j.concat(0, xs.toArray(INDArray[]::new)), Nd4j.concat(0, ys.toArray(INDArray[]::new)));
-        return new Workload("synthetic-lsq", pooled, pooled, null, problem, ModelKind.LEAST_SQUARES, arch, DataType.DOUBLE, 0);
+        return new Workload("synthetic-lsq", pooled, pooled, null, problem, null, ModelKind.LEAST_SQUARES, arch, DataType.DOUBLE, 0);
+    }
+
+    /**
+     * Bellet et al.'s collaborative linear classification (spec 6.6), generated from the seed: every user has its own
+     * training and test points and target separator, and the users are related by the similarity of their targets.
+     * Features have L1 norm at most 1, so the logistic loss suits both of the private update's mechanisms.
+     */
+    private static Workload collaborative(RunSettings settings, long seed) {
+        settings.get(MODEL).filter(m -> !m.equals("logistic")).ifPresent(m -> {
+            throw MODEL.invalid("--model " + m + ": every user of the collaborative task learns a linear classifier; drop --model"
+                    + " (logistic is the only model)");
+        });
+        BelletConfig config = BelletConfig.defaults().withAgents(Math.toIntExact(settings.get(USERS, 100L)))
+                .withDim(Math.toIntExact(settings.get(DIMENSION, 100L)));
+        BelletProblem problem = BelletCollaborativeClassification.generate(config, seed);
+        List<LabeledData> train = problem.agents().stream().map(BelletAgent::train).toList();
+        List<LabeledData> test = problem.agents().stream().map(BelletAgent::test).toList();
+        Architecture arch = architecture(settings, ModelKind.LOGISTIC, false);
+        return new Workload("collaborative", pooled(train), pooled(test), null, null, problem, ModelKind.LOGISTIC, arch,
+                DataType.DOUBLE, 2);
+    }
+
+    private static Workload.Split pooled(List<LabeledData> parts) {
+        return new Workload.Split(Nd4j.concat(0, parts.stream().map(d -> d.features().castTo(DataType.DOUBLE)).toArray(INDArray[]::new)),
+                Nd4j.concat(0, parts.stream().map(d -> d.labelMatrix(LabelEncoding.BINARY).castTo(DataType.DOUBLE))
+                        .toArray(INDArray[]::new)));
     }
 
     /** An option given where it has no effect is an error naming it and why. */

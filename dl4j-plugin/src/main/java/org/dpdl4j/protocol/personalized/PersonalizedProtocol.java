@@ -1,0 +1,158 @@
+package org.dpdl4j.protocol.personalized;
+
+import static org.dpdl4j.protocol.personalized.PersonalizedOptions.ALLOCATION;
+import static org.dpdl4j.protocol.personalized.PersonalizedOptions.RELEASE;
+import static org.dpdl4j.protocol.personalized.PersonalizedOptions.RELEASES;
+import static org.dpdl4j.protocol.personalized.PersonalizedOptions.RELEASE_DELTA;
+import static org.dpdl4j.protocol.personalized.PersonalizedOptions.TRADE_OFF;
+import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
+import static org.dpdl4j.runtime.options.RunOptions.NOISE;
+import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
+import static org.dpdl4j.runtime.options.RunOptions.SEED;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ProtocolProvider;
+import org.dpdl4j.runtime.RunInputs;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The personalized protocols as registered protocols: non-private and private coordinate descent and model
+ * propagation, on a task whose users come with a similarity graph (the {@code collaborative} data set). Every user's
+ * confidence is {@code m_i / max_j m_j} and its regulariser {@code lambda_i = 1 / m_i}, as in the paper.
+ */
+public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
+    /** Which algorithm. */
+    public enum Kind { CD, PRIVATE_CD, MODEL_PROPAGATION }
+
+    private final Kind kind;
+
+    /** The provider: one instance per algorithm. */
+    public PersonalizedProtocol() {
+        this(Kind.CD);
+    }
+
+    public PersonalizedProtocol(Kind kind) {
+        this.kind = kind;
+    }
+
+    @Override
+    public List<Protocol> protocols() {
+        return List.of(new PersonalizedProtocol(Kind.CD), new PersonalizedProtocol(Kind.PRIVATE_CD),
+                new PersonalizedProtocol(Kind.MODEL_PROPAGATION));
+    }
+
+    @Override
+    public String name() {
+        return switch (kind) {
+            case CD -> CoordinateDescentRun.CD;
+            case PRIVATE_CD -> CoordinateDescentRun.PRIVATE_CD;
+            case MODEL_PROPAGATION -> ModelPropagationRun.NAME;
+        };
+    }
+
+    @Override
+    public String family() {
+        return "personalized";
+    }
+
+    @Override
+    public String summary() {
+        return switch (kind) {
+            case CD -> "Personalized learning (Bellet et al.): every user its own model, by asynchronous block coordinate descent";
+            case PRIVATE_CD -> "Private personalized coordinate descent: Laplace (or Gaussian) noise on every local gradient,"
+                    + " each user's epsilon split over its releases";
+            case MODEL_PROPAGATION -> "Model propagation: users smooth their purely local models over the similarity graph";
+        };
+    }
+
+    @Override
+    public boolean isPrivate() {
+        return kind == Kind.PRIVATE_CD;
+    }
+
+    @Override
+    public boolean prefersConvexModel() {
+        return true;
+    }
+
+    @Override
+    public List<RunOption<?>> options() {
+        List<RunOption<?>> out = new ArrayList<>(List.of(SEED, ROUNDS, TRADE_OFF));
+        if (kind == Kind.PRIVATE_CD) {
+            out.addAll(List.of(EPSILON, DELTA, RELEASES, RELEASE, ALLOCATION, RELEASE_DELTA, NOISE));
+        }
+        return out;
+    }
+
+    @Override
+    public TrainingRun create(RunSettings s, RunInputs inputs) {
+        if (!inputs.hasUserGraph()) {
+            throw new IllegalArgumentException(name() + " learns one model per user on a similarity graph between users; this data"
+                    + " set has neither: use --dataset collaborative");
+        }
+        List<AgentData> agents = inputs.users().stream().map(PersonalizedProtocol::agent).toList();
+        PersonalizedProblem problem = new PersonalizedProblem(agents, inputs.userGraph(), PersonalizedProblem.inverseSizes(agents),
+                s.get(TRADE_OFF, 1.0));
+        int n = problem.agentCount();
+        long ticks = s.require(ROUNDS, name() + " needs the number of ticks (--rounds): one user wakes and updates per tick");
+        long seed = s.get(SEED, 1L);
+        NoiseKind noise = RunOptions.noiseKind(s, isPrivate());
+        NoiseStreams streams = noise.streams(n, seed);
+        int[] schedule = WakeSchedule.draw(n, ticks, streams.sampling(0, 0));
+        return switch (kind) {
+            case CD -> new CoordinateDescentRun(s, null, problem, problem.zeros(), schedule, null, null);
+            case MODEL_PROPAGATION -> new ModelPropagationRun(s, problem, LocalModels.solve(problem), schedule);
+            case PRIVATE_CD -> privateRun(s, problem, schedule, streams, noise, ticks);
+        };
+    }
+
+    private CoordinateDescentRun privateRun(RunSettings s, PersonalizedProblem problem, int[] schedule, NoiseStreams streams,
+                                            NoiseKind noise, long ticks) {
+        int n = problem.agentCount();
+        double epsilonBar = s.require(EPSILON, name() + " needs every user's budget epsilon-bar (--epsilon)");
+        ReleaseMechanism mechanism = s.get(RELEASE, ReleaseMechanism.LAPLACE);
+        if (mechanism == ReleaseMechanism.LAPLACE && s.has(RELEASE_DELTA)) {
+            throw RELEASE_DELTA.invalid("--release-delta has no effect with --release laplace (pure DP); drop it");
+        }
+        int releases = Math.toIntExact(s.get(RELEASES, (ticks + n - 1) / n));
+        double delta = s.get(DELTA, 1e-5);
+        ReleasePlan plan = ReleasePlan.of(problem, schedule, mechanism, 1.0, epsilonBar, s.get(ALLOCATION, BudgetAllocation.EQUAL_SPLIT),
+                releases, s.get(RELEASE_DELTA, 1e-6), delta, 0);
+        RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
+                PrivacyBudget.unlimited(delta), noise.isSecure());
+        return new CoordinateDescentRun(s, ledger, problem, problem.zeros(), schedule, plan, streams);
+    }
+
+    /** A user's examples with 0/1 labels [m, 1] as the +-1 labels of the logistic loss. */
+    private static AgentData agent(NodeData user) {
+        INDArray labels = user.labels();
+        if (labels.size(1) != 1) {
+            throw new IllegalArgumentException("personalized learning is binary classification: every user needs labels [m, 1] of 0 and"
+                    + " 1, got " + labels.size(1) + " columns");
+        }
+        double[] values = labels.reshape(labels.length()).toDoubleVector();
+        int[] classes = new int[values.length];
+        for (int k = 0; k < values.length; k++) {
+            if (values[k] != 0 && values[k] != 1) {
+                throw new IllegalArgumentException("personalized learning needs labels 0 or 1, got " + values[k] + " at row " + k);
+            }
+            classes[k] = (int) values[k];
+        }
+        return AgentData.ofClasses(user.features(), classes);
+    }
+}
