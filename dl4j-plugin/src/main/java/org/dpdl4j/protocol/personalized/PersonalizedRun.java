@@ -27,6 +27,7 @@ public abstract class PersonalizedRun extends AbstractTrainingRun {
     protected final int[] schedule;
     protected final long[] wakes;
     protected long messages;
+    private java.util.function.Consumer<ModelBroadcast> tap;
 
     protected PersonalizedRun(String protocol, RunSettings settings, RunLedger ledger, PersonalizedProblem problem, INDArray start,
                               int[] schedule) {
@@ -75,13 +76,27 @@ public abstract class PersonalizedRun extends AbstractTrainingRun {
         return schedule.clone();
     }
 
-    /** Counts agent i's wake-up and, when it updates, the broadcast of its model to its neighbours. */
+    /**
+     * Counts agent i's wake-up and, when it updates, the broadcast of its (already stored) model to its neighbours,
+     * which a tap then sees.
+     */
     protected final long wake(int agent, boolean broadcast) {
         long k = wakes[agent]++;
         if (broadcast) {
             messages += problem.neighbourCount(agent);
+            if (tap != null) {
+                tap.accept(new ModelBroadcast(agent, k, models.getRow(agent).dup().reshape(problem.dimension())));
+            }
         }
         return k;
+    }
+
+    /**
+     * Shows every broadcast from now on to {@code observer} (an eavesdropper on the network); null detaches it. The
+     * copies are made only while a tap is attached.
+     */
+    public void tapBroadcasts(java.util.function.Consumer<ModelBroadcast> observer) {
+        this.tap = observer;
     }
 
     @Override

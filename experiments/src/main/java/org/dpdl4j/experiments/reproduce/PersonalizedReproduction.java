@@ -11,6 +11,10 @@ import org.dpdl4j.data.synthetic.BelletAgent;
 import org.dpdl4j.data.synthetic.BelletCollaborativeClassification;
 import org.dpdl4j.data.synthetic.BelletConfig;
 import org.dpdl4j.data.synthetic.BelletProblem;
+import org.dpdl4j.attacks.membership.Auc;
+import org.dpdl4j.attacks.membership.BroadcastInverter;
+import org.dpdl4j.attacks.membership.GradientAlignmentMembership;
+import org.dpdl4j.attacks.membership.ObservedGradient;
 import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
@@ -36,6 +40,7 @@ import org.dpdl4j.protocol.personalized.ReleasePlan;
 import org.dpdl4j.protocol.personalized.WakeSchedule;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * Bellet et al.'s collaborative linear classification (spec 6.6): purely local models, non-private coordinate
@@ -60,22 +65,22 @@ public final class PersonalizedReproduction {
      * @param releases          releases per agent T_i tried by the private runs
      * @param sweepReleases     releases per agent of the sweep at the largest p (Figures 2a-b)
      * @param ticksPerAgent     non-private CD and model propagation run this many ticks per agent
+     * @param warmTicksPerAgent the private warm start's model propagation runs this many ticks per agent
      * @param noiseSeeds        private runs are evaluated over this many noise seeds (tuned on one)
      * @param localDpEpsilons   the per-record epsilons of the local-DP-on-the-data baseline
      */
     public record Settings(List<Integer> dims, int agents, List<Double> epsilonBars, double warmStartShare, double deltaBar,
-                           List<Double> mus, List<Integer> releases, List<Integer> sweepReleases, int ticksPerAgent, int noiseSeeds,
-                           List<Double> localDpEpsilons,
-                           long seed, Path out) {
+                           List<Double> mus, List<Integer> releases, List<Integer> sweepReleases, int ticksPerAgent,
+                           int warmTicksPerAgent, int noiseSeeds, List<Double> localDpEpsilons, long seed, Path out) {
         public static Settings full(Path out) {
             return new Settings(List.of(2, 5, 10, 20, 50, 100), 100, List.of(0.15, 1.5, 15.0, 150.0, 1500.0), 1.0 / 3,
-                    Math.exp(-5), List.of(0.01, 0.1, 1.0, 10.0), List.of(1, 3, 10), List.of(1, 3, 10, 30, 100), 100, 3,
+                    Math.exp(-5), List.of(0.01, 0.1, 1.0, 10.0), List.of(1, 3, 10), List.of(1, 3, 10, 30, 100), 100, 30, 3,
                     List.of(1.0, 10.0, 100.0), 1, out);
         }
 
         public static Settings quick(Path out) {
             return new Settings(List.of(2, 20), 30, List.of(0.15, 15.0), 1.0 / 3, Math.exp(-5), List.of(0.1, 1.0, 10.0),
-                    List.of(1, 3, 10), List.of(1, 3, 10), 40, 1, List.of(10.0), 1, out);
+                    List.of(1, 3, 10), List.of(1, 3, 10), 40, 20, 1, List.of(10.0), 1, out);
         }
 
         /** The paper's headline budget: the first of the sweep. */
@@ -155,7 +160,7 @@ public final class PersonalizedReproduction {
             if (c.warm()) {
                 INDArray noisyLocal = LocalModels.perturb(problem, local(b), warmStart, LIPSCHITZ, streams);
                 ModelPropagationRun mp = new ModelPropagationRun(RunSettings.empty(), problem, noisyLocal,
-                        schedule(n, (long) settings.ticksPerAgent() * n, seed + 7));
+                        schedule(n, (long) settings.warmTicksPerAgent() * n, seed + 7));
                 mp.runToEnd();
                 start = mp.models();
             }
@@ -290,6 +295,7 @@ public final class PersonalizedReproduction {
             if (p == largest) {
                 int reference = smallest == null ? bars.size() - 1 : bars.indexOf(smallest);
                 atLargest(evaluation, bestMu, bars.get(reference), choices[reference], localAccuracy, console);
+                membership(evaluation, bestMu, choices, console);
             }
         }
         AtomicFiles.replace(settings.out().resolve("results.csv"), csv.toString());
@@ -322,6 +328,73 @@ public final class PersonalizedReproduction {
 
     private static String fmt(double accuracy) {
         return String.format(Locale.ROOT, "%.3f", accuracy);
+    }
+
+    /**
+     * The eavesdropper's membership attack (attacks.membership) at the largest p: it inverts every broadcast of a run
+     * from zero into the sender's local gradient and scores each agent's training records against as many of its test
+     * records; the mean AUC over the agents for non-private CD and for private CD at every epsilon-bar (each with the
+     * mu and T_i tuned for it; from zero, since the attack assumes a public start).
+     */
+    private void membership(BelletProblem b, double mu, Choice[] choices, PrintWriter console) throws IOException {
+        List<AgentData> tests = test(b);
+        StringBuilder csv = new StringBuilder("method,epsilon_bar,mu,releases_per_agent,mean_auc,accuracy\n");
+        PersonalizedProblem cdProblem = problem(b, mu);
+        int n = cdProblem.agentCount();
+        CoordinateDescentRun cd = new CoordinateDescentRun(RunSettings.empty(), null, cdProblem, cdProblem.zeros(),
+                schedule(n, (long) settings.ticksPerAgent() * n, settings.seed()), null, null);
+        double cdAuc = attackedAuc(cd, b);
+        csv.append(String.format(Locale.ROOT, "cd,inf,%s,%d,%.4f,%.4f%n", mu, settings.ticksPerAgent(), cdAuc,
+                PersonalizedProblem.meanAccuracy(tests, cd.models())));
+        List<Double> bars = settings.epsilonBars();
+        double[] x = bars.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] auc = new double[x.length];
+        for (int e = 0; e < x.length; e++) {
+            Choice c = choices[e];
+            PersonalizedProblem problem = problem(b, c.mu());
+            int[] schedule = schedule(n, (long) c.releases() * n, settings.seed() * 1000);
+            ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, LIPSCHITZ, x[e], BudgetAllocation.EQUAL_SPLIT,
+                    c.releases(), 0, settings.deltaBar(), 0);
+            RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
+                    PrivacyBudget.unlimited(1e-5), false);
+            CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger, problem, problem.zeros(), schedule, plan,
+                    NoiseKind.SEEDED.streams(n, settings.seed() * 1000));
+            auc[e] = attackedAuc(run, b);
+            csv.append(String.format(Locale.ROOT, "private-cd,%s,%s,%d,%.4f,%.4f%n", x[e], c.mu(), c.releases(), auc[e],
+                    PersonalizedProblem.meanAccuracy(tests, run.models())));
+        }
+        AtomicFiles.replace(settings.out().resolve("membership.csv"), csv.toString());
+        double[] logX = java.util.Arrays.stream(x).map(Math::log10).toArray();
+        double[] flat = new double[x.length];
+        java.util.Arrays.fill(flat, cdAuc);
+        double[] chance = new double[x.length];
+        java.util.Arrays.fill(chance, 0.5);
+        Plots.write(settings.out().resolve("membership.png"), Figure.of(new Panel("Eavesdropper's membership attack (p = "
+                + cdProblem.dimension() + "): mean AUC over the agents", "log10 epsilon-bar", "AUC", List.of(
+                new Series("private CD", logX, auc), new Series("non-private CD", logX, flat), new Series("guessing", logX, chance)),
+                false, true)));
+        console.printf(Locale.ROOT, "membership attack: non-private CD AUC %.3f; private CD %s%n", cdAuc,
+                java.util.Arrays.toString(auc));
+    }
+
+    /** Runs {@code run} to the end under the eavesdropper and returns its mean membership AUC over the agents. */
+    private static double attackedAuc(CoordinateDescentRun run, BelletProblem b) {
+        PersonalizedProblem problem = run.problem();
+        BroadcastInverter inverter = new BroadcastInverter(problem, problem.zeros());
+        run.tapBroadcasts(inverter);
+        run.runToEnd();
+        List<AgentData> tests = test(b);
+        double sum = 0;
+        for (int i = 0; i < problem.agentCount(); i++) {
+            AgentData members = problem.agent(i);
+            int m = Math.min(members.size(), tests.get(i).size());
+            INDArray outX = tests.get(i).features().get(NDArrayIndex.interval(0, m), NDArrayIndex.all());
+            INDArray outY = tests.get(i).labels().get(NDArrayIndex.interval(0, m));
+            List<ObservedGradient> seen = inverter.gradients(i);
+            sum += Auc.of(GradientAlignmentMembership.scores(seen, members.features(), members.labels()),
+                    GradientAlignmentMembership.scores(seen, outX, outY));
+        }
+        return sum / problem.agentCount();
     }
 
     private static double[] column(List<double[]> rows, int c) {
