@@ -205,6 +205,18 @@ public final class PersonalizedProblem {
         return g.addi(theta.reshape(dimension).mul(2 * lambda[i]));
     }
 
+    /**
+     * The Hessian of L_i at theta [p, p]: {@code (1/m) X^T diag(s (1 - s)) X + 2 lambda_i I} with
+     * {@code s = sigmoid(y theta.x)} (the same for either sign of y).
+     */
+    public INDArray localHessian(int i, INDArray theta) {
+        AgentData a = agents.get(i);
+        INDArray s = Transforms.sigmoid(a.features().mmul(theta.reshape(dimension, 1)), true);
+        INDArray curvature = s.mul(s.rsub(1)).divi(a.size());
+        INDArray h = a.features().transpose().mmul(a.features().mulColumnVector(curvature));
+        return h.addi(Nd4j.eye(dimension).castTo(DataType.DOUBLE).muli(2 * lambda[i]));
+    }
+
     /** [grad Q(Theta)]_i, equation (4). */
     public INDArray blockGradient(int i, INDArray models) {
         INDArray own = models.getRow(i).reshape(dimension);

@@ -31,6 +31,15 @@ public abstract class PersonalizedRun extends AbstractTrainingRun {
 
     protected PersonalizedRun(String protocol, RunSettings settings, RunLedger ledger, PersonalizedProblem problem, INDArray start,
                               int[] schedule) {
+        this(protocol, settings, ledger, problem, start, schedule, problem.agentCount(), "agent");
+    }
+
+    /**
+     * @param range what the schedule's entries index, {@code [0, range)}: agents, or for gossip the graph's edges
+     * @param what  the name of one entry, for errors
+     */
+    protected PersonalizedRun(String protocol, RunSettings settings, RunLedger ledger, PersonalizedProblem problem, INDArray start,
+                              int[] schedule, int range, String what) {
         super(protocol, settings, ledger);
         this.problem = Objects.requireNonNull(problem, "problem");
         if (start.rank() != 2 || start.size(0) != problem.agentCount() || start.size(1) != problem.dimension()) {
@@ -40,8 +49,8 @@ public abstract class PersonalizedRun extends AbstractTrainingRun {
         this.models = start.castTo(DataType.DOUBLE).dup('c');
         this.schedule = schedule.clone();
         for (int a : this.schedule) {
-            if (a < 0 || a >= problem.agentCount()) {
-                throw new IllegalArgumentException("the schedule wakes agent " + a + " but there are " + problem.agentCount());
+            if (a < 0 || a >= range) {
+                throw new IllegalArgumentException("the schedule activates " + what + " " + a + " but there are " + range);
             }
         }
         this.wakes = new long[problem.agentCount()];

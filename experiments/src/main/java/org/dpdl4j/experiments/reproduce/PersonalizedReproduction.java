@@ -31,10 +31,12 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.protocol.personalized.AgentData;
 import org.dpdl4j.protocol.personalized.BudgetAllocation;
 import org.dpdl4j.protocol.personalized.CoordinateDescentRun;
+import org.dpdl4j.protocol.personalized.GossipAdmmRun;
 import org.dpdl4j.protocol.personalized.LocalDataPerturbation;
 import org.dpdl4j.protocol.personalized.LocalModels;
 import org.dpdl4j.protocol.personalized.ModelPropagationRun;
 import org.dpdl4j.protocol.personalized.PersonalizedProblem;
+import org.dpdl4j.protocol.personalized.PersonalizedRun;
 import org.dpdl4j.protocol.personalized.ReleaseMechanism;
 import org.dpdl4j.protocol.personalized.ReleasePlan;
 import org.dpdl4j.protocol.personalized.WakeSchedule;
@@ -48,12 +50,15 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * of it: 0.05 beside the paper's 0.15) for every dimension p and every epsilon-bar of a sweep, with mu (and the private
  * runs' releases per agent and whether to warm-start) tuned on a validation instance drawn with another seed; local
  * models on locally private data (Figure 4); then, at the largest p, accuracy against the releases per agent, the warm
- * start's effect, every agent's gain over its local model against its data size, and the objective and accuracy of CD
- * and model propagation against ticks and transmitted models. Features are scaled to L1 norm at most 1, so the
+ * start's effect, every agent's gain over its local model against its data size, the objective and accuracy of CD, the
+ * gossip ADMM baseline and model propagation against iterations and transmitted vectors, and an eavesdropper's
+ * membership attack. Features are scaled to L1 norm at most 1, so the
  * logistic loss's gradient has L1 norm at most 1 and Theorem 1's calibration with L_0 = 1 is sound.
  */
 public final class PersonalizedReproduction {
     private static final double LIPSCHITZ = 1.0;
+    /** The gossip ADMM's penalty: the best of 0.1, 1 and 10 on a small instance (GossipAdmmTest's). */
+    private static final double ADMM_RHO = 0.1;
 
     /**
      * @param dims              the dimensions p
@@ -449,39 +454,49 @@ public final class PersonalizedReproduction {
                 + label(epsilonBar) + ")",
                 "training examples m_i", "test accuracy gain", List.of(new Series("agents", sizes, gain)), false, true)));
 
-        // Fig 1: non-private CD and model propagation against ticks and transmitted models.
+        // Fig 1: non-private CD against the gossip ADMM of Vanhaesebrouck et al. (10 local steps), and model propagation,
+        // all from the local models, against iterations and transmitted p-vectors.
         PersonalizedProblem cdProblem = problem(b, mu);
         int n = cdProblem.agentCount();
         long ticks = (long) settings.ticksPerAgent() * n;
-        CoordinateDescentRun cd = new CoordinateDescentRun(RunSettings.empty(), null, cdProblem, cdProblem.zeros(),
-                schedule(n, ticks, settings.seed()), null, null);
-        ModelPropagationRun mp = new ModelPropagationRun(RunSettings.empty(), cdProblem, local(b),
-                schedule(n, ticks, settings.seed()));
-        StringBuilder curve = new StringBuilder("algorithm,ticks,messages,objective,accuracy\n");
-        List<double[]> cdCurve = new ArrayList<>();
-        List<double[]> mpCurve = new ArrayList<>();
+        List<String> names = List.of("cd", "admm", "model-propagation");
+        List<String> labels = List.of("CD", "ADMM (rho " + ADMM_RHO + ", 10 local steps)", "model propagation");
+        List<PersonalizedRun> runs = List.of(
+                new CoordinateDescentRun(RunSettings.empty(), null, cdProblem, local(b), schedule(n, ticks, settings.seed()), null, null),
+                new GossipAdmmRun(RunSettings.empty(), cdProblem, local(b), GossipAdmmRun.drawSchedule(cdProblem, ticks,
+                        NoiseKind.SEEDED.streams(n, settings.seed()).sampling(0, 1)), ADMM_RHO, 10),
+                new ModelPropagationRun(RunSettings.empty(), cdProblem, local(b), schedule(n, ticks, settings.seed())));
+        StringBuilder curve = new StringBuilder("algorithm,iterations,vectors_sent,objective,accuracy\n");
+        List<List<double[]>> curves = new ArrayList<>();
+        runs.forEach(r -> curves.add(new ArrayList<>()));
         for (long t = 0; t <= ticks; t += n) {
-            if (t > 0) {
-                cd.run(n);
-                mp.run(n);
+            for (int a = 0; a < runs.size(); a++) {
+                PersonalizedRun run = runs.get(a);
+                if (t > 0) {
+                    run.run(n);
+                }
+                double accuracy = PersonalizedProblem.meanAccuracy(tests, run.models());
+                double objective = cdProblem.objective(run.models());
+                curves.get(a).add(new double[]{t, run.messages(), objective, accuracy});
+                curve.append(String.format(Locale.ROOT, "%s,%d,%d,%.10g,%.4f%n", names.get(a), t, run.messages(), objective, accuracy));
             }
-            double cdAccuracy = PersonalizedProblem.meanAccuracy(tests, cd.models());
-            double mpAccuracy = PersonalizedProblem.meanAccuracy(tests, mp.models());
-            double objective = cd.objective();
-            cdCurve.add(new double[]{t, cd.messages(), objective, cdAccuracy});
-            mpCurve.add(new double[]{t, mp.messages(), cdProblem.objective(mp.models()), mpAccuracy});
-            curve.append(String.format(Locale.ROOT, "cd,%d,%d,%.10g,%.4f%n", t, cd.messages(), objective, cdAccuracy));
-            curve.append(String.format(Locale.ROOT, "model-propagation,%d,%d,%.10g,%.4f%n", t, mp.messages(),
-                    cdProblem.objective(mp.models()), mpAccuracy));
         }
         AtomicFiles.replace(settings.out().resolve("curves.csv"), curve.toString());
-        Plots.write(settings.out().resolve("cd-curves.png"), new Figure("Non-private CD and model propagation (p = "
-                + problem.dimension() + ", mu " + mu + ")", List.of(
-                Panel.of("objective Q against ticks", "ticks", "Q", List.of(new Series("CD", column(cdCurve, 0), column(cdCurve, 2)),
-                        new Series("model propagation", column(mpCurve, 0), column(mpCurve, 2)))),
-                Panel.of("accuracy against transmitted models", "models sent", "mean test accuracy", List.of(
-                        new Series("CD", column(cdCurve, 1), column(cdCurve, 3)),
-                        new Series("model propagation", column(mpCurve, 1), column(mpCurve, 3))))), true));
+        List<Panel> panels = new ArrayList<>();
+        String[][] axes = {{"objective Q against iterations", "iterations", "Q"}, {"objective Q against transmitted vectors",
+                "p-vectors sent", "Q"}, {"accuracy against iterations", "iterations", "mean test accuracy"},
+                {"accuracy against transmitted vectors", "p-vectors sent", "mean test accuracy"}};
+        for (int k = 0; k < axes.length; k++) {
+            int xColumn = k % 2;
+            int yColumn = k < 2 ? 2 : 3;
+            List<Series> series = new ArrayList<>();
+            for (int a = 0; a < runs.size(); a++) {
+                series.add(new Series(labels.get(a), column(curves.get(a), xColumn), column(curves.get(a), yColumn)));
+            }
+            panels.add(Panel.of(axes[k][0], axes[k][1], axes[k][2], series));
+        }
+        Plots.write(settings.out().resolve("cd-curves.png"), new Figure("Non-private CD, gossip ADMM and model propagation (p = "
+                + problem.dimension() + ", mu " + mu + ", from the local models)", panels, true));
         console.printf(Locale.ROOT, "p = %d: releases sweep, per-agent gains and curves written%n", problem.dimension());
     }
 }

@@ -1,5 +1,6 @@
 package org.dpdl4j.privacy.accounting.correlated;
 
+import org.dpdl4j.linalg.SpdSystems;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -339,7 +340,7 @@ public final class SecRdpAccountant {
                 k[f][e] = k[e][f];
             }
         }
-        if (!SpdInverseDiagonal.choleskyInPlace(k)) {
+        if (!SpdSystems.choleskyInPlace(k)) {
             return false;
         }
         // Z = L^-1 P^T row by row (forward substitution vectorised over the n vertices).

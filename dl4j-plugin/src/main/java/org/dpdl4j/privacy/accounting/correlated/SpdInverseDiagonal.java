@@ -1,38 +1,10 @@
 package org.dpdl4j.privacy.accounting.correlated;
 
-/** Cholesky factorisation and the diagonal of the inverse of small dense SPD matrices, in double. */
+import org.dpdl4j.linalg.SpdSystems;
+
+/** The diagonal of the inverse of small dense SPD matrices, in double (by their Cholesky factor). */
 final class SpdInverseDiagonal {
     private SpdInverseDiagonal() {
-    }
-
-    /**
-     * Overwrites the lower triangle of {@code a} with its Cholesky factor L ({@code a = L L^T}).
-     *
-     * @return false if a pivot is not positive (a is not numerically positive definite)
-     */
-    static boolean choleskyInPlace(double[][] a) {
-        int n = a.length;
-        for (int j = 0; j < n; j++) {
-            double[] aj = a[j];
-            double d = aj[j];
-            for (int k = 0; k < j; k++) {
-                d -= aj[k] * aj[k];
-            }
-            if (!(d > 0)) {
-                return false;
-            }
-            double ljj = Math.sqrt(d);
-            aj[j] = ljj;
-            for (int i = j + 1; i < n; i++) {
-                double[] ai = a[i];
-                double s = ai[j];
-                for (int k = 0; k < j; k++) {
-                    s -= ai[k] * aj[k];
-                }
-                ai[j] = s / ljj;
-            }
-        }
-        return true;
     }
 
     /**
@@ -41,7 +13,7 @@ final class SpdInverseDiagonal {
      */
     static double[] diagonalOfInverse(double[][] a) {
         int n = a.length;
-        if (!choleskyInPlace(a)) {
+        if (!SpdSystems.choleskyInPlace(a)) {
             throw new IllegalStateException("covariance matrix is not numerically positive definite");
         }
         // Columns of L^-1: solve L x = e_i by forward substitution (x_k = 0 for k < i).
