@@ -1,8 +1,11 @@
 package org.dpdl4j.attacks.membership;
 
 import java.util.List;
+import org.dpdl4j.protocol.personalized.AgentData;
+import org.dpdl4j.protocol.personalized.PersonalizedProblem;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
@@ -32,5 +35,28 @@ public final class GradientAlignmentMembership {
             total.addi(x.mmul(o.gradient().reshape(x.size(1), 1)).muli(weight));
         }
         return total.reshape(x.size(0)).toDoubleVector();
+    }
+
+    /**
+     * The attack's mean AUC over the agents of a run the inverter watched: agent i's members are its training records,
+     * its non-members as many records of {@code outsiders.get(i)} (fresh draws from the same distribution, such as its
+     * test set), all of them scored against the gradients recovered from its broadcasts.
+     */
+    public static double meanAuc(BroadcastInverter inverter, PersonalizedProblem problem, List<AgentData> outsiders) {
+        if (outsiders.size() != problem.agentCount()) {
+            throw new IllegalArgumentException("one pool of non-members per agent: " + outsiders.size() + " pools for "
+                    + problem.agentCount() + " agents");
+        }
+        double sum = 0;
+        for (int i = 0; i < problem.agentCount(); i++) {
+            AgentData members = problem.agent(i);
+            AgentData pool = outsiders.get(i);
+            int m = Math.min(members.size(), pool.size());
+            INDArray outX = pool.features().get(NDArrayIndex.interval(0, m), NDArrayIndex.all());
+            INDArray outY = pool.labels().get(NDArrayIndex.interval(0, m));
+            List<ObservedGradient> seen = inverter.gradients(i);
+            sum += Auc.of(scores(seen, members.features(), members.labels()), scores(seen, outX, outY));
+        }
+        return sum / problem.agentCount();
     }
 }

@@ -39,22 +39,10 @@ class MembershipAttackTest {
         return WakeSchedule.draw(n, ticks, new java.util.SplittableRandom(7));
     }
 
-    /** Mean AUC over the agents: members are the training records, non-members as many of the agent's test records. */
     private static double meanAuc(BroadcastInverter inverter, PersonalizedProblem problem) {
-        double sum = 0;
-        for (int i = 0; i < problem.agentCount(); i++) {
-            BelletAgent a = TASK.agents().get(i);
-            AgentData members = problem.agent(i);
-            AgentData others = AgentData.ofClasses(a.test().features(), a.test().labels());
-            int m = members.size();
-            INDArray outX = others.features().get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, m),
-                    org.nd4j.linalg.indexing.NDArrayIndex.all());
-            INDArray outY = others.labels().get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, m));
-            List<ObservedGradient> seen = inverter.gradients(i);
-            sum += Auc.of(GradientAlignmentMembership.scores(seen, members.features(), members.labels()),
-                    GradientAlignmentMembership.scores(seen, outX, outY));
-        }
-        return sum / problem.agentCount();
+        List<AgentData> outsiders = TASK.agents().stream().map(BelletAgent::test).map(t -> AgentData.ofClasses(t.features(), t.labels()))
+                .toList();
+        return GradientAlignmentMembership.meanAuc(inverter, problem, outsiders);
     }
 
     @Test

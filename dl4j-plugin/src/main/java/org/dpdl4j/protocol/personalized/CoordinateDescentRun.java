@@ -170,7 +170,7 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                         + " broadcast models against everything sent on the network, all other agents colluding (replace-one)%n"
                         + "  %s%n  %d of %d ticks done; the most releases by one agent: %d%n"
                         + "  plain composition: epsilon = %.6g (agent %d, delta %s)%n"
-                        + "  advanced composition (three-way minimum, delta-bar = %s): epsilon = %.6g (agent %d, delta %.3g)%n",
+                        + "  advanced composition (three-way minimum, delta-bar = %.3g): epsilon = %.6g (agent %d, delta %.3g)%n",
                 mechanism, completedSteps(), plannedSteps(), most, sums[worstSum], worstSum,
                 plan.mechanism() == ReleaseMechanism.LAPLACE ? "0" : String.format(Locale.ROOT, "%.3g",
                         released[worstSum] * plan.releaseDelta()),

@@ -11,10 +11,8 @@ import org.dpdl4j.data.synthetic.BelletAgent;
 import org.dpdl4j.data.synthetic.BelletCollaborativeClassification;
 import org.dpdl4j.data.synthetic.BelletConfig;
 import org.dpdl4j.data.synthetic.BelletProblem;
-import org.dpdl4j.attacks.membership.Auc;
 import org.dpdl4j.attacks.membership.BroadcastInverter;
 import org.dpdl4j.attacks.membership.GradientAlignmentMembership;
-import org.dpdl4j.attacks.membership.ObservedGradient;
 import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
@@ -42,7 +40,6 @@ import org.dpdl4j.protocol.personalized.ReleasePlan;
 import org.dpdl4j.protocol.personalized.WakeSchedule;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * Bellet et al.'s collaborative linear classification (spec 6.6): purely local models, non-private coordinate
@@ -388,18 +385,7 @@ public final class PersonalizedReproduction {
         BroadcastInverter inverter = new BroadcastInverter(problem, problem.zeros());
         run.tapBroadcasts(inverter);
         run.runToEnd();
-        List<AgentData> tests = test(b);
-        double sum = 0;
-        for (int i = 0; i < problem.agentCount(); i++) {
-            AgentData members = problem.agent(i);
-            int m = Math.min(members.size(), tests.get(i).size());
-            INDArray outX = tests.get(i).features().get(NDArrayIndex.interval(0, m), NDArrayIndex.all());
-            INDArray outY = tests.get(i).labels().get(NDArrayIndex.interval(0, m));
-            List<ObservedGradient> seen = inverter.gradients(i);
-            sum += Auc.of(GradientAlignmentMembership.scores(seen, members.features(), members.labels()),
-                    GradientAlignmentMembership.scores(seen, outX, outY));
-        }
-        return sum / problem.agentCount();
+        return GradientAlignmentMembership.meanAuc(inverter, problem, test(b));
     }
 
     private static double[] column(List<double[]> rows, int c) {
