@@ -72,7 +72,7 @@ class PersonalizedCommandsTest {
 
     @Test
     void theNonPrivateAlgorithmsTrainAndOtherDataSetsAreRefused(@TempDir Path dir) {
-        for (String algo : List.of("personalized-cd", "model-propagation")) {
+        for (String algo : List.of("personalized-cd", "model-propagation", "personalized-admm")) {
             CommandRun r = CommandRun.of("train", "--algo", algo, "--dataset", "collaborative", "--users", "10", "--dim", "3",
                     "--rounds", "50", "--out", dir.resolve(algo).toString());
             assertEquals(0, r.exitCode(), algo + ": " + r.both());

@@ -20,7 +20,7 @@ class ProtocolRegistryTest {
     private static final List<String> LIBRARY = List.of("sgd", "dp-sgd", "dsgd", "decor", "ldp", "cdp", "mu2-sgd", "mu2-untrusted",
             "mu2-trusted", "fedavg", "dp-fedavg-local", "dp-fedavg-central", "gopa", "random-walk", "recal", "dp-recal",
             "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids", "personalized-cd", "dp-personalized-cd",
-            "model-propagation");
+            "model-propagation", "personalized-admm");
 
     /** A protocol that only has a name and options. */
     private record Named(String name, List<RunOption<?>> options) implements Protocol {
@@ -56,7 +56,7 @@ class ProtocolRegistryTest {
             assertTrue(registry.contains(" " + name.toUpperCase() + " "), "names are trimmed and case-insensitive");
         }
         List<String> nonPrivate = List.of("sgd", "dsgd", "mu2-sgd", "fedavg", "recal", "recal-sync", "pg-extra", "nids", "personalized-cd",
-                "model-propagation");
+                "model-propagation", "personalized-admm");
         for (Protocol p : registry.all()) {
             assertEquals(!nonPrivate.contains(p.name()), p.isPrivate(), p.name());
             // A private protocol is calibrated from a target; giving one to a protocol without a guarantee is an error.

@@ -195,6 +195,11 @@ public final class GossipAdmmRun extends PersonalizedRun {
         c.assign(cNew);
     }
 
+    @Override
+    public String stepUnit() {
+        return "iteration";
+    }
+
     /** The ADMM penalty. */
     public double rho() {
         return rho;

@@ -26,4 +26,8 @@ public final class PersonalizedOptions {
                     + " budgets over the ticks at which it wakes).");
     public static final RunOption<Double> RELEASE_DELTA = RunOption.of("release-delta", "DELTA", ValueType.realBetween(0, 1),
             MECHANISM, "--release gaussian: the delta of every release; default 1e-6.");
+    public static final RunOption<Double> ADMM_PENALTY = RunOption.of("admm-rho", "RHO", ValueType.realAbove(0, 1e9), IDENTITY,
+            "personalized-admm: the ADMM penalty rho > 0; default 0.1.");
+    public static final RunOption<Long> LOCAL_STEPS = RunOption.of("admm-local-steps", "K", ValueType.integer(1, 1_000_000), IDENTITY,
+            "personalized-admm: gradient steps on each endpoint's augmented Lagrangian per iteration; default 10 (the paper's).");
 }

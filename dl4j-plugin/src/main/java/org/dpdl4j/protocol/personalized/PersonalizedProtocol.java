@@ -1,6 +1,8 @@
 package org.dpdl4j.protocol.personalized;
 
+import static org.dpdl4j.protocol.personalized.PersonalizedOptions.ADMM_PENALTY;
 import static org.dpdl4j.protocol.personalized.PersonalizedOptions.ALLOCATION;
+import static org.dpdl4j.protocol.personalized.PersonalizedOptions.LOCAL_STEPS;
 import static org.dpdl4j.protocol.personalized.PersonalizedOptions.RELEASE;
 import static org.dpdl4j.protocol.personalized.PersonalizedOptions.RELEASES;
 import static org.dpdl4j.protocol.personalized.PersonalizedOptions.RELEASE_DELTA;
@@ -37,7 +39,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
     /** Which algorithm. */
-    public enum Kind { CD, PRIVATE_CD, MODEL_PROPAGATION }
+    public enum Kind { CD, PRIVATE_CD, MODEL_PROPAGATION, ADMM }
 
     private final Kind kind;
 
@@ -53,7 +55,7 @@ public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
     @Override
     public List<Protocol> protocols() {
         return List.of(new PersonalizedProtocol(Kind.CD), new PersonalizedProtocol(Kind.PRIVATE_CD),
-                new PersonalizedProtocol(Kind.MODEL_PROPAGATION));
+                new PersonalizedProtocol(Kind.MODEL_PROPAGATION), new PersonalizedProtocol(Kind.ADMM));
     }
 
     @Override
@@ -62,6 +64,7 @@ public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
             case CD -> CoordinateDescentRun.CD;
             case PRIVATE_CD -> CoordinateDescentRun.PRIVATE_CD;
             case MODEL_PROPAGATION -> ModelPropagationRun.NAME;
+            case ADMM -> GossipAdmmRun.NAME;
         };
     }
 
@@ -77,6 +80,7 @@ public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
             case PRIVATE_CD -> "Private personalized coordinate descent: Laplace (or Gaussian) noise on every local gradient,"
                     + " each user's epsilon split over its releases";
             case MODEL_PROPAGATION -> "Model propagation: users smooth their purely local models over the similarity graph";
+            case ADMM -> "Gossip ADMM (Vanhaesebrouck et al.) on the same objective, from the local models: the baseline of CD";
         };
     }
 
@@ -96,6 +100,9 @@ public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
         if (kind == Kind.PRIVATE_CD) {
             out.addAll(List.of(EPSILON, DELTA, RELEASES, RELEASE, ALLOCATION, RELEASE_DELTA, NOISE));
         }
+        if (kind == Kind.ADMM) {
+            out.addAll(List.of(ADMM_PENALTY, LOCAL_STEPS));
+        }
         return out;
     }
 
@@ -113,11 +120,17 @@ public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
         long seed = s.get(SEED, 1L);
         NoiseKind noise = RunOptions.noiseKind(s, isPrivate());
         NoiseStreams streams = noise.streams(n, seed);
+        if (kind == Kind.ADMM) {
+            // one iteration = one random edge
+            return new GossipAdmmRun(s, problem, LocalModels.solve(problem), GossipAdmmRun.drawSchedule(problem, ticks,
+                    streams.sampling(0, 0)), s.get(ADMM_PENALTY, 0.1), Math.toIntExact(s.get(LOCAL_STEPS, 10L)));
+        }
         int[] schedule = WakeSchedule.draw(n, ticks, streams.sampling(0, 0));
         return switch (kind) {
             case CD -> new CoordinateDescentRun(s, null, problem, problem.zeros(), schedule, null, null);
             case MODEL_PROPAGATION -> new ModelPropagationRun(s, problem, LocalModels.solve(problem), schedule);
             case PRIVATE_CD -> privateRun(s, problem, schedule, streams, noise, ticks);
+            case ADMM -> throw new AssertionError("handled above");
         };
     }
 
