@@ -232,7 +232,7 @@ public final class PersonalizedReproduction {
                 + "epsilon_advanced,delta_bar\n");
         List<String> header = new ArrayList<>(List.of("p", "local", "CD"));
         bars.forEach(e -> header.add("private " + label(e)));
-        header.add("smallest epsilon beating local");
+        header.add("smallest budget beating local (epsilon spent)");
         TerminalTable table = new TerminalTable("Personalized learning: mean test accuracy over the agents (private CD: epsilon-bar"
                 + " + warm start, tuned mu / T_i / warm start in the CSV)", header.toArray(String[]::new));
         StringBuilder ldpCsv = new StringBuilder("dim,epsilon_per_record,accuracy\n");
@@ -262,6 +262,7 @@ public final class PersonalizedReproduction {
             row[2] = cd.accuracy();
             List<Object> cells = new ArrayList<>(List.of(p, fmt(localAccuracy), fmt(cd.accuracy())));
             Double smallest = null;
+            double smallestSpent = Double.NaN;
             Choice[] choices = new Choice[bars.size()];
             for (int e = 0; e < bars.size(); e++) {
                 choices[e] = tunePrivate(validation, bars.get(e));
@@ -273,13 +274,14 @@ public final class PersonalizedReproduction {
                 cells.add(fmt(dp.accuracy()));
                 if (smallest == null && dp.accuracy() > localAccuracy) {
                     smallest = bars.get(e);
+                    smallestSpent = dp.epsilonSum();
                 }
                 console.printf(Locale.ROOT, "p = %d, epsilon-bar %s: private CD %.3f (mu %s, T_i %d, warm start %s, epsilon %.3g) [%.0f s]%n",
                         p, bars.get(e), dp.accuracy(), choices[e].mu(), choices[e].releases(), choices[e].warm() ? "yes" : "no",
                         dp.epsilonSum(), (System.nanoTime() - begin) / 1e9);
                 console.flush();
             }
-            cells.add(smallest == null ? "none in the sweep" : label(smallest));
+            cells.add(smallest == null ? "none in the sweep" : String.format(Locale.ROOT, "%s (%.3g)", label(smallest), smallestSpent));
             table.addRow(cells.toArray());
             byDim.add(row);
             double[] ldpRow = new double[1 + settings.localDpEpsilons().size()];
@@ -323,9 +325,12 @@ public final class PersonalizedReproduction {
         return 0;
     }
 
-    /** "epsilon 0.15 + 0.05": the budget of the algorithm and of its warm start. */
+    /**
+     * "epsilon-bar 0.15 (+0.05)": the algorithm's budget and, in brackets, the warm start's, spent only by the
+     * configurations that use one (the CSV's epsilon_sum says what each spent).
+     */
     private String label(double epsilonBar) {
-        return String.format(Locale.ROOT, "epsilon %s + %.3g", epsilonBar, epsilonBar * settings.warmStartShare());
+        return String.format(Locale.ROOT, "epsilon-bar %s (+%.3g)", epsilonBar, epsilonBar * settings.warmStartShare());
     }
 
     private static String fmt(double accuracy) {
