@@ -77,6 +77,9 @@ class PersonalizedCommandsTest {
                     "--rounds", "50", "--out", dir.resolve(algo).toString());
             assertEquals(0, r.exitCode(), algo + ": " + r.both());
         }
+        CommandRun shared = CommandRun.of("train", "--algo", "sgd", "--dataset", "collaborative", "--users", "10", "--dim", "3",
+                "--epochs", "1", "--out", dir.resolve("sgd").toString());
+        assertEquals(0, shared.exitCode(), "one shared model is evaluated on the pooled data: " + shared.both());
         CommandRun noGraph = CommandRun.of("train", "--algo", "personalized-cd", "--dataset", "synthetic-lsq", "--rounds", "10",
                 "--out", dir.resolve("lsq").toString());
         assertTrue(noGraph.exitCode() != 0 && noGraph.both().contains("--dataset collaborative"), noGraph.both());

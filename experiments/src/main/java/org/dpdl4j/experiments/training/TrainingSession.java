@@ -322,12 +322,12 @@ public final class TrainingSession {
             }
             Evaluation train;
             Evaluation test;
-            if (workload.personal() != null) {
-                // every user's own model on its own data: the pooled mean model says nothing of personalized learning
-                INDArray own = run.partyParameters().orElseThrow(() -> new IllegalStateException(protocol.name()
-                        + " does not give every user its own model, which the collaborative task evaluates"));
-                train = workload.personalEvaluation(own, false);
-                test = workload.personalEvaluation(own, true);
+            Optional<INDArray> own = workload.personal() != null ? run.partyParameters() : Optional.empty();
+            if (own.isPresent()) {
+                // every user's own model on its own data: the mean model says nothing of personalized learning (a
+                // protocol that learns one shared model is evaluated on the pooled data below)
+                train = workload.personalEvaluation(own.get(), false);
+                test = workload.personalEvaluation(own.get(), true);
             } else {
                 MultiLayerNetwork net = run.model();
                 boolean classification = workload.classification();
