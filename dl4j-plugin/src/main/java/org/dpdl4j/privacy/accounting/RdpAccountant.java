@@ -31,7 +31,7 @@ import java.util.TreeSet;
 public final class RdpAccountant implements AdditiveAccountant {
     private static final String SUPPORTED = "Gaussian, CorrelatedGaussian, Laplace, ZCdp, NoOp, NonPrivate events,"
             + " their self-composition and composition, Poisson-sampled (Correlated)Gaussian under ADD_OR_REMOVE_ONE,"
-            + " and (Correlated)Gaussian sampled without replacement under REPLACE_ONE";
+            + " (Correlated)Gaussian sampled without replacement under REPLACE_ONE, and repeat-and-select (tuning) of any of these";
 
     private final NeighbouringRelation relation;
     private final double[] orders;
@@ -236,6 +236,10 @@ public final class RdpAccountant implements AdditiveAccountant {
 
     /** Why a leaf event cannot be analysed, or null if it can. */
     private String leafRefusal(DpEvent event) {
+        if (event instanceof RepeatAndSelectEvent tuning) {
+            String inner = EventTree.refusal(tuning.candidate(), this::leafRefusal);
+            return inner == null ? null : "its candidate is refused: " + inner;
+        }
         if (event instanceof GaussianEvent || event instanceof CorrelatedGaussianEvent || event instanceof LaplaceEvent
                 || event instanceof ZCdpEvent || event instanceof NoOpEvent || event instanceof NonPrivateEvent) {
             return null;
@@ -272,6 +276,18 @@ public final class RdpAccountant implements AdditiveAccountant {
     /** Adds {@code multiplicity} times the event's curve into {@code out}. The event is supported. */
     private void addCurve(DpEvent event, long multiplicity, double[] out) {
         EventTree.forEachLeaf(event, multiplicity, (leaf, count) -> {
+            if (leaf instanceof RepeatAndSelectEvent tuning) {
+                // the tuning bound transforms the candidate's whole curve (it minimises over a second order)
+                double[] candidate = new double[orders.length];
+                addCurve(tuning.candidate(), 1, candidate);
+                double[] selected = tuning.curve(orders, candidate);
+                for (int i = 0; i < orders.length; i++) {
+                    if (selected[i] != 0.0) {
+                        out[i] += count * selected[i];
+                    }
+                }
+                return;
+            }
             for (int i = 0; i < orders.length; i++) {
                 double value = singleRdp(leaf, orders[i]);
                 if (value != 0.0) { // 0 * inf would be NaN; a zero term adds nothing anyway

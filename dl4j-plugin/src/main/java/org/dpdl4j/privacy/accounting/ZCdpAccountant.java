@@ -150,6 +150,10 @@ public final class ZCdpAccountant implements AdditiveAccountant {
     }
 
     private static String leafRefusal(DpEvent event) {
+        if (event instanceof RepeatAndSelectEvent) {
+            return "the cost of tuning (repeat and select) is an RDP curve that is not linear in the order; account it with"
+                    + " RdpAccountant";
+        }
         if (event instanceof PoissonSampledEvent || event instanceof SampledWithoutReplacementEvent) {
             return "zCDP has no tight amplification by subsampling; account sampled mechanisms with RdpAccountant";
         }

@@ -15,6 +15,7 @@ import org.dpdl4j.privacy.accounting.NoOpEvent;
 import org.dpdl4j.privacy.accounting.NonPrivateEvent;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
+import org.dpdl4j.privacy.accounting.RepeatAndSelectEvent;
 import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
 
@@ -46,6 +47,10 @@ final class EventJson {
         } else if (event instanceof SampledWithoutReplacementEvent w) {
             o.put("type", "sampled-without-replacement").put("sourceSize", w.sourceSize()).put("sampleSize", w.sampleSize());
             o.set("event", write(w.event()));
+        } else if (event instanceof RepeatAndSelectEvent r) {
+            number(o.put("type", "repeat-and-select"), "mean", r.mean());
+            number(o, "shape", r.shape());
+            o.set("event", write(r.candidate()));
         } else if (event instanceof SelfComposedEvent s) {
             o.put("type", "self-composed").put("count", s.count());
             o.set("event", write(s.event()));
@@ -73,6 +78,7 @@ final class EventJson {
             case "sampled-without-replacement" -> new SampledWithoutReplacementEvent(integer(o, "sourceSize"),
                     integer(o, "sampleSize"), read(child(o, "event")));
             case "self-composed" -> new SelfComposedEvent(read(child(o, "event")), integer(o, "count"));
+            case "repeat-and-select" -> new RepeatAndSelectEvent(read(child(o, "event")), number(o, "mean"), number(o, "shape"));
             case "composed" -> {
                 JsonNode events = child(o, "events");
                 List<DpEvent> list = new ArrayList<>();

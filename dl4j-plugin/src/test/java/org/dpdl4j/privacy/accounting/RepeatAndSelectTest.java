@@ -83,6 +83,34 @@ class RepeatAndSelectTest {
         assertThrows(IllegalArgumentException.class, () -> RepeatAndSelect.gammaForMean(0, 1));
     }
 
+    @Test
+    void theAccountantPricesTuningAsTheCandidatesCurveTransformed() {
+        // 8 expected candidates (geometric), each 300 DP-SGD steps at q = 0.01, z = 1.1
+        DpEvent candidate = new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(1.1)), 300);
+        RdpAccountant accountant = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        double[] orders = accountant.orders();
+        double[] one = accountant.curve(candidate);
+        double[] expected = RepeatAndSelect.truncatedNegativeBinomial(orders, one, 1, 1.0 / 8);
+        double[] tuned = accountant.curve(new RepeatAndSelectEvent(candidate, 8, 1));
+        for (int i = 0; i < orders.length; i++) {
+            assertEquals(expected[i], tuned[i], 1e-12 * expected[i], "order " + orders[i]);
+        }
+        accountant.compose(new RepeatAndSelectEvent(candidate, 8, 1));
+        double tunedEpsilon = accountant.epsilonBound(1e-5, Conversion.STANDARD).epsilon();
+        double single = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE).compose(candidate)
+                .epsilonBound(1e-5, Conversion.STANDARD).epsilon();
+        assertTrue(tunedEpsilon > single && tunedEpsilon < 3 * single + 5, "tuning costs more than one run: " + single + " -> "
+                + tunedEpsilon);
+
+        StandardAccountant standard = new StandardAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        standard.compose(RepeatAndSelectEvent.poisson(new GaussianEvent(2), 10));
+        assertTrue(standard.epsilonBound(1e-5, Conversion.STANDARD).epsilon() > 0);
+        assertThrows(UnsupportedEventException.class, () -> new ZCdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE)
+                .compose(new RepeatAndSelectEvent(new GaussianEvent(2), 10, 0)));
+        assertThrows(IllegalArgumentException.class, () -> new RepeatAndSelectEvent(new GaussianEvent(1), 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> RepeatAndSelectEvent.poisson(new GaussianEvent(1), 0.5));
+    }
+
     private static int index(double[] orders, double value) {
         for (int i = 0; i < orders.length; i++) {
             if (Math.abs(orders[i] - value) < 1e-9) {

@@ -22,6 +22,7 @@ import org.dpdl4j.privacy.accounting.NoOpEvent;
 import org.dpdl4j.privacy.accounting.NonPrivateEvent;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
+import org.dpdl4j.privacy.accounting.RepeatAndSelectEvent;
 import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,9 @@ class LedgerJsonTest {
                 new SelfComposedEvent(new ComposedEvent(List.of(new GaussianEvent(2), new LaplaceEvent(5),
                         new PoissonSampledEvent(0.5, new GaussianEvent(Math.E)))), Long.MAX_VALUE / 3),
                 new ComposedEvent(List.of(new ComposedEvent(List.of()), new SelfComposedEvent(new NoOpEvent(), 0))),
-                new NoOpEvent(), new NonPrivateEvent());
+                new NoOpEvent(), new NonPrivateEvent(),
+                new RepeatAndSelectEvent(new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(1.1)), 500), AWKWARD[4], 0.5),
+                RepeatAndSelectEvent.poisson(new GaussianEvent(AWKWARD[0]), 8));
     }
 
     @Test
