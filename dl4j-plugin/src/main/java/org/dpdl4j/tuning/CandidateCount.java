@@ -21,8 +21,7 @@ public final class CandidateCount {
     private final double gamma;
 
     private CandidateCount(double mean, double shape) {
-        // RepeatAndSelectEvent checks the parameters the same way the accountant will read them
-        new RepeatAndSelectEvent(new org.dpdl4j.privacy.accounting.NoOpEvent(), mean, shape);
+        RepeatAndSelectEvent.requireDistribution(mean, shape);
         this.mean = mean;
         this.shape = shape;
         this.gamma = shape == Double.POSITIVE_INFINITY ? Double.NaN : RepeatAndSelect.gammaForMean(shape, mean);

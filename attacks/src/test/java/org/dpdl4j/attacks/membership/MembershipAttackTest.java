@@ -9,11 +9,6 @@ import org.dpdl4j.data.synthetic.BelletAgent;
 import org.dpdl4j.data.synthetic.BelletCollaborativeClassification;
 import org.dpdl4j.data.synthetic.BelletConfig;
 import org.dpdl4j.data.synthetic.BelletProblem;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
-import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.personalized.AgentData;
 import org.dpdl4j.protocol.personalized.BudgetAllocation;
@@ -73,10 +68,8 @@ class MembershipAttackTest {
         int[] schedule = schedule(n, 240);
         ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, 1.0, 0.15, BudgetAllocation.EQUAL_SPLIT, 20, 0,
                 1e-5, 0);
-        RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
-                PrivacyBudget.unlimited(1e-5), false);
-        CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger, problem, problem.zeros(), schedule, plan,
-                new SeededNoiseStreams(3));
+        CoordinateDescentRun run = CoordinateDescentRun.withStandardLedger(RunSettings.empty(), problem, problem.zeros(), schedule, plan,
+                new SeededNoiseStreams(3), 1e-5, false);
         BroadcastInverter inverter = new BroadcastInverter(problem, problem.zeros());
         run.tapBroadcasts(inverter);
         run.runToEnd();

@@ -15,6 +15,14 @@ import java.util.Objects;
 public record RepeatAndSelectEvent(DpEvent candidate, double mean, double shape) implements DpEvent {
     public RepeatAndSelectEvent {
         Objects.requireNonNull(candidate, "candidate");
+        requireDistribution(mean, shape);
+    }
+
+    /**
+     * Checks a distribution of the number of candidates: shape eta > -1 with a mean > 1, or Poisson (shape +Infinity)
+     * with a mean >= 1.
+     */
+    public static void requireDistribution(double mean, double shape) {
         if (!(shape > -1)) {
             throw new IllegalArgumentException("the number of candidates needs shape eta > -1 (or +Infinity for Poisson), got " + shape);
         }

@@ -2,8 +2,12 @@ package org.dpdl4j.protocol.personalized;
 
 import java.util.List;
 import java.util.Locale;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.LedgerStatement;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -84,6 +88,20 @@ public final class CoordinateDescentRun extends PersonalizedRun {
     }
 
     /**
+     * Private coordinate descent whose ledger is the standard one under replace-one neighbours, without a budget stop
+     * (the plan fixes every release in advance), reporting at {@code delta}.
+     *
+     * @param secure whether the streams are secure (the ledger warns about seeded noise otherwise)
+     */
+    public static CoordinateDescentRun withStandardLedger(RunSettings settings, PersonalizedProblem problem, INDArray start,
+                                                          int[] schedule, ReleasePlan plan, NoiseStreams streams, double delta,
+                                                          boolean secure) {
+        RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
+                PrivacyBudget.unlimited(delta), secure);
+        return new CoordinateDescentRun(settings, ledger, problem, start, schedule, plan, streams);
+    }
+
+    /**
      * The logistic loss is L_0-Lipschitz in a norm when every feature row's dual norm is at most L_0 (L1 rows for the
      * Laplace release's L1 sensitivity, L2 rows for the Gaussian's): otherwise the calibration would under-state the
      * sensitivity.
@@ -110,6 +128,18 @@ public final class CoordinateDescentRun extends PersonalizedRun {
     /** Agent i's epsilon so far by the advanced composition at delta-bar (warm start included). */
     public double epsilonAdvanced(int agent) {
         return plan.epsilonAdvanced(agent, wakes[agent]);
+    }
+
+    /** The worst agent's advanced-composition epsilon so far (+Infinity without privacy). */
+    public double worstEpsilonAdvanced() {
+        if (plan == null) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double worst = 0;
+        for (int i = 0; i < problem.agentCount(); i++) {
+            worst = Math.max(worst, epsilonAdvanced(i));
+        }
+        return worst;
     }
 
     /** Releases each agent has made so far. */

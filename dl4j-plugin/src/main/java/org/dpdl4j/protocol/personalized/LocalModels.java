@@ -39,7 +39,8 @@ public final class LocalModels {
         double loss = problem.localLoss(i, theta);
         for (int k = 0; k < MAX_ITERATIONS; k++) {
             INDArray g = problem.localGradient(i, theta);
-            if (g.norm2Number().doubleValue() <= TOLERANCE) {
+            double gradientNorm = g.norm2Number().doubleValue();
+            if (gradientNorm <= TOLERANCE) {
                 return theta;
             }
             double[] step = SpdSystems.solve(problem.localHessian(i, theta).toDoubleMatrix(), g.toDoubleVector());
@@ -49,7 +50,6 @@ public final class LocalModels {
             }
             INDArray direction = Nd4j.createFromArray(step);
             double decrease = g.mul(direction).sumNumber().doubleValue();
-            double gradientNorm = g.norm2Number().doubleValue();
             INDArray next = theta.sub(direction);
             double nextLoss = problem.localLoss(i, next);
             // near the minimiser the loss no longer resolves the decrease; the full step is accepted when it halves

@@ -15,16 +15,10 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
-import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.Protocol;
-import org.dpdl4j.runtime.ProtocolProvider;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
@@ -37,25 +31,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * propagation, on a task whose users come with a similarity graph (the {@code collaborative} data set). Every user's
  * confidence is {@code m_i / max_j m_j} and its regulariser {@code lambda_i = 1 / m_i}, as in the paper.
  */
-public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
+public final class PersonalizedProtocol implements Protocol {
     /** Which algorithm. */
     public enum Kind { CD, PRIVATE_CD, MODEL_PROPAGATION, ADMM }
 
     private final Kind kind;
 
-    /** The provider: one instance per algorithm. */
-    public PersonalizedProtocol() {
-        this(Kind.CD);
-    }
-
     public PersonalizedProtocol(Kind kind) {
         this.kind = kind;
-    }
-
-    @Override
-    public List<Protocol> protocols() {
-        return List.of(new PersonalizedProtocol(Kind.CD), new PersonalizedProtocol(Kind.PRIVATE_CD),
-                new PersonalizedProtocol(Kind.MODEL_PROPAGATION), new PersonalizedProtocol(Kind.ADMM));
     }
 
     @Override
@@ -120,17 +103,14 @@ public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
         long seed = s.get(SEED, 1L);
         NoiseKind noise = RunOptions.noiseKind(s, isPrivate());
         NoiseStreams streams = noise.streams(n, seed);
-        if (kind == Kind.ADMM) {
-            // one iteration = one random edge
-            return new GossipAdmmRun(s, problem, LocalModels.solve(problem), GossipAdmmRun.drawSchedule(problem, ticks,
-                    streams.sampling(0, 0)), s.get(ADMM_PENALTY, 0.1), Math.toIntExact(s.get(LOCAL_STEPS, 10L)));
-        }
-        int[] schedule = WakeSchedule.draw(n, ticks, streams.sampling(0, 0));
+        java.util.random.RandomGenerator draws = streams.sampling(0, 0);
         return switch (kind) {
-            case CD -> new CoordinateDescentRun(s, null, problem, problem.zeros(), schedule, null, null);
-            case MODEL_PROPAGATION -> new ModelPropagationRun(s, problem, LocalModels.solve(problem), schedule);
-            case PRIVATE_CD -> privateRun(s, problem, schedule, streams, noise, ticks);
-            case ADMM -> throw new AssertionError("handled above");
+            case CD -> new CoordinateDescentRun(s, null, problem, problem.zeros(), WakeSchedule.draw(n, ticks, draws), null, null);
+            case MODEL_PROPAGATION -> new ModelPropagationRun(s, problem, LocalModels.solve(problem), WakeSchedule.draw(n, ticks, draws));
+            case PRIVATE_CD -> privateRun(s, problem, WakeSchedule.draw(n, ticks, draws), streams, noise, ticks);
+            // one iteration = one random edge
+            case ADMM -> new GossipAdmmRun(s, problem, LocalModels.solve(problem), GossipAdmmRun.drawSchedule(problem, ticks, draws),
+                    s.get(ADMM_PENALTY, 0.1), Math.toIntExact(s.get(LOCAL_STEPS, 10L)));
         };
     }
 
@@ -146,9 +126,7 @@ public final class PersonalizedProtocol implements Protocol, ProtocolProvider {
         double delta = s.get(DELTA, 1e-5);
         ReleasePlan plan = ReleasePlan.of(problem, schedule, mechanism, 1.0, epsilonBar, s.get(ALLOCATION, BudgetAllocation.EQUAL_SPLIT),
                 releases, s.get(RELEASE_DELTA, 1e-6), delta, 0);
-        RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
-                PrivacyBudget.unlimited(delta), noise.isSecure());
-        return new CoordinateDescentRun(s, ledger, problem, problem.zeros(), schedule, plan, streams);
+        return CoordinateDescentRun.withStandardLedger(s, problem, problem.zeros(), schedule, plan, streams, delta, noise.isSecure());
     }
 
     /** A user's examples with 0/1 labels [m, 1] as the +-1 labels of the logistic loss. */

@@ -19,11 +19,6 @@ import org.dpdl4j.experiments.report.Panel;
 import org.dpdl4j.experiments.report.Plots;
 import org.dpdl4j.experiments.report.Series;
 import org.dpdl4j.experiments.report.TerminalTable;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
-import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.protocol.personalized.AgentData;
@@ -150,6 +145,7 @@ public final class PersonalizedReproduction {
         PersonalizedProblem problem = problem(b, c.mu());
         int n = problem.agentCount();
         double warmStart = c.warm() ? epsilonBar * settings.warmStartShare() : 0;
+        List<AgentData> tests = test(b);
         double accuracy = 0;
         double objective = 0;
         double sum = 0;
@@ -157,35 +153,37 @@ public final class PersonalizedReproduction {
         INDArray models = null;
         for (int r = 0; r < seeds; r++) {
             long seed = settings.seed() * 1000 + r;
-            NoiseStreams streams = NoiseKind.SEEDED.streams(n, seed);
             INDArray start = problem.zeros();
             if (c.warm()) {
-                INDArray noisyLocal = LocalModels.perturb(problem, local(b), warmStart, LIPSCHITZ, streams);
+                INDArray noisyLocal = LocalModels.perturb(problem, local(b), warmStart, LIPSCHITZ, NoiseKind.SEEDED.streams(n, seed));
                 ModelPropagationRun mp = new ModelPropagationRun(RunSettings.empty(), problem, noisyLocal,
                         schedule(n, (long) settings.warmTicksPerAgent() * n, seed + 7));
                 mp.runToEnd();
                 start = mp.models();
             }
-            int[] schedule = schedule(n, (long) c.releases() * n, seed);
-            ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, LIPSCHITZ, epsilonBar,
-                    BudgetAllocation.EQUAL_SPLIT, c.releases(), 0, settings.deltaBar(), warmStart);
-            RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
-                    PrivacyBudget.unlimited(1e-5), false);
-            CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger, problem, start, schedule, plan, streams);
+            CoordinateDescentRun run = privateRun(problem, start, epsilonBar, c.releases(), warmStart, seed);
             run.runToEnd();
             models = run.models();
-            accuracy += PersonalizedProblem.meanAccuracy(test(b), models);
+            accuracy += PersonalizedProblem.meanAccuracy(tests, models);
             objective += run.objective();
-            double worstSum = 0;
-            double worstAdvanced = 0;
-            for (int i = 0; i < n; i++) {
-                worstSum = Math.max(worstSum, run.epsilonSum(i));
-                worstAdvanced = Math.max(worstAdvanced, run.epsilonAdvanced(i));
-            }
-            sum = Math.max(sum, worstSum);
-            advanced = Math.max(advanced, worstAdvanced);
+            sum = Math.max(sum, run.epsilon());
+            advanced = Math.max(advanced, run.worstEpsilonAdvanced());
         }
         return new Outcome(accuracy / seeds, objective / seeds, sum, advanced, models);
+    }
+
+    /**
+     * Private CD (Laplace, equal split over T_i releases per agent) from {@code start}, its schedule and noise drawn
+     * from {@code seed} (the noise streams of the warm start, which uses round -1).
+     */
+    private CoordinateDescentRun privateRun(PersonalizedProblem problem, INDArray start, double epsilonBar, int releases,
+                                            double warmStart, long seed) {
+        int n = problem.agentCount();
+        int[] schedule = schedule(n, (long) releases * n, seed);
+        ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, LIPSCHITZ, epsilonBar,
+                BudgetAllocation.EQUAL_SPLIT, releases, 0, settings.deltaBar(), warmStart);
+        return CoordinateDescentRun.withStandardLedger(RunSettings.empty(), problem, start, schedule, plan,
+                NoiseKind.SEEDED.streams(n, seed), 1e-5, false);
     }
 
     /** mu, T_i and the warm start that maximise private CD's validation accuracy (one noise seed) at this budget. */
@@ -350,7 +348,7 @@ public final class PersonalizedReproduction {
         int n = cdProblem.agentCount();
         CoordinateDescentRun cd = new CoordinateDescentRun(RunSettings.empty(), null, cdProblem, cdProblem.zeros(),
                 schedule(n, (long) settings.ticksPerAgent() * n, settings.seed()), null, null);
-        double cdAuc = attackedAuc(cd, b);
+        double cdAuc = attackedAuc(cd, tests);
         csv.append(String.format(Locale.ROOT, "cd,inf,%s,%d,%.4f,%.4f%n", mu, settings.ticksPerAgent(), cdAuc,
                 PersonalizedProblem.meanAccuracy(tests, cd.models())));
         List<Double> bars = settings.epsilonBars();
@@ -359,14 +357,8 @@ public final class PersonalizedReproduction {
         for (int e = 0; e < x.length; e++) {
             Choice c = choices[e];
             PersonalizedProblem problem = problem(b, c.mu());
-            int[] schedule = schedule(n, (long) c.releases() * n, settings.seed() * 1000);
-            ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, LIPSCHITZ, x[e], BudgetAllocation.EQUAL_SPLIT,
-                    c.releases(), 0, settings.deltaBar(), 0);
-            RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
-                    PrivacyBudget.unlimited(1e-5), false);
-            CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger, problem, problem.zeros(), schedule, plan,
-                    NoiseKind.SEEDED.streams(n, settings.seed() * 1000));
-            auc[e] = attackedAuc(run, b);
+            CoordinateDescentRun run = privateRun(problem, problem.zeros(), x[e], c.releases(), 0, settings.seed() * 1000);
+            auc[e] = attackedAuc(run, tests);
             csv.append(String.format(Locale.ROOT, "private-cd,%s,%s,%d,%.4f,%.4f%n", x[e], c.mu(), c.releases(), auc[e],
                     PersonalizedProblem.meanAccuracy(tests, run.models())));
         }
@@ -385,12 +377,12 @@ public final class PersonalizedReproduction {
     }
 
     /** Runs {@code run} to the end under the eavesdropper and returns its mean membership AUC over the agents. */
-    private static double attackedAuc(CoordinateDescentRun run, BelletProblem b) {
+    private static double attackedAuc(CoordinateDescentRun run, List<AgentData> tests) {
         PersonalizedProblem problem = run.problem();
         BroadcastInverter inverter = new BroadcastInverter(problem, problem.zeros());
         run.tapBroadcasts(inverter);
         run.runToEnd();
-        return GradientAlignmentMembership.meanAuc(inverter, problem, test(b));
+        return GradientAlignmentMembership.meanAuc(inverter, problem, tests);
     }
 
     private static double[] column(List<double[]> rows, int c) {

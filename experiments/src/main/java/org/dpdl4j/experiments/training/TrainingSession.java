@@ -24,7 +24,6 @@ import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.workload.Evaluation;
-import org.dpdl4j.protocol.personalized.AgentData;
 import org.dpdl4j.experiments.workload.Partitioners;
 import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
@@ -436,15 +435,12 @@ public final class TrainingSession {
 
         /** Each user's own model on its own test set (personalized learning). */
         private double[] perUser(INDArray models) {
-            int n = (int) models.size(0);
-            double[] metric = new double[n];
+            List<Evaluation> each = workload.personalEvaluations(models, true);
+            double[] metric = new double[each.size()];
             try (MetricsCsv csv = MetricsCsv.create(dir.file("nodes.csv"), List.of("node", "train_examples", "test_loss", "test_accuracy"))) {
-                for (int i = 0; i < n; i++) {
-                    var user = workload.personal().agents().get(i);
-                    AgentData test = AgentData.ofClasses(user.test().features(), user.test().labels());
-                    INDArray theta = models.getRow(i);
-                    metric[i] = test.accuracy(theta);
-                    csv.append(i, user.train().size(), test.logisticLoss(theta), metric[i]);
+                for (int i = 0; i < metric.length; i++) {
+                    metric[i] = each.get(i).accuracy();
+                    csv.append(i, workload.personal().agents().get(i).train().size(), each.get(i).loss(), metric[i]);
                 }
             }
             return metric;

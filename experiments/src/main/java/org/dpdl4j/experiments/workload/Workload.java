@@ -110,17 +110,21 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
      * mean over the users of the logistic loss and of the accuracy.
      */
     public Evaluation personalEvaluation(INDArray models, boolean onTest) {
-        double loss = 0;
-        double accuracy = 0;
-        int n = personal.agents().size();
-        for (int i = 0; i < n; i++) {
+        List<Evaluation> each = personalEvaluations(models, onTest);
+        return new Evaluation(each.stream().mapToDouble(Evaluation::loss).average().orElseThrow(),
+                each.stream().mapToDouble(Evaluation::accuracy).average().orElseThrow());
+    }
+
+    /** Every user's own model on its own test (or training) set: logistic loss and accuracy, one per user. */
+    public List<Evaluation> personalEvaluations(INDArray models, boolean onTest) {
+        List<Evaluation> out = new ArrayList<>();
+        for (int i = 0; i < personal.agents().size(); i++) {
             LabeledData data = onTest ? personal.agents().get(i).test() : personal.agents().get(i).train();
             AgentData own = AgentData.ofClasses(data.features(), data.labels());
             INDArray theta = models.getRow(i);
-            loss += own.logisticLoss(theta) / n;
-            accuracy += own.accuracy(theta) / n;
+            out.add(new Evaluation(own.logisticLoss(theta), own.accuracy(theta)));
         }
-        return new Evaluation(loss, accuracy);
+        return out;
     }
 
     /** The optimality gap {@code (1/n) sum_i ||x_i - x*||^2} of the synthetic task for node models [n, p] (or one model [p]). */
