@@ -1,5 +1,7 @@
 package org.dpdl4j.optim;
 
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import java.util.Optional;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,7 +103,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         if (Double.isNaN(z)) {
             Calibration c = accounting.calibrate(this::eventPerStep, plannedSteps, config.delta(), config.targetEpsilon());
             z = c.noise();
-            LOG.info("Calibrated noise multiplier z = {} for epsilon = {} (achieved {}) at delta = {} over {} steps",
+            LOG.debug("Calibrated noise multiplier z = {} for epsilon = {} (achieved {}) at delta = {} over {} steps",
                     z, config.targetEpsilon(), c.epsilon(), config.delta(), plannedSteps);
         }
         this.stepEvent = eventPerStep(z);
@@ -250,6 +252,11 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     /** Steps taken so far. */
     public long steps() {
         return completedSteps();
+    }
+
+    @Override
+    public Optional<PrivacyLedger> plannedLedger() {
+        return plannedRepetition(stepEvent, mechanism);
     }
 
     @Override

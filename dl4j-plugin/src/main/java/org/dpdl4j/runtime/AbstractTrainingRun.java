@@ -4,9 +4,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongFunction;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.LedgerEntry;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -64,6 +67,29 @@ public abstract class AbstractTrainingRun implements TrainingRun {
     /** Records the step's applications together; refuses them all when over budget. */
     protected final void spend(List<Charge> charges) {
         requireLedger().spend(completed, charges);
+    }
+
+    /**
+     * A planned ledger ({@link #plannedLedger()}) for a run that makes the same applications every step: every
+     * planned step spends {@code event} on every party.
+     */
+    protected final Optional<PrivacyLedger> plannedRepetition(DpEvent event, String mechanism) {
+        return plannedLedger(step -> List.of(Charge.ofAll(event, mechanism)));
+    }
+
+    /**
+     * A planned ledger ({@link #plannedLedger()}) from the charges of each step, by 0-based step index, over the
+     * planned steps.
+     */
+    protected final Optional<PrivacyLedger> plannedLedger(LongFunction<List<Charge>> chargesOfStep) {
+        RunLedger l = requireLedger();
+        PrivacyLedger planned = new PrivacyLedger();
+        for (long step = 0; step < plannedSteps(); step++) {
+            for (Charge c : chargesOfStep.apply(step)) {
+                planned.add(new LedgerEntry(c.event(), 1, c.party(), c.mechanism(), l.secureNoise(), 0));
+            }
+        }
+        return Optional.of(planned);
     }
 
     private RunLedger requireLedger() {

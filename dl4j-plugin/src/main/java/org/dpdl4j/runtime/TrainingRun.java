@@ -2,6 +2,7 @@ package org.dpdl4j.runtime;
 
 import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -67,6 +68,16 @@ public interface TrainingRun extends AutoCloseable {
 
     /** The run's privacy ledger; empty for a protocol without a privacy guarantee. */
     Optional<RunLedger> ledger();
+
+    /**
+     * The ledger the run will hold once its planned steps are taken, known before the first step (it depends on the
+     * settings and the sizes of the data, never on their values), priced like {@link #ledger()}: what tuning needs to
+     * bound a candidate before it runs. A run stopped early by its budget spends less. Empty for a protocol without a
+     * guarantee, or one that cannot tell its spend in advance.
+     */
+    default Optional<PrivacyLedger> plannedLedger() {
+        return Optional.empty();
+    }
 
     /** Epsilon spent so far (standard conversion), or +Infinity for a protocol without a guarantee. */
     default double epsilon() {

@@ -59,6 +59,18 @@ class PrivateTrainerTest {
     }
 
     @Test
+    void thePlannedLedgerIsTheLedgerTheRunEndsWith() {
+        INDArray[] d = data();
+        PrivateTrainer t = trainer(logistic(), DpSgdConfig.forTarget(1.0, 2.0, 1e-5, 100, 3), d);
+        var planned = t.plannedLedger().orElseThrow();
+        assertTrue(t.ledger().orElseThrow().ledger().isEmpty(), "known before the first step");
+        t.runToEnd();
+        assertEquals(t.ledger().orElseThrow().ledger(), planned);
+        assertEquals(t.epsilon(), t.ledger().orElseThrow().accounting().bound(planned, 1e-5,
+                org.dpdl4j.privacy.accounting.Conversion.STANDARD).epsilon(), 0.0);
+    }
+
+    @Test
     void calibratedRunEndsAtOrBelowTheTargetAndLearns() {
         INDArray[] d = data();
         MultiLayerNetwork net = logistic();

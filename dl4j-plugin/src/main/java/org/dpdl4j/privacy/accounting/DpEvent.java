@@ -15,5 +15,5 @@ package org.dpdl4j.privacy.accounting;
  */
 public sealed interface DpEvent permits GaussianEvent, LaplaceEvent, PoissonSampledEvent,
         SampledWithoutReplacementEvent, SelfComposedEvent, ComposedEvent, ZCdpEvent, CorrelatedGaussianEvent,
-        NoOpEvent, NonPrivateEvent, RepeatAndSelectEvent {
+        NoOpEvent, NonPrivateEvent, RepeatAndSelectEvent, EnvelopeEvent {
 }

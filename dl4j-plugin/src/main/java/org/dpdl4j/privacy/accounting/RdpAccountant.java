@@ -31,7 +31,7 @@ import java.util.TreeSet;
 public final class RdpAccountant implements AdditiveAccountant {
     private static final String SUPPORTED = "Gaussian, CorrelatedGaussian, Laplace, ZCdp, NoOp, NonPrivate events,"
             + " their self-composition and composition, Poisson-sampled (Correlated)Gaussian under ADD_OR_REMOVE_ONE,"
-            + " (Correlated)Gaussian sampled without replacement under REPLACE_ONE, and repeat-and-select (tuning) of any of these";
+            + " (Correlated)Gaussian sampled without replacement under REPLACE_ONE, repeat-and-select (tuning) and envelopes of any of these";
 
     private final NeighbouringRelation relation;
     private final double[] orders;
@@ -240,6 +240,15 @@ public final class RdpAccountant implements AdditiveAccountant {
             String inner = EventTree.refusal(tuning.candidate(), this::leafRefusal);
             return inner == null ? null : "its candidate is refused: " + inner;
         }
+        if (event instanceof EnvelopeEvent envelope) {
+            for (DpEvent e : envelope.events()) {
+                String inner = EventTree.refusal(e, this::leafRefusal);
+                if (inner != null) {
+                    return "its option " + e + " is refused: " + inner;
+                }
+            }
+            return null;
+        }
         if (event instanceof GaussianEvent || event instanceof CorrelatedGaussianEvent || event instanceof LaplaceEvent
                 || event instanceof ZCdpEvent || event instanceof NoOpEvent || event instanceof NonPrivateEvent) {
             return null;
@@ -284,6 +293,22 @@ public final class RdpAccountant implements AdditiveAccountant {
                 for (int i = 0; i < orders.length; i++) {
                     if (selected[i] != 0.0) {
                         out[i] += count * selected[i];
+                    }
+                }
+                return;
+            }
+            if (leaf instanceof EnvelopeEvent envelope) {
+                double[] worst = new double[orders.length];
+                for (DpEvent e : envelope.events()) {
+                    double[] curve = new double[orders.length];
+                    addCurve(e, 1, curve);
+                    for (int i = 0; i < orders.length; i++) {
+                        worst[i] = Math.max(worst[i], curve[i]);
+                    }
+                }
+                for (int i = 0; i < orders.length; i++) {
+                    if (worst[i] != 0.0) {
+                        out[i] += count * worst[i];
                     }
                 }
                 return;

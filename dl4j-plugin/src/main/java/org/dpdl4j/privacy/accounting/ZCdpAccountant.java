@@ -150,6 +150,9 @@ public final class ZCdpAccountant implements AdditiveAccountant {
     }
 
     private static String leafRefusal(DpEvent event) {
+        if (event instanceof EnvelopeEvent) {
+            return "an envelope of mechanisms is priced order by order; account it with RdpAccountant";
+        }
         if (event instanceof RepeatAndSelectEvent) {
             return "the cost of tuning (repeat and select) is an RDP curve that is not linear in the order; account it with"
                     + " RdpAccountant";

@@ -15,6 +15,7 @@ import org.dpdl4j.privacy.accounting.NoOpEvent;
 import org.dpdl4j.privacy.accounting.NonPrivateEvent;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
+import org.dpdl4j.privacy.accounting.EnvelopeEvent;
 import org.dpdl4j.privacy.accounting.RepeatAndSelectEvent;
 import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
@@ -51,6 +52,9 @@ final class EventJson {
             number(o.put("type", "repeat-and-select"), "mean", r.mean());
             number(o, "shape", r.shape());
             o.set("event", write(r.candidate()));
+        } else if (event instanceof EnvelopeEvent v) {
+            ArrayNode events = o.put("type", "envelope").putArray("events");
+            v.events().forEach(e -> events.add(write(e)));
         } else if (event instanceof SelfComposedEvent s) {
             o.put("type", "self-composed").put("count", s.count());
             o.set("event", write(s.event()));
@@ -79,16 +83,18 @@ final class EventJson {
                     integer(o, "sampleSize"), read(child(o, "event")));
             case "self-composed" -> new SelfComposedEvent(read(child(o, "event")), integer(o, "count"));
             case "repeat-and-select" -> new RepeatAndSelectEvent(read(child(o, "event")), number(o, "mean"), number(o, "shape"));
-            case "composed" -> {
-                JsonNode events = child(o, "events");
-                List<DpEvent> list = new ArrayList<>();
-                events.forEach(e -> list.add(read(e)));
-                yield new ComposedEvent(list);
-            }
+            case "composed" -> new ComposedEvent(list(child(o, "events")));
+            case "envelope" -> new EnvelopeEvent(list(child(o, "events")));
             case "no-op" -> new NoOpEvent();
             case "non-private" -> new NonPrivateEvent();
             default -> throw new IllegalArgumentException("unknown privacy event type '" + type + "'");
         };
+    }
+
+    private static List<DpEvent> list(JsonNode events) {
+        List<DpEvent> list = new ArrayList<>();
+        events.forEach(e -> list.add(read(e)));
+        return list;
     }
 
     private static void number(ObjectNode o, String name, double value) {

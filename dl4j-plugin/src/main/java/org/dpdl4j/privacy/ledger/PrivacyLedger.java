@@ -7,7 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import org.dpdl4j.privacy.accounting.ComposedEvent;
 import org.dpdl4j.privacy.accounting.DpEvent;
+import org.dpdl4j.privacy.accounting.EnvelopeEvent;
+import org.dpdl4j.privacy.accounting.NoOpEvent;
+import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 
 /**
  * What a run has spent: every application of a private mechanism, aggregated by identical application (same
@@ -88,6 +92,31 @@ public final class PrivacyLedger {
             }
         }
         return out;
+    }
+
+    /**
+     * What the ledger applies to one party's data, as one event: the composition of its entries (those of every party
+     * and the party's own), each repeated its count; {@link LedgerEntry#ALL_PARTIES} gives the entries of every party
+     * only. An empty composition ({@link NoOpEvent}) when nothing applies.
+     */
+    public DpEvent eventOf(int party) {
+        List<DpEvent> events = new ArrayList<>();
+        for (LedgerEntry e : entriesOf(party)) {
+            events.add(e.count() == 1 ? e.event() : new SelfComposedEvent(e.event(), e.count()));
+        }
+        return events.isEmpty() ? new NoOpEvent() : events.size() == 1 ? events.get(0) : new ComposedEvent(events);
+    }
+
+    /**
+     * One event that bounds what the ledger applies to every party's data: the envelope of the parties' events
+     * ({@link #eventOf(int)}), or the ledger's one event when no party has entries of its own.
+     */
+    public DpEvent worstPartyEvent() {
+        List<Integer> parties = parties();
+        if (parties.isEmpty()) {
+            return eventOf(LedgerEntry.ALL_PARTIES);
+        }
+        return EnvelopeEvent.of(parties.stream().map(this::eventOf).toList());
     }
 
     /** An independent copy. */

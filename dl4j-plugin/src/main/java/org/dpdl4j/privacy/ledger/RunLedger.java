@@ -213,6 +213,11 @@ public final class RunLedger {
         return segment;
     }
 
+    /** Whether the run's noise comes from a secure source. */
+    public boolean secureNoise() {
+        return secureNoise;
+    }
+
     public PrivacyBudget budget() {
         return budget;
     }

@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.decentralized;
 
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
@@ -302,6 +303,11 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     /** Rounds done so far. */
     public long round() {
         return completedSteps();
+    }
+
+    @Override
+    public Optional<PrivacyLedger> plannedLedger() {
+        return privacy == null ? Optional.empty() : plannedRepetition(privacy.perRound(), mechanism);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import java.util.Optional;
 import org.dpdl4j.optim.RowClipping;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
@@ -185,6 +187,11 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
     /** Rounds done so far. */
     public long round() {
         return completedSteps();
+    }
+
+    @Override
+    public Optional<PrivacyLedger> plannedLedger() {
+        return privacy == null ? Optional.empty() : plannedRepetition(privacy.perRound(), mechanism);
     }
 
     @Override

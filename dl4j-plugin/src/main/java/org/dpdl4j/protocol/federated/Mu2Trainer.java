@@ -1,5 +1,8 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import java.util.Optional;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
@@ -158,6 +161,13 @@ public final class Mu2Trainer extends AbstractTrainingRun {
     /** Rounds done so far. */
     public long round() {
         return completedSteps();
+    }
+
+    @Override
+    public Optional<PrivacyLedger> plannedLedger() {
+        // step k (0-based) is round t = k + 1
+        return privacy == null ? Optional.empty()
+                : plannedLedger(k -> List.of(Charge.ofAll(privacy.eventOfRound(k + 1), mechanism)));
     }
 
     @Override

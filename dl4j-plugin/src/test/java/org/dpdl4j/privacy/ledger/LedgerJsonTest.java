@@ -58,7 +58,9 @@ class LedgerJsonTest {
                 new ComposedEvent(List.of(new ComposedEvent(List.of()), new SelfComposedEvent(new NoOpEvent(), 0))),
                 new NoOpEvent(), new NonPrivateEvent(),
                 new RepeatAndSelectEvent(new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(1.1)), 500), AWKWARD[4], 0.5),
-                RepeatAndSelectEvent.poisson(new GaussianEvent(AWKWARD[0]), 8));
+                RepeatAndSelectEvent.poisson(new GaussianEvent(AWKWARD[0]), 8),
+                new RepeatAndSelectEvent(new ComposedEvent(List.of(new org.dpdl4j.privacy.accounting.EnvelopeEvent(List.of(
+                        new GaussianEvent(AWKWARD[1]), new SelfComposedEvent(new LaplaceEvent(3), 7))), new GaussianEvent(20))), 10, 1));
     }
 
     @Test
