@@ -3,13 +3,14 @@ package org.dpdl4j.cli;
 import org.dpdl4j.cli.bench.BenchCommand;
 import org.dpdl4j.cli.reproduce.ReproduceCommand;
 import org.dpdl4j.cli.train.TrainCommand;
+import org.dpdl4j.cli.train.TuneCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of the {@code dpdl4j} command. */
 @Command(name = "dpdl4j", mixinStandardHelpOptions = true, version = "dpdl4j 0.1.0",
         description = "Differentially private decentralized and federated learning on Deeplearning4j.",
-        subcommands = {TrainCommand.class, ReproduceCommand.class, AccountCommand.class, DatasetsCommand.class, BenchCommand.class, AttackCommand.class})
+        subcommands = {TrainCommand.class, TuneCommand.class, ReproduceCommand.class, AccountCommand.class, DatasetsCommand.class, BenchCommand.class, AttackCommand.class})
 public final class Dpdl4jCommand implements Runnable {
     @Override
     public void run() {
@@ -36,6 +37,7 @@ public final class Dpdl4jCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Dpdl4jCommand());
         TrainCommand.register(cl.getSubcommands().get("train"));
+        TuneCommand.register(cl.getSubcommands().get("tune"));
         // A bad option prints its message and where the help is, not the whole usage (train has 50 options).
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine at = ex.getCommandLine();

@@ -45,28 +45,8 @@ public final class TrainCommand implements Callable<Integer> {
                     + String.join(", ", registry.names()));
         }
         Protocol protocol = registry.get(name);
-        TrainOptions options = TrainOptions.of(registry);
-        List<String> foreign = new ArrayList<>();
-        RunSettings settings = RunSettings.empty();
         try {
-            for (OptionSpec given : parsed.matchedOptions()) {
-                RunOption<?> option = options.byFlag(given.longestName());
-                if (option == null) {
-                    continue;   // --algo, --help, --version
-                }
-                if (!options.isGeneral(option) && !protocol.options().contains(option)) {
-                    foreign.add(option.flag());
-                    continue;
-                }
-                settings = settings.withText(option, given.typedValues().isEmpty() ? "true"
-                        : String.valueOf((Object) given.getValue()));
-            }
-            if (!foreign.isEmpty()) {
-                throw new InvalidOptionException(foreign.get(0), String.join(", ", foreign) + (foreign.size() == 1
-                        ? " has" : " have") + " no effect with --algo " + name + "; drop " + (foreign.size() == 1 ? "it"
-                        : "them") + " (" + name + " reads " + String.join(", ",
-                        protocol.options().stream().map(RunOption::flag).toList()) + ")");
-            }
+            RunSettings settings = TrainOptions.of(registry).settings(parsed, protocol);
             return new TrainingSession(protocol, settings, parsed.originalArgs(), spec.commandLine().getOut()).run()
                     .exitCode();
         } catch (InvalidOptionException e) {

@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolRegistry;
+import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Model.ArgGroupSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -26,7 +29,53 @@ final class TrainOptions {
     }
 
     static TrainOptions of(ProtocolRegistry registry) {
-        return new TrainOptions(TrainCommand.general(), registry.options());
+        return of(registry, TrainCommand.general());
+    }
+
+    /** The options of a command that reads {@code general} besides the protocols' options. */
+    static TrainOptions of(ProtocolRegistry registry, List<RunOption<?>> general) {
+        return new TrainOptions(general, registry.options());
+    }
+
+    /**
+     * The settings the parsed command line gives: every general option, and every option of {@code protocol}.
+     *
+     * @throws InvalidOptionException naming the options the protocol does not read
+     */
+    RunSettings settings(ParseResult parsed, Protocol protocol) {
+        List<String> foreign = new ArrayList<>();
+        RunSettings settings = RunSettings.empty();
+        for (OptionSpec given : parsed.matchedOptions()) {
+            RunOption<?> option = byFlag(given.longestName());
+            if (option == null) {
+                continue;   // --algo, --help, --version
+            }
+            if (!isGeneral(option) && !protocol.options().contains(option)) {
+                foreign.add(option.flag());
+                continue;
+            }
+            settings = settings.withText(option, given.typedValues().isEmpty() ? "true" : String.valueOf((Object) given.getValue()));
+        }
+        if (!foreign.isEmpty()) {
+            String name = protocol.name();
+            throw new InvalidOptionException(foreign.get(0), String.join(", ", foreign) + (foreign.size() == 1
+                    ? " has" : " have") + " no effect with --algo " + name + "; drop " + (foreign.size() == 1 ? "it"
+                    : "them") + " (" + name + " reads " + String.join(", ",
+                    protocol.options().stream().map(RunOption::flag).toList()) + ")");
+        }
+        return settings;
+    }
+
+    /** The general options (as one group) and then every protocol option, naming the protocols that read each. */
+    void addOptions(CommandSpec spec, ProtocolRegistry registry, String generalHeading) {
+        spec.addArgGroup(group(generalHeading, general, registry, true));
+        List<RunOption<?>> rest = new ArrayList<>();
+        for (RunOption<?> o : registry.options()) {
+            if (!general.contains(o)) {
+                rest.add(o);
+            }
+        }
+        spec.addArgGroup(group("Options of the algorithms (each says which algorithms read it):%n", rest, registry, false));
     }
 
     RunOption<?> byFlag(String flag) {
@@ -38,10 +87,10 @@ final class TrainOptions {
     }
 
     /** Columns of the help's own lines (picocli wraps them with no indent). */
-    private static final int WIDTH = 100;
+    static final int WIDTH = 100;
 
     /** {@code text} after {@code lead}, wrapped at {@link #WIDTH} with continuation lines under the text. */
-    private static List<String> wrapped(String lead, String text) {
+    static List<String> wrapped(String lead, String text) {
         List<String> lines = new ArrayList<>();
         StringBuilder line = new StringBuilder(lead);
         for (String word : text.split(" ")) {
@@ -84,14 +133,7 @@ final class TrainOptions {
         spec.usageMessage().description(description.toArray(String[]::new)).width(WIDTH + 4).abbreviateSynopsis(true);
         spec.addOption(OptionSpec.builder(TrainCommand.ALGO).paramLabel("ALGO").type(String.class)
                 .description("The algorithm: " + String.join(", ", registry.names()) + "; default sgd.").build());
-        spec.addArgGroup(group("Data and model:%n", general, registry, true));
-        List<RunOption<?>> rest = new ArrayList<>();
-        for (RunOption<?> o : registry.options()) {
-            if (!general.contains(o)) {
-                rest.add(o);
-            }
-        }
-        spec.addArgGroup(group("Options of the algorithms (each says which algorithms read it):%n", rest, registry, false));
+        addOptions(spec, registry, "Data and model:%n");
         spec.addOption(hidden("--privacy", "the central DP-SGD of --privacy central is now --algo dp-sgd"));
         spec.addOption(hidden("--split", "the split over machines is now --partition"));
     }

@@ -56,6 +56,32 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
         }
     }
 
+    /**
+     * A validation set held out of the training data at random (the same seed gives the same split), and the workload
+     * that trains on the rest: tuning scores its candidates there, never on the test set.
+     *
+     * @param fraction the share of the training examples held out, in (0, 1)
+     * @throws IllegalArgumentException for the synthetic tasks, whose users' data cannot be split this way
+     */
+    public HeldOut holdOut(double fraction, long seed) {
+        if (labeled == null || synthetic != null || personal != null) {
+            throw new IllegalArgumentException(name + " has no pooled labelled training set to hold a validation set out of;"
+                    + " tune on mnist, a9a, covtype or covtype-20k");
+        }
+        org.dpdl4j.data.TrainTest parts = labeled.split(1 - fraction, seed);
+        LabelEncoding encoding = train.labels().size(1) == 1 && numClasses == 2 ? LabelEncoding.BINARY : LabelEncoding.ONE_HOT;
+        Workload rest = new Workload(name, new Split(parts.train().features(), parts.train().labelMatrix(encoding)), test,
+                parts.train(), null, null, model, architecture, dataType, numClasses);
+        return new HeldOut(rest, new Split(parts.test().features(), parts.test().labelMatrix(encoding)));
+    }
+
+    /**
+     * @param training   the workload that trains on what was not held out
+     * @param validation the held-out examples
+     */
+    public record HeldOut(Workload training, Split validation) {
+    }
+
     public long nIn() {
         return train.features().size(1);
     }

@@ -104,6 +104,20 @@ public final class Workloads {
                 tt.train().numClasses());
     }
 
+    /**
+     * The same data with the architecture the settings choose (their hidden layers and activation; the model family
+     * stays): what tuning trains each candidate of a search over the network with, without reading the data again.
+     */
+    public static Workload withArchitecture(Workload base, RunSettings settings) {
+        settings.get(MODEL).filter(m -> !m.equals(base.model().cliName())).ifPresent(m -> {
+            throw MODEL.invalid("--model " + m + ": the model family is fixed for the whole tuning (" + base.model().cliName()
+                    + "); tune its hidden layers and activation instead");
+        });
+        Architecture arch = architecture(settings, base.model(), base.model() != ModelKind.LEAST_SQUARES);
+        return new Workload(base.name(), base.train(), base.test(), base.labeled(), base.synthetic(), base.personal(),
+                base.model(), arch, base.dataType(), base.numClasses());
+    }
+
     /** Whether the data set is generated from the seed (nothing to download or verify). */
     public static boolean isGenerated(String dataset) {
         return dataset.equals("synthetic-lsq") || dataset.equals("collaborative");

@@ -1,0 +1,500 @@
+package org.dpdl4j.experiments.tuning;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+import org.deeplearning4j.arbiter.optimize.api.termination.MaxCandidatesCondition;
+import org.deeplearning4j.arbiter.optimize.config.OptimizationConfiguration;
+import org.deeplearning4j.arbiter.optimize.runner.LocalOptimizationRunner;
+import org.deeplearning4j.util.ModelSerializer;
+import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.experiments.report.AtomicFiles;
+import org.dpdl4j.experiments.report.Figure;
+import org.dpdl4j.experiments.report.MetricsCsv;
+import org.dpdl4j.experiments.report.Panel;
+import org.dpdl4j.experiments.report.Plots;
+import org.dpdl4j.experiments.report.Provenance;
+import org.dpdl4j.experiments.report.RunDirectory;
+import org.dpdl4j.experiments.report.Series;
+import org.dpdl4j.experiments.report.TerminalTable;
+import org.dpdl4j.experiments.training.SessionOptions;
+import org.dpdl4j.experiments.workload.Workload;
+import org.dpdl4j.experiments.workload.WorkloadOptions;
+import org.dpdl4j.experiments.workload.Workloads;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.LedgerStatement;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseKey;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.tuning.CandidateCount;
+
+/**
+ * A hyperparameter tuning of any registered protocol through Arbiter's runner, with its privacy cost accounted
+ * (Papernot &amp; Steinke 2022): a pool of configurations is drawn by Arbiter's random or grid search; each configuration
+ * is built and its planned ledger priced before any data is touched; a random number K of candidates, each a
+ * configuration drawn uniformly from the pool, is trained on the training data less a held-out validation set and
+ * scored there with noise; the best candidate's model is the released model, and its ledger holds the tuning's cost.
+ * With {@code --epsilon-total}, every candidate's {@code --epsilon} is calibrated so that the released model stays
+ * within it. On data declared public nothing is accounted, every pool configuration is trained once, and the best
+ * configuration is saved for {@code train}.
+ *
+ * <p>Files: {@code best.json} (the best configuration and the {@code train} command that reruns it),
+ * {@code model.zip} and {@code privacy.txt} (the released model and its statement), and the tuner's own record,
+ * {@code candidates.csv}, {@code tuning.png} and {@code summary.md}.
+ */
+public final class TuningSession {
+    private static final double DEFAULT_SCORE_NOISE = 20;
+    private static final int CALIBRATION_STEPS = 14;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Protocol protocol;
+    private final RunSettings settings;
+    private final List<String> arguments;
+    private final PrintWriter out;
+
+    /**
+     * @param protocol  the protocol to tune
+     * @param settings  workload, session, tuning and fixed protocol options as given
+     * @param arguments the command-line arguments, for the provenance
+     * @param out       where tables and messages go
+     */
+    public TuningSession(Protocol protocol, RunSettings settings, List<String> arguments, PrintWriter out) {
+        this.protocol = protocol;
+        this.settings = settings;
+        this.arguments = List.copyOf(arguments);
+        this.out = out;
+    }
+
+    /** Every option the session reads besides the protocol's. */
+    public static List<RunOption<?>> sessionOptions() {
+        List<RunOption<?>> all = new ArrayList<>(WorkloadOptions.all());
+        all.add(SessionOptions.OUT);
+        all.add(SessionOptions.DATA_DIR);
+        all.addAll(TuningOptions.all());
+        return all;
+    }
+
+    /**
+     * Runs the tuning.
+     *
+     * @throws IOException              when data cannot be read or files cannot be written
+     * @throws IllegalArgumentException for settings that do not fit (naming the option and the fix)
+     */
+    public TuningResult run() throws IOException {
+        boolean publicData = settings.get(TuningOptions.TUNING_DATA, "private").equals("public");
+        if (!publicData && !protocol.isPrivate()) {
+            throw TuningOptions.TUNING_DATA.invalid("--algo " + protocol.name() + " has no privacy guarantee, so there is no"
+                    + " cost of tuning to account: tune it with --tuning-data public, or tune a private protocol");
+        }
+        if (publicData) {
+            for (RunOption<?> o : List.of(TuningOptions.CANDIDATES, TuningOptions.EPSILON_TOTAL, TuningOptions.SCORE_NOISE)) {
+                if (settings.has(o)) {
+                    throw o.invalid(o.flag() + " has no effect with --tuning-data public (nothing is accounted, and every pool"
+                            + " configuration is trained once); drop it");
+                }
+            }
+        }
+        long seed = settings.get(RunOptions.SEED, 1L);
+        SearchSpace space = SearchSpace.of(settings.require(TuningOptions.SPACE, "choose a search space (a preset or a JSON file)"));
+        RunSettings workloadSettings = only(settings, WorkloadOptions.all());
+        RunSettings fixed = without(settings, sessionOptions());
+        DataDirectory dataDir = DataDirectory.resolve(settings.get(SessionOptions.DATA_DIR).map(Path::of).orElse(null));
+        Workload workload = Workloads.load(workloadSettings.with(RunOptions.SEED, seed), protocol, dataDir);
+        Workload.HeldOut held = workload.holdOut(settings.get(TuningOptions.VALIDATION_FRACTION, 0.1), seed);
+        CandidateSetup setup = new CandidateSetup(protocol, fixed, workloadSettings, held.training(), space);
+        CandidatePool pool = settings.get(TuningOptions.SEARCH, "random").equals("grid")
+                ? CandidatePool.grid(space, settings.get(TuningOptions.GRID_POINTS, 3L).intValue())
+                : CandidatePool.random(space, settings.get(TuningOptions.POOL, 32L).intValue(), seed);
+        NoiseKind noise = fixed.get(RunOptions.NOISE, NoiseKind.SECURE);
+        double scoreNoise = settings.get(TuningOptions.SCORE_NOISE, publicData ? 0.0 : DEFAULT_SCORE_NOISE);
+        if (!publicData && scoreNoise == 0) {
+            throw TuningOptions.SCORE_NOISE.invalid("--score-noise 0: the validation examples are private data, so private"
+                    + " tuning releases their score with noise; give a positive standard deviation (default "
+                    + DEFAULT_SCORE_NOISE + "), or declare the data public with --tuning-data public");
+        }
+        ValidationScore score = new ValidationScore(held.validation(), workload.classification(), scoreNoise,
+                noise.source(new NoiseKey(seed, "tuning-score", 0, 0)));
+        CandidateCount count = TuningOptions.candidates(settings.get(TuningOptions.CANDIDATES, "geometric:10"));
+        Optional<TuningCost> cost = Optional.empty();
+        if (!publicData) {
+            Pricing pricing = new Pricing(pool, score, count, fixed.get(RunOptions.DELTA, 1e-5), seed);
+            setup = pricing.calibrated(setup);
+            cost = Optional.of(pricing.cost(setup));
+            announce(cost.get(), pool, count, pricing.candidateEpsilon);
+        }
+        long k = publicData ? pool.size() : count.sample(noise.sampling(new NoiseKey(seed, "tuning-count", 0, 0)));
+        RandomGenerator draws = publicData ? null : noise.sampling(new NoiseKey(seed, "tuning-draws", 0, 0));
+        try (RunDirectory dir = settings.get(SessionOptions.OUT).map(Path::of)
+                .map(p -> RunDirectory.claim(p, "dpdl4j tune --algo " + protocol.name(), false))
+                .orElseGet(() -> RunDirectory.create(null, "tune-" + protocol.name() + "-" + workload.name()))) {
+            dir.writeConfig(config(space, pool, count, k, cost), Provenance.capture(Map.of("seed", seed), arguments));
+            List<CandidateResult> results = Collections.synchronizedList(new ArrayList<>());
+            CandidateTrainer trainer = new CandidateTrainer(setup, score, number -> seed + 1 + number, k, results::add);
+            runArbiter(pool, k, draws, score, trainer);
+            return report(dir, setup, space, results, cost, k, publicData, held);
+        }
+    }
+
+    private void runArbiter(CandidatePool pool, long k, RandomGenerator draws, ValidationScore score, CandidateTrainer trainer) {
+        if (k == 0) {
+            return;
+        }
+        OptimizationConfiguration config = new OptimizationConfiguration.Builder()
+                .candidateGenerator(new PoolSampler(pool, k, draws))
+                .scoreFunction(score)
+                .terminationConditions(new MaxCandidatesCondition((int) Math.min(k, Integer.MAX_VALUE)))
+                .build();
+        // one candidate at a time: a run already uses the machine's cores, and the draws stay in order
+        LocalOptimizationRunner runner = new LocalOptimizationRunner(1, config, trainer);
+        runner.execute();
+        if (trainer.failure() != null) {
+            throw new IllegalStateException("a candidate failed: " + trainer.failure().getMessage(), trainer.failure());
+        }
+    }
+
+    /** Prices the pool, and calibrates every candidate's --epsilon to --epsilon-total when that is asked for. */
+    private final class Pricing {
+        private final CandidatePool pool;
+        private final ValidationScore score;
+        private final CandidateCount count;
+        private final double delta;
+        private final long seed;
+        private double candidateEpsilon = Double.NaN;
+
+        Pricing(CandidatePool pool, ValidationScore score, CandidateCount count, double delta, long seed) {
+            this.pool = pool;
+            this.score = score;
+            this.count = count;
+            this.delta = delta;
+            this.seed = seed;
+        }
+
+        /** The setup with the calibrated per-candidate --epsilon, or as it is when the noise is fixed. */
+        CandidateSetup calibrated(CandidateSetup setup) {
+            Optional<Double> target = settings.get(TuningOptions.EPSILON_TOTAL);
+            boolean noiseGiven = settings.has(RunOptions.EPSILON) || settings.has(RunOptions.NOISE_MULTIPLIER)
+                    || pool.space().options().contains(RunOptions.EPSILON.name())
+                    || pool.space().options().contains(RunOptions.NOISE_MULTIPLIER.name());
+            if (target.isEmpty()) {
+                if (!noiseGiven) {
+                    throw TuningOptions.EPSILON_TOTAL.invalid("give --epsilon-total (what the whole tuning may spend), or fix"
+                            + " each candidate's noise with --epsilon or --noise-multiplier");
+                }
+                return setup;
+            }
+            if (noiseGiven || !protocol.options().contains(RunOptions.EPSILON)) {
+                double total = cost(setup).epsilon();
+                if (total > target.get()) {
+                    throw TuningOptions.EPSILON_TOTAL.invalid(String.format(Locale.ROOT, "the tuning would spend epsilon = %.4g"
+                            + " > --epsilon-total %s with the candidates' noise as given; drop --epsilon / --noise-multiplier"
+                            + " so that it is calibrated, or raise --epsilon-total", total, target.get()));
+                }
+                return setup;
+            }
+            double goal = target.get();
+            cost(with(setup, goal));   // every pool member must make a run at all (errors name the member)
+            double high = goal;
+            double low = goal / 2;
+            while (costAt(setup, low) > goal) {
+                high = low;
+                low /= 2;
+                if (low < goal * 1e-4) {
+                    throw TuningOptions.EPSILON_TOTAL.invalid(String.format(Locale.ROOT, "--epsilon-total %s cannot be met:"
+                            + " even candidates at epsilon = %.3g each cost more once the tuning and the score (--score-noise"
+                            + " %s) are added; raise --epsilon-total, raise --score-noise, or expect fewer candidates"
+                            + " (--candidates)", goal, low * 2, score.noise()));
+                }
+            }
+            for (int i = 0; i < CALIBRATION_STEPS; i++) {
+                double mid = Math.sqrt(low * high);
+                if (costAt(setup, mid) <= goal) {
+                    low = mid;
+                } else {
+                    high = mid;
+                }
+            }
+            // rounded down to what the table shows, which is then exactly what the candidates use
+            double rounded = Double.parseDouble(SearchDimension.format(low));
+            candidateEpsilon = rounded <= low ? rounded : low;
+            return with(setup, candidateEpsilon);
+        }
+
+        /** The total epsilon with candidates at {@code epsilon}; +Infinity when no noise reaches that epsilon. */
+        private double costAt(CandidateSetup setup, double epsilon) {
+            try {
+                return cost(with(setup, epsilon)).epsilon();
+            } catch (IllegalArgumentException e) {
+                return Double.POSITIVE_INFINITY;
+            }
+        }
+
+        private CandidateSetup with(CandidateSetup setup, double epsilon) {
+            return setup.withFixed(RunOptions.EPSILON, epsilon);
+        }
+
+        /** Builds every pool member (no training) and prices the tuning from their planned ledgers. */
+        TuningCost cost(CandidateSetup setup) {
+            if (protocol.options().contains(RunOptions.NOISE)) {
+                // the runs built here never train: their noise source only has to exist (and not warn)
+                setup = setup.withFixed(RunOptions.NOISE, NoiseKind.SECURE);
+            }
+            List<PrivacyLedger> planned = new ArrayList<>();
+            List<NeighbouringRelation> relations = new ArrayList<>();
+            for (CandidatePool.Entry e : pool.entries()) {
+                try (TrainingRun run = setup.build(e.values(), seed)) {
+                    planned.add(run.plannedLedger().orElseThrow(() -> new IllegalArgumentException(protocol.name()
+                            + " cannot be tuned privately: its privacy spend is not known before it runs, so the cost of a"
+                            + " candidate cannot be bounded in advance; tune it with --tuning-data public on data declared"
+                            + " public")));
+                    relations.add(run.ledger().orElseThrow().accounting().relation());
+                } catch (IllegalArgumentException ex) {
+                    if (ex.getMessage() != null && ex.getMessage().startsWith(protocol.name() + " cannot be tuned")) {
+                        throw ex;
+                    }
+                    throw new IllegalArgumentException("pool configuration " + e.index() + " " + e.values() + " does not make a"
+                            + " run: " + ex.getMessage() + "; narrow the search space", ex);
+                }
+            }
+            return TuningCost.of(planned, relations, score.event(), count, delta);
+        }
+    }
+
+    private void announce(TuningCost cost, CandidatePool pool, CandidateCount count, double candidateEpsilon) {
+        out.printf(Locale.ROOT, "Tuning %s: pool of %d configurations, %s candidates, best released%n", protocol.name(),
+                pool.size(), count);
+        if (!Double.isNaN(candidateEpsilon)) {
+            out.printf(Locale.ROOT, "  each candidate calibrated to --epsilon %s%n", SearchDimension.format(candidateEpsilon));
+        }
+        out.printf(Locale.ROOT, "  one candidate (worst pool member + noisy score): epsilon = %.4f; the released best, tuning"
+                + " included: epsilon = %.4f (delta = %s)%n", cost.candidate().epsilon(), cost.epsilon(), cost.delta());
+        out.flush();
+    }
+
+    private TuningResult report(RunDirectory dir, CandidateSetup setup, SearchSpace space, List<CandidateResult> results,
+                                Optional<TuningCost> cost, long k, boolean publicData, Workload.HeldOut held) throws IOException {
+        List<CandidateResult> all = List.copyOf(results);
+        Optional<CandidateResult> best = all.stream().filter(r -> r.model() != null)
+                .reduce((a, b) -> b.score() > a.score() ? b : a);
+        writeCandidates(dir, space, all);
+        Optional<RunSettings> bestSettings = best.map(b -> setup.settings(b.values(), b.seed()));
+        Optional<RunLedger> ledger = Optional.empty();
+        if (cost.isPresent()) {
+            RunLedger l = new RunLedger(LedgerAccounting.standard(cost.get().relation()),
+                    settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.get().delta()))
+                            .orElse(PrivacyBudget.unlimited(cost.get().delta())),
+                    fixed().get(RunOptions.NOISE, NoiseKind.SECURE).isSecure());
+            l.spend(0, cost.get().event(), "tuning: the best of K candidates released (Papernot & Steinke 2022)");
+            ledger = Optional.of(l);
+        }
+        List<String> files = new ArrayList<>(List.of("config.json", "candidates.csv"));
+        if (best.isPresent()) {
+            writeBest(dir, setup, best.get(), bestSettings.get(), ledger, publicData);
+            files.add("best.json");
+            if (!publicData) {
+                AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(best.get().model(), f.toFile(), false));
+                files.add("model.zip");
+            }
+        }
+        String statement = statement(cost, ledger, k, best, held, publicData);
+        dir.writeText("privacy.txt", statement);
+        files.add("privacy.txt");
+        TerminalTable table = table(space, all, best);
+        out.println();
+        out.print(table.render());
+        out.println();
+        out.print(statement);
+        dir.writeText("summary.md", "# Tuning " + protocol.name() + " on " + held.training().name() + "\n\n" + table.toMarkdown()
+                + "\n```\n" + statement + "```\n");
+        files.add("summary.md");
+        if (!all.isEmpty()) {
+            Plots.write(dir.file("tuning.png"), Figure.of(plot(all)));
+            files.add("tuning.png");
+        }
+        out.println("Tuning files: " + dir.path().toAbsolutePath());
+        out.println("  " + String.join(", ", files));
+        out.flush();
+        return new TuningResult(dir.path(), all, best, bestSettings, cost, ledger);
+    }
+
+    private RunSettings fixed() {
+        return without(settings, sessionOptions());
+    }
+
+    private static void writeCandidates(RunDirectory dir, SearchSpace space, List<CandidateResult> all) {
+        List<String> header = new ArrayList<>(List.of("candidate", "pool_index"));
+        space.options().forEach(header::add);
+        header.addAll(List.of("outcome", "score", "best_so_far", "run_epsilon", "steps", "planned_steps"));
+        try (MetricsCsv csv = MetricsCsv.create(dir.file("candidates.csv"), header)) {
+            double bestSoFar = Double.NEGATIVE_INFINITY;
+            for (CandidateResult r : all) {
+                bestSoFar = Math.max(bestSoFar, r.score());
+                List<Object> row = new ArrayList<>(List.of(r.number() + 1, r.poolIndex()));
+                space.options().forEach(o -> row.add(r.values().get(o)));
+                row.addAll(List.of(r.outcome().label(), r.score(), bestSoFar, r.epsilon(), r.steps(), r.planned()));
+                csv.append(row);
+            }
+        }
+    }
+
+    private void writeBest(RunDirectory dir, CandidateSetup setup, CandidateResult best, RunSettings run,
+                           Optional<RunLedger> ledger, boolean publicData) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("algorithm", protocol.name());
+        o.put("candidate", best.number() + 1);
+        o.put("validationScore", best.score());
+        ObjectNode options = o.putObject("options");
+        Map<String, String> texts = new LinkedHashMap<>(only(settings, WorkloadOptions.all()).texts());
+        best.values().forEach((name, value) -> {
+            if (name.equals(WorkloadOptions.HIDDEN.name()) || name.equals(WorkloadOptions.ACTIVATION.name())) {
+                texts.put(name, value);
+            }
+        });
+        texts.putAll(run.texts());
+        texts.forEach(options::put);
+        StringBuilder command = new StringBuilder("dpdl4j train --algo " + protocol.name());
+        texts.forEach((name, value) -> command.append(" --").append(name).append(value.equals("true") ? "" : " " + value));
+        o.put("train", command.toString());
+        o.put("note", "train reruns this configuration on the whole training set (validation examples included); that run"
+                + " spends its own budget" + (publicData ? "." : ", on top of the tuning's, if it uses the same data."));
+        ledger.ifPresent(l -> {
+            ObjectNode t = o.putObject("tuning");
+            t.put("accounted", true);
+            t.put("epsilon", l.epsilon());
+            t.put("delta", l.delta());
+        });
+        if (publicData) {
+            o.putObject("tuning").put("accounted", false);
+        }
+        dir.writeJson("best.json", o);
+    }
+
+    private String statement(Optional<TuningCost> cost, Optional<RunLedger> ledger, long k, Optional<CandidateResult> best,
+                             Workload.HeldOut held, boolean publicData) {
+        StringBuilder s = new StringBuilder();
+        if (publicData) {
+            s.append("Privacy of the tuning: NOT ACCOUNTED. The data was declared public (or held out of the private data)"
+                    + " with --tuning-data public, so choosing the best configuration costs nothing here. Each candidate's own"
+                    + " run had its ledger (run_epsilon in candidates.csv); a model trained with the best configuration on"
+                    + " private data is covered by that training's ledger only.\n");
+            return s.toString();
+        }
+        TuningCost c = cost.orElseThrow();
+        s.append(String.format(Locale.ROOT, "Privacy of the released model, tuning included: epsilon = %.4f at delta = %s"
+                + " (%s).%n", ledger.orElseThrow().epsilon(), c.delta(), c.relation()));
+        s.append("  How: K candidates were run, K drawn from " + tuningDistribution(c) + "; each candidate trained one"
+                + " configuration drawn uniformly from a pool fixed in advance, on the training data less " + held.validation().size()
+                + " validation examples, and released its validation accuracy with Gaussian noise on the count of correct"
+                + " predictions; only the best candidate (its model, configuration and noisy score) is released.\n");
+        s.append("  Bound: Papernot & Steinke, \"Hyperparameter Tuning with Renyi Differential Privacy\" (ICLR 2022), "
+                + (c.event().isPoisson() ? "Theorem 6 (Poisson)" : "Theorem 2 (truncated negative binomial)")
+                + ", applied to one candidate's Renyi curve: the pointwise maximum over the pool of every configuration's"
+                + " planned ledger (worst party), composed with the score's Gaussian mechanism; converted to (epsilon,"
+                + " delta) at the best order.\n");
+        s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %.4f; the tuning adds %.4f.%n",
+                c.candidate().epsilon(), c.epsilon() - c.candidate().epsilon()));
+        s.append("  Not covered: candidates.csv, tuning.png and summary.md show every candidate and K (the tuner's own"
+                + " record); publishing them releases more than the best candidate.\n");
+        if (best.isEmpty()) {
+            s.append(k == 0 ? "  K = 0: no candidate was run and nothing is released.\n"
+                    : "  No candidate produced a model (all diverged): nothing is released.\n");
+        }
+        s.append('\n').append(LedgerStatement.text(ledger.orElseThrow()));
+        return s.toString();
+    }
+
+    private static String tuningDistribution(TuningCost c) {
+        return c.event().isPoisson() ? String.format(Locale.ROOT, "Poisson(mean %s)", c.event().mean())
+                : String.format(Locale.ROOT, "the truncated negative binomial (eta %s, mean %s)", c.event().shape(), c.event().mean());
+    }
+
+    private TerminalTable table(SearchSpace space, List<CandidateResult> all, Optional<CandidateResult> best) {
+        List<String> columns = new ArrayList<>(List.of("#", "pool"));
+        columns.addAll(space.options());
+        columns.addAll(List.of("outcome", "score", "run eps", "best"));
+        TerminalTable t = new TerminalTable("Candidates (" + protocol.name() + ", score = "
+                + (settings.get(TuningOptions.TUNING_DATA, "private").equals("public") ? "" : "noisy ") + "validation accuracy)", columns);
+        for (CandidateResult r : all) {
+            List<Object> row = new ArrayList<>(List.of(r.number() + 1, r.poolIndex()));
+            space.options().forEach(o -> row.add(r.values().get(o)));
+            row.add(r.outcome().label());
+            row.add(String.format(Locale.ROOT, "%.4f", r.score()));
+            row.add(Double.isNaN(r.epsilon()) ? "-" : String.format(Locale.ROOT, "%.3f", r.epsilon()));
+            row.add(best.isPresent() && best.get().number() == r.number() ? "*" : "");
+            t.addRow(row);
+        }
+        return t;
+    }
+
+    private Panel plot(List<CandidateResult> all) {
+        double[] x = new double[all.size()];
+        double[] y = new double[all.size()];
+        double[] bestSoFar = new double[all.size()];
+        double best = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i + 1;
+            y[i] = Double.isInfinite(all.get(i).score()) ? Double.NaN : all.get(i).score();
+            best = Math.max(best, all.get(i).score());
+            bestSoFar[i] = Double.isInfinite(best) ? Double.NaN : best;
+        }
+        return Panel.of("Tuning " + protocol.name(), "candidate", "validation accuracy",
+                List.of(new Series("candidate", x, y), new Series("best so far", x, bestSoFar))).withMarkers(true);
+    }
+
+    private Map<String, Object> config(SearchSpace space, CandidatePool pool, CandidateCount count, long k, Optional<TuningCost> cost) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("algorithm", protocol.name());
+        c.put("settings", settings.texts());
+        c.put("space", space.toJson());
+        List<Map<String, String>> members = new ArrayList<>();
+        pool.entries().forEach(e -> members.add(e.values()));
+        c.put("pool", members);
+        c.put("candidates", cost.isPresent() ? count.toString() : "every pool configuration once");
+        c.put("k", k);
+        cost.ifPresent(t -> {
+            c.put("candidateEpsilon", t.candidate().epsilon());
+            c.put("totalEpsilon", t.epsilon());
+            c.put("delta", t.delta());
+        });
+        return c;
+    }
+
+    private static RunSettings only(RunSettings s, List<RunOption<?>> keep) {
+        RunSettings r = RunSettings.empty();
+        for (RunSettings.Setting<?> setting : s.all()) {
+            if (keep.contains(setting.option())) {
+                r = copy(r, setting);
+            }
+        }
+        return r;
+    }
+
+    private static <T> RunSettings copy(RunSettings r, RunSettings.Setting<T> setting) {
+        return r.with(setting.option(), setting.value());
+    }
+
+    private static RunSettings without(RunSettings s, List<RunOption<?>> drop) {
+        RunSettings r = s;
+        for (RunOption<?> o : drop) {
+            r = r.without(o);
+        }
+        return r;
+    }
+}
