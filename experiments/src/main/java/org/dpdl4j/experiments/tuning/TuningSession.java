@@ -28,6 +28,7 @@ import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.Series;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.training.SessionOptions;
+import org.dpdl4j.experiments.workload.Evaluation;
 import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
@@ -115,9 +116,16 @@ public final class TuningSession {
         long seed = settings.get(RunOptions.SEED, 1L);
         SearchSpace space = SearchSpace.of(settings.require(TuningOptions.SPACE, "choose a search space (a preset or a JSON file)"));
         RunSettings workloadSettings = only(settings, WorkloadOptions.all());
-        RunSettings fixed = without(settings, sessionOptions());
         DataDirectory dataDir = DataDirectory.resolve(settings.get(SessionOptions.DATA_DIR).map(Path::of).orElse(null));
-        Workload workload = Workloads.load(workloadSettings.with(RunOptions.SEED, seed), protocol, dataDir);
+        return run(Workloads.load(workloadSettings.with(RunOptions.SEED, seed), protocol, dataDir), space);
+    }
+
+    /** Tunes on a workload already loaded (the data set options are then only used for the network). */
+    TuningResult run(Workload workload, SearchSpace space) throws IOException {
+        boolean publicData = settings.get(TuningOptions.TUNING_DATA, "private").equals("public");
+        long seed = settings.get(RunOptions.SEED, 1L);
+        RunSettings workloadSettings = only(settings, WorkloadOptions.all());
+        RunSettings fixed = without(settings, sessionOptions());
         Workload.HeldOut held = workload.holdOut(settings.get(TuningOptions.VALIDATION_FRACTION, 0.1), seed);
         CandidateSetup setup = new CandidateSetup(protocol, fixed, workloadSettings, held.training(), space);
         CandidatePool pool = settings.get(TuningOptions.SEARCH, "random").equals("grid")
@@ -210,7 +218,11 @@ public final class TuningSession {
                 return setup;
             }
             double goal = target.get();
-            cost(with(setup, goal));   // every pool member must make a run at all (errors name the member)
+            cost(with(setup, Math.max(goal, 10)));   // every pool member must make a run at all (errors name the member)
+            if (costAt(setup, goal) == Double.POSITIVE_INFINITY) {
+                throw TuningOptions.EPSILON_TOTAL.invalid("--epsilon-total " + goal + " cannot be met: a single candidate"
+                        + " cannot even be calibrated to it; raise --epsilon-total");
+            }
             double high = goal;
             double low = goal / 2;
             while (costAt(setup, low) > goal) {
@@ -232,8 +244,8 @@ public final class TuningSession {
                 }
             }
             // rounded down to what the table shows, which is then exactly what the candidates use
-            double rounded = Double.parseDouble(SearchDimension.format(low));
-            candidateEpsilon = rounded <= low ? rounded : low;
+            candidateEpsilon = new java.math.BigDecimal(low).round(new java.math.MathContext(4, java.math.RoundingMode.FLOOR))
+                    .doubleValue();
             return with(setup, candidateEpsilon);
         }
 
@@ -305,8 +317,10 @@ public final class TuningSession {
             ledger = Optional.of(l);
         }
         List<String> files = new ArrayList<>(List.of("config.json", "candidates.csv"));
+        Optional<Double> testAccuracy = best.filter(b -> held.training().test() != held.training().train())
+                .map(b -> Evaluation.of(b.model(), held.training().test(), true).accuracy());
         if (best.isPresent()) {
-            writeBest(dir, setup, best.get(), bestSettings.get(), ledger, publicData);
+            writeBest(dir, setup, best.get(), bestSettings.get(), ledger, publicData, testAccuracy);
             files.add("best.json");
             if (!publicData) {
                 AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(best.get().model(), f.toFile(), false));
@@ -319,10 +333,12 @@ public final class TuningSession {
         TerminalTable table = table(space, all, best);
         out.println();
         out.print(table.render());
+        testAccuracy.ifPresent(a -> out.printf(Locale.ROOT, "Best candidate: #%d, test accuracy %.4f%n", best.get().number() + 1, a));
         out.println();
         out.print(statement);
         dir.writeText("summary.md", "# Tuning " + protocol.name() + " on " + held.training().name() + "\n\n" + table.toMarkdown()
-                + "\n```\n" + statement + "```\n");
+                + testAccuracy.map(a -> String.format(Locale.ROOT, "%nBest candidate: #%d, test accuracy %.4f%n",
+                best.get().number() + 1, a)).orElse("") + "\n```\n" + statement + "```\n");
         files.add("summary.md");
         if (!all.isEmpty()) {
             Plots.write(dir.file("tuning.png"), Figure.of(plot(all)));
@@ -355,11 +371,12 @@ public final class TuningSession {
     }
 
     private void writeBest(RunDirectory dir, CandidateSetup setup, CandidateResult best, RunSettings run,
-                           Optional<RunLedger> ledger, boolean publicData) {
+                           Optional<RunLedger> ledger, boolean publicData, Optional<Double> testAccuracy) {
         ObjectNode o = JSON.createObjectNode();
         o.put("algorithm", protocol.name());
         o.put("candidate", best.number() + 1);
         o.put("validationScore", best.score());
+        testAccuracy.ifPresent(a -> o.put("testAccuracy", a));
         ObjectNode options = o.putObject("options");
         Map<String, String> texts = new LinkedHashMap<>(only(settings, WorkloadOptions.all()).texts());
         best.values().forEach((name, value) -> {
