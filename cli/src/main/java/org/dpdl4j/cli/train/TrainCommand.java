@@ -39,12 +39,7 @@ public final class TrainCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ParseResult parsed = spec.commandLine().getParseResult();
         ProtocolRegistry registry = ProtocolRegistry.standard();
-        String name = parsed.matchedOptionValue(ALGO, "sgd");
-        if (!registry.contains(name)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --algo '" + name + "'; known: "
-                    + String.join(", ", registry.names()));
-        }
-        Protocol protocol = registry.get(name);
+        Protocol protocol = chosen(spec, registry, "sgd");
         try {
             RunSettings settings = TrainOptions.of(registry).settings(parsed, protocol);
             return new TrainingSession(protocol, settings, parsed.originalArgs(), spec.commandLine().getOut()).run()
@@ -54,6 +49,16 @@ public final class TrainCommand implements Callable<Integer> {
             // found before any training.
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e, null, e.option());
         }
+    }
+
+    /** The protocol {@code --algo} names ({@code fallback} when it is not given); an unknown name is a usage error. */
+    static Protocol chosen(CommandSpec spec, ProtocolRegistry registry, String fallback) {
+        String name = spec.commandLine().getParseResult().matchedOptionValue(ALGO, fallback);
+        if (!registry.contains(name)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --algo '" + name + "'; known: "
+                    + String.join(", ", registry.names()));
+        }
+        return registry.get(name);
     }
 
     /**

@@ -33,12 +33,7 @@ public final class TuneCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ParseResult parsed = spec.commandLine().getParseResult();
         ProtocolRegistry registry = ProtocolRegistry.standard();
-        String name = parsed.matchedOptionValue(TrainCommand.ALGO, "dp-sgd");
-        if (!registry.contains(name)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --algo '" + name + "'; known: "
-                    + String.join(", ", registry.names()));
-        }
-        Protocol protocol = registry.get(name);
+        Protocol protocol = TrainCommand.chosen(spec, registry, "dp-sgd");
         try {
             RunSettings settings = TrainOptions.of(registry, TuningSession.sessionOptions()).settings(parsed, protocol);
             TuningResult result = new TuningSession(protocol, settings, parsed.originalArgs(), spec.commandLine().getOut()).run();
