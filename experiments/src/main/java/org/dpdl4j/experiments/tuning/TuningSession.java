@@ -100,6 +100,19 @@ public final class TuningSession {
      * @throws IllegalArgumentException for settings that do not fit (naming the option and the fix)
      */
     public TuningResult run() throws IOException {
+        publicData();   // a mode that does not fit is refused before the data is read
+        long seed = settings.get(RunOptions.SEED, 1L);
+        SearchSpace space = SearchSpace.of(settings.require(TuningOptions.SPACE, "choose a search space (a preset or a JSON file)"));
+        RunSettings workloadSettings = only(settings, WorkloadOptions.all());
+        DataDirectory dataDir = DataDirectory.resolve(settings.get(SessionOptions.DATA_DIR).map(Path::of).orElse(null));
+        return run(Workloads.load(workloadSettings.with(RunOptions.SEED, seed), protocol, dataDir), space);
+    }
+
+    /**
+     * Whether the data is declared public; refuses private tuning of a protocol without a guarantee, and options that
+     * only private tuning reads.
+     */
+    private boolean publicData() {
         boolean publicData = settings.get(TuningOptions.TUNING_DATA, "private").equals("public");
         if (!publicData && !protocol.isPrivate()) {
             throw TuningOptions.TUNING_DATA.invalid("--algo " + protocol.name() + " has no privacy guarantee, so there is no"
@@ -113,16 +126,12 @@ public final class TuningSession {
                 }
             }
         }
-        long seed = settings.get(RunOptions.SEED, 1L);
-        SearchSpace space = SearchSpace.of(settings.require(TuningOptions.SPACE, "choose a search space (a preset or a JSON file)"));
-        RunSettings workloadSettings = only(settings, WorkloadOptions.all());
-        DataDirectory dataDir = DataDirectory.resolve(settings.get(SessionOptions.DATA_DIR).map(Path::of).orElse(null));
-        return run(Workloads.load(workloadSettings.with(RunOptions.SEED, seed), protocol, dataDir), space);
+        return publicData;
     }
 
     /** Tunes on a workload already loaded (the data set options are then only used for the network). */
     TuningResult run(Workload workload, SearchSpace space) throws IOException {
-        boolean publicData = settings.get(TuningOptions.TUNING_DATA, "private").equals("public");
+        boolean publicData = publicData();
         long seed = settings.get(RunOptions.SEED, 1L);
         RunSettings workloadSettings = only(settings, WorkloadOptions.all());
         RunSettings fixed = without(settings, sessionOptions());
@@ -312,7 +321,7 @@ public final class TuningSession {
             RunLedger l = new RunLedger(LedgerAccounting.standard(cost.get().relation()),
                     settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.get().delta()))
                             .orElse(PrivacyBudget.unlimited(cost.get().delta())),
-                    fixed().get(RunOptions.NOISE, NoiseKind.SECURE).isSecure());
+                    without(settings, sessionOptions()).get(RunOptions.NOISE, NoiseKind.SECURE).isSecure());
             l.spend(0, cost.get().event(), "tuning: the best of K candidates released (Papernot & Steinke 2022)");
             ledger = Optional.of(l);
         }
@@ -348,10 +357,6 @@ public final class TuningSession {
         out.println("  " + String.join(", ", files));
         out.flush();
         return new TuningResult(dir.path(), all, best, bestSettings, cost, ledger);
-    }
-
-    private RunSettings fixed() {
-        return without(settings, sessionOptions());
     }
 
     private static void writeCandidates(RunDirectory dir, SearchSpace space, List<CandidateResult> all) {

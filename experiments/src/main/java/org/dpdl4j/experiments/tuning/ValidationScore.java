@@ -24,7 +24,6 @@ public final class ValidationScore implements ScoreFunction {
     private static final long serialVersionUID = 1L;
 
     private final transient Workload.Split validation;
-    private final boolean classification;
     private final double noise;
     private final transient NoiseSource source;
 
@@ -43,7 +42,6 @@ public final class ValidationScore implements ScoreFunction {
             throw new IllegalArgumentException("a noisy score needs a noise source");
         }
         this.validation = validation;
-        this.classification = true;
         this.noise = noise;
         this.source = source;
     }
@@ -63,7 +61,7 @@ public final class ValidationScore implements ScoreFunction {
 
     /** The released score of a trained network: its (noisy) validation accuracy. */
     public double score(MultiLayerNetwork net) {
-        double exact = Evaluation.of(net, validation, classification).accuracy();
+        double exact = Evaluation.of(net, validation, true).accuracy();
         if (noise == 0) {
             return exact;
         }
