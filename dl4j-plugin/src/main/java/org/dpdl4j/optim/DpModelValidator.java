@@ -47,6 +47,12 @@ public final class DpModelValidator {
         return validate(net.getLayerWiseConfigurations());
     }
 
+    /** Whether the dense engine can handle the configuration ({@link #validate} would return its spec). */
+    public static boolean isDense(MultiLayerConfiguration conf) {
+        ModelDescription model = ModelReader.read(conf);
+        return model.problems().isEmpty() && clippingProblems(model).isEmpty();
+    }
+
     /** Returns the spec of a supported configuration, or throws {@link UnsupportedModelException}. */
     public static DenseNetworkSpec validate(MultiLayerConfiguration conf) {
         ModelDescription model = ModelReader.read(conf);

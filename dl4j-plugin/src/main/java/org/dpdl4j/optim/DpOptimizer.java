@@ -1,11 +1,7 @@
 package org.dpdl4j.optim;
 
-import org.deeplearning4j.nn.api.Updater;
-import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.gradient.DefaultGradient;
-import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.optimize.api.StepFunction;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.deeplearning4j.optimize.stepfunctions.NegativeDefaultStepFunction;
@@ -19,7 +15,6 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -37,13 +32,11 @@ import java.util.Objects;
  * It does no sampling and no accounting; {@link PrivateTrainer} adds both.
  */
 public final class DpOptimizer {
-    private final MultiLayerNetwork net;
-    private final PerExampleGradients engine;
+    private final TrainableNetwork net;
     private final double clipNorm;
     private final double noiseMultiplier;
     private final double divisor;
     private final NoiseSource noise;
-    private final Gradient gradient;
     private final StepFunction stepFunction = new NegativeDefaultStepFunction();
     private final RoundWorkspace workspace = new RoundWorkspace();
     private final List<StepObserver> observers = new ArrayList<>();
@@ -67,6 +60,18 @@ public final class DpOptimizer {
      * @param noise           the noise source (use the secure one for real guarantees)
      */
     public DpOptimizer(MultiLayerNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
+        this(TrainableNetwork.of(net), clipNorm, noiseMultiplier, divisor, noise);
+    }
+
+    /**
+     * A private step on a {@link ComputationGraph} with one input and one output, made of the layers and per-example
+     * vertices {@link org.dpdl4j.optim.layers.LayeredGradients} supports; otherwise as the constructor above.
+     */
+    public DpOptimizer(ComputationGraph graph, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
+        this(TrainableNetwork.of(graph), clipNorm, noiseMultiplier, divisor, noise);
+    }
+
+    private DpOptimizer(TrainableNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
         if (!(clipNorm > 0)) {
             throw new IllegalArgumentException("clip norm C must be > 0, got " + clipNorm);
         }
@@ -80,32 +85,13 @@ public final class DpOptimizer {
             throw new IllegalArgumentException("batch-size divisor must be a positive finite number, got " + divisor);
         }
         this.net = net;
-        this.engine = PerExampleGradients.of(net);
         this.clipNorm = clipNorm;
         this.noiseMultiplier = noiseMultiplier;
         this.divisor = divisor;
         this.noise = noise;
-        if (net.getGradientsViewArray() == null) {
-            net.initGradientsView();
-        }
-        this.gradient = layerGradients(net);
         try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
             this.lossOut = Nd4j.create(net.params().dataType(), 1);
         }
-    }
-
-    /** The DL4J gradient object over the network's flattened gradient view, keyed like DL4J's backprop keys it. */
-    private static Gradient layerGradients(MultiLayerNetwork net) {
-        Gradient g = new DefaultGradient(net.getGradientsViewArray());
-        for (int i = 0; i < net.getnLayers(); i++) {
-            NeuralNetConfiguration conf = net.getLayerWiseConfigurations().getConf(i);
-            Map<String, INDArray> views = conf.getLayer().initializer()
-                    .getGradientsFromFlattened(conf, net.getLayer(i).getGradientsViewArray());
-            for (Map.Entry<String, INDArray> e : views.entrySet()) {
-                g.setGradientFor(i + "_" + e.getKey(), e.getValue());
-            }
-        }
-        return g;
     }
 
     /**
@@ -126,11 +112,11 @@ public final class DpOptimizer {
      * @param featureSquaredNorms null, or ||x_i||^2 for each row of {@code features}: shape [b] or [b, 1]
      */
     public ClippedBatch step(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
-        INDArray grad = net.getGradientsViewArray();
+        INDArray grad = net.gradientView();
         ClippedBatch batch = null;
-        Collection<TrainingListener> listeners = net.getListeners();
+        Collection<TrainingListener> listeners = net.listeners();
         if (!listeners.isEmpty() && features.size(0) > 0) {
-            announceForwardPass(features, listeners);
+            net.announceForwardPass(features, listeners);
         }
         // The batched pass's temporaries live in a workspace reset every step; only the gradient (a persistent
         // view) and the small per-example results (copied out) survive it.
@@ -138,15 +124,15 @@ public final class DpOptimizer {
             if (features.size(0) == 0) {
                 grad.assign(0.0);
             } else {
-                ClippedBatch inside = engine.clippedSum(net.params(), features, labels, null, featureSquaredNorms, clipNorm, grad);
+                ClippedBatch inside = net.engine().sumClipped(net.params(), features, labels, featureSquaredNorms, clipNorm, grad);
                 batch = new ClippedBatch(keepNorms(inside.norms()), lossOut.assign(inside.lossSums()), clipNorm);
             }
             noise.addGaussian(grad, noiseStd());
             grad.divi(divisor);
         }
 
-        int iteration = net.getIterationCount();
-        int epoch = net.getEpochCount();
+        int iteration = net.iteration();
+        int epoch = net.epoch();
         if (!observers.isEmpty()) {
             StepTap tap = new StepTap(iteration, net.params(), grad, noiseStd() / divisor, (int) features.size(0),
                     clipNorm, divisor);
@@ -156,44 +142,25 @@ public final class DpOptimizer {
         }
         if (!listeners.isEmpty()) {
             for (TrainingListener listener : listeners) {
-                listener.onBackwardPass(net);
+                listener.onBackwardPass(net.model());
             }
-            net.setGradient(gradient);   // what the listeners see: the privatised gradient the updater is about to use
+            net.showGradient();   // what the listeners see: the privatised gradient the updater is about to use
             for (TrainingListener listener : listeners) {
-                listener.onGradientCalculation(net);
+                listener.onGradientCalculation(net.model());
             }
         }
-        Updater updater = net.getUpdater();
-        updater.update(net, gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
+        net.update(iteration, epoch);
         refreshFlatViews(grad);
         stepFunction.step(paramsFlat, gradFlat);
 
         double score = batch == null ? Double.NaN : batch.lossSums().getDouble(0) / Math.max(1, features.size(0));
         net.setScore(score);
         for (TrainingListener listener : listeners) {
-            listener.iterationDone(net, iteration, epoch);
+            listener.iterationDone(net.model(), iteration, epoch);
         }
-        net.getLayerWiseConfigurations().setIterationCount(iteration + 1);
+        net.setIteration(iteration + 1);
         net.applyConstraints(iteration + 1, epoch);
         return batch;
-    }
-
-    /**
-     * Calls the listeners' {@code onForwardPass} with the activations {@code fit} gives them: the input, then the
-     * activation of every layer but the output layer (DL4J's {@code computeGradientAndScore} stops its forward pass
-     * before the output layer). The batched per-example pass keeps its activations inside the step's workspace, so
-     * listeners get those of a plain forward pass (detached copies they may keep), computed only when a listener is
-     * attached.
-     */
-    private void announceForwardPass(INDArray features, Collection<TrainingListener> listeners) {
-        try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-            List<INDArray> all = net.feedForward(features, true);
-            net.setInput(null);
-            List<INDArray> activations = new ArrayList<>(all.subList(0, all.size() - 1));
-            for (TrainingListener listener : listeners) {
-                listener.onForwardPass(net, activations);
-            }
-        }
     }
 
     private void refreshFlatViews(INDArray grad) {
@@ -233,8 +200,21 @@ public final class DpOptimizer {
         return noiseMultiplier == 0 ? 0.0 : noiseMultiplier * clipNorm;
     }
 
+    /**
+     * The network, when it is a {@link MultiLayerNetwork}.
+     *
+     * @throws IllegalStateException for a computation graph (use {@link #model()})
+     */
     public MultiLayerNetwork network() {
-        return net;
+        if (net.model() instanceof MultiLayerNetwork m) {
+            return m;
+        }
+        throw new IllegalStateException("this optimizer trains a ComputationGraph; use model()");
+    }
+
+    /** The network being trained: a {@link MultiLayerNetwork} or a {@link ComputationGraph}. */
+    public org.deeplearning4j.nn.api.Model model() {
+        return net.model();
     }
 
     public double clipNorm() {

@@ -1,6 +1,8 @@
 package org.dpdl4j.optim;
 
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -8,11 +10,32 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The ground truth for per-example clipping: DL4J's own backpropagation run on one example at a time,
- * in double precision. It is 50-200x slower than {@link PerExampleGradients} and exists to check it -
+ * in double precision. It is 50-200x slower than the batched engines ({@link ExampleGradients}) and exists to check it -
  * including on your own models: {@link #compare} reports how far the fast path is from the truth.
  */
 public final class PerExampleGradientOracle {
     private PerExampleGradientOracle() {
+    }
+
+    /** Per-example gradients of a computation graph with one input and one output, as rows of a [b, p] DOUBLE matrix. */
+    public static INDArray perExampleGradients(ComputationGraph graph, INDArray features, INDArray labels) {
+        ComputationGraph dbl = graph.convertDataType(DataType.DOUBLE);
+        INDArray x = features.castTo(DataType.DOUBLE);
+        INDArray y = labels.castTo(DataType.DOUBLE);
+        long b = x.size(0);
+        INDArray out = Nd4j.create(DataType.DOUBLE, b, dbl.numParams());
+        for (long i = 0; i < b; i++) {
+            dbl.setInputs(example(x, i));
+            dbl.setLabels(example(y, i));
+            dbl.computeGradientAndScore();
+            out.putRow(i, dbl.gradient().gradient().reshape(dbl.numParams()));
+        }
+        return out;
+    }
+
+    /** Example i of a batch, keeping every dimension (rank-4 images stay rank 4). */
+    private static INDArray example(INDArray batch, long i) {
+        return batch.get(NDArrayIndex.interval(i, i + 1)).dup();
     }
 
     /** Per-example gradients as rows of a [b, p] DOUBLE matrix (DL4J's flattened parameter layout). */
@@ -23,8 +46,8 @@ public final class PerExampleGradientOracle {
         long b = x.size(0);
         INDArray out = Nd4j.create(DataType.DOUBLE, b, dbl.numParams());
         for (long i = 0; i < b; i++) {
-            dbl.setInput(x.getRow(i, true).dup());
-            dbl.setLabels(y.getRow(i, true).dup());
+            dbl.setInput(example(x, i));
+            dbl.setLabels(example(y, i));
             dbl.computeGradientAndScore();
             out.putRow(i, dbl.gradient().gradient().reshape(dbl.numParams()));
         }
@@ -46,20 +69,31 @@ public final class PerExampleGradientOracle {
      *         1e-10, in float below 1e-5
      */
     public static Comparison compare(MultiLayerNetwork net, INDArray features, INDArray labels, double clipNorm) {
-        INDArray truth = perExampleGradients(net, features, labels);
+        return compare(perExampleGradients(net, features, labels), ExampleGradients.of(net), net.params(),
+                features, labels, clipNorm);
+    }
+
+    /** As {@link #compare(MultiLayerNetwork, INDArray, INDArray, double)}, for a graph with one input and one output. */
+    public static Comparison compare(ComputationGraph graph, INDArray features, INDArray labels, double clipNorm) {
+        return compare(perExampleGradients(graph, features, labels), ExampleGradients.of(graph), graph.params(),
+                features, labels, clipNorm);
+    }
+
+    /** Compares an engine on one batch with the true per-example gradients of that batch. */
+    public static Comparison compare(INDArray truth, ExampleGradients engine, INDArray params, INDArray features,
+                                     INDArray labels, double clipNorm) {
         INDArray truthNorms = truth.norm2(1);
         INDArray truthSum = clippedSum(truth, clipNorm);
-
-        PerExampleGradients fast = PerExampleGradients.of(net);
-        INDArray grad = Nd4j.create(net.params().dataType(), 1, net.numParams());
-        INDArray x = features.castTo(net.params().dataType());
-        INDArray y = labels.castTo(net.params().dataType());
-        fast.clippedSum(net.params(), x, y, null, clipNorm, grad);
-        INDArray norms = fast.norms(net.params(), x, y, null);
+        INDArray grad = Nd4j.create(params.dataType(), 1, params.length());
+        INDArray x = features.castTo(params.dataType());
+        INDArray y = labels.castTo(params.dataType());
+        engine.sumClipped(params, x, y, null, clipNorm, grad);
+        INDArray norms = engine.sumClipped(params, x, y, null, Double.MAX_VALUE,
+                Nd4j.create(params.dataType(), 1, params.length())).norms();
         // Relative to the largest norm of the batch: an example whose gradient is 1e-7 of the others' has no
         // meaningful relative precision in float, and it does not matter for the clipped sum.
-        double normError = Transforms.abs(norms.castTo(DataType.DOUBLE).sub(truthNorms)).maxNumber().doubleValue()
-                / Math.max(truthNorms.maxNumber().doubleValue(), 1e-300);
+        double normError = Transforms.abs(norms.castTo(DataType.DOUBLE).reshape(truthNorms.length()).sub(truthNorms))
+                .maxNumber().doubleValue() / Math.max(truthNorms.maxNumber().doubleValue(), 1e-300);
         double sumError = grad.castTo(DataType.DOUBLE).reshape(truthSum.length()).sub(truthSum).norm2Number().doubleValue()
                 / Math.max(truthSum.norm2Number().doubleValue(), 1e-300);
         return new Comparison(normError, sumError);

@@ -28,7 +28,7 @@ import java.util.List;
  * per-example losses (DL4J's {@code computeGradientAndScore} convention); dividing by the batch size is
  * left to the caller.
  */
-public final class PerExampleGradients {
+public final class PerExampleGradients implements ExampleGradients {
     private final DenseNetworkSpec spec;
     private final SingleModelAlgebra single;
 
@@ -146,6 +146,12 @@ public final class PerExampleGradients {
             sq = sq == null ? term : sq.addi(term);
         }
         return Transforms.sqrt(sq, false);
+    }
+
+    @Override
+    public ClippedBatch sumClipped(INDArray params, INDArray features, INDArray labels, INDArray featureSquaredNorms,
+                                   double clipNorm, INDArray gradOut) {
+        return clippedSum(params, features, labels, null, featureSquaredNorms, clipNorm, gradOut);
     }
 
     /**

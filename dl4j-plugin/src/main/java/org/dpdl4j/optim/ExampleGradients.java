@@ -1,0 +1,49 @@
+package org.dpdl4j.optim;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.nn.UnsupportedModelException;
+import org.dpdl4j.optim.layers.LayeredGradients;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Per-example clipping of one network: from one batched forward/backward pass, each example's gradient norm and
+ * the sum of the examples' gradients scaled by {@code min(1, C / ||g_i||)}, without a per-example loop.
+ *
+ * <p>{@link #of(MultiLayerNetwork)} picks the engine: networks of dense layers get {@link PerExampleGradients}
+ * (fused for that case, and able to run many stacked models at once); every other supported network - convolutions,
+ * pooling, embeddings, loss layers, preprocessors, computation graphs - gets {@link LayeredGradients}, which runs
+ * one per-layer handler from the {@link org.dpdl4j.optim.layers.ExampleLayerRegistry} per layer.
+ */
+public interface ExampleGradients {
+    /**
+     * Computes the clipped gradient sum of a batch into {@code gradOut}.
+     *
+     * @param params              the network's flattened parameters ({@code [1, p]})
+     * @param features            [b, ...] as the network's input takes it
+     * @param labels              [b, k]
+     * @param featureSquaredNorms null, or ||x_i||^2 per example (an engine may use it to skip a reduction)
+     * @param clipNorm            C &gt; 0, or infinity for no clipping
+     * @param gradOut             same layout as {@code params}; overwritten
+     * @return the per-example norms and the batch's loss sum
+     */
+    ClippedBatch sumClipped(INDArray params, INDArray features, INDArray labels, INDArray featureSquaredNorms,
+                            double clipNorm, INDArray gradOut);
+
+    /**
+     * The engine for a network: the dense one when every layer is fully connected, the per-layer one otherwise.
+     *
+     * @throws UnsupportedModelException listing every layer or option that cannot be clipped per example
+     */
+    static ExampleGradients of(MultiLayerNetwork net) {
+        if (DpModelValidator.isDense(net.getLayerWiseConfigurations())) {
+            return PerExampleGradients.of(net);
+        }
+        return LayeredGradients.of(net);
+    }
+
+    /** The per-layer engine for a computation graph with one input and one output. */
+    static ExampleGradients of(ComputationGraph graph) {
+        return LayeredGradients.of(graph);
+    }
+}

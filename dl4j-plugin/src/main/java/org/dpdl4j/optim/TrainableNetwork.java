@@ -1,0 +1,255 @@
+package org.dpdl4j.optim;
+
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.gradient.DefaultGradient;
+import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.graph.vertex.GraphVertex;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a private step needs from a DL4J network, for a {@link MultiLayerNetwork} and a {@link ComputationGraph}
+ * alike: its parameters and gradient view, the gradient keyed as DL4J's backprop keys it, its own updater, its
+ * counters, its listeners and its constraints.
+ */
+abstract sealed class TrainableNetwork {
+    /** The network's flattened gradient view as a DL4J {@link Gradient}, keyed like its backprop keys it. */
+    final Gradient gradient;
+
+    private TrainableNetwork(Gradient gradient) {
+        this.gradient = gradient;
+    }
+
+    static TrainableNetwork of(MultiLayerNetwork net) {
+        return new Layers(net);
+    }
+
+    static TrainableNetwork of(ComputationGraph graph) {
+        return new Graph(graph);
+    }
+
+    abstract Model model();
+
+    abstract ExampleGradients engine();
+
+    abstract INDArray params();
+
+    abstract INDArray gradientView();
+
+    abstract Collection<TrainingListener> listeners();
+
+    /** DL4J's updater on the gradient already divided by the batch size (hence batch size 1). */
+    abstract void update(int iteration, int epoch);
+
+    abstract int iteration();
+
+    abstract int epoch();
+
+    abstract void setIteration(int iteration);
+
+    /** Calls the listeners' {@code onForwardPass} with the activations a plain training-mode forward pass gives. */
+    abstract void announceForwardPass(INDArray features, Collection<TrainingListener> listeners);
+
+    final void setScore(double score) {
+        if (model() instanceof MultiLayerNetwork net) {
+            net.setScore(score);
+        } else {
+            ((ComputationGraph) model()).setScore(score);
+        }
+    }
+
+    /** Sets the network's gradient to the privatised one, for listeners that read {@code model.gradient()}. */
+    final void showGradient() {
+        if (model() instanceof MultiLayerNetwork net) {
+            net.setGradient(gradient);
+        } else {
+            ((ComputationGraph) model()).setGradient(gradient);
+        }
+    }
+
+    final void applyConstraints(int iteration, int epoch) {
+        model().applyConstraints(iteration, epoch);
+    }
+
+    private static final class Layers extends TrainableNetwork {
+        private final MultiLayerNetwork net;
+        private final ExampleGradients engine;
+
+        Layers(MultiLayerNetwork net) {
+            super(keyed(net));
+            this.net = net;
+            this.engine = ExampleGradients.of(net);
+        }
+
+        private static Gradient keyed(MultiLayerNetwork net) {
+            if (net.getGradientsViewArray() == null) {
+                net.initGradientsView();
+            }
+            Gradient g = new DefaultGradient(net.getGradientsViewArray());
+            for (int i = 0; i < net.getnLayers(); i++) {
+                NeuralNetConfiguration conf = net.getLayerWiseConfigurations().getConf(i);
+                Map<String, INDArray> views = conf.getLayer().initializer()
+                        .getGradientsFromFlattened(conf, net.getLayer(i).getGradientsViewArray());
+                for (Map.Entry<String, INDArray> e : views.entrySet()) {
+                    g.setGradientFor(i + "_" + e.getKey(), e.getValue());
+                }
+            }
+            return g;
+        }
+
+        @Override
+        Model model() {
+            return net;
+        }
+
+        @Override
+        ExampleGradients engine() {
+            return engine;
+        }
+
+        @Override
+        INDArray params() {
+            return net.params();
+        }
+
+        @Override
+        INDArray gradientView() {
+            return net.getGradientsViewArray();
+        }
+
+        @Override
+        Collection<TrainingListener> listeners() {
+            return net.getListeners();
+        }
+
+        @Override
+        void update(int iteration, int epoch) {
+            net.getUpdater().update(net, gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
+        }
+
+        @Override
+        int iteration() {
+            return net.getIterationCount();
+        }
+
+        @Override
+        int epoch() {
+            return net.getEpochCount();
+        }
+
+        @Override
+        void setIteration(int iteration) {
+            net.getLayerWiseConfigurations().setIterationCount(iteration);
+        }
+
+        @Override
+        void announceForwardPass(INDArray features, Collection<TrainingListener> listeners) {
+            // DL4J's computeGradientAndScore stops its forward pass before the output layer; so does this.
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                List<INDArray> all = net.feedForward(features, true);
+                net.setInput(null);
+                List<INDArray> activations = new ArrayList<>(all.subList(0, all.size() - 1));
+                for (TrainingListener listener : listeners) {
+                    listener.onForwardPass(net, activations);
+                }
+            }
+        }
+    }
+
+    private static final class Graph extends TrainableNetwork {
+        private final ComputationGraph graph;
+        private final ExampleGradients engine;
+
+        Graph(ComputationGraph graph) {
+            super(keyed(graph));
+            this.graph = graph;
+            this.engine = ExampleGradients.of(graph);
+        }
+
+        private static Gradient keyed(ComputationGraph graph) {
+            if (graph.getGradientsViewArray() == null) {
+                graph.initGradientsView();
+            }
+            Gradient g = new DefaultGradient(graph.getGradientsViewArray());
+            for (GraphVertex v : graph.getVertices()) {
+                if (!v.hasLayer() || v.getLayer().numParams() == 0) {
+                    continue;
+                }
+                NeuralNetConfiguration conf = v.getLayer().conf();
+                Map<String, INDArray> views = conf.getLayer().initializer()
+                        .getGradientsFromFlattened(conf, v.getLayer().getGradientsViewArray());
+                for (Map.Entry<String, INDArray> e : views.entrySet()) {
+                    g.setGradientFor(v.getVertexName() + "_" + e.getKey(), e.getValue());
+                }
+            }
+            return g;
+        }
+
+        @Override
+        Model model() {
+            return graph;
+        }
+
+        @Override
+        ExampleGradients engine() {
+            return engine;
+        }
+
+        @Override
+        INDArray params() {
+            return graph.params();
+        }
+
+        @Override
+        INDArray gradientView() {
+            return graph.getGradientsViewArray();
+        }
+
+        @Override
+        Collection<TrainingListener> listeners() {
+            return graph.getListeners();
+        }
+
+        @Override
+        void update(int iteration, int epoch) {
+            graph.getUpdater().update(gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
+        }
+
+        @Override
+        int iteration() {
+            return graph.getIterationCount();
+        }
+
+        @Override
+        int epoch() {
+            return graph.getEpochCount();
+        }
+
+        @Override
+        void setIteration(int iteration) {
+            graph.getConfiguration().setIterationCount(iteration);
+        }
+
+        @Override
+        void announceForwardPass(INDArray features, Collection<TrainingListener> listeners) {
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                Map<String, INDArray> activations = graph.feedForward(features, true);
+                graph.clear();
+                for (TrainingListener listener : listeners) {
+                    listener.onForwardPass(graph, activations);
+                }
+            }
+        }
+    }
+}
