@@ -1,5 +1,7 @@
 package org.dpdl4j.models;
 
+import org.nd4j.linalg.activations.Activation;
+
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
@@ -42,32 +44,40 @@ public enum ModelKind {
             return LeastSquaresModel.configuration(nIn, nOut, architecture.leastSquaresBias(), options);
         }
     },
+    /** The end-to-end tanh CNN of private image classification, {@link PrivateCnnModel}, fed flat rows of pixels. */
+    CNN("cnn") {
+        @Override
+        public MultiLayerConfiguration configuration(int nIn, int nOut, ModelOptions options, Architecture architecture) {
+            return PrivateCnnModel.configuration(imageShapeOf(nIn, architecture, cliName()), nOut, Activation.TANH, options);
+        }
+    },
     /** The sigmoid network attacked by DLG, {@link DlgLeNetModel}, fed flat rows. */
     DLG_LENET("dlg-lenet") {
         @Override
         public MultiLayerConfiguration configuration(int nIn, int nOut, ModelOptions options, Architecture architecture) {
-            return DlgLeNetModel.configuration(imageShape(nIn, architecture), nOut, DlgLeNetModel.InputFormat.FLAT,
-                    options);
+            return DlgLeNetModel.configuration(imageShapeOf(nIn, architecture, cliName()), nOut,
+                    DlgLeNetModel.InputFormat.FLAT, options);
         }
 
         @Override
         public MultiLayerNetwork network(int nIn, int nOut, ModelOptions options, Architecture architecture) {
-            return DlgLeNetModel.network(imageShape(nIn, architecture), nOut, DlgLeNetModel.InputFormat.FLAT,
+            return DlgLeNetModel.network(imageShapeOf(nIn, architecture, cliName()), nOut, DlgLeNetModel.InputFormat.FLAT,
                     options);
         }
-
-        private ImageShape imageShape(int nIn, Architecture architecture) {
-            ImageShape shape = architecture.imageShape();
-            if (shape == null) {
-                return ImageShape.squareFromFlatSize(nIn);
-            }
-            if (shape.flatSize() != nIn) {
-                throw new IllegalArgumentException("dlg-lenet: image shape " + shape + " has " + shape.flatSize()
-                        + " values but the data has nIn = " + nIn + " features; give the shape of the data's images");
-            }
-            return shape;
-        }
     };
+
+    /** The image shape of flat rows of {@code nIn} pixels: the architecture's, or a square 1- or 3-channel one. */
+    private static ImageShape imageShapeOf(int nIn, Architecture architecture, String model) {
+        ImageShape shape = architecture.imageShape();
+        if (shape == null) {
+            return ImageShape.squareFromFlatSize(nIn);
+        }
+        if (shape.flatSize() != nIn) {
+            throw new IllegalArgumentException(model + ": image shape " + shape + " has " + shape.flatSize()
+                    + " values but the data has nIn = " + nIn + " features; give the shape of the data's images");
+        }
+        return shape;
+    }
 
     private final String cliName;
 

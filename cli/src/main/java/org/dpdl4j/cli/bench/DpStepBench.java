@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
 @Command(name = "dp-step", mixinStandardHelpOptions = true,
         description = "DP-SGD step (clipping + secure noise + updater) over a plain DL4J fit step, same model and batch.")
 final class DpStepBench implements Callable<Integer> {
-    @Option(names = "--model", defaultValue = "mlp", description = "mlp (784-128-10, MNIST-shaped) or logistic (123 inputs, a9a-shaped); default ${DEFAULT-VALUE}.")
+    @Option(names = "--model", defaultValue = "mlp", description = "mlp (784-128-10, MNIST-shaped), logistic (123 inputs, a9a-shaped) or cnn (the private tanh CNN on 28x28 images); default ${DEFAULT-VALUE}.")
     String model;
 
     @Option(converter = Converters.PositiveInt.class, names = "--batch-size", defaultValue = "256", description = "Batch size; default ${DEFAULT-VALUE}.")
@@ -51,14 +51,15 @@ final class DpStepBench implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean mlp = model.equals("mlp");
-        if (!mlp && !model.equals("logistic")) {
-            throw new IllegalArgumentException("--model must be mlp or logistic, got " + model);
-        }
-        int nIn = mlp ? 784 : 123;
-        int nOut = mlp ? 10 : 1;
+        ModelKind kind = switch (model) {
+            case "mlp" -> ModelKind.MLP;
+            case "logistic" -> ModelKind.LOGISTIC;
+            case "cnn" -> ModelKind.CNN;
+            default -> throw new IllegalArgumentException("--model must be mlp, logistic or cnn, got " + model);
+        };
+        int nIn = kind == ModelKind.LOGISTIC ? 123 : 784;
+        int nOut = kind == ModelKind.LOGISTIC ? 1 : 10;
         ModelOptions options = ModelOptions.defaults().withUpdater(new Sgd(0.01));
-        ModelKind kind = mlp ? ModelKind.MLP : ModelKind.LOGISTIC;
         MultiLayerNetwork plain = kind.network(nIn, nOut, options);
         MultiLayerNetwork priv = kind.network(nIn, nOut, options);
         INDArray x = Nd4j.rand(DataType.FLOAT, batch, nIn);

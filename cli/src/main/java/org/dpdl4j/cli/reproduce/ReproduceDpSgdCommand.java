@@ -14,8 +14,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce dp-sgd}: central DP-SGD accuracy against epsilon ({@link DpSgdReproduction}). */
 @Command(name = "dp-sgd", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Central DP-SGD test accuracy against epsilon (MNIST MLP 784-128-10 or a9a logistic regression),",
-                "with the tuning grid, the chosen settings, CSVs and a PNG under --out (default results/central-dp-sgd/<dataset>)."})
+        description = {"Central DP-SGD test accuracy against epsilon (MNIST MLP 784-128-10, MNIST tanh CNN, or a9a logistic",
+                "regression), with the tuning grid, the chosen settings, CSVs and a PNG under --out (default",
+                "results/central-dp-sgd/<dataset>, or <dataset>-cnn)."})
 public final class ReproduceDpSgdCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -23,8 +24,12 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
     @Option(names = "--dataset", required = true, description = "mnist or a9a.")
     String dataset;
 
+    @Option(names = "--model", defaultValue = "mlp", description = "mnist: mlp (784-128-10, default) or cnn (the end-to-end"
+            + " tanh CNN of Papernot et al. and Tramèr & Boneh); a9a: logistic regression whatever this says.")
+    String model;
+
     @Option(names = "--epsilons", split = ",", converter = Converters.Positive.class,
-            description = "Target epsilons; default 1,2,4,8 (mnist), 1 (a9a).")
+            description = "Target epsilons; default 1,2,4,8 (mnist MLP), 1,2,3,8 (mnist CNN), 1 (a9a).")
     List<Double> epsilons;
 
     @Option(names = "--delta", defaultValue = "1e-5", converter = Converters.Probability.class, description = "delta; default ${DEFAULT-VALUE}.")
@@ -49,7 +54,7 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, epsilons, delta, seeds, quick, wideGrid, data.resolve(), out))
+        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, data.resolve(), out))
                 .run(spec.commandLine().getOut());
     }
 }

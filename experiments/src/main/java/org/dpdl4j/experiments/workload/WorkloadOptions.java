@@ -24,8 +24,8 @@ public final class WorkloadOptions {
     public static final RunOption<Double> TEST_FRACTION = RunOption.of("test-fraction", "F", ValueType.realBetween(0, 1), IDENTITY,
             "Held-out fraction for the covtype data sets (which have no test file); default 0.2.");
     public static final RunOption<String> MODEL = RunOption.of("model", "MODEL",
-            ValueType.choice("mlp", "logistic", "softmax", "least-squares"), IDENTITY,
-            "mlp, logistic, softmax or least-squares; default: mlp (mnist; softmax for the mu2 protocols), logistic (a9a,"
+            ValueType.choice("mlp", "logistic", "softmax", "least-squares", "cnn"), IDENTITY,
+            "mlp, logistic, softmax, least-squares or cnn (the private tanh CNN, mnist only; central training); default: mlp (mnist; softmax for the mu2 protocols), logistic (a9a,"
                     + " covtype binary), softmax (covtype multiclass), least-squares (synthetic-lsq).");
     public static final RunOption<String> HIDDEN = RunOption.of("hidden", "SIZES",
             ValueType.checked("hidden layer sizes, e.g. 128 or 256,128", WorkloadOptions::sizes), IDENTITY,

@@ -93,6 +93,9 @@ public final class Workloads {
             throw MODEL.invalid("--model " + kind.cliName() + " does not fit classification data " + dataset
                     + "; use mlp, logistic or softmax");
         }
+        if (kind == ModelKind.CNN && !dataset.equals("mnist")) {
+            throw MODEL.invalid("--model cnn takes images, and " + dataset + " has feature vectors; use it with --dataset mnist");
+        }
         if (kind == ModelKind.LOGISTIC && tt.train().numClasses() != 2) {
             throw MODEL.invalid("--model logistic needs two classes but " + dataset + " has " + tt.train().numClasses()
                     + "; use softmax or mlp");
