@@ -212,6 +212,21 @@ public final class DpOptimizer {
         throw new IllegalStateException("this optimizer trains a ComputationGraph; use model()");
     }
 
+    /** Calls the network's listeners' {@code onEpochStart}, as {@code fit} does before an epoch. */
+    public void startEpoch() {
+        for (TrainingListener l : net.listeners()) {
+            l.onEpochStart(net.model());
+        }
+    }
+
+    /** Calls the listeners' {@code onEpochEnd} and counts the epoch in the network, as {@code fit} does after one. */
+    public void endEpoch() {
+        for (TrainingListener l : net.listeners()) {
+            l.onEpochEnd(net.model());
+        }
+        net.incrementEpoch();
+    }
+
     /** The network being trained: a {@link MultiLayerNetwork} or a {@link ComputationGraph}. */
     public org.deeplearning4j.nn.api.Model model() {
         return net.model();

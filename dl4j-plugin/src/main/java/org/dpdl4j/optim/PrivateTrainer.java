@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
@@ -82,7 +84,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private final long plannedSteps;
     private ClippedBatch lastBatch;
 
-    private PrivateTrainer(MultiLayerNetwork net, DpSgdConfig config, INDArray features, INDArray labels, NoiseSource noise,
+    private PrivateTrainer(Model net, DpSgdConfig config, INDArray features, INDArray labels, NoiseSource noise,
                            RandomGenerator random, AccountantFactory accountants, RunSettings settings) {
         super(PROTOCOL, settings, ledger(config, features, noise, accountants));
         this.config = config;
@@ -110,7 +112,9 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         accounting.requireSupported(stepEvent);
         this.mechanism = "DP-SGD step: " + (sampler instanceof PoissonSampler ? "Poisson-sampled" : "fixed-size batch of")
                 + " Gaussian mechanism, per-example clip C = " + config.clipNorm() + ", z = " + z;
-        this.optimizer = new DpOptimizer(net, config.clipNorm(), z, sampler.expectedBatchSize(), noise);
+        this.optimizer = net instanceof ComputationGraph graph
+                ? new DpOptimizer(graph, config.clipNorm(), z, sampler.expectedBatchSize(), noise)
+                : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise);
         if (!noise.isSecure()) {
             LOG.warn("DP-SGD is running with an insecure noise source ({}); its epsilon is not a real guarantee.",
                     noise.description());
@@ -159,6 +163,15 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return new Builder(net, config);
     }
 
+    /**
+     * Options of a trainer of a {@link ComputationGraph} with one input and one output (made of the layers and
+     * per-example vertices {@link org.dpdl4j.optim.layers.LayeredGradients} supports). Such a trainer is used from
+     * Java: {@link #network()} and {@link #model()} are for multi-layer networks, the caller keeps its graph.
+     */
+    public static Builder builder(ComputationGraph graph, DpSgdConfig config) {
+        return new Builder(graph, config);
+    }
+
     @Override
     protected void takeStep(long index) {
         spend(stepEvent, mechanism);
@@ -194,18 +207,12 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
      */
     @Override
     public void fitEpoch() {
-        MultiLayerNetwork net = optimizer.network();
-        for (TrainingListener l : net.getListeners()) {
-            l.onEpochStart(net);
-        }
+        optimizer.startEpoch();
         long n = sampler.stepsPerEpoch();
         for (long i = 0; i < n; i++) {
             step();
         }
-        for (TrainingListener l : net.getListeners()) {
-            l.onEpochEnd(net);
-        }
-        net.incrementEpochCount();
+        optimizer.endEpoch();
     }
 
     @Override
@@ -287,7 +294,8 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
 
     @Override
     public INDArray parameters() {
-        return network().params().dup().reshape(network().numParams());
+        INDArray params = optimizer.model().params();
+        return params.dup().reshape(params.length());
     }
 
     @Override
@@ -297,7 +305,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
 
     @Override
     public RunState state() {
-        return NetworkState.of(network()).build();
+        return NetworkState.of(optimizer.model()).build();
     }
 
     /**
@@ -306,7 +314,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
      */
     @Override
     protected void restoreState(RunState state, long completedSteps) {
-        NetworkState.restore(network(), state);
+        NetworkState.restore(optimizer.model(), state);
         if (!noise.isSecure()) {
             replay(completedSteps);
         }
@@ -316,7 +324,8 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private void replay(long steps) {
         double std = optimizer.noiseStd();
         try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-            INDArray scratch = Nd4j.create(network().params().dataType(), network().getGradientsViewArray().shape());
+            INDArray params = optimizer.model().params();
+            INDArray scratch = Nd4j.create(params.dataType(), params.shape());
             for (long s = 0; s < steps; s++) {
                 sampler.sample(random);
                 noise.addGaussian(scratch, std);
@@ -337,7 +346,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
 
     /** Builds a {@link PrivateTrainer}; defaults: secure noise, secure sampling, the standard accountant. */
     public static final class Builder {
-        private final MultiLayerNetwork net;
+        private final Model net;
         private final DpSgdConfig config;
         private INDArray features;
         private INDArray labels;
@@ -346,7 +355,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private AccountantFactory accountants = AccountantFactory.standard();
         private RunSettings settings;
 
-        private Builder(MultiLayerNetwork net, DpSgdConfig config) {
+        private Builder(Model net, DpSgdConfig config) {
             this.net = Objects.requireNonNull(net, "network");
             this.config = Objects.requireNonNull(config, "config");
         }

@@ -78,6 +78,14 @@ abstract sealed class TrainableNetwork {
         }
     }
 
+    final void incrementEpoch() {
+        if (model() instanceof MultiLayerNetwork net) {
+            net.incrementEpochCount();
+        } else {
+            ((ComputationGraph) model()).incrementEpochCount();
+        }
+    }
+
     final void applyConstraints(int iteration, int epoch) {
         model().applyConstraints(iteration, epoch);
     }
