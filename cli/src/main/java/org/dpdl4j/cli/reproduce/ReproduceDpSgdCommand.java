@@ -46,6 +46,10 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
             + "lr 2 and 4); they help at larger epsilons and take about twice as long per run.")
     boolean wideGrid;
 
+    @Option(names = "--resume", description = "Reuse the finished runs (tuning points, seeds, baselines) that an earlier"
+            + " run left in --out and train only the missing ones; the files are rewritten as an uninterrupted run writes them.")
+    boolean resume;
+
     @Mixin
     DataDirOption data;
 
@@ -54,7 +58,7 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, data.resolve(), out))
+        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data.resolve(), out))
                 .run(spec.commandLine().getOut());
     }
 }

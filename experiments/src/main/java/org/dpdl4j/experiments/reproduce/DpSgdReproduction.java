@@ -55,11 +55,12 @@ public final class DpSgdReproduction {
      * @param seeds    seeds of the final runs
      * @param quick    one grid point and one seed
      * @param wideGrid MNIST's large-batch settings too
+     * @param resume   reuse the finished runs an earlier run left in the output directory's CSV files
      * @param data     the data directory
      * @param out      output directory, or null for the default
      */
     public record Settings(String dataset, String model, List<Double> epsilons, double delta, int seeds, boolean quick, boolean wideGrid,
-                           DataDirectory data, Path out) {
+                           boolean resume, DataDirectory data, Path out) {
     }
 
     private final String dataset;
@@ -69,6 +70,7 @@ public final class DpSgdReproduction {
     private final int seeds;
     private final boolean quick;
     private final boolean wideGrid;
+    private final boolean resume;
     private final DataDirectory dataDirectory;
     private final Path out;
 
@@ -84,6 +86,7 @@ public final class DpSgdReproduction {
         this.seeds = s.seeds();
         this.quick = s.quick();
         this.wideGrid = s.wideGrid();
+        this.resume = s.resume();
         this.dataDirectory = s.data();
         this.out = s.out();
     }
@@ -129,6 +132,10 @@ public final class DpSgdReproduction {
 
     private int grid(PrintWriter pw, boolean mnist, TrainTest data, LabelEncoding enc, TrainTest tuning, List<Double> grid,
                      List<Setting> settings, int nSeeds, Path outDir) throws IOException {
+        // A resumed run reads what the earlier one finished, then writes both files afresh in the usual order,
+        // reusing those rows, so its files are those of an uninterrupted run.
+        EarlierRows earlierTuning = resume ? EarlierRows.of(outDir.resolve("tuning.csv")) : EarlierRows.none();
+        EarlierRows earlierResults = resume ? EarlierRows.of(outDir.resolve("results.csv")) : EarlierRows.none();
         for (String f : new String[]{"tuning.csv", "results.csv"}) {
             Files.deleteIfExists(outDir.resolve(f));
         }
@@ -145,31 +152,55 @@ public final class DpSgdReproduction {
                 Setting best = null;
                 double bestAcc = -1;
                 for (Setting s : settings) {
-                    Outcome o = train(mnist, s, eps, tuning.train(), tuning.test(), enc, 1);
-                    tuneCsv.append(eps, s.activation(), s.batch(), s.epochs(), s.lr(), s.momentum(), s.clip(), o.noiseMultiplier(), o.accuracy());
-                    if (o.accuracy() > bestAcc) {
-                        bestAcc = o.accuracy();
+                    java.util.Optional<List<String>> done = earlierTuning.find(java.util.Map.of("epsilon", eps,
+                            "activation", s.activation(), "batch", s.batch(), "epochs", s.epochs(), "lr", s.lr(),
+                            "momentum", s.momentum(), "clip", s.clip()));
+                    double accuracy;
+                    if (done.isPresent()) {
+                        tuneCsv.append(done.get());
+                        accuracy = Double.parseDouble(earlierTuning.value(done.get(), "validation_accuracy"));
+                    } else {
+                        Outcome o = train(mnist, s, eps, tuning.train(), tuning.test(), enc, 1);
+                        tuneCsv.append(eps, s.activation(), s.batch(), s.epochs(), s.lr(), s.momentum(), s.clip(), o.noiseMultiplier(), o.accuracy());
+                        accuracy = o.accuracy();
+                    }
+                    if (accuracy > bestAcc) {
+                        bestAcc = accuracy;
                         best = s;
                     }
                     bar.step();
                     bar.field("eps", eps);
-                    bar.field("val", o.accuracy());
+                    bar.field("val", accuracy);
                 }
                 chosen.add(best);
                 double[] accs = new double[nSeeds];
                 for (int seed = 1; seed <= nSeeds; seed++) {
-                    Outcome o = train(mnist, best, eps, data.train(), data.test(), enc, seed);
-                    accs[seed - 1] = o.accuracy();
-                    resCsv.append(eps, seed, best.describe(), o.noiseMultiplier(), o.epsilonSpent(), o.steps(), o.accuracy());
+                    java.util.Optional<List<String>> done = earlierResults.find(java.util.Map.of("epsilon", eps, "seed", seed,
+                            "setting", best.describe()));
+                    if (done.isPresent()) {
+                        resCsv.append(done.get());
+                        accs[seed - 1] = Double.parseDouble(earlierResults.value(done.get(), "test_accuracy"));
+                    } else {
+                        Outcome o = train(mnist, best, eps, data.train(), data.test(), enc, seed);
+                        accs[seed - 1] = o.accuracy();
+                        resCsv.append(eps, seed, best.describe(), o.noiseMultiplier(), o.epsilonSpent(), o.steps(), o.accuracy());
+                    }
                     bar.step();
-                    bar.field("test", o.accuracy());
+                    bar.field("test", accs[seed - 1]);
                 }
                 finals.add(accs);
             }
             for (int seed = 1; seed <= nSeeds; seed++) {
-                nonPrivate[seed - 1] = trainNonPrivate(mnist, data, enc, seed);
-                resCsv.append(Double.POSITIVE_INFINITY, seed, nonPrivateSetting(mnist),
-                        Double.NaN, Double.NaN, Double.NaN, nonPrivate[seed - 1]);
+                java.util.Optional<List<String>> done = earlierResults.find(java.util.Map.of("epsilon", Double.POSITIVE_INFINITY,
+                        "seed", seed, "setting", nonPrivateSetting(mnist)));
+                if (done.isPresent()) {
+                    resCsv.append(done.get());
+                    nonPrivate[seed - 1] = Double.parseDouble(earlierResults.value(done.get(), "test_accuracy"));
+                } else {
+                    nonPrivate[seed - 1] = trainNonPrivate(mnist, data, enc, seed);
+                    resCsv.append(Double.POSITIVE_INFINITY, seed, nonPrivateSetting(mnist),
+                            Double.NaN, Double.NaN, Double.NaN, nonPrivate[seed - 1]);
+                }
                 bar.step();
             }
             bar.finish();

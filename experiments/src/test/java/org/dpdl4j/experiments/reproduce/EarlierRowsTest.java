@@ -1,0 +1,38 @@
+package org.dpdl4j.experiments.reproduce;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class EarlierRowsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void findsARowByItsKeyComparingNumbersAsNumbersAndIgnoresATornLastLine() throws IOException {
+        Path file = dir.resolve("results.csv");
+        Files.writeString(file, "epsilon,seed,setting,test_accuracy\n3.0,1,tanh batch=512,0.981\n3.0,2,tanh batch=512,0.979\n"
+                + "Infinity,1,non-private,0.99\n8.0,1,tanh batch=5");
+        EarlierRows rows = EarlierRows.of(file);
+        List<String> row = rows.find(Map.of("epsilon", 3, "seed", 2, "setting", "tanh batch=512")).orElseThrow();
+        assertEquals("0.979", rows.value(row, "test_accuracy"));
+        assertEquals("0.99", rows.value(rows.find(Map.of("epsilon", Double.POSITIVE_INFINITY, "seed", 1)).orElseThrow(), "test_accuracy"));
+        assertTrue(rows.find(Map.of("epsilon", 3, "seed", 3)).isEmpty());
+        assertTrue(rows.find(Map.of("epsilon", 8)).isEmpty(), "the torn last line is not a finished run");
+        assertTrue(rows.find(Map.of("epsilon", 3, "no_such_column", 1)).isEmpty());
+    }
+
+    @Test
+    void aMissingFileHasNoRows() {
+        assertTrue(EarlierRows.of(dir.resolve("absent.csv")).find(Map.of("epsilon", 1)).isEmpty());
+        assertTrue(EarlierRows.none().find(Map.of()).isEmpty());
+    }
+}
