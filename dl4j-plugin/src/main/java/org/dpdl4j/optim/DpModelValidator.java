@@ -18,7 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks that per-example clipping can handle a network exactly, and extracts its {@link DenseNetworkSpec}.
+ * Checks that the dense per-example engine ({@link PerExampleGradients}) can handle a network exactly, and extracts
+ * its {@link DenseNetworkSpec}. That engine is the fused path for fully connected networks and the one that runs many
+ * stacked models at once (the decentralized and federated protocols); every other network that per-example
+ * clipping supports (convolutions, pooling, embeddings, graphs) goes to
+ * {@link org.dpdl4j.optim.layers.LayeredGradients} through {@link ExampleGradients#of}.
  *
  * <p>Per-example gradients are computed from one batched pass ("ghost norms"), which is exact only when
  * every example's gradient depends on that example alone and every parameterised layer is fully
@@ -86,8 +90,9 @@ public final class DpModelValidator {
         }
         for (LayerDescription layer : model.layers()) {
             if (layer.kind() == LayerKind.CONVOLUTION_2D) {
-                problems.add(layer.problem("per-example clipping computes exact per-example gradients of fully"
-                        + " connected layers only, not of convolutions", "use DenseLayers on flat feature vectors instead"));
+                problems.add(layer.problem("the stacked per-example engine of the multi-party protocols computes fully"
+                        + " connected layers only, not convolutions", "use DenseLayers here, or train the CNN centrally"
+                        + " (PrivateTrainer, train --algo dp-sgd), whose per-layer engine clips convolutions"));
             }
             if (layer.loss() instanceof LossFMeasure) {
                 problems.add(layer.problem("the F-measure loss is computed over the whole batch, not per example",

@@ -80,12 +80,15 @@ class DpModelValidatorTest {
     }
 
     @Test
-    void refusesTheConvolutionalDlgLeNetNamingEveryConvolutionAndPreprocessor() {
+    void theDenseEngineRefusesTheConvolutionalDlgLeNetNamingEveryConvolutionAndPreprocessorWhichThePerLayerEngineTakes() {
         String msg = rejection(DlgLeNetModel.configuration(ImageShape.MNIST, 10, DlgLeNetModel.InputFormat.FLAT,
                 ModelOptions.defaults()));
         for (int i = 0; i < 3; i++) {
-            assertTrue(msg.contains("layer " + i + " (ConvolutionLayer): per-example clipping"), msg);
+            assertTrue(msg.contains("layer " + i + " (ConvolutionLayer): the stacked per-example engine"), msg);
         }
+        assertTrue(msg.contains("train the CNN centrally"), msg);
+        assertTrue(ExampleGradients.of(DlgLeNetModel.network(ImageShape.MNIST, 10, DlgLeNetModel.InputFormat.FLAT,
+                ModelOptions.defaults())) instanceof org.dpdl4j.optim.layers.LayeredGradients);
         assertTrue(msg.contains("input preprocessors at layers [0, 3] (feed flat feature vectors instead)"), msg);
         assertTrue(msg.endsWith(" FLOAT or DOUBLE."), msg);
     }
