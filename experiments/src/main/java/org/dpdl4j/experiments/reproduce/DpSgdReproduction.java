@@ -19,6 +19,8 @@ import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.models.Architecture;
 import org.dpdl4j.models.ModelKind;
 import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.experiments.workload.Evaluation;
+import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.optim.DpSgdConfig;
 import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.optim.PrivateTrainer;
@@ -321,10 +323,7 @@ public final class DpSgdReproduction {
     }
 
     private static double accuracy(MultiLayerNetwork net, LabeledData test, LabelEncoding enc) {
-        INDArray out = net.output(test.features(), false);
-        INDArray y = test.labelMatrix(enc);
-        INDArray correct = enc == LabelEncoding.BINARY ? out.gt(0.5).castTo(DataType.FLOAT).eq(y) : out.argMax(1).eq(y.argMax(1));
-        return correct.castTo(DataType.DOUBLE).meanNumber().doubleValue();
+        return Evaluation.of(net, new Workload.Split(test.features(), test.labelMatrix(enc)), true).accuracy();
     }
 
     private static String meanStd(double[] v) {
