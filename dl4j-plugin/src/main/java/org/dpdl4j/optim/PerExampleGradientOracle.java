@@ -20,36 +20,37 @@ public final class PerExampleGradientOracle {
     /** Per-example gradients of a computation graph with one input and one output, as rows of a [b, p] DOUBLE matrix. */
     public static INDArray perExampleGradients(ComputationGraph graph, INDArray features, INDArray labels) {
         ComputationGraph dbl = graph.convertDataType(DataType.DOUBLE);
-        INDArray x = features.castTo(DataType.DOUBLE);
-        INDArray y = labels.castTo(DataType.DOUBLE);
-        long b = x.size(0);
-        INDArray out = Nd4j.create(DataType.DOUBLE, b, dbl.numParams());
-        for (long i = 0; i < b; i++) {
-            dbl.setInputs(example(x, i));
-            dbl.setLabels(example(y, i));
+        return oneAtATime(features, labels, dbl.numParams(), (x, y) -> {
+            dbl.setInputs(x);
+            dbl.setLabels(y);
             dbl.computeGradientAndScore();
-            out.putRow(i, dbl.gradient().gradient().reshape(dbl.numParams()));
-        }
-        return out;
-    }
-
-    /** Example i of a batch, keeping every dimension (rank-4 images stay rank 4). */
-    private static INDArray example(INDArray batch, long i) {
-        return batch.get(NDArrayIndex.interval(i, i + 1)).dup();
+            return dbl.gradient().gradient();
+        });
     }
 
     /** Per-example gradients as rows of a [b, p] DOUBLE matrix (DL4J's flattened parameter layout). */
     public static INDArray perExampleGradients(MultiLayerNetwork net, INDArray features, INDArray labels) {
         MultiLayerNetwork dbl = net.convertDataType(DataType.DOUBLE);
+        return oneAtATime(features, labels, dbl.numParams(), (x, y) -> {
+            dbl.setInput(x);
+            dbl.setLabels(y);
+            dbl.computeGradientAndScore();
+            return dbl.gradient().gradient();
+        });
+    }
+
+    /** DL4J's gradient for each example of a batch on its own, in double precision, as the rows of a [b, p] matrix. */
+    private static INDArray oneAtATime(INDArray features, INDArray labels, long numParams,
+                                       java.util.function.BinaryOperator<INDArray> gradientOf) {
         INDArray x = features.castTo(DataType.DOUBLE);
         INDArray y = labels.castTo(DataType.DOUBLE);
         long b = x.size(0);
-        INDArray out = Nd4j.create(DataType.DOUBLE, b, dbl.numParams());
+        INDArray out = Nd4j.create(DataType.DOUBLE, b, numParams);
         for (long i = 0; i < b; i++) {
-            dbl.setInput(example(x, i));
-            dbl.setLabels(example(y, i));
-            dbl.computeGradientAndScore();
-            out.putRow(i, dbl.gradient().gradient().reshape(dbl.numParams()));
+            // Example i with every dimension kept (rank-4 images stay rank 4).
+            INDArray xi = x.get(NDArrayIndex.interval(i, i + 1)).dup();
+            INDArray yi = y.get(NDArrayIndex.interval(i, i + 1)).dup();
+            out.putRow(i, gradientOf.apply(xi, yi).reshape(numParams));
         }
         return out;
     }

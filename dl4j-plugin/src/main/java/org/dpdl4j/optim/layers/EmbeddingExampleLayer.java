@@ -1,47 +1,33 @@
 package org.dpdl4j.optim.layers;
 
 import org.deeplearning4j.nn.conf.layers.EmbeddingLayer;
-import org.deeplearning4j.nn.params.DefaultParamInitializer;
-import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.impl.shape.OneHot;
 import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.Arrays;
-import java.util.Map;
 
 /**
- * DL4J's {@code EmbeddingLayer}: example i, a class index {@code k_i}, gets row {@code k_i} of W plus the bias,
- * then the activation. It is a dense layer on the one-hot vector of {@code k_i}, whose squared norm is 1: example
- * i's squared gradient norm is {@code (1 + [bias]) ||delta_i||^2}, and the clipped sum is {@code onehot^T diag(c)
- * Delta}. The input gets no gradient (indices are not differentiable).
+ * DL4J's {@code EmbeddingLayer}: example i, a class index {@code k_i}, gets row {@code k_i} of W plus the bias, then
+ * the activation. That is a dense layer on the one-hot vector of {@code k_i} (whose squared norm is 1), and it is
+ * computed as one: example i's squared gradient norm is {@code (1 + [bias]) ||delta_i||^2} and the clipped sum is
+ * {@code onehot^T diag(c) Delta}. The input gets no gradient (indices are not differentiable).
  */
-public final class EmbeddingExampleLayer implements ExampleLayer {
-    private final ParameterSlots slots;
-    private final IActivation activation;
-    private final boolean hasBias;
+public final class EmbeddingExampleLayer extends DenseExampleLayer {
     private final long vocabulary;
     private final String label;
     private final DataType dataType;
-    private INDArray params;
-    private INDArray oneHot;
-    private INDArray preOutput;
-    private INDArray delta;
 
     public EmbeddingExampleLayer(LayerContext context) {
-        EmbeddingLayer conf = (EmbeddingLayer) context.layer();
-        this.slots = context.parameters();
-        this.activation = conf.getActivationFn();
-        this.hasBias = conf.hasBias();
+        this(context, (EmbeddingLayer) context.layer());
+    }
+
+    private EmbeddingExampleLayer(LayerContext context, EmbeddingLayer conf) {
+        super(context, conf.getActivationFn(), conf.hasBias(), conf.getNIn());
         this.vocabulary = conf.getNIn();
         this.label = context.label();
         this.dataType = context.dataType();
-    }
-
-    @Override
-    public void bind(INDArray flatParams) {
-        this.params = flatParams;
     }
 
     @Override
@@ -57,49 +43,12 @@ public final class EmbeddingExampleLayer implements ExampleLayer {
             throw new IllegalArgumentException(label + " has " + vocabulary + " rows but receives index "
                     + (low < 0 ? low : high) + "; indices must lie in [0, " + vocabulary + ")");
         }
-        oneHot = Nd4j.exec(new OneHot(indices, Nd4j.create(dataType, indices.length(), vocabulary), (int) vocabulary))[0];
-        Map<String, INDArray> views = slots.of(params);
-        preOutput = oneHot.mmul(views.get(DefaultParamInitializer.WEIGHT_KEY));
-        if (hasBias) {
-            preOutput.addiRowVector(views.get(DefaultParamInitializer.BIAS_KEY));
-        }
-        return activation.getActivation(preOutput.dup(), true);
+        INDArray oneHot = Nd4j.exec(new OneHot(indices, Nd4j.create(dataType, indices.length(), vocabulary), (int) vocabulary))[0];
+        return super.forward(oneHot);
     }
 
     @Override
     public INDArray backward(INDArray epsilon, boolean inputGradient) {
-        delta = activation.backprop(preOutput, epsilon).getFirst();
-        return null;
-    }
-
-    @Override
-    public boolean hasParameters() {
-        return true;
-    }
-
-    @Override
-    public void addSquaredNorms(INDArray squaredNorms) {
-        INDArray sq = SquaredNorms.perExample(delta);
-        squaredNorms.addi((hasBias ? sq.muli(2.0) : sq).castTo(squaredNorms.dataType()));
-    }
-
-    @Override
-    public void writeClippedGradient(INDArray factors, INDArray gradient) {
-        if (factors != null) {
-            delta.muliColumnVector(factors.reshape(factors.length(), 1).castTo(dataType));
-        }
-        Map<String, INDArray> views = slots.of(gradient);
-        Nd4j.gemm(oneHot, delta, views.get(DefaultParamInitializer.WEIGHT_KEY), true, false, 1.0, 0.0);
-        if (hasBias) {
-            INDArray biasGrad = views.get(DefaultParamInitializer.BIAS_KEY);
-            delta.sum(biasGrad.reshape(biasGrad.length()), 0);
-        }
-    }
-
-    @Override
-    public void clear() {
-        oneHot = null;
-        preOutput = null;
-        delta = null;
+        return super.backward(epsilon, false);
     }
 }
