@@ -44,6 +44,8 @@ public final class ConvolutionExampleLayer implements ExampleLayer {
     /** Output-side errors, [b*T, nOut] in 'c' order, rows as in {@link #unfolded}. */
     private INDArray deltaRows;
     private long batch;
+    private long outHeight;
+    private long outWidth;
     private long positions;
     private int[] padding;
     private long inHeight;
@@ -95,8 +97,10 @@ public final class ConvolutionExampleLayer implements ExampleLayer {
                     org.deeplearning4j.nn.conf.CNN2DFormat.NCHW);
         }
         batch = x.size(0);
-        long outH = outSize[0];
-        long outW = outSize[1];
+        outHeight = outSize[0];
+        outWidth = outSize[1];
+        long outH = outHeight;
+        long outW = outWidth;
         positions = outH * outW;
         long channels = x.size(1);
         // im2col writes [b, C, kH, kW, outH, outW]; permuting a [b, outH, outW, C, kH, kW] 'c' array to that order
@@ -129,8 +133,7 @@ public final class ConvolutionExampleLayer implements ExampleLayer {
         long channels = unfolded.size(1) / ((long) kernel[0] * kernel[1]);
         INDArray epsCols = Nd4j.createUninitialized(dataType, new long[]{batch * positions, unfolded.size(1)}, 'c');
         Nd4j.gemm(deltaRows, weightMatrix(params), epsCols, false, false, 1.0, 0.0);
-        long outW = positions / (preOutput.size(2));
-        INDArray eps6 = epsCols.reshape('c', batch, preOutput.size(2), outW, channels, kernel[0], kernel[1])
+        INDArray eps6 = epsCols.reshape('c', batch, outHeight, outWidth, channels, kernel[0], kernel[1])
                 .permute(0, 3, 4, 5, 1, 2);
         INDArray epsIn = Nd4j.create(dataType, batch, channels, inHeight, inWidth);
         Convolution.col2im(eps6, epsIn, strides[0], strides[1], padding[0], padding[1], (int) inHeight, (int) inWidth,

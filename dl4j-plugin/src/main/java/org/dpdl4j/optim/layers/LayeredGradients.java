@@ -71,11 +71,8 @@ public final class LayeredGradients implements ExampleGradients {
      * @throws UnsupportedModelException listing every layer and option that cannot be clipped per example
      */
     public static LayeredGradients of(MultiLayerNetwork net, ExampleLayerRegistry registry) {
-        Objects.requireNonNull(registry, "registry");
-        requireInitialised(net.params(), net.numParams());
         MultiLayerConfiguration conf = net.getLayerWiseConfigurations();
-        Builder b = new Builder(registry, conf.getDataType(), 1);
-        b.networkProblems(conf.getBackpropType());
+        Builder b = new Builder(registry, net, conf.getDataType(), 1, conf.getBackpropType());
         int slot = 0;
         long offset = 0;
         int count = conf.getConfs().size();
@@ -106,12 +103,9 @@ public final class LayeredGradients implements ExampleGradients {
      * @throws UnsupportedModelException listing every layer, vertex and option that cannot be clipped per example
      */
     public static LayeredGradients of(ComputationGraph graph, ExampleLayerRegistry registry) {
-        Objects.requireNonNull(registry, "registry");
-        requireInitialised(graph.params(), graph.numParams());
         ComputationGraphConfiguration conf = graph.getConfiguration();
         List<String> inputs = conf.getNetworkInputs();
-        Builder b = new Builder(registry, conf.getDataType(), inputs.size());
-        b.networkProblems(conf.getBackpropType());
+        Builder b = new Builder(registry, graph, conf.getDataType(), inputs.size(), conf.getBackpropType());
         GraphVertex[] vertices = graph.getVertices();
         int[] slotOf = new int[vertices.length];
         long offset = 0;
@@ -159,13 +153,6 @@ public final class LayeredGradients implements ExampleGradients {
         return b.build(graph.numParams());
     }
 
-    private static void requireInitialised(INDArray params, long numParams) {
-        if (params == null || params.length() != numParams) {
-            throw new IllegalStateException("the network is not initialised; call init() before building its"
-                    + " per-example gradient engine");
-        }
-    }
-
     private static String label(int index, NeuralNetConfiguration conf) {
         String name = conf.getLayer().getLayerName();
         boolean named = name != null && !name.equals("layer" + index);
@@ -183,13 +170,16 @@ public final class LayeredGradients implements ExampleGradients {
         private final List<ModelProblem> problems = new ArrayList<>();
         private int[] outputs = new int[0];
 
-        Builder(ExampleLayerRegistry registry, DataType dataType, int networkInputs) {
-            this.registry = registry;
+        /** Starts a network: checks it is initialised, and files the problems of the network as a whole. */
+        Builder(ExampleLayerRegistry registry, org.deeplearning4j.nn.api.Model network, DataType dataType, int networkInputs,
+                BackpropType backprop) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            if (network.params() == null || network.params().length() != network.numParams()) {
+                throw new IllegalStateException("the network is not initialised; call init() before building its"
+                        + " per-example gradient engine");
+            }
             this.dataType = dataType;
             this.networkInputs = networkInputs;
-        }
-
-        void networkProblems(BackpropType backprop) {
             if (backprop != BackpropType.Standard) {
                 problems.add(ModelProblem.network("backprop type " + backprop, "only Standard backprop is supported"));
             }
