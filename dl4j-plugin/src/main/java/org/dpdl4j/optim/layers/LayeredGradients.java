@@ -134,10 +134,10 @@ public final class LayeredGradients implements ExampleGradients {
                 offset += n;
             } else {
                 org.deeplearning4j.nn.conf.graph.GraphVertex vertexConf = conf.getVertices().get(v.getVertexName());
-                if (!VertexStage.PER_EXAMPLE.contains(vertexConf.getClass())) {
-                    b.problem(new ModelProblem(index, label, "vertex type " + vertexConf.getClass().getSimpleName()
-                            + " is not supported by per-example clipping", "use merge, element-wise, subset, scale, shift,"
-                            + " L2 or preprocessor vertices, which act on each example on its own"));
+                String refusal = VertexStage.refusal(vertexConf);
+                if (refusal != null) {
+                    b.problem(new ModelProblem(index, label, refusal, "use merge, element-wise, subset, scale, shift,"
+                            + " L2 or preprocessor vertices acting on each example on its own"));
                     slotOf[index] = b.add(null, in);
                 } else {
                     slotOf[index] = b.add(new VertexStage(v), in);

@@ -28,6 +28,25 @@ final class VertexStage {
 
     private final GraphVertex vertex;
 
+    /**
+     * Why a vertex configuration cannot be clipped per example, or {@code null} when it can: its type is not one of
+     * {@link #PER_EXAMPLE}, or it is configured to act along the batch dimension (a merge along axis 0, an L2
+     * normalisation over dimension 0).
+     */
+    static String refusal(org.deeplearning4j.nn.conf.graph.GraphVertex conf) {
+        if (!PER_EXAMPLE.contains(conf.getClass())) {
+            return "vertex type " + conf.getClass().getSimpleName() + " is not supported by per-example clipping";
+        }
+        if (conf instanceof MergeVertex merge && merge.getMergeAxis() == 0) {
+            return "this merge concatenates along dimension 0, the batch, so it mixes examples";
+        }
+        if (conf instanceof L2NormalizeVertex l2 && l2.getDimension() != null
+                && java.util.Arrays.stream(l2.getDimension()).anyMatch(d -> d == 0)) {
+            return "this L2 normalisation reduces over dimension 0, the batch, so it mixes examples";
+        }
+        return null;
+    }
+
     VertexStage(GraphVertex vertex) {
         this.vertex = vertex;
     }

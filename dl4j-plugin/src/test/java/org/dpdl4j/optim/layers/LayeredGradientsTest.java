@@ -5,6 +5,7 @@ import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.graph.ElementWiseVertex;
 import org.deeplearning4j.nn.conf.graph.MergeVertex;
+import org.deeplearning4j.nn.conf.graph.StackVertex;
 import org.deeplearning4j.nn.conf.graph.SubsetVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
@@ -188,6 +189,26 @@ class LayeredGradientsTest {
         for (double clip : new double[]{0.5 * median(truth.norm2(1)), 1e6}) {
             assertAgrees(PerExampleGradientOracle.compare(truth, ExampleGradients.of(graph), graph.params(), x, y, clip), "graph");
         }
+    }
+
+    @Test
+    void verticesThatMixTheBatchAreRefused() {
+        MergeVertex alongBatch = new MergeVertex();
+        alongBatch.setMergeAxis(0);
+        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder().seed(3).dataType(DataType.DOUBLE)
+                .graphBuilder().addInputs("in").setInputTypes(InputType.feedForward(4))
+                .addLayer("a", new DenseLayer.Builder().nOut(3).build(), "in")
+                .addLayer("b", new DenseLayer.Builder().nOut(3).build(), "in")
+                .addVertex("stack", new StackVertex(), "a", "b")
+                .addVertex("merged", alongBatch, "a", "b")
+                .addVertex("sum", new ElementWiseVertex(ElementWiseVertex.Op.Add), "stack", "merged")
+                .addLayer("out", new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nOut(3).activation(Activation.IDENTITY).build(), "sum")
+                .setOutputs("out").build();
+        ComputationGraph graph = new ComputationGraph(conf);
+        graph.init();
+        UnsupportedModelException e = assertThrows(UnsupportedModelException.class, () -> ExampleGradients.of(graph));
+        assertTrue(e.getMessage().contains("vertex \"stack\": vertex type StackVertex is not supported"), e.getMessage());
+        assertTrue(e.getMessage().contains("vertex \"merged\": this merge concatenates along dimension 0"), e.getMessage());
     }
 
     @Test
