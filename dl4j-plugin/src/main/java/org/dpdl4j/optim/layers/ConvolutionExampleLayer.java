@@ -7,6 +7,7 @@ import org.deeplearning4j.util.ConvolutionUtils;
 import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
 import org.nd4j.linalg.convolution.Convolution;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -40,9 +41,17 @@ public final class ConvolutionExampleLayer implements ExampleLayer {
     private INDArray params;
     /** Unfolded input of the last forward pass, [b*T, K] in 'c' order (example slowest, then output row, column). */
     private INDArray unfolded;
-    private INDArray preOutput;
+    /** Pre-activations of the last forward pass, [b*T, nOut] in 'c' order (the backward pass overwrites them). */
+    private INDArray preOutputRows;
     /** Output-side errors, [b*T, nOut] in 'c' order, rows as in {@link #unfolded}. */
     private INDArray deltaRows;
+    /**
+     * Each example's weight gradient [b, nOut, K] and bias gradient [b, nOut], when the norms were computed by
+     * materialising them: the clipped sum is then their weighted sum over the examples, b*nOut*K multiply-adds
+     * instead of the b*T*K*nOut of the weight-gradient product.
+     */
+    private INDArray exampleWeightGrads;
+    private INDArray exampleBiasGrads;
     private long batch;
     private long outHeight;
     private long outWidth;
@@ -115,15 +124,19 @@ public final class ConvolutionExampleLayer implements ExampleLayer {
         if (conf.hasBias()) {
             z.addiRowVector(slots.of(params).get(ConvolutionParamInitializer.BIAS_KEY));
         }
-        preOutput = z.reshape('c', batch, outH, outW, w.size(0)).permute(0, 3, 1, 2);
-        return activation.getActivation(preOutput.dup('c'), true);
+        preOutputRows = z;
+        return activation.getActivation(z.reshape('c', batch, outH, outW, w.size(0)).permute(0, 3, 1, 2).dup('c'), true);
     }
 
     @Override
     public INDArray backward(INDArray epsilon, boolean inputGradient) {
-        INDArray delta = activation.backprop(preOutput.dup('c'), epsilon).getFirst();
-        long nOut = delta.size(1);
-        deltaRows = delta.permute(0, 2, 3, 1).dup('c').reshape('c', batch * positions, nOut);
+        // In the rows layout of the unfolded input: the activation's derivative is element-wise, so the pre-activations
+        // (no longer needed) are used in place, and only the incoming error is permuted.
+        long nOut = preOutputRows.size(1);
+        INDArray epsilonRows = epsilon.permute(0, 2, 3, 1).dup('c').reshape('c', batch * positions, nOut);
+        INDArray delta = activation.backprop(preOutputRows, epsilonRows).getFirst();
+        // Later steps scale and reshape these rows in place, which needs the dense 'c' layout.
+        deltaRows = delta.ordering() == 'c' && Shape.hasDefaultStridesForShape(delta) ? delta : delta.dup('c');
         if (!inputGradient) {
             return null;
         }
@@ -158,19 +171,27 @@ public final class ConvolutionExampleLayer implements ExampleLayer {
             INDArray gramD = Nd4j.matmul(d, d, false, true, false);
             weightSq = gramU.muli(gramD).sum(1, 2);
         } else {
-            INDArray perExample = Nd4j.matmul(u, d, true, false, false);
-            weightSq = SquaredNorms.perExample(perExample);
+            exampleWeightGrads = Nd4j.matmul(d, u, true, false, false);
+            weightSq = SquaredNorms.perExample(exampleWeightGrads);
         }
         squaredNorms.addi(weightSq.reshape(batch).castTo(squaredNorms.dataType()));
         if (conf.hasBias()) {
-            squaredNorms.addi(SquaredNorms.perExample(d.sum(1)).castTo(squaredNorms.dataType()));
+            INDArray biasGrads = d.sum(1);
+            squaredNorms.addi(SquaredNorms.perExample(biasGrads).castTo(squaredNorms.dataType()));
+            if (exampleWeightGrads != null) {
+                exampleBiasGrads = biasGrads;
+            }
         }
     }
 
     @Override
     public void writeClippedGradient(INDArray factors, INDArray gradient) {
+        if (factors != null && exampleWeightGrads != null) {
+            writeWeightedSum(factors.reshape(1, batch).castTo(dataType), gradient);
+            return;
+        }
         if (factors != null) {
-            deltaRows.reshape('c', batch, deltaRows.length() / batch)
+            deltaRows.reshape('c', true, batch, deltaRows.length() / batch)
                     .muliColumnVector(factors.reshape(batch, 1).castTo(dataType));
         }
         Map<String, INDArray> views = slots.of(gradient);
@@ -181,10 +202,23 @@ public final class ConvolutionExampleLayer implements ExampleLayer {
         }
     }
 
+    /** The clipped sum from the materialised per-example gradients: {@code c^T G} over the examples. */
+    private void writeWeightedSum(INDArray factorRow, INDArray gradient) {
+        INDArray weightGrad = weightMatrix(gradient);
+        INDArray flat = weightGrad.reshape('c', true, 1, weightGrad.length());
+        Nd4j.gemm(factorRow, exampleWeightGrads.reshape('c', batch, weightGrad.length()), flat, false, false, 1.0, 0.0);
+        if (conf.hasBias()) {
+            INDArray biasGrad = slots.of(gradient).get(ConvolutionParamInitializer.BIAS_KEY);
+            Nd4j.gemm(factorRow, exampleBiasGrads, biasGrad.reshape('c', true, 1, biasGrad.length()), false, false, 1.0, 0.0);
+        }
+    }
+
     @Override
     public void clear() {
         unfolded = null;
-        preOutput = null;
+        preOutputRows = null;
         deltaRows = null;
+        exampleWeightGrads = null;
+        exampleBiasGrads = null;
     }
 }
