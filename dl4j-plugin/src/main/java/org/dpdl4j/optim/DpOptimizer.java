@@ -18,17 +18,19 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One differentially private gradient step on a DL4J {@link MultiLayerNetwork}, around the network's own
- * updater (whatever {@code IUpdater} it was configured with: Sgd, Adam, Nesterovs, ...):
+ * One differentially private gradient step on a DL4J {@link MultiLayerNetwork} or {@link ComputationGraph}, around
+ * the network's own updater (whatever {@code IUpdater} it was configured with: Sgd, Adam, Nesterovs, ...):
  * <ol>
- *   <li>per-example gradients clipped to norm C and summed, from one batched pass ({@link PerExampleGradients});</li>
+ *   <li>per-example gradients clipped to norm C and summed, from one batched pass ({@link ExampleGradients}: the
+ *       fused dense engine, or the per-layer one for convolutions, embeddings and graphs);</li>
  *   <li>Gaussian noise N(0, (z C)^2) added to the sum by the {@link NoiseSource};</li>
  *   <li>division by the <i>expected</i> batch size (a data-independent divisor, as the privacy analysis of
  *       Poisson sampling requires);</li>
  *   <li>DL4J's updater (learning rate, momentum, Adam moments, regularization, gradient normalization)
  *       and parameter step, exactly as {@code net.fit} does them.</li>
  * </ol>
- * With C = infinity, z = 0 and a fixed batch this is {@code net.fit(batch)} bit for bit.
+ * With C = infinity, z = 0 and a fixed batch this is {@code net.fit(batch)}: bit for bit for dense networks, to
+ * rounding for the others (whose layers DL4J computes in another order).
  * It does no sampling and no accounting; {@link PrivateTrainer} adds both.
  */
 public final class DpOptimizer {
