@@ -288,8 +288,17 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return config;
     }
 
+    /**
+     * The network being trained.
+     *
+     * @throws IllegalStateException for a trainer of a {@link ComputationGraph}, which has no {@code MultiLayerNetwork}
+     */
     public MultiLayerNetwork network() {
-        return optimizer.network();
+        if (optimizer.model() instanceof MultiLayerNetwork net) {
+            return net;
+        }
+        throw new IllegalStateException("this trainer trains a ComputationGraph: use the graph you built it with;"
+                + " network() and model() return MultiLayerNetworks");
     }
 
     @Override
