@@ -20,7 +20,7 @@ class ModelKindTest {
 
     @Test
     void cliNamesRoundTrip() {
-        assertEquals(List.of("mlp", "logistic", "softmax", "least-squares", "dlg-lenet"),
+        assertEquals(List.of("mlp", "logistic", "softmax", "least-squares", "cnn", "dlg-lenet"),
                 java.util.Arrays.stream(ModelKind.values()).map(ModelKind::cliName).toList());
         for (ModelKind kind : ModelKind.values()) {
             assertEquals(kind, ModelKind.fromCliName(kind.cliName()));

@@ -35,6 +35,15 @@ class ParameterCountTest {
     }
 
     @Test
+    void thePrivateCnnOnMnistHas26010Parameters() {
+        // conv 16x1x8x8 + 16, conv 32x16x4x4 + 32 on 13x13 -> 5x5, pooled to 4x4x32 = 512, dense 512*32 + 32, 32*10 + 10
+        assertEquals(26_010, parameters(PrivateCnnModel.configuration(ImageShape.MNIST, 10, Activation.TANH, OPTIONS)));
+        IllegalArgumentException small = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> PrivateCnnModel.configuration(new ImageShape(1, 8, 8), 10, Activation.TANH, OPTIONS));
+        org.junit.jupiter.api.Assertions.assertTrue(small.getMessage().contains("at least 16x16"), small.getMessage());
+    }
+
+    @Test
     void softmaxRegressionOnMnistHas7850Parameters() {
         assertEquals(7_850, parameters(SoftmaxRegressionModel.configuration(784, 10, OPTIONS)));
     }
