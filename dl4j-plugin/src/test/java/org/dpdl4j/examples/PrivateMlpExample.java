@@ -22,7 +22,8 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
 /** Differentially private training of a DL4J network fed by a DataSetIterator; prints what the run spent. */
 public class PrivateMlpExample {
     public static void main(String[] args) throws Exception {
-        // Any DL4J network of dense layers (DpModelValidator.validate(net) says what per-example clipping supports).
+        // Any DL4J network of the layers per-example clipping supports (dense, convolution, pooling, embedding, ...;
+        // see "Convolutional networks and computation graphs" below). ExampleGradients.of(net) lists what it refuses.
         MultiLayerNetwork net = new MultiLayerNetwork(new NeuralNetConfiguration.Builder()
                 .seed(7).dataType(DataType.FLOAT).updater(new Sgd(0.5)).list()
                 .layer(new DenseLayer.Builder().nIn(20).nOut(32).activation(Activation.RELU).build())

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The READMEs' examples are this package's {@link PrivateMlpExample} (the project README's "use as a library") and
+ * The READMEs' examples are this package's {@link PrivateMlpExample} and {@link PrivateCnnExample} (the project
+ * README's "use as a library") and
  * {@link DecorExample} (the library README's), word for word without their package line: so the build compiles
  * them, and these tests run them.
  */
@@ -30,6 +31,7 @@ class ReadmeExampleTest {
     @Test
     void theReadmesShowTheCompiledExamples() throws Exception {
         assertShown(Path.of("..", "README.md"), "PrivateMlpExample.java");
+        assertShown(Path.of("..", "README.md"), "PrivateCnnExample.java");
         assertShown(Path.of("README.md"), "DecorExample.java");
     }
 
@@ -48,6 +50,21 @@ class ReadmeExampleTest {
         assertTrue(text.contains("epsilon spent: 4.0000") || text.contains("epsilon spent: 3.99"), text);
         assertTrue(text.contains("kappa") && text.contains("300 x decor round"), text);
         assertTrue(org.dpdl4j.runtime.RunCheckpoint.read(checkpoint).completedSteps() == 200);
+    }
+
+    @Test
+    void theCnnExampleTrainsACnnAndAGraphWithinTheirBudgetsAndPassesTheOracle() {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            PrivateCnnExample.main(new String[0]);
+        } finally {
+            System.setOut(stdout);
+        }
+        String text = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("CNN: epsilon spent 3.000") || text.contains("CNN: epsilon spent 2.99"), text);
+        assertTrue(text.contains("Privacy statement") && text.contains("Comparison[maxNormRelativeError="), text);
     }
 
     @Test
