@@ -61,30 +61,12 @@ abstract sealed class TrainableNetwork {
     /** Calls the listeners' {@code onForwardPass} with the activations a plain training-mode forward pass gives. */
     abstract void announceForwardPass(INDArray features, Collection<TrainingListener> listeners);
 
-    final void setScore(double score) {
-        if (model() instanceof MultiLayerNetwork net) {
-            net.setScore(score);
-        } else {
-            ((ComputationGraph) model()).setScore(score);
-        }
-    }
+    abstract void setScore(double score);
 
     /** Sets the network's gradient to the privatised one, for listeners that read {@code model.gradient()}. */
-    final void showGradient() {
-        if (model() instanceof MultiLayerNetwork net) {
-            net.setGradient(gradient);
-        } else {
-            ((ComputationGraph) model()).setGradient(gradient);
-        }
-    }
+    abstract void showGradient();
 
-    final void incrementEpoch() {
-        if (model() instanceof MultiLayerNetwork net) {
-            net.incrementEpochCount();
-        } else {
-            ((ComputationGraph) model()).incrementEpochCount();
-        }
-    }
+    abstract void incrementEpoch();
 
     final void applyConstraints(int iteration, int epoch) {
         model().applyConstraints(iteration, epoch);
@@ -159,6 +141,21 @@ abstract sealed class TrainableNetwork {
         @Override
         void setIteration(int iteration) {
             net.getLayerWiseConfigurations().setIterationCount(iteration);
+        }
+
+        @Override
+        void setScore(double score) {
+            net.setScore(score);
+        }
+
+        @Override
+        void showGradient() {
+            net.setGradient(gradient);
+        }
+
+        @Override
+        void incrementEpoch() {
+            net.incrementEpochCount();
         }
 
         @Override
@@ -247,6 +244,21 @@ abstract sealed class TrainableNetwork {
         @Override
         void setIteration(int iteration) {
             graph.getConfiguration().setIterationCount(iteration);
+        }
+
+        @Override
+        void setScore(double score) {
+            graph.setScore(score);
+        }
+
+        @Override
+        void showGradient() {
+            graph.setGradient(gradient);
+        }
+
+        @Override
+        void incrementEpoch() {
+            graph.incrementEpochCount();
         }
 
         @Override

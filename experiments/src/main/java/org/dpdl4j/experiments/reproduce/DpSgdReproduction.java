@@ -39,6 +39,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code dpdl4j reproduce dp-sgd}: central DP-SGD accuracy against epsilon, tuned honestly - every
@@ -154,7 +156,7 @@ public final class DpSgdReproduction {
                 Setting best = null;
                 double bestAcc = -1;
                 for (Setting s : settings) {
-                    java.util.Optional<List<String>> done = earlierTuning.find(java.util.Map.of("epsilon", eps,
+                    Optional<List<String>> done = earlierTuning.find(Map.of("epsilon", eps,
                             "activation", s.activation(), "batch", s.batch(), "epochs", s.epochs(), "lr", s.lr(),
                             "momentum", s.momentum(), "clip", s.clip()));
                     double accuracy;
@@ -177,7 +179,7 @@ public final class DpSgdReproduction {
                 chosen.add(best);
                 double[] accs = new double[nSeeds];
                 for (int seed = 1; seed <= nSeeds; seed++) {
-                    java.util.Optional<List<String>> done = earlierResults.find(java.util.Map.of("epsilon", eps, "seed", seed,
+                    Optional<List<String>> done = earlierResults.find(Map.of("epsilon", eps, "seed", seed,
                             "setting", best.describe()));
                     if (done.isPresent()) {
                         resCsv.append(done.get());
@@ -193,7 +195,7 @@ public final class DpSgdReproduction {
                 finals.add(accs);
             }
             for (int seed = 1; seed <= nSeeds; seed++) {
-                java.util.Optional<List<String>> done = earlierResults.find(java.util.Map.of("epsilon", Double.POSITIVE_INFINITY,
+                Optional<List<String>> done = earlierResults.find(Map.of("epsilon", Double.POSITIVE_INFINITY,
                         "seed", seed, "setting", nonPrivateSetting(mnist)));
                 if (done.isPresent()) {
                     resCsv.append(done.get());
