@@ -10,7 +10,6 @@ import org.dpdl4j.runtime.RoundWorkspace;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -47,10 +46,11 @@ public final class DpOptimizer {
      * reused by every step, because an allocation outside a workspace (with JavaCPP's memory accounting) costs
      * as much as the whole clipping arithmetic of a small model.
      */
-    private INDArray normsOut;
+    private final PrefixViews normsOut = new PrefixViews();
     private final INDArray lossOut;
     /** Flat views of the parameter and gradient vectors for the step function, rebuilt if the network swaps arrays. */
     private INDArray paramsSource;
+    private INDArray gradSource;
     private INDArray paramsFlat;
     private INDArray gradFlat;
 
@@ -130,7 +130,9 @@ public final class DpOptimizer {
                 batch = new ClippedBatch(keepNorms(inside.norms()), lossOut.assign(inside.lossSums()), clipNorm);
             }
             noise.addGaussian(grad, noiseStd());
-            grad.divi(divisor);
+            if (!HostBuffers.divideVector(grad, divisor)) {
+                grad.divi(divisor);
+            }
         }
 
         int iteration = net.iteration();
@@ -167,10 +169,14 @@ public final class DpOptimizer {
 
     private void refreshFlatViews(INDArray grad) {
         INDArray params = net.params();
-        if (params != paramsSource || gradFlat == null || gradFlat.data() != grad.data()) {
-            paramsSource = params;
-            paramsFlat = params.reshape(params.length());
-            gradFlat = grad.reshape(grad.length());
+        // By identity of the arrays the network hands out (their buffers may be wrapped anew on every call).
+        if (params != paramsSource || grad != gradSource) {
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                paramsSource = params;
+                gradSource = grad;
+                paramsFlat = params.reshape(params.length());
+                gradFlat = grad.reshape(grad.length());
+            }
         }
     }
 
@@ -182,19 +188,13 @@ public final class DpOptimizer {
         observers.add(Objects.requireNonNull(observer, "observer"));
     }
 
-    /** Copies a step's norms into the optimizer's persistent array (grown when a batch is larger than any before). */
+    /** Copies a step's norms into the optimizer's persistent array (one view per batch size, see {@link PrefixViews}). */
     private INDArray keepNorms(INDArray norms) {
         if (norms == null) {
             return null;
         }
         long b = norms.length();
-        try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-            if (normsOut == null || normsOut.length() < b || normsOut.dataType() != norms.dataType()) {
-                normsOut = Nd4j.create(norms.dataType(), Math.max(b, normsOut == null ? 0 : 2 * normsOut.length()));
-            }
-            INDArray out = normsOut.length() == b ? normsOut : normsOut.get(NDArrayIndex.interval(0, b));
-            return out.assign(norms.reshape(b));
-        }
+        return normsOut.first(norms.dataType(), b).assign(norms.rank() == 1 ? norms : norms.reshape(b));
     }
 
     /** Standard deviation of the noise added to the clipped sum: z * C (0 when z = 0, even without clipping). */

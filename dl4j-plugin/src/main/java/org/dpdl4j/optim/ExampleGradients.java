@@ -10,8 +10,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Per-example clipping of one network: from one batched forward/backward pass, each example's gradient norm and
  * the sum of the examples' gradients scaled by {@code min(1, C / ||g_i||)}, without a per-example loop.
  *
- * <p>{@link #of(MultiLayerNetwork)} picks the engine: networks of dense layers get {@link PerExampleGradients}
- * (fused for that case, and able to run many stacked models at once); every other supported network - convolutions,
+ * <p>{@link #of(MultiLayerNetwork)} picks the engine: float32 networks of dense layers on the CPU get
+ * {@link HostDenseGradients} (BLAS for the large products, plain Java for the rest), other dense networks
+ * {@link PerExampleGradients} (ND4J operations only, and able to run many stacked models at once); every other
+ * supported network - convolutions,
  * pooling, embeddings, loss layers, preprocessors, computation graphs - gets {@link LayeredGradients}, which runs
  * one per-layer handler from the {@link org.dpdl4j.optim.layers.ExampleLayerRegistry} per layer.
  */
@@ -37,7 +39,9 @@ public interface ExampleGradients {
      */
     static ExampleGradients of(MultiLayerNetwork net) {
         if (DpModelValidator.isDense(net.getLayerWiseConfigurations())) {
-            return PerExampleGradients.of(net);
+            DenseNetworkSpec spec = DpModelValidator.validate(net);
+            HostDenseGradients host = HostDenseGradients.of(spec);
+            return host != null ? host : new PerExampleGradients(spec);
         }
         return LayeredGradients.of(net);
     }

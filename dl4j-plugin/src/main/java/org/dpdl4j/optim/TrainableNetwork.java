@@ -49,8 +49,27 @@ abstract sealed class TrainableNetwork {
 
     abstract Collection<TrainingListener> listeners();
 
-    /** DL4J's updater on the gradient already divided by the batch size (hence batch size 1). */
-    abstract void update(int iteration, int epoch);
+    /** The network's updater as DL4J calls it, and the object that identifies it. */
+    abstract Object updater();
+
+    /** DL4J's full updater call on the gradient already divided by the batch size (hence batch size 1). */
+    abstract void fullUpdate(int iteration, int epoch);
+
+    private UpdaterBlocks blocks;
+
+    /**
+     * DL4J's updater on the gradient already divided by the batch size: its blocks directly when that is the same
+     * arithmetic ({@link UpdaterBlocks}), its full update otherwise.
+     */
+    final void update(int iteration, int epoch) {
+        Object updater = updater();
+        if (blocks != null && blocks.belongTo(updater, gradientView())) {
+            blocks.apply(iteration, epoch);
+            return;
+        }
+        fullUpdate(iteration, epoch);
+        blocks = UpdaterBlocks.of(updater, gradientView());
+    }
 
     abstract int iteration();
 
@@ -124,7 +143,12 @@ abstract sealed class TrainableNetwork {
         }
 
         @Override
-        void update(int iteration, int epoch) {
+        Object updater() {
+            return net.getUpdater();
+        }
+
+        @Override
+        void fullUpdate(int iteration, int epoch) {
             net.getUpdater().update(net, gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
         }
 
@@ -227,7 +251,12 @@ abstract sealed class TrainableNetwork {
         }
 
         @Override
-        void update(int iteration, int epoch) {
+        Object updater() {
+            return graph.getUpdater();
+        }
+
+        @Override
+        void fullUpdate(int iteration, int epoch) {
             graph.getUpdater().update(gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
         }
 

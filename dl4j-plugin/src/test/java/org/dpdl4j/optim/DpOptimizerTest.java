@@ -34,24 +34,35 @@ class DpOptimizerTest {
 
     @ParameterizedTest
     @MethodSource("updaters")
-    void withoutClippingAndNoiseItIsExactlyNetFit(IUpdater updater) {
-        for (DataType type : new DataType[]{DataType.FLOAT, DataType.DOUBLE}) {
-            MultiLayerNetwork reference = TestNetworks.mlp(type, 7, Activation.RELU, Activation.SOFTMAX,
-                    LossFunction.MCXENT, updater, 12, 9, 4);
-            MultiLayerNetwork privateNet = reference.clone();
-            DpOptimizer dp = new DpOptimizer(privateNet, Double.POSITIVE_INFINITY, 0.0, 16,
-                    SeededNoiseSource.forKey(new NoiseKey(1, "test", 0, 0)));
-            for (int step = 0; step < 5; step++) {
-                INDArray x = TestNetworks.features(type, 100 + step, 16, 12);
-                INDArray y = TestNetworks.oneHot(type, 200 + step, 16, 4);
-                reference.fit(new DataSet(x, y));
-                dp.step(x, y);
-                assertArrayEquals(reference.params().toDoubleVector(), privateNet.params().toDoubleVector(), 0.0,
-                        updater + " " + type + " step " + step);
-            }
-            assertEquals(reference.getIterationCount(), privateNet.getIterationCount());
-            assertEquals(reference.score(), privateNet.score(), 1e-6 * Math.abs(reference.score()));
+    void withoutClippingAndNoiseItIsExactlyNetFitInDoublePrecision(IUpdater updater) {
+        // The ND4J engine (double precision) repeats DL4J's own operations, and the updater's blocks are applied
+        // as DL4J's full update applies them: bit for bit.
+        assertStepsMatchFit(DataType.DOUBLE, updater, 0.0);
+    }
+
+    @ParameterizedTest
+    @MethodSource("updaters")
+    void withoutClippingAndNoiseItIsNetFitToFloatRoundingInSinglePrecision(IUpdater updater) {
+        // The host engine of float32 networks sums in another order and takes exp from Java: equal to rounding.
+        assertStepsMatchFit(DataType.FLOAT, updater, 2e-6);
+    }
+
+    private static void assertStepsMatchFit(DataType type, IUpdater updater, double tolerance) {
+        MultiLayerNetwork reference = TestNetworks.mlp(type, 7, Activation.RELU, Activation.SOFTMAX,
+                LossFunction.MCXENT, updater, 12, 9, 4);
+        MultiLayerNetwork privateNet = reference.clone();
+        DpOptimizer dp = new DpOptimizer(privateNet, Double.POSITIVE_INFINITY, 0.0, 16,
+                SeededNoiseSource.forKey(new NoiseKey(1, "test", 0, 0)));
+        for (int step = 0; step < 5; step++) {
+            INDArray x = TestNetworks.features(type, 100 + step, 16, 12);
+            INDArray y = TestNetworks.oneHot(type, 200 + step, 16, 4);
+            reference.fit(new DataSet(x, y));
+            dp.step(x, y);
+            assertArrayEquals(reference.params().toDoubleVector(), privateNet.params().toDoubleVector(), tolerance,
+                    updater + " " + type + " step " + step);
         }
+        assertEquals(reference.getIterationCount(), privateNet.getIterationCount());
+        assertEquals(reference.score(), privateNet.score(), 1e-6 * Math.abs(reference.score()));
     }
 
     @Test

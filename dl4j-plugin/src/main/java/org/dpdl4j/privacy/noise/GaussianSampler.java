@@ -99,11 +99,13 @@ final class GaussianSampler {
     /**
      * A FLOAT or DOUBLE array whose elements lie contiguously, in C order, in host memory, starting at its buffer's
      * address: an array at offset 0 (row 0 of a matrix included), or a view with its own view buffer (whose address
-     * includes the view's offset).
+     * includes the view's offset). A contiguous vector is in C order whatever order it was created in (DL4J creates a
+     * network's flat gradient as a [1, p] array in 'f' order).
      */
     private static boolean inHostMemory(INDArray target) {
         DataType type = target.dataType();
-        return Nd4j.getEnvironment().isCPU() && (type == DataType.FLOAT || type == DataType.DOUBLE) && target.ordering() == 'c'
+        return Nd4j.getEnvironment().isCPU() && (type == DataType.FLOAT || type == DataType.DOUBLE)
+                && (target.ordering() == 'c' || target.isVectorOrScalar())
                 && target.elementWiseStride() == 1 && (target.offset() == 0 || target.data().length() == target.length());
     }
 
