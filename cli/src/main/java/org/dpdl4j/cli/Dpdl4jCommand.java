@@ -25,6 +25,13 @@ public final class Dpdl4jCommand implements Runnable {
         } catch (OutOfMemoryError e) {
             System.err.println("dpdl4j: error: " + message(e));
             status = 1;
+        } catch (LinkageError e) {
+            // ND4J loads its native backend in a static initialiser: a failure there is an Error, not an Exception.
+            System.err.println("dpdl4j: error: " + BackendFailure.describe(e).orElseGet(() -> message(e)));
+            if (System.getenv("DPDL4J_DEBUG") != null) {
+                e.printStackTrace();
+            }
+            status = 1;
         }
         System.exit(status);
     }
@@ -75,6 +82,10 @@ public final class Dpdl4jCommand implements Runnable {
 
     /** What the user reads: the problem and the fix, never a stack trace. */
     private static String message(Throwable ex) {
+        java.util.Optional<String> backend = BackendFailure.describe(ex);
+        if (backend.isPresent()) {
+            return backend.get();
+        }
         if (ex instanceof OutOfMemoryError) {
             return "out of memory (" + ex.getMessage() + "): this run needs more memory than the JVM may use; use fewer"
                     + " nodes, a smaller model or smaller batches, or give the JVM more with DPDL4J_JAVA_OPTS=\"-Xmx8g"
