@@ -101,6 +101,29 @@ public final class TestNetworks {
     }
 
     /**
+     * A tanh CNN with pooling, shaped like the private CNN of DP image classification: conv 3x3 stride 1 (3 filters),
+     * {@code pooling} 2x2 stride 1, conv 3x3 stride 2 (2 filters, sigmoid), {@code pooling} 2x2 stride 1, dense 5
+     * (tanh), softmax output.
+     */
+    public static MultiLayerNetwork pooledCnn(org.deeplearning4j.nn.conf.layers.SubsamplingLayer.PoolingType pooling,
+                                              int channels, int size, int classes, long seed, DataType dataType) {
+        MultiLayerConfiguration conf = base(seed, dataType)
+                .layer(new ConvolutionLayer.Builder(3, 3).stride(1, 1).nOut(3)
+                        .convolutionMode(ConvolutionMode.Truncate).activation(Activation.TANH).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.SubsamplingLayer.Builder(pooling).kernelSize(2, 2)
+                        .stride(1, 1).build())
+                .layer(new ConvolutionLayer.Builder(3, 3).stride(2, 2).nOut(2)
+                        .convolutionMode(ConvolutionMode.Truncate).activation(Activation.SIGMOID).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.SubsamplingLayer.Builder(pooling).kernelSize(2, 2)
+                        .stride(1, 1).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nOut(5).activation(Activation.TANH).build())
+                .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(classes).activation(Activation.SOFTMAX).build())
+                .setInputType(InputType.convolutionalFlat(size, size, channels))
+                .build();
+        return init(conf, seed, 0.5);
+    }
+
+    /**
      * The DLG sigmoid LeNet (three 5x5 convolutions, 12 channels, padding 2, strides 2, 2, 1, sigmoid; softmax
      * output) on flat {@code 1 x 28 x 28} rows, every parameter from {@code U(-0.5, 0.5)}.
      */

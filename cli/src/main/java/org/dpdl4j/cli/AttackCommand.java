@@ -11,6 +11,9 @@ import org.dpdl4j.attacks.inversion.DlgAttack;
 import org.dpdl4j.attacks.inversion.DlgConfig;
 import org.dpdl4j.attacks.inversion.IdlgAttack;
 import org.dpdl4j.attacks.inversion.InversionAttack;
+import org.dpdl4j.attacks.inversion.InvertingGradientsAttack;
+import org.dpdl4j.attacks.inversion.InvertingGradientsConfig;
+import org.dpdl4j.attacks.inversion.StrongestAttack;
 import org.dpdl4j.attacks.matching.MatchingEngine;
 import org.dpdl4j.attacks.observe.AttackScenarios;
 import org.dpdl4j.attacks.optim.AdamConfig;
@@ -38,7 +41,8 @@ import picocli.CommandLine.Spec;
  * {@code label_correct=} (means over the releases, and whether every label was recovered).
  */
 @Command(name = "attack", mixinStandardHelpOptions = true,
-        description = "Gradient-inversion attacks (DLG, iDLG, analytic) on what an adversary observes in training.",
+        description = "Gradient-inversion attacks (analytic, Inverting Gradients, DLG, iDLG) on what an adversary"
+                + " observes in training.",
         subcommands = {AttackCommand.Dlg.class, AttackCommand.Idlg.class, AttackCommand.Analytic.class,
                 AttackReportCommand.class, AttackCompareCommand.class})
 public final class AttackCommand implements Runnable {
@@ -159,8 +163,9 @@ public final class AttackCommand implements Runnable {
         String precision;
 
         @Option(names = "--engine", defaultValue = "auto", paramLabel = "ENGINE",
-                description = "Matching loss: auto (closed form for dense models, SameDiff otherwise), closed-form or"
-                        + " samediff (default ${DEFAULT-VALUE}).")
+                description = "How the matching loss is differentiated: auto (= java), java (closed form in plain Java,"
+                        + " double precision: dense, convolution and pooling layers), closed-form (ND4J, dense models)"
+                        + " or samediff (default ${DEFAULT-VALUE}).")
         String engine;
     }
 
@@ -265,10 +270,11 @@ public final class AttackCommand implements Runnable {
             DataType precision = dataType("--precision", optimisation.precision);
             MatchingEngine engine = switch (optimisation.engine.toLowerCase(Locale.ROOT)) {
                 case "auto" -> MatchingEngine.AUTO;
+                case "java" -> MatchingEngine.JAVA;
                 case "closed-form" -> MatchingEngine.CLOSED_FORM;
                 case "samediff" -> MatchingEngine.SAMEDIFF;
                 default -> throw bad("--engine: unknown value '" + optimisation.engine
-                        + "'; use auto, closed-form or samediff");
+                        + "'; use auto, java, closed-form or samediff");
             };
             return new DlgConfig(optimisation.iterations, optimisation.snapshotEvery, optimizer, options.seed, engine,
                     precision);
@@ -288,18 +294,82 @@ public final class AttackCommand implements Runnable {
     }
 
     @Command(name = "dlg", mixinStandardHelpOptions = true,
-            description = {"Deep Leakage from Gradients: optimise a dummy input and soft label to match the observed"
-                    + " gradient (L-BFGS, 300 steps).", "Ends with mse=, psnr=, ssim= and label_correct= lines."})
+            description = {"Gradient-matching attacks on the observed gradient. Without --method: the strongest that"
+                    + " applies to the observed model, named in the output: the exact analytic inversion where the"
+                    + " first layer is dense with a bias and the batch holds one example, otherwise label recovery plus"
+                    + " Inverting Gradients (cosine matching, total-variation prior, signed Adam, restarts).",
+                "--method dlg (DLG: L-BFGS on the squared distance, soft labels optimised), idlg, ig or analytic picks"
+                    + " one.", "Ends with mse=, psnr=, ssim= and label_correct= lines."})
     static final class Dlg extends OptimisationRun {
+        @Option(names = "--method", defaultValue = "auto", paramLabel = "METHOD",
+                description = "auto, dlg, idlg, ig or analytic (default ${DEFAULT-VALUE}: the strongest that applies).")
+        String method;
+
+        @Mixin
+        IgOptions ig;
+
         @Override
         InversionAttack attack() {
-            return new DlgAttack(dlgConfig());
+            return switch (method.toLowerCase(Locale.ROOT)) {
+                case "auto" -> new StrongestAttack(new AnalyticInversion(), new InvertingGradientsAttack(igConfig()));
+                case "dlg" -> new DlgAttack(dlgConfig());
+                case "idlg" -> new IdlgAttack(dlgConfig());
+                case "ig" -> new InvertingGradientsAttack(igConfig());
+                case "analytic" -> new AnalyticInversion();
+                default -> throw bad("--method: unknown value '" + method + "'; use auto, dlg, idlg, ig or analytic");
+            };
+        }
+
+        private InvertingGradientsConfig igConfig() {
+            try {
+                return new InvertingGradientsConfig(ig.iterations, ig.learningRate, ig.totalVariation, ig.restarts,
+                        !ig.unsigned, options.seed, Math.min(optimisation.snapshotEvery * 10, ig.iterations));
+            } catch (IllegalArgumentException e) {
+                throw bad("Inverting Gradients: " + e.getMessage());
+            }
         }
 
         @Override
         String name() {
             return "dlg";
         }
+
+        @Override
+        Map<String, Object> attackSettings() {
+            Map<String, Object> settings = new LinkedHashMap<>(super.attackSettings());
+            settings.put("method", method);
+            settings.put("ig_iterations", ig.iterations);
+            settings.put("ig_learning_rate", ig.learningRate);
+            settings.put("ig_total_variation", ig.totalVariation);
+            settings.put("ig_restarts", ig.restarts);
+            settings.put("ig_signed", !ig.unsigned);
+            return settings;
+        }
+    }
+
+    /** Settings of Inverting Gradients. */
+    static final class IgOptions {
+        @Option(converter = Converters.PositiveInt.class, names = "--ig-iterations", defaultValue = "2000", paramLabel = "N",
+                description = "Inverting Gradients: Adam steps per start (default ${DEFAULT-VALUE}).")
+        int iterations;
+
+        @Option(converter = Converters.Positive.class, names = "--ig-lr", defaultValue = "0.1", paramLabel = "LR",
+                description = "Inverting Gradients: initial Adam step, divided by 10 at 3/8, 5/8 and 7/8 of the steps"
+                        + " (default ${DEFAULT-VALUE}).")
+        double learningRate;
+
+        @Option(converter = Converters.NonNegative.class, names = "--ig-tv", defaultValue = "0.03", paramLabel = "W",
+                description = "Inverting Gradients: weight of the total-variation prior (default ${DEFAULT-VALUE}).")
+        double totalVariation;
+
+        @Option(converter = Converters.PositiveInt.class, names = "--ig-restarts", defaultValue = "2", paramLabel = "R",
+                description = "Inverting Gradients: random starts; the lowest matching loss is kept (default"
+                        + " ${DEFAULT-VALUE}).")
+        int restarts;
+
+        @Option(names = "--ig-unsigned", description = "Inverting Gradients: feed Adam the gradient itself instead of"
+                + " its signs.")
+        boolean unsigned;
     }
 
     @Command(name = "idlg", mixinStandardHelpOptions = true,

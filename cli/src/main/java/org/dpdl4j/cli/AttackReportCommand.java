@@ -19,6 +19,8 @@ import org.dpdl4j.attacks.inversion.DlgConfig;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
 import org.dpdl4j.attacks.observe.RunSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
+import org.dpdl4j.attacks.observe.AttackedModel;
+import org.dpdl4j.attacks.inversion.InvertingGradientsConfig;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.data.TrainTest;
@@ -72,6 +74,21 @@ final class AttackReportCommand implements Callable<Integer> {
                     + " inversion always runs on all.")
     Integer idlgImages;
 
+    @Option(converter = Converters.NonNegativeInt.class, names = "--ig-images", defaultValue = "0", paramLabel = "N",
+            description = "Also run Inverting Gradients, on the releases of the first N images (default"
+                    + " ${DEFAULT-VALUE}: not with --model mlp, every image with --model cnn).")
+    int igImages;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--ig-iterations", defaultValue = "2000", paramLabel = "N",
+            description = "Adam steps per start of Inverting Gradients (default ${DEFAULT-VALUE}).")
+    int igIterations;
+
+    @Option(names = "--model", defaultValue = "mlp", paramLabel = "MODEL",
+            description = "Attacked network: mlp (784-128-10, sigmoid; every protocol; analytic inversion and iDLG) or"
+                    + " cnn (the private tanh CNN with max pooling; the central protocols sgd and dp-sgd, whose engine"
+                    + " clips convolutions; Inverting Gradients) (default ${DEFAULT-VALUE}).")
+    String model;
+
     @Option(converter = Converters.PositiveInt.class, names = "--baselines", defaultValue = "5", paramLabel = "K",
             description = "Pure-noise baseline attacks per private (protocol, observer, epsilon) row (default"
                     + " ${DEFAULT-VALUE}).")
@@ -104,9 +121,25 @@ final class AttackReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter console = spec.commandLine().getOut();
+        boolean cnn = switch (model.toLowerCase(Locale.ROOT)) {
+            case "mlp" -> false;
+            case "cnn" -> true;
+            default -> throw bad("--model: unknown value '" + model + "'; use mlp or cnn");
+        };
+        List<String> central = List.of("sgd", "dp-sgd");
         List<ProtocolScenario> chosen;
         try {
             chosen = protocols == null ? CampaignProtocols.all() : CampaignProtocols.named(protocols);
+            if (cnn) {
+                List<String> others = protocols == null ? List.of()
+                        : protocols.stream().filter(p -> !central.contains(p)).toList();
+                if (!others.isEmpty()) {
+                    throw new IllegalArgumentException(String.join(", ", others) + " cannot train the CNN (the stacked"
+                            + " engines of the multi-party protocols compute fully connected layers); with --model cnn"
+                            + " use " + String.join(", ", central));
+                }
+                chosen = CampaignProtocols.named(protocols == null ? central : protocols);
+            }
         } catch (IllegalArgumentException e) {
             throw bad("--protocols: " + e.getMessage());
         }
@@ -135,13 +168,25 @@ final class AttackReportCommand implements Callable<Integer> {
         try {
             RunSettings defaults = RunSettings.defaults();
             RunSettings settings = new RunSettings(seed, defaults.hiddenUnits(), defaults.learningRate(),
-                    defaults.clipNorm(), defaults.delta(), attackRound);
+                    defaults.clipNorm(), defaults.delta(), attackRound,
+                    cnn ? AttackedModel.TANH_CNN : AttackedModel.SIGMOID_MLP);
             workload = new RunWorkload(mnist.train(), mnist.test(), targets, ImageShape.MNIST, settings);
-            DlgConfig idlg = CampaignAttack.defaultIdlg().withIterations(idlgIterations)
-                    .withSnapshotEvery(idlgIterations);
-            CampaignAttack idlgAttack = CampaignAttack.idlg(idlg);
-            plan = new AttackCampaign.Plan(chosen, epsilons, List.of(CampaignAttack.analyticLeastSquares(),
-                    idlgImages == null ? idlgAttack : idlgAttack.limitedTo(idlgImages)), baselines);
+            CampaignAttack ig = CampaignAttack.invertingGradients(InvertingGradientsConfig.defaults()
+                    .withIterations(igIterations).withSeed(seed));
+            List<CampaignAttack> attacks = new java.util.ArrayList<>();
+            if (cnn) {
+                attacks.add(igImages > 0 ? ig.limitedTo(igImages) : ig);
+            } else {
+                DlgConfig idlg = CampaignAttack.defaultIdlg().withIterations(idlgIterations)
+                        .withSnapshotEvery(idlgIterations);
+                CampaignAttack idlgAttack = CampaignAttack.idlg(idlg);
+                attacks.add(CampaignAttack.analyticLeastSquares());
+                attacks.add(idlgImages == null ? idlgAttack : idlgAttack.limitedTo(idlgImages));
+                if (igImages > 0) {
+                    attacks.add(ig.limitedTo(igImages));
+                }
+            }
+            plan = new AttackCampaign.Plan(chosen, epsilons, attacks, baselines);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
@@ -173,6 +218,9 @@ final class AttackReportCommand implements Callable<Integer> {
         config.put("idlg_iterations", idlgIterations);
         config.put("idlg_images", idlgImages);
         config.put("baselines", baselines);
+        config.put("model", model);
+        config.put("ig_images", igImages);
+        config.put("ig_iterations", igIterations);
         config.put("seed", seed);
         return config;
     }

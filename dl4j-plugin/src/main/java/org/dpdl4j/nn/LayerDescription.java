@@ -26,6 +26,8 @@ import org.nd4j.linalg.lossfunctions.ILossFunction;
  * @param hasBias       whether the layer has a bias
  * @param convolution   sizes, strides and padding of a convolution, or {@code null} (not a convolution, or one
  *                      whose input the reader could not follow)
+ * @param pooling       kind, window and strides of a pooling layer, or {@code null} (not a pooling layer, or one
+ *                      the reader could not follow)
  * @param loss          loss of an output layer, or {@code null}
  * @param paramOffset   where the layer's parameters start in DL4J's flattened parameter vector
  * @param paramCount    how many parameters the layer has
@@ -33,7 +35,7 @@ import org.nd4j.linalg.lossfunctions.ILossFunction;
 public record LayerDescription(int index, LayerKind kind, NeuralNetConfiguration configuration,
                                InputPreProcessor preprocessor, ExampleShape input, ExampleShape output,
                                long nIn, long nOut, IActivation activation, boolean hasBias,
-                               ConvolutionGeometry convolution, ILossFunction loss,
+                               ConvolutionGeometry convolution, PoolingGeometry pooling, ILossFunction loss,
                                long paramOffset, long paramCount) {
 
     public LayerDescription {

@@ -4,6 +4,7 @@ import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 
 /** What a DL4J layer computes, as far as the model reader understands it. */
 public enum LayerKind {
@@ -13,6 +14,8 @@ public enum LayerKind {
     CONVOLUTION_2D,
     /** {@link OutputLayer}: a dense layer whose activation and loss give the network's output and loss. */
     OUTPUT,
+    /** {@link SubsamplingLayer} in two dimensions: max or average pooling, no parameters. */
+    SUBSAMPLING_2D,
     /** Any other layer; the reader reports it as a problem. */
     UNSUPPORTED;
 
@@ -31,6 +34,9 @@ public enum LayerKind {
         }
         if (type == OutputLayer.class) {
             return OUTPUT;
+        }
+        if (type == SubsamplingLayer.class) {
+            return SUBSAMPLING_2D;
         }
         return UNSUPPORTED;
     }

@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.activations.IActivation;
 
@@ -20,8 +21,8 @@ import org.nd4j.linalg.activations.IActivation;
  * convolution, and where its parameters lie in DL4J's flattened parameter vector.
  *
  * <p>The reader understands deterministic feed-forward stacks fed flat input rows: {@link DenseLayer}s, 2-D
- * {@link ConvolutionLayer}s in NCHW (reached through the preprocessors of {@code InputType.convolutionalFlat})
- * and a final {@link OutputLayer}. It reads everything else too, as far as it can, and files one
+ * {@link ConvolutionLayer}s and {@link SubsamplingLayer}s (max or average pooling without padding) in NCHW (reached
+ * through the preprocessors of {@code InputType.convolutionalFlat}) and a final {@link OutputLayer}. It reads everything else too, as far as it can, and files one
  * {@link ModelProblem} per thing it does not support, so a caller can list them all at once: other layer types,
  * dropout and weight noise (random per example and per pass), layer normalization, activations with parameters,
  * other preprocessors and layouts, and sizes that do not fit together.
@@ -80,6 +81,7 @@ public final class ModelReader {
         long nIn = layer instanceof FeedForwardLayer ff ? ff.getNIn() : 0;
         long nOut = layer instanceof FeedForwardLayer ff ? ff.getNOut() : 0;
         ConvolutionGeometry geometry = null;
+        PoolingGeometry pooling = null;
         ExampleShape output = null;
         switch (kind) {
             case DENSE, OUTPUT -> {
@@ -92,21 +94,27 @@ public final class ModelReader {
                     output = ExampleShape.image(geometry.outChannels(), geometry.outHeight(), geometry.outWidth());
                 }
             }
+            case SUBSAMPLING_2D -> {
+                pooling = PoolingReader.read((SubsamplingLayer) layer, input, problems);
+                if (pooling != null) {
+                    output = ExampleShape.image(pooling.channels(), pooling.outHeight(), pooling.outWidth());
+                }
+            }
             case UNSUPPORTED -> {
                 // Neither sizes nor shapes are known past a layer the reader does not understand.
             }
         }
         IActivation activation = layer instanceof BaseLayer base ? base.getActivationFn() : null;
         return new LayerDescription(i, kind, layerConf, pre, input, output, nIn, nOut, activation, hasBias(layer, kind),
-                geometry, kind == LayerKind.OUTPUT ? ((OutputLayer) layer).getLossFn() : null,
+                geometry, pooling, kind == LayerKind.OUTPUT ? ((OutputLayer) layer).getLossFn() : null,
                 offset, layer.initializer().numParams(layerConf));
     }
 
     private static void checkPlace(Layer layer, LayerKind kind, boolean last, LayerProblems problems) {
         if (kind == LayerKind.UNSUPPORTED) {
             problems.add("layer type " + layer.getClass().getSimpleName() + " is not supported",
-                    "the model reader understands DenseLayer, ConvolutionLayer (2-D, NCHW) and a final OutputLayer;"
-                            + " replace or remove this layer");
+                    "the model reader understands DenseLayer, ConvolutionLayer and SubsamplingLayer (2-D, NCHW) and a"
+                            + " final OutputLayer; replace or remove this layer");
         }
         if (kind == LayerKind.OUTPUT && !last) {
             problems.add("an OutputLayer must be the last layer", "use a DenseLayer here");
@@ -142,9 +150,9 @@ public final class ModelReader {
     private static ExampleShape networkInput(Layer layer, LayerKind kind, LayerProblems problems) {
         return switch (kind) {
             case DENSE, OUTPUT -> ExampleShape.flat(((FeedForwardLayer) layer).getNIn());
-            case CONVOLUTION_2D -> {
-                problems.add("a convolution needs image input, but the network's input is flat rows and no"
-                        + " preprocessor reshapes them",
+            case CONVOLUTION_2D, SUBSAMPLING_2D -> {
+                problems.add("a " + (kind == LayerKind.CONVOLUTION_2D ? "convolution" : "pooling layer") + " needs image"
+                        + " input, but the network's input is flat rows and no preprocessor reshapes them",
                         "build the configuration with setInputType(InputType.convolutionalFlat(height, width, channels))");
                 yield null;
             }
@@ -170,7 +178,7 @@ public final class ModelReader {
             case DENSE -> ((DenseLayer) layer).hasBias();
             case OUTPUT -> ((OutputLayer) layer).hasBias();
             case CONVOLUTION_2D -> ((ConvolutionLayer) layer).hasBias();
-            case UNSUPPORTED -> false;
+            case SUBSAMPLING_2D, UNSUPPORTED -> false;
         };
     }
 }

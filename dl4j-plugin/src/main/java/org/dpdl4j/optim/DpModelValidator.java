@@ -89,10 +89,11 @@ public final class DpModelValidator {
             problems.add(ModelProblem.network("data type " + dataType, "use FLOAT or DOUBLE"));
         }
         for (LayerDescription layer : model.layers()) {
-            if (layer.kind() == LayerKind.CONVOLUTION_2D) {
+            if (layer.kind() == LayerKind.CONVOLUTION_2D || layer.kind() == LayerKind.SUBSAMPLING_2D) {
                 problems.add(layer.problem("the stacked per-example engine of the multi-party protocols computes fully"
-                        + " connected layers only, not convolutions", "use DenseLayers here, or train the CNN centrally"
-                        + " (PrivateTrainer, train --algo dp-sgd), whose per-layer engine clips convolutions"));
+                        + " connected layers only, not " + (layer.kind() == LayerKind.CONVOLUTION_2D ? "convolutions"
+                        : "pooling"), "use DenseLayers here, or train the CNN centrally (PrivateTrainer, train --algo"
+                        + " dp-sgd), whose per-layer engine clips convolutional networks"));
             }
             if (layer.loss() instanceof LossFMeasure) {
                 problems.add(layer.problem("the F-measure loss is computed over the whole batch, not per example",

@@ -141,6 +141,38 @@ class ModelReaderTest {
     }
 
     @Test
+    void readsPoolingWithItsGeometryAndOutputShapeAsDl4jComputesThem() {
+        MultiLayerNetwork net = init(new NeuralNetConfiguration.Builder().list()
+                .layer(new ConvolutionLayer.Builder(3, 3).nOut(4).activation(Activation.TANH).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.SubsamplingLayer.Builder(
+                        org.deeplearning4j.nn.conf.layers.SubsamplingLayer.PoolingType.AVG).kernelSize(3, 2).stride(2, 1).build())
+                .layer(softmax(4 * 4 * 7, 3))
+                .setInputType(InputType.convolutionalFlat(11, 10, 2)).build());
+        ModelDescription model = ModelReader.read(net);
+        assertTrue(model.isReadable(), model.problems().toString());
+        LayerDescription pool = model.layers().get(1);
+        assertEquals(LayerKind.SUBSAMPLING_2D, pool.kind());
+        assertEquals(new PoolingGeometry(PoolingGeometry.Kind.AVERAGE, 4, 9, 8, 3, 2, 2, 1, 4, 7), pool.pooling());
+        assertEquals(ExampleShape.image(4, 4, 7), pool.output());
+        assertEquals(0, pool.paramCount());
+        INDArray x = Nd4j.rand(DataType.FLOAT, 2, 11 * 10 * 2);
+        long[] dl4j = net.feedForward(x, false).get(2).shape();
+        assertArrayEquals(new long[] {2, 4, 4, 7}, dl4j, "DL4J's own pooled activations");
+        assertDl4jLayout(model, net);
+    }
+
+    @Test
+    void paddedOrSameModePoolingIsAProblem() {
+        MultiLayerNetwork net = init(new NeuralNetConfiguration.Builder().list()
+                .layer(new ConvolutionLayer.Builder(3, 3).nOut(2).activation(Activation.TANH).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.SubsamplingLayer.Builder(2, 2).padding(1, 1).build())
+                .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+                .setInputType(InputType.convolutionalFlat(8, 8, 1)).build());
+        ModelDescription model = ModelReader.read(net);
+        assertTrue(model.problems().stream().anyMatch(p -> p.toString().contains("padded pooling")), model.problems().toString());
+    }
+
+    @Test
     void convolutionGeometryMatchesDl4jsOutputsForSameModeStridesAndDilation() {
         MultiLayerNetwork net = init(new NeuralNetConfiguration.Builder().list()
                 .layer(new ConvolutionLayer.Builder(3, 3).stride(2, 2).nOut(2)

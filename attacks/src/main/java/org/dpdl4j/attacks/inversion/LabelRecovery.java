@@ -47,6 +47,42 @@ public final class LabelRecovery {
         return argMin(signal);
     }
 
+    /**
+     * The labels of a batch of {@code batch} examples from the output layer's bias gradient, the mean of
+     * {@code p_i - y_i}: a class present in the batch pulls its entry down by about {@code 1/batch} per example, so the
+     * {@code batch} most negative entries name the classes (Wainakh et al.'s count for distinct labels; a class
+     * repeated in the batch is read once, and the rest filled with the next most negative entries). For one example
+     * this is {@link #recover}.
+     *
+     * @throws IllegalArgumentException when the labels cannot be read: no output bias with a batch, a sigmoid head with
+     *                                  a batch, or more examples than classes
+     */
+    public static int[] recoverBatch(TargetNetwork network, List<LayerGradient> gradient, int batch) {
+        if (batch == 1) {
+            return new int[] {recover(network, gradient)};
+        }
+        LayerGradient output = gradient.get(network.stages().size() - 1);
+        if (!output.hasBias() || network.head() != OutputHead.SOFTMAX_CROSS_ENTROPY) {
+            throw new IllegalArgumentException("reading the labels of a batch needs a softmax output layer with a bias;"
+                    + " this network has " + (output.hasBias() ? network.head() : "no output bias"));
+        }
+        double[] signal = output.bias().castTo(DataType.DOUBLE).toDoubleVector();
+        if (batch > signal.length) {
+            throw new IllegalArgumentException("a batch of " + batch + " examples has repeated classes among only "
+                    + signal.length + "; their labels cannot all be read from the bias gradient");
+        }
+        Integer[] order = new Integer[signal.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Double.compare(signal[a], signal[b]));
+        int[] labels = new int[batch];
+        for (int i = 0; i < batch; i++) {
+            labels[i] = order[i];
+        }
+        return labels;
+    }
+
     private static int argMin(INDArray v) {
         int best = 0;
         for (int i = 1; i < v.length(); i++) {

@@ -39,7 +39,14 @@ final class MatchingAttacks {
         MatchingObjective objective = config.engine().create(problem, config.precision());
         UnknownLayout layout = problem.layout();
         MatchingRun.Outcome run = MatchingRun.run(objective, MatchingRun.randomStart(layout, config.seed()), config);
+        String method = objective.description() + ", " + config.optimizer().name() + " x" + config.iterations()
+                + ", seed " + config.seed();
+        return result(name, method, attackCase, target, layout, fixedLabels, run);
+    }
 
+    /** The scored result of a run: every snapshot and the final point scored against the case's ground truth. */
+    static AttackResult result(String name, String method, AttackCase attackCase, TargetNetwork target,
+                               UnknownLayout layout, int[] fixedLabels, MatchingRun.Outcome run) {
         CaseScorer scorer = new CaseScorer(attackCase);
         List<Snapshot> snapshots = new ArrayList<>();
         for (MatchingRun.PointSnapshot s : run.snapshots()) {
@@ -50,8 +57,6 @@ final class MatchingAttacks {
         }
         CaseScorer.Scored last = scorer.score(dummies(run.point(), layout),
                 labelsAt(run.point(), layout, target.head(), fixedLabels));
-        String method = objective.description() + ", " + config.optimizer().name() + " x" + config.iterations()
-                + ", seed " + config.seed();
         return new AttackResult(name, method, attackCase.provenance(), last.images(), last.mse(), last.psnr(),
                 last.ssim(), last.labelAccuracy(), run.loss(), scorer.noiseLevel(), snapshots,
                 new Timing(run.seconds(), run.evaluations(), run.outerSteps()), run.stopReason(),

@@ -62,6 +62,12 @@ public final class SameDiffGradientMatching implements MatchingObjective {
                     + " combining two points (mu^2-SGD increments) needs a dense network and the closed form"
                     + " (MatchingEngine.CLOSED_FORM or AUTO)");
         }
+        for (Stage stage : problem.network().stages()) {
+            if (stage instanceof ConvolutionStage c && c.isPooled()) {
+                throw new IllegalArgumentException("the SameDiff objective has no pooling; " + problem.network()
+                        + " pools after layer " + c.layerIndex() + ": use MatchingEngine.JAVA or AUTO");
+            }
+        }
         this.layout = problem.layout();
         this.sd = SameDiff.create();
         build();

@@ -95,6 +95,56 @@ public enum OutputHead {
         };
     }
 
+    /** The head applied to one example's logits {@code z[0..k)}, into {@code p}. */
+    public void apply(double[] z, double[] p, int k) {
+        switch (this) {
+            case SOFTMAX_CROSS_ENTROPY -> {
+                double max = Double.NEGATIVE_INFINITY;
+                for (int c = 0; c < k; c++) {
+                    max = Math.max(max, z[c]);
+                }
+                double total = 0;
+                for (int c = 0; c < k; c++) {
+                    p[c] = Math.exp(z[c] - max);
+                    total += p[c];
+                }
+                for (int c = 0; c < k; c++) {
+                    p[c] /= total;
+                }
+            }
+            case SIGMOID_CROSS_ENTROPY -> {
+                for (int c = 0; c < k; c++) {
+                    p[c] = 1.0 / (1.0 + Math.exp(-z[c]));
+                }
+            }
+            case IDENTITY_HALF_SQUARED_ERROR -> System.arraycopy(z, 0, p, 0, k);
+        }
+    }
+
+    /**
+     * The vector-Jacobian product of the head for one example at output {@code p[0..k)}: {@code out = J^T g}, as
+     * {@link #backpropagate(INDArray, INDArray)} for a row.
+     */
+    public void backpropagate(double[] p, double[] g, double[] out, int k) {
+        switch (this) {
+            case SOFTMAX_CROSS_ENTROPY -> {
+                double dot = 0;
+                for (int c = 0; c < k; c++) {
+                    dot += g[c] * p[c];
+                }
+                for (int c = 0; c < k; c++) {
+                    out[c] = p[c] * (g[c] - dot);
+                }
+            }
+            case SIGMOID_CROSS_ENTROPY -> {
+                for (int c = 0; c < k; c++) {
+                    out[c] = g[c] * p[c] * (1 - p[c]);
+                }
+            }
+            case IDENTITY_HALF_SQUARED_ERROR -> System.arraycopy(g, 0, out, 0, k);
+        }
+    }
+
     /** Whether the model has one output per class with a softmax over them (labels are one class each). */
     public boolean isMulticlass() {
         return this == SOFTMAX_CROSS_ENTROPY;

@@ -95,6 +95,35 @@ public enum StageActivation {
         };
     }
 
+    /** {@code f(a)} of one value. */
+    public double apply(double a) {
+        return switch (this) {
+            case SIGMOID -> 1.0 / (1.0 + Math.exp(-a));
+            case TANH -> Math.tanh(a);
+            case RELU -> a > 0 ? a : 0.0;
+            case IDENTITY -> a;
+        };
+    }
+
+    /** {@code f'(a)} of one value, given {@code h = f(a)}. */
+    public double slope(double a, double h) {
+        return switch (this) {
+            case SIGMOID -> h * (1 - h);
+            case TANH -> 1 - h * h;
+            case RELU -> a > 0 ? 1.0 : 0.0;
+            case IDENTITY -> 1.0;
+        };
+    }
+
+    /** {@code f''(a)} of one value, given {@code h = f(a)} (0 for the piecewise linear activations). */
+    public double curvature(double h) {
+        return switch (this) {
+            case SIGMOID -> h * (1 - h) * (1 - 2 * h);
+            case TANH -> -2 * h * (1 - h * h);
+            case RELU, IDENTITY -> 0.0;
+        };
+    }
+
     /** {@code f(a)} in a SameDiff graph. */
     public SDVariable apply(SameDiff sd, SDVariable a) {
         return switch (this) {

@@ -24,14 +24,16 @@ import org.nd4j.linalg.factory.Nd4j;
  * activations and output heads that gradient matching cannot differentiate. Supported:
  * flat input rows; {@code DenseLayer}s; 2-D {@code ConvolutionLayer}s in NCHW fed through DL4J's
  * feed-forward/CNN preprocessors (the layout of {@code InputType.convolutionalFlat}); a final {@code OutputLayer}
- * with softmax + MCXENT, sigmoid + XENT or identity + half squared error. Hidden activations: {@value StageActivation#SUPPORTED}. Anything
- * else (pooling, batch normalisation, dropout, weight noise, layer normalisation, other layers) is refused with
+ * with softmax + MCXENT, sigmoid + XENT or identity + half squared error; max or average pooling right after a
+ * convolution (it joins that convolution's stage). Hidden activations: {@value StageActivation#SUPPORTED}. Anything
+ * else (pooling elsewhere, batch normalisation, dropout, weight noise, layer normalisation, other layers) is refused with
  * {@link UnsupportedModelException}, which lists every problem found.
  */
 public final class TargetNetwork {
     private static final String REFUSAL = "Gradient matching cannot attack this network";
     private static final String SUPPORTED = "Supported: DenseLayers and 2-D ConvolutionLayers (NCHW, through"
-            + " InputType.convolutionalFlat) with activations " + StageActivation.SUPPORTED
+            + " InputType.convolutionalFlat), each convolution optionally followed by a max or average SubsamplingLayer,"
+            + " with activations " + StageActivation.SUPPORTED
             + ", then one OutputLayer with SOFTMAX + MCXENT, SIGMOID + XENT or IDENTITY + LossHalfSquaredError; no dropout, weight noise or layer normalization.";
 
     private final List<Stage> stages;
@@ -73,6 +75,17 @@ public final class TargetNetwork {
                     if (activation != null && layer.convolution() != null) {
                         stages.add(new ConvolutionStage(layer.index(), weights(net, layer), bias(net, layer),
                                 activation, layer.convolution()));
+                    }
+                }
+                case SUBSAMPLING_2D -> {
+                    Stage before = stages.isEmpty() ? null : stages.get(stages.size() - 1);
+                    boolean follows = before instanceof ConvolutionStage c && !c.isPooled()
+                            && before.layerIndex() == layer.index() - 1;
+                    if (!follows) {
+                        problems.add(layer.problem("pooling is supported directly after a convolution only",
+                                "place the pooling layer right after a ConvolutionLayer"));
+                    } else if (layer.pooling() != null) {
+                        stages.set(stages.size() - 1, ((ConvolutionStage) before).withPooling(layer.pooling()));
                     }
                 }
                 case OUTPUT -> {
@@ -185,7 +198,9 @@ public final class TargetNetwork {
         StringBuilder sb = new StringBuilder("TargetNetwork[input ").append(inputSize());
         for (Stage s : stages) {
             sb.append(" -> ").append(s instanceof ConvolutionStage c ? "conv" + c.geometry().outChannels() + "@"
-                    + c.geometry().outHeight() + "x" + c.geometry().outWidth() : "dense" + s.outputSize())
+                    + c.geometry().outHeight() + "x" + c.geometry().outWidth()
+                    + (c.isPooled() ? "+" + c.pooling().kind().name().toLowerCase(java.util.Locale.ROOT) + "pool@"
+                    + c.pooling().outHeight() + "x" + c.pooling().outWidth() : "") : "dense" + s.outputSize())
                     .append('(').append(s.activation().name().toLowerCase(java.util.Locale.ROOT)).append(')');
         }
         return sb.append(" -> ").append(head).append(", ").append(numParams()).append(" params]").toString();

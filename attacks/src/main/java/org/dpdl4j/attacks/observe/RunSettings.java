@@ -9,11 +9,18 @@ package org.dpdl4j.attacks.observe;
  * @param clipNorm      per-example (or per-update, scaled by the learning rate) clip C of the private variants
  * @param delta         delta of every calibrated epsilon
  * @param attackRound   rounds (steps) of training before the first attacked release
+ * @param model         the attacked network
  */
 public record RunSettings(long seed, int hiddenUnits, double learningRate, double clipNorm, double delta,
-                          int attackRound) {
+                          int attackRound, AttackedModel model) {
+
+    /** Settings of a campaign on the sigmoid MLP. */
+    public RunSettings(long seed, int hiddenUnits, double learningRate, double clipNorm, double delta, int attackRound) {
+        this(seed, hiddenUnits, learningRate, clipNorm, delta, attackRound, AttackedModel.SIGMOID_MLP);
+    }
 
     public RunSettings {
+        java.util.Objects.requireNonNull(model, "attacked model must not be null");
         if (hiddenUnits < 1) {
             throw new IllegalArgumentException("hidden units must be >= 1, got " + hiddenUnits);
         }
@@ -38,6 +45,11 @@ public record RunSettings(long seed, int hiddenUnits, double learningRate, doubl
 
     /** The same settings with another first attacked round. */
     public RunSettings withAttackRound(int round) {
-        return new RunSettings(seed, hiddenUnits, learningRate, clipNorm, delta, round);
+        return new RunSettings(seed, hiddenUnits, learningRate, clipNorm, delta, round, model);
+    }
+
+    /** The same settings with another attacked network. */
+    public RunSettings withModel(AttackedModel newModel) {
+        return new RunSettings(seed, hiddenUnits, learningRate, clipNorm, delta, attackRound, newModel);
     }
 }

@@ -57,12 +57,19 @@ public record RunWorkload(LabeledData train, LabeledData test, int[] targets, Im
         return targets.clone();
     }
 
-    /** The attacked MLP, freshly initialised from the seed: nIn - hidden (sigmoid) - classes, SGD, single precision. */
+    /**
+     * The attacked network, freshly initialised from the seed, SGD, single precision: the MLP nIn - hidden (sigmoid) -
+     * classes, or the tanh CNN on the workload's images.
+     */
     public MultiLayerNetwork newModel() {
         ModelOptions options = ModelOptions.defaults().withSeed(settings.seed())
                 .withUpdater(new Sgd(settings.learningRate())).withDataType(DataType.FLOAT);
-        MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration(train.numFeatures(),
-                List.of(settings.hiddenUnits()), train.numClasses(), Activation.SIGMOID, options));
+        MultiLayerNetwork net = new MultiLayerNetwork(switch (settings.model()) {
+            case SIGMOID_MLP -> MlpModel.configuration(train.numFeatures(), List.of(settings.hiddenUnits()),
+                    train.numClasses(), Activation.SIGMOID, options);
+            case TANH_CNN -> org.dpdl4j.models.PrivateCnnModel.configuration(shape, train.numClasses(), Activation.TANH,
+                    options);
+        });
         net.init();
         return net;
     }

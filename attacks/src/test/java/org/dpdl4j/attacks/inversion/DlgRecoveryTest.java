@@ -21,7 +21,7 @@ import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * DLG as in its reference: the sigmoid LeNet with U(-0.5, 0.5) parameters, a digit in [0, 1], dummy input and
- * soft label optimised jointly by L-BFGS (SameDiff engine, through three convolutions). To keep the test fast
+ * soft label optimised jointly by L-BFGS (the default plain-Java engine, through three convolutions). To keep the test fast
  * the digit is a real MNIST image averaged down to 14x14 (the network then has 12 x 4 x 4 features); the
  * full-size attack is the same code and takes about four times longer.
  */
@@ -39,7 +39,7 @@ class DlgRecoveryTest {
                 + result.timing().evaluations() + " evaluations (" + result.stopReason() + ")");
         assertTrue(result.ssim() > 0.99, "SSIM " + result.ssim());
         assertTrue(result.allLabelsCorrect(), "soft label argmax");
-        assertTrue(result.method().startsWith("SameDiff"), result.method());
+        assertTrue(result.method().startsWith("closed-form java"), "the default engine: " + result.method());
         Snapshot start = result.snapshots().get(0);
         assertEquals(0, start.iteration());
         assertTrue(start.psnr() < 12, "the random start is noise: " + start.psnr());

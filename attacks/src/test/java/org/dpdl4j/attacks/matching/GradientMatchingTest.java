@@ -39,7 +39,15 @@ class GradientMatchingTest {
                 Arguments.of("mlp relu", TestNetworks.mlp(12, new int[] {9, 6}, 4, Activation.RELU, 5, D)),
                 Arguments.of("mlp identity", TestNetworks.mlp(12, new int[] {5}, 3, Activation.IDENTITY, 6, D)),
                 Arguments.of("cnn", TestNetworks.tinyCnn(2, 6, 3, 7, D)),
-                Arguments.of("cnn, asymmetric padding and dilation", TestNetworks.asymmetricCnn(1, 6, 3, 8, D)));
+                Arguments.of("cnn, asymmetric padding and dilation", TestNetworks.asymmetricCnn(1, 6, 3, 8, D)),
+                Arguments.of("cnn, max pooling", TestNetworks.pooledCnn(
+                        org.deeplearning4j.nn.conf.layers.SubsamplingLayer.PoolingType.MAX, 2, 9, 3, 9, D)),
+                Arguments.of("cnn, average pooling", TestNetworks.pooledCnn(
+                        org.deeplearning4j.nn.conf.layers.SubsamplingLayer.PoolingType.AVG, 1, 9, 4, 10, D)));
+    }
+
+    private static boolean pooled(TargetNetwork target) {
+        return target.stages().stream().anyMatch(s -> s instanceof org.dpdl4j.attacks.network.ConvolutionStage c && c.isPooled());
     }
 
     /** Soft labels (for softmax: rows summing to one; for sigmoid: independent probabilities). */
@@ -97,8 +105,9 @@ class GradientMatchingTest {
             // DL4J returns the batch sum; the objective matches the gradient of the batch mean.
             List<LayerGradient> mean = scaledTarget(target, net, x, y, 1.0 / batch);
             List<LayerGradient> scaled = scaledTarget(target, net, x, y, 2.5 / batch);
-            for (MatchingEngine engine : List.of(MatchingEngine.CLOSED_FORM, MatchingEngine.SAMEDIFF)) {
-                if (engine == MatchingEngine.CLOSED_FORM && !target.isDenseOnly()) {
+            for (MatchingEngine engine : List.of(MatchingEngine.JAVA, MatchingEngine.CLOSED_FORM, MatchingEngine.SAMEDIFF)) {
+                if (engine == MatchingEngine.CLOSED_FORM && !target.isDenseOnly()
+                        || engine == MatchingEngine.SAMEDIFF && pooled(target)) {
                     continue;
                 }
                 for (MatchingProblem problem : List.of(
@@ -135,20 +144,66 @@ class GradientMatchingTest {
             point[i] = random.nextGaussian();
         }
         point[layout.scaleOffset()] = 0.3;
-        MatchingObjective samediff = MatchingEngine.SAMEDIFF.create(problem, D);
+        MatchingObjective java = MatchingEngine.JAVA.create(problem, D);
         double[] gradient = new double[point.length];
-        double value = samediff.evaluate(point, gradient);
+        double value = java.evaluate(point, gradient);
         assertTrue(value > 0, "a random point should not match");
+        assertMatchesFiniteDifferences(name, java, point, gradient, random);
 
+        // The other engines, where they apply, give the same value and gradient.
+        List<MatchingEngine> others = new java.util.ArrayList<>();
+        if (!pooled(target)) {
+            others.add(MatchingEngine.SAMEDIFF);
+        }
+        if (target.isDenseOnly()) {
+            others.add(MatchingEngine.CLOSED_FORM);
+        }
+        for (MatchingEngine engine : others) {
+            double[] otherGradient = new double[point.length];
+            double otherValue = engine.create(problem, D).evaluate(point, otherGradient);
+            assertEquals(value, otherValue, 1e-10 * Math.abs(value), name + ": " + engine + " vs java value");
+            for (int i = 0; i < point.length; i++) {
+                assertEquals(gradient[i], otherGradient[i], 1e-9 * Math.max(1, Math.abs(gradient[i])),
+                        name + ": " + engine + " vs java gradient at " + i);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("networks")
+    void cosineDistanceIsScaleFreeZeroAtTheTruthAndDifferentiatedExactly(String name, MultiLayerNetwork net) {
+        TargetNetwork target = TargetNetwork.of(net);
+        Random random = new Random(13);
+        int batch = 2;
+        INDArray x = randomInputs(batch, target.inputSize(), random);
+        INDArray y = softLabels(target, batch, random);
+        MatchingProblem problem = new MatchingProblem(target, scaledTarget(target, net, x, y, 3.7), batch,
+                LabelTreatment.optimised(), false);
+        MatchingObjective cosine = MatchingEngine.JAVA.create(problem, D, MatchingLoss.COSINE_DISTANCE);
+        double[] atTruth = truePoint(problem.layout(), target.head(), x, y, 1.0);
+        double[] gradient = new double[atTruth.length];
+        assertEquals(0.0, cosine.evaluate(atTruth, gradient), 1e-12, name + ": a gradient 3.7 times the true one");
+
+        double[] point = new double[problem.layout().dimension()];
+        for (int i = 0; i < point.length; i++) {
+            point[i] = random.nextGaussian();
+        }
+        double value = cosine.evaluate(point, gradient);
+        assertTrue(value > 0 && value <= 2, name + ": cosine distance " + value);
+        assertMatchesFiniteDifferences(name + " (cosine)", cosine, point, gradient, random);
+    }
+
+    private static void assertMatchesFiniteDifferences(String name, MatchingObjective objective, double[] point,
+                                                       double[] gradient, Random random) {
+        UnknownLayout layout = objective.layout();
         int[] probes = new int[12];
         for (int i = 0; i < 8; i++) {
             probes[i] = random.nextInt(layout.labelOffset());
         }
-        probes[8] = layout.labelOffset();
-        probes[9] = layout.labelOffset() + (int) layout.labelSize() + 1 >= layout.scaleOffset()
-                ? layout.labelOffset() : layout.labelOffset() + (int) layout.labelSize() + 1;
-        probes[10] = layout.scaleOffset() - 1;
-        probes[11] = layout.scaleOffset();
+        probes[8] = layout.optimisesLabels() ? layout.labelOffset() : 0;
+        probes[9] = layout.optimisesLabels() ? layout.labelOffset() + (int) layout.labelSize() - 1 : 1;
+        probes[10] = layout.labelOffset() - 1;
+        probes[11] = layout.fittedScale() ? layout.scaleOffset() : layout.dimension() - 1;
         double h = 1e-6;
         for (int i : probes) {
             double[] plus = point.clone();
@@ -156,20 +211,9 @@ class GradientMatchingTest {
             plus[i] += h;
             minus[i] -= h;
             double[] ignored = new double[point.length];
-            double numeric = (samediff.evaluate(plus, ignored) - samediff.evaluate(minus, ignored)) / (2 * h);
+            double numeric = (objective.evaluate(plus, ignored) - objective.evaluate(minus, ignored)) / (2 * h);
             assertEquals(numeric, gradient[i], 1e-6 * Math.max(1, Math.abs(numeric)),
                     name + ": dD/dz[" + i + "] analytic " + gradient[i] + " vs finite difference " + numeric);
-        }
-
-        if (target.isDenseOnly()) {
-            MatchingObjective closed = MatchingEngine.CLOSED_FORM.create(problem, D);
-            double[] closedGradient = new double[point.length];
-            double closedValue = closed.evaluate(point, closedGradient);
-            assertEquals(value, closedValue, 1e-10 * Math.abs(value), name + ": closed form vs SameDiff value");
-            for (int i = 0; i < point.length; i++) {
-                assertEquals(gradient[i], closedGradient[i], 1e-9 * Math.max(1, Math.abs(gradient[i])),
-                        name + ": closed form vs SameDiff gradient at " + i);
-            }
         }
     }
 

@@ -57,6 +57,8 @@ class TwoPointMatchingTest {
         double[] gradient = new double[truth.length];
         assertTrue(objective.evaluate(truth, gradient) < 1e-24, "D vanishes at the true example");
         assertTrue(objective.description().contains("two points"), objective.description());
+        MatchingObjective dense = MatchingEngine.CLOSED_FORM.create(exact, D);
+        assertTrue(dense.evaluate(truth, gradient) < 1e-24, "D vanishes at the true example (ND4J closed form)");
 
         // Unknown labels and scale, away from the truth: the analytic gradient equals central differences.
         MatchingProblem problem = new MatchingProblem(target, difference(target, net, previous, x, y, a, b), 1,
@@ -78,6 +80,13 @@ class TwoPointMatchingTest {
             double[] ignored = new double[point.length];
             double numeric = (full.evaluate(plus, ignored) - full.evaluate(minus, ignored)) / (2 * h);
             assertEquals(numeric, analytic[i], 1e-6 * Math.max(1, Math.abs(numeric)), "dD/dz[" + i + "]");
+        }
+        // The plain-Java engine evaluates the same two-point objective.
+        double[] java = new double[point.length];
+        double javaValue = MatchingEngine.JAVA.create(problem, D).evaluate(point, java);
+        assertEquals(full.evaluate(point, new double[point.length]), javaValue, 1e-10 * javaValue);
+        for (int i = 0; i < point.length; i++) {
+            assertEquals(analytic[i], java[i], 1e-9 * Math.max(1, Math.abs(analytic[i])), "java gradient " + i);
         }
     }
 

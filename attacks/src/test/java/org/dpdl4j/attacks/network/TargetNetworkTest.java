@@ -76,12 +76,20 @@ class TargetNetworkTest {
 
     @Test
     void unsupportedLayersAreRefusedByName() {
-        MultiLayerConfiguration pooled = new NeuralNetConfiguration.Builder().list()
+        MultiLayerConfiguration doublePooled = new NeuralNetConfiguration.Builder().list()
                 .layer(new ConvolutionLayer.Builder(3, 3).nOut(2).activation(Activation.SIGMOID).build())
-                .layer(new SubsamplingLayer.Builder(2, 2).build())
+                .layer(new SubsamplingLayer.Builder(2, 2).stride(1, 1).build())
+                .layer(new SubsamplingLayer.Builder(2, 2).stride(1, 1).build())
                 .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
                 .setInputType(InputType.convolutionalFlat(8, 8, 1)).build();
-        assertRefused(pooled, "layer 1 (SubsamplingLayer)");
+        assertRefused(doublePooled, "layer 2 (SubsamplingLayer): pooling is supported directly after a convolution only");
+
+        MultiLayerConfiguration padded = new NeuralNetConfiguration.Builder().list()
+                .layer(new ConvolutionLayer.Builder(3, 3).nOut(2).activation(Activation.SIGMOID).build())
+                .layer(new SubsamplingLayer.Builder(2, 2).padding(1, 1).build())
+                .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+                .setInputType(InputType.convolutionalFlat(8, 8, 1)).build();
+        assertRefused(padded, "padded pooling");
 
         MultiLayerConfiguration normalised = new NeuralNetConfiguration.Builder().list()
                 .layer(new DenseLayer.Builder().nIn(4).nOut(3).activation(Activation.RELU).build())
@@ -106,6 +114,22 @@ class TargetNetworkTest {
                 .layer(new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2).activation(Activation.IDENTITY).build())
                 .build();
         assertRefused(squared, "SOFTMAX with MCXENT");
+    }
+
+    @Test
+    void poolingJoinsTheConvolutionBeforeIt() {
+        MultiLayerNetwork net = org.dpdl4j.models.ModelKind.CNN.network(784, 10, org.dpdl4j.models.ModelOptions.defaults());
+        TargetNetwork t = TargetNetwork.of(net);
+        assertEquals(4, t.stages().size(), t.toString());
+        ConvolutionStage first = assertInstanceOf(ConvolutionStage.class, t.stages().get(0));
+        ConvolutionStage second = assertInstanceOf(ConvolutionStage.class, t.stages().get(1));
+        assertTrue(first.isPooled() && second.isPooled(), t.toString());
+        assertEquals(org.dpdl4j.nn.PoolingGeometry.Kind.MAX, first.pooling().kind());
+        assertEquals(16 * 13 * 13, first.outputSize(), "14x14 convolved, pooled 2x2 with stride 1");
+        assertEquals(32 * 4 * 4, second.outputSize());
+        assertEquals(512, t.stages().get(2).inputSize());
+        assertEquals(26_010, t.numParams());
+        assertTrue(t.toString().contains("conv16@14x14+maxpool@13x13"), t.toString());
     }
 
     @Test

@@ -9,6 +9,8 @@ import org.dpdl4j.attacks.inversion.AnalyticInversion;
 import org.dpdl4j.attacks.inversion.DlgConfig;
 import org.dpdl4j.attacks.inversion.RestartingAttack;
 import org.dpdl4j.attacks.inversion.InversionAttack;
+import org.dpdl4j.attacks.inversion.InvertingGradientsAttack;
+import org.dpdl4j.attacks.inversion.InvertingGradientsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +70,16 @@ public record CampaignAttack(String label, InversionAttack attack, String descri
                 + " mu^2's increments are matched with the dummy's gradients at both query points. A run whose matching"
                 + " loss stays above what the true image would reach (twice the release's noise floor) is rerun from"
                 + " two more random starts and then with Adam (learning rate 0.1, 1000 steps); the lowest loss wins.");
+    }
+
+    /** Inverting Gradients with the given settings: labels from the output bias, then cosine matching with a prior. */
+    public static CampaignAttack invertingGradients(InvertingGradientsConfig config) {
+        return new CampaignAttack("ig", new InvertingGradientsAttack(config), "Inverting Gradients: the label from the"
+                + " output-bias signs, then the dummy image is fitted to the direction of the observation (cosine"
+                + " distance, so no scale is needed) with a total-variation prior (weight " + config.totalVariation()
+                + "), by Adam on the signed gradient (learning rate " + config.learningRate() + ", divided by 10 at 3/8,"
+                + " 5/8 and 7/8 of " + config.iterations() + " steps), projected onto valid pixels after every step,"
+                + " from " + config.restarts() + " random starts; the lowest matching loss wins.");
     }
 
     /**

@@ -148,7 +148,9 @@ public final class CampaignReport {
         int[] targets = workload.targets();
         long params = workload.newModel().numParams();
         StringBuilder md = new StringBuilder();
-        md.append("# Gradient inversion against every protocol\n\n");
+        boolean cnn = s.model() == org.dpdl4j.attacks.observe.AttackedModel.TANH_CNN;
+        md.append(cnn ? "# Gradient inversion against the central protocols on the CNN\n\n"
+                : "# Gradient inversion against every protocol\n\n");
         md.append("Produced by `").append(command).append("` in ")
                 .append(String.format(Locale.ROOT, "%.1f minutes", result.seconds() / 60)).append(". Every number"
                         + " below is measured in that run; `images.csv` has one row per attacked image, `results.csv`"
@@ -158,12 +160,23 @@ public final class CampaignReport {
         md.append(String.format(Locale.ROOT, "* **Targets**: MNIST training images %s (pixels in [0, 1]). Every"
                 + " protocol trains on all %d training images (the relay protocols on a sample, see their setting below);"
                 + " the model's accuracy is measured on the %d test images.%n", targetRange(targets), workload.train().size(), workload.test().size()));
-        md.append(String.format(Locale.ROOT, "* **Model**: MLP %d-%d-%d with sigmoid hidden units and a softmax"
-                + " output (%d parameters, dense first layer with bias), Xavier initialisation with seed %d, single"
-                + " precision, SGD with learning rate %s. Sigmoid units keep the matching loss smooth, the setting in"
-                + " which DLG works. RECAL and DP-RECAL train the linear least-squares model of their paper instead (%d-%d"
-                + " with intercept, one-hot labels; the setting of each run is in the table below).%n", workload.train().numFeatures(), s.hiddenUnits(), workload.train().numClasses(),
-                params, s.seed(), s.learningRate(), workload.train().numFeatures(), workload.train().numClasses()));
+        if (cnn) {
+            md.append(String.format(Locale.ROOT, "* **Model**: the end-to-end tanh CNN of private image classification"
+                    + " (conv 16 8x8 stride 2, max-pool 2x2 stride 1, conv 32 4x4 stride 2, max-pool 2x2 stride 1, dense"
+                    + " 32, softmax; %d parameters), Xavier initialisation with seed %d, single precision, SGD with"
+                    + " learning rate %s. Its first layer is a convolution, so no analytic inversion applies: the"
+                    + " reconstructions come from Inverting Gradients. Only the central protocols train it (the"
+                    + " multi-party protocols' stacked engine computes fully connected layers).%n", params, s.seed(),
+                    s.learningRate()));
+        } else {
+            md.append(String.format(Locale.ROOT, "* **Model**: MLP %d-%d-%d with sigmoid hidden units and a softmax"
+                    + " output (%d parameters, dense first layer with bias), Xavier initialisation with seed %d, single"
+                    + " precision, SGD with learning rate %s. Sigmoid units keep the matching loss smooth, the setting in"
+                    + " which DLG works. RECAL and DP-RECAL train the linear least-squares model of their paper instead"
+                    + " (%d-%d with intercept, one-hot labels; the setting of each run is in the table below).%n",
+                    workload.train().numFeatures(), s.hiddenUnits(), workload.train().numClasses(), params, s.seed(),
+                    s.learningRate(), workload.train().numFeatures(), workload.train().numClasses()));
+        }
         md.append("* **Batch size 1**: in the attacked round the attacked party (node, client, machine, or the single"
                 + " trainer) releases the gradient of exactly one example, the target. Each protocol draws its batches"
                 + " from seeded streams, so the example a party draws in a round is known before training; the target"
@@ -322,7 +335,7 @@ public final class CampaignReport {
         if (Double.isFinite(minRatio)) {
             s.append(String.format(Locale.ROOT, "* The smallest noise any private view leaves is %.3g times the RMS of"
                     + " the clipped gradient. With batch size 1 a calibrated release adds noise of order z C per"
-                    + " coordinate to a gradient of norm at most C spread over d coordinates (%d for the MLP%s), so the"
+                    + " coordinate to a gradient of norm at most C spread over d coordinates (%d for the attacked network%s), so the"
                     + " ratio is of order z sqrt(d): DP at these epsilons buries a single example's gradient.%n", minRatio,
                     workload.newModel().numParams(), result.summaries().stream().anyMatch(r -> r.key().algorithm().endsWith("recal"))
                             ? String.format(Locale.ROOT, ", %d for the relay protocols' linear model",
