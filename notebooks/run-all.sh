@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the dpdl4j notebooks on the Java kernel and fails if any cell fails.
 #
-#   notebooks/run-all.sh [--save] [NOTEBOOK.ipynb ...]
+#   notebooks/run-all.sh [--save] [--require-data] [NOTEBOOK.ipynb ...]
 #
 # Builds the project's jars first when they are missing or older than a source file or POM (the
 # notebooks load cli/target/dpdl4j.jar, whose manifest puts cli/target/lib/*.jar on the class path).
@@ -9,6 +9,11 @@
 # each notebook is executed in place with `jupyter nbconvert`, so its stored outputs are refreshed; paths
 # of this machine in the outputs are then rewritten relative to the notebook (the repository root
 # becomes "..", the home directory "~"), so the saved notebooks read the same everywhere.
+#
+# A notebook that needs real data names its data sets in its metadata ("dpdl4j": {"data": ["a9a"]}). They are
+# looked up where the library looks: $DPDL4J_DATA, else ~/.dpdl4j/data. When one is missing the notebook is skipped,
+# with the reason, and the others still run (the run succeeds, and its last line counts the skipped notebooks);
+# with --require-data a missing data set fails the run instead.
 #
 # Environment: OMP_NUM_THREADS (default 1: one OpenMP thread is faster on small machines),
 # DPDL4J_NOTEBOOK_TIMEOUT (seconds per cell, default 600), DPDL4J_KERNEL_NAME (default: the kernel
@@ -21,12 +26,14 @@ say() { printf 'run-all: %s\n' "$*"; }
 fail() { printf 'run-all: error: %s\n' "$*" >&2; exit 1; }
 
 save=false
+require_data=false
 notebooks=()
 for arg in "$@"; do
   case "$arg" in
     --save) save=true ;;
+    --require-data) require_data=true ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
-    -*) fail "unknown option '$arg'; use --save, --help, or notebook paths" ;;
+    -*) fail "unknown option '$arg'; use --save, --require-data, --help, or notebook paths" ;;
     *) [ -f "$arg" ] || fail "notebook '$arg' does not exist"
        notebooks+=("$(cd "$(dirname "$arg")" && pwd)/$(basename "$arg")") ;;
   esac
@@ -115,11 +122,47 @@ kernel_start_failed() {
   grep -q -e "Kernel didn't respond in" -e "Kernel died before replying to kernel_info" "$1"
 }
 
+# The data sets a notebook declares in its metadata ("dpdl4j": {"data": [...]}), one per line.
+declared_data() {
+  "$jupyter_python" - "$1" <<'PY'
+import json, sys
+with open(sys.argv[1], encoding="utf-8") as f:
+    meta = json.load(f).get("metadata", {}).get("dpdl4j", {})
+for name in meta.get("data", []):
+    print(name)
+PY
+}
+data_dir="${DPDL4J_DATA:-$HOME/.dpdl4j/data}"
+if [ -n "${DPDL4J_DATA:-}" ]; then
+  data_source="DPDL4J_DATA=$DPDL4J_DATA"
+else
+  data_source="$data_dir (DPDL4J_DATA is not set)"
+fi
+
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 failed=()
+skipped=()
 for nb in "${notebooks[@]}"; do
   name="${nb#"$root"/}"
+  missing=()
+  while IFS= read -r dataset; do
+    [ -n "$dataset" ] || continue
+    if [ -z "$(ls -A "$data_dir/$dataset" 2>/dev/null)" ]; then
+      missing+=("$dataset")
+    fi
+  done < <(declared_data "$nb")
+  if [ ${#missing[@]} -gt 0 ]; then
+    reason="it needs the data set(s) ${missing[*]}, not found in $data_source; set DPDL4J_DATA to a directory that holds them (README section Real data)"
+    if $require_data; then
+      say "FAILED $name: $reason"
+      failed+=("$name")
+    else
+      say "skipped $name: $reason"
+      skipped+=("$name")
+    fi
+    continue
+  fi
   start=$(date +%s)
   ok=false
   for attempt in 1 2 3; do
@@ -150,4 +193,8 @@ done
 if [ ${#failed[@]} -gt 0 ]; then
   fail "${#failed[@]} of ${#notebooks[@]} notebooks failed: ${failed[*]}"
 fi
-say "all ${#notebooks[@]} notebooks ran without errors"
+if [ ${#skipped[@]} -gt 0 ]; then
+  say "$(( ${#notebooks[@]} - ${#skipped[@]} )) of ${#notebooks[@]} notebooks ran without errors; skipped for lack of data: ${skipped[*]}"
+else
+  say "all ${#notebooks[@]} notebooks ran without errors"
+fi
