@@ -9,6 +9,7 @@ import org.dpdl4j.attacks.observe.FedAvgRun;
 import org.dpdl4j.attacks.observe.GossipRun;
 import org.dpdl4j.attacks.observe.Mu2Run;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
+import org.dpdl4j.attacks.observe.RandomWalkRun;
 import org.dpdl4j.attacks.observe.RelayRecalRun;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.federated.FedAvgVariant;
@@ -23,7 +24,7 @@ public final class CampaignProtocols {
     /**
      * Every protocol: central SGD and DP-SGD; D-SGD, Decor, LDP and CDP gossip; FedAvg, DP-FedAvg (local and
      * central), GOPA; mu^2-SGD and DP-mu^2-FL with an untrusted and a trusted server; RECAL and DP-RECAL (the linear
-     * Lasso model of their papers, not the MLP).
+     * Lasso model of their papers, not the MLP); network-DP random-walk SGD.
      */
     public static List<ProtocolScenario> all() {
         return List.of(new CentralDpSgdRun(false), new CentralDpSgdRun(true),
@@ -32,7 +33,7 @@ public final class CampaignProtocols {
                 new FedAvgRun(FedAvgVariant.FEDAVG), new FedAvgRun(FedAvgVariant.DP_LOCAL),
                 new FedAvgRun(FedAvgVariant.DP_CENTRAL), new FedAvgRun(FedAvgVariant.GOPA),
                 Mu2Run.nonPrivate(), Mu2Run.of(ServerTrust.UNTRUSTED), Mu2Run.of(ServerTrust.TRUSTED),
-                new RelayRecalRun(false), new RelayRecalRun(true));
+                new RelayRecalRun(false), new RelayRecalRun(true), new RandomWalkRun());
     }
 
     /** The names of {@link #all()}, e.g. {@code decor}. */
