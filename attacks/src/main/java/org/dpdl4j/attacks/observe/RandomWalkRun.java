@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.privacy.noise.NoiseKey;
@@ -54,7 +53,8 @@ public final class RandomWalkRun implements ProtocolScenario {
         Epsilons.require(this, epsilon);
         RunSettings s = workload.settings();
         int[] targets = workload.targets();
-        int[] helperRows = helperRows(workload.train().size(), targets, s.seed());
+        int[] helperRows = OtherRecords.draw(workload.train().size(), targets, (PARTIES - 1) * RECORDS_PER_PARTY, s.seed(),
+                "random-walk-helpers", "random-walk");
         List<NodeData> helpers = new ArrayList<>();
         for (int p = 1; p < PARTIES; p++) {
             int[] rows = Arrays.copyOfRange(helperRows, (p - 1) * RECORDS_PER_PARTY, p * RECORDS_PER_PARTY);
@@ -118,19 +118,4 @@ public final class RandomWalkRun implements ProtocolScenario {
         return copy;
     }
 
-    /** A seeded permutation of the training rows without the targets, cut to the other parties' records. */
-    private static int[] helperRows(int size, int[] targets, long seed) {
-        int needed = (PARTIES - 1) * RECORDS_PER_PARTY;
-        java.util.Set<Integer> excluded = new java.util.HashSet<>();
-        for (int t : targets) {
-            excluded.add(t);
-        }
-        if (size - excluded.size() < needed) {
-            throw new IllegalArgumentException("the random-walk scenario needs " + needed + " training records besides the"
-                    + " targets, the training set has " + size);
-        }
-        int[] order = org.dpdl4j.data.RandomStreams.permutation(size,
-                new SplittableRandom(new NoiseKey(seed, "random-walk-helpers", 0, 0).seed()));
-        return Arrays.stream(order).filter(r -> !excluded.contains(r)).limit(needed).toArray();
-    }
 }

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.graph.Graph;
@@ -80,7 +79,8 @@ public final class RelayRecalRun implements ProtocolScenario {
         Epsilons.require(this, epsilon);
         RunSettings s = workload.settings();
         int[] targets = workload.targets();
-        int[] helperRows = helperRows(workload.train().size(), targets, s.seed());
+        int[] helperRows = OtherRecords.draw(workload.train().size(), targets, (AGENTS - 1) * RECORDS_PER_AGENT, s.seed(),
+                "recal-helpers", "relay");
         List<LocalProblem> helpers = new ArrayList<>();
         for (int a = 1; a < AGENTS; a++) {
             int[] rows = Arrays.copyOfRange(helperRows, (a - 1) * RECORDS_PER_AGENT, a * RECORDS_PER_AGENT);
@@ -157,21 +157,6 @@ public final class RelayRecalRun implements ProtocolScenario {
                 privacy.sigma(0) / (2 * run.steps().beta()[0] * run.steps().tau()[0])));
     }
 
-    /** A seeded permutation of the training rows without the targets, cut to the helpers' records. */
-    private static int[] helperRows(int size, int[] targets, long seed) {
-        int needed = (AGENTS - 1) * RECORDS_PER_AGENT;
-        java.util.Set<Integer> excluded = new java.util.HashSet<>();
-        for (int t : targets) {
-            excluded.add(t);
-        }
-        if (size - excluded.size() < needed) {
-            throw new IllegalArgumentException("the relay scenario needs " + needed + " training records besides the targets,"
-                    + " the training set has " + size);
-        }
-        int[] order = org.dpdl4j.data.RandomStreams.permutation(size,
-                new SplittableRandom(new NoiseKey(seed, "recal-helpers", 0, 0).seed()));
-        return Arrays.stream(order).filter(r -> !excluded.contains(r)).limit(needed).toArray();
-    }
 
     private static LocalProblem localProblem(INDArray features, INDArray labels) {
         INDArray f = features.castTo(DataType.DOUBLE);
