@@ -15,6 +15,7 @@ import org.dpdl4j.attacks.inversion.InvertingGradientsAttack;
 import org.dpdl4j.attacks.inversion.InvertingGradientsConfig;
 import org.dpdl4j.attacks.inversion.StrongestAttack;
 import org.dpdl4j.attacks.matching.MatchingEngine;
+import org.dpdl4j.attacks.matching.MatchingLoss;
 import org.dpdl4j.attacks.observe.AttackScenarios;
 import org.dpdl4j.attacks.optim.AdamConfig;
 import org.dpdl4j.attacks.optim.LbfgsConfig;
@@ -323,7 +324,8 @@ public final class AttackCommand implements Runnable {
         private InvertingGradientsConfig igConfig() {
             try {
                 return new InvertingGradientsConfig(ig.iterations, ig.learningRate, ig.totalVariation, ig.restarts,
-                        !ig.unsigned, options.seed, Math.min(optimisation.snapshotEvery * 10, ig.iterations));
+                        !ig.unsigned, options.seed, Math.min(optimisation.snapshotEvery * 10, ig.iterations),
+                        ig.wholeGradient ? MatchingLoss.COSINE_DISTANCE : MatchingLoss.LAYERWISE_COSINE_DISTANCE);
             } catch (IllegalArgumentException e) {
                 throw bad("Inverting Gradients: " + e.getMessage());
             }
@@ -343,6 +345,7 @@ public final class AttackCommand implements Runnable {
             settings.put("ig_total_variation", ig.totalVariation);
             settings.put("ig_restarts", ig.restarts);
             settings.put("ig_signed", !ig.unsigned);
+            settings.put("ig_loss", ig.wholeGradient ? "cosine" : "layer-wise cosine");
             return settings;
         }
     }
@@ -370,6 +373,10 @@ public final class AttackCommand implements Runnable {
         @Option(names = "--ig-unsigned", description = "Inverting Gradients: feed Adam the gradient itself instead of"
                 + " its signs.")
         boolean unsigned;
+
+        @Option(names = "--ig-whole-gradient", description = "Inverting Gradients: the cosine distance of the whole"
+                + " gradient instead of the mean of the layers' cosine distances.")
+        boolean wholeGradient;
     }
 
     @Command(name = "idlg", mixinStandardHelpOptions = true,

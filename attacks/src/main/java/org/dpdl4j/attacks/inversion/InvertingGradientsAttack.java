@@ -21,8 +21,10 @@ import org.nd4j.linalg.api.buffer.DataType;
 
 /**
  * Inverting Gradients (Geiping, Bauermeister, Dröge, Moeller 2020): the labels are read from the output layer's
- * gradient ({@link LabelRecovery}), then dummy images are fitted to the observed gradient's <i>direction</i> (cosine
- * distance, {@link MatchingLoss#COSINE_DISTANCE}) with a total-variation prior, by Adam on the signed gradient with a
+ * gradient ({@link LabelRecovery}), then dummy images are fitted to the observed gradient's <i>direction</i> (by
+ * default the mean of the layers' cosine distances, {@link MatchingLoss#LAYERWISE_COSINE_DISTANCE}, which keeps the
+ * first layers' say once training has made the last layers' gradients dominate; or the whole gradient's, as in the
+ * paper) with a total-variation prior, by Adam on the signed gradient with a
  * step schedule, inside the box of valid pixels, from several random starts; the start with the lowest matching loss
  * is reported. Matching the direction alone makes the attack indifferent to the scale of the message (a learning
  * rate, clipping); the prior and the box keep it on images. Any network the plain-Java engine supports: dense,
@@ -49,7 +51,7 @@ public final class InvertingGradientsAttack implements InversionAttack {
         MatchingProblem problem = new MatchingProblem(target, attackCase.gradientEstimate(target), batch,
                 LabelTreatment.fixed(LabelRows.of(labels, target.outputSize(), DataType.DOUBLE)), false,
                 MatchingAttacks.secondPoint(attackCase));
-        MatchingObjective objective = MatchingEngine.JAVA.create(problem, DataType.DOUBLE, MatchingLoss.COSINE_DISTANCE);
+        MatchingObjective objective = MatchingEngine.JAVA.create(problem, DataType.DOUBLE, config.loss());
         UnknownLayout layout = problem.layout();
         ImageShape shape = attackCase.truth().shape();
         if (shape.flatSize() != layout.inputSize()) {

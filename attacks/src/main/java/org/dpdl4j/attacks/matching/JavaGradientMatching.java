@@ -38,7 +38,8 @@ public final class JavaGradientMatching implements MatchingObjective {
     private final JavaStage[][] stages;
     private final double[] pointWeights;
     private final JavaStage.State[][][] states;
-    private final double[][][] nextInputs;
+    /** Whether stage l reads a copy of stage l - 1's output re-cut to its own input shape (a convolution before a dense stage). */
+    private final boolean[] recut;
     private final double[][][] targetWeights;
     private final double[][] targetBiases;
     private final double[][] fixedLabels;
@@ -55,6 +56,10 @@ public final class JavaGradientMatching implements MatchingObjective {
     private final double[][][] inScratch;
     private final double[] headScratch;
     private final double[] headScratch2;
+    /** The combined gradient of two points (allocated on first use) and the fitted scale's adjoint of an evaluation. */
+    private double[][][] combinedW;
+    private double[][] combinedB;
+    private double scaleAdjoint;
 
     /** An objective with the squared distance of DLG. */
     public JavaGradientMatching(MatchingProblem problem) {
@@ -83,11 +88,9 @@ public final class JavaGradientMatching implements MatchingObjective {
         }
         JavaStage[] shape = stages[0];
         this.states = new JavaStage.State[points.size()][batch][depth];
-        this.nextInputs = new double[depth][][];
+        this.recut = new boolean[depth];
         for (int l = 1; l < depth; l++) {
-            if (!sameShape(shape[l - 1], shape[l])) {
-                nextInputs[l] = new double[0][];   // marker: allocated per example below
-            }
+            recut[l] = !sameShape(shape[l - 1], shape[l]);
         }
         this.inputs = new double[batch][][];
         for (int b = 0; b < batch; b++) {
@@ -144,7 +147,11 @@ public final class JavaGradientMatching implements MatchingObjective {
 
     @Override
     public String description() {
-        return "closed-form java (" + (loss == MatchingLoss.COSINE_DISTANCE ? "cosine, " : "") + "DOUBLE)"
+        return "closed-form java (" + switch (loss) {
+            case SQUARED_DISTANCE -> "";
+            case COSINE_DISTANCE -> "cosine, ";
+            case LAYERWISE_COSINE_DISTANCE -> "layer-wise cosine, ";
+        } + "DOUBLE)"
                 + (stages.length > 1 ? ", two points" : "");
     }
 
@@ -190,8 +197,6 @@ public final class JavaGradientMatching implements MatchingObjective {
         return value;
     }
 
-    private double scaleAdjoint;
-
     private void clearGradients(int k) {
         for (int l = 0; l < depth; l++) {
             JavaKernels.clear(weightGradients[k][l]);
@@ -222,7 +227,7 @@ public final class JavaGradientMatching implements MatchingObjective {
             st[l].addGradient(ss[l], weightGradients[k][l], biasGradients[k][l]);
             if (l > 0) {
                 st[l].applyTransposed(ss[l].delta, inScratch[l], ss[l]);
-                double[][] error = nextInputs[l] == null ? inScratch[l] : reshaped(inScratch[l], outScratch[l - 1]);
+                double[][] error = recut[l] ? reshaped(inScratch[l], outScratch[l - 1]) : inScratch[l];
                 st[l - 1].errorToDelta(ss[l - 1], error);
             }
         }
@@ -230,7 +235,7 @@ public final class JavaGradientMatching implements MatchingObjective {
 
     /** The planes stage l reads: the previous stage's output itself, or a copy re-cut to stage l's input shape. */
     private double[][] inputOf(int l, double[][] previousOut, JavaStage.State state) {
-        if (nextInputs[l] == null) {
+        if (!recut[l]) {
             return previousOut;
         }
         if (state.in == null || state.in == previousOut) {
@@ -254,6 +259,9 @@ public final class JavaGradientMatching implements MatchingObjective {
                 }
             }
             return value;
+        }
+        if (loss == MatchingLoss.LAYERWISE_COSINE_DISTANCE) {
+            return layerwiseCosine();
         }
         double dot = 0;
         double gg = 0;
@@ -306,6 +314,49 @@ public final class JavaGradientMatching implements MatchingObjective {
         return 1.0 - dot / (ng * nt);
     }
 
+    /** The mean over tensors of {@code 1 - cos(g_k, t_k)}, with its adjoints. */
+    private double layerwiseCosine() {
+        int tensors = 0;
+        for (int l = 0; l < depth; l++) {
+            tensors += biasBar[l] != null ? 2 : 1;
+        }
+        double value = 0;
+        for (int l = 0; l < depth; l++) {
+            value += cosineOf(weightGradientsCombined(l), targetWeights[l], weightBar[l], tensors);
+            if (biasBar[l] != null) {
+                value += cosineOf(new double[][] {biasGradientsCombined(l)}, new double[][] {targetBiases[l]},
+                        new double[][] {biasBar[l]}, tensors);
+            }
+        }
+        return value;
+    }
+
+    /** {@code (1 - cos(g, t)) / tensors}, and its gradient with respect to g into bar (0 where g or t vanishes). */
+    private static double cosineOf(double[][] g, double[][] t, double[][] bar, int tensors) {
+        double dot = 0;
+        double gg = 0;
+        double tt = 0;
+        for (int r = 0; r < g.length; r++) {
+            dot += JavaKernels.dot(g[r], t[r], g[r].length);
+            gg += JavaKernels.dot(g[r], g[r], g[r].length);
+            tt += JavaKernels.dot(t[r], t[r], t[r].length);
+        }
+        double ng = Math.sqrt(gg);
+        double nt = Math.sqrt(tt);
+        if (ng == 0 || nt == 0) {
+            JavaKernels.clear(bar);
+            return 1.0 / tensors;
+        }
+        double onT = -1.0 / (ng * nt * tensors);
+        double onG = dot / (ng * ng * ng * nt * tensors);
+        for (int r = 0; r < g.length; r++) {
+            for (int c = 0; c < g[r].length; c++) {
+                bar[r][c] = onT * t[r][c] + onG * g[r][c];
+            }
+        }
+        return (1.0 - dot / (ng * nt)) / tensors;
+    }
+
     /** {@code sum (s g - t)^2}; bar = 2 s (s g - t); adds {@code 2 sum (s g - t) g} to the scale's adjoint. */
     private double squaredResidual(double[][] g, double[][] t, double[][] bar, double s) {
         double value = 0;
@@ -350,9 +401,6 @@ public final class JavaGradientMatching implements MatchingObjective {
         return out;
     }
 
-    private double[][][] combinedW;
-    private double[][] combinedB;
-
     private double[][] combinedWeights(int l) {
         if (combinedW == null) {
             combinedW = new double[depth][][];
@@ -386,7 +434,7 @@ public final class JavaGradientMatching implements MatchingObjective {
         // Up the backward pass: delta_{l+1} feeds delta_l through A_{l+1}^T, pooling and f'.
         for (int l = 0; l < depth - 1; l++) {
             st[l].deltaBarToErrorBar(ss[l], outScratch[l], preScratch[l]);
-            double[][] errorBar = nextInputs[l + 1] == null ? outScratch[l] : reshaped(outScratch[l], inScratch[l + 1]);
+            double[][] errorBar = recut[l + 1] ? reshaped(outScratch[l], inScratch[l + 1]) : outScratch[l];
             st[l + 1].apply(errorBar, preScratch[l + 1], ss[l + 1]);
             addInto(ss[l + 1].deltaBar, preScratch[l + 1]);
         }
@@ -417,7 +465,7 @@ public final class JavaGradientMatching implements MatchingObjective {
             st[l].applyTransposed(ss[l].preBar, inScratch[l], ss[l]);
             addInto(ss[l].inBar, inScratch[l]);
             if (l >= 1) {
-                double[][] outBar = nextInputs[l] == null ? ss[l].inBar : reshaped(ss[l].inBar, outScratch[l - 1]);
+                double[][] outBar = recut[l] ? reshaped(ss[l].inBar, outScratch[l - 1]) : ss[l].inBar;
                 st[l - 1].outBarToPreBar(ss[l - 1], outBar, preScratch[l - 1]);
             }
         }

@@ -179,18 +179,20 @@ class GradientMatchingTest {
         INDArray y = softLabels(target, batch, random);
         MatchingProblem problem = new MatchingProblem(target, scaledTarget(target, net, x, y, 3.7), batch,
                 LabelTreatment.optimised(), false);
-        MatchingObjective cosine = MatchingEngine.JAVA.create(problem, D, MatchingLoss.COSINE_DISTANCE);
-        double[] atTruth = truePoint(problem.layout(), target.head(), x, y, 1.0);
-        double[] gradient = new double[atTruth.length];
-        assertEquals(0.0, cosine.evaluate(atTruth, gradient), 1e-12, name + ": a gradient 3.7 times the true one");
-
         double[] point = new double[problem.layout().dimension()];
         for (int i = 0; i < point.length; i++) {
             point[i] = random.nextGaussian();
         }
-        double value = cosine.evaluate(point, gradient);
-        assertTrue(value > 0 && value <= 2, name + ": cosine distance " + value);
-        assertMatchesFiniteDifferences(name + " (cosine)", cosine, point, gradient, random);
+        for (MatchingLoss loss : List.of(MatchingLoss.COSINE_DISTANCE, MatchingLoss.LAYERWISE_COSINE_DISTANCE)) {
+            MatchingObjective cosine = MatchingEngine.JAVA.create(problem, D, loss);
+            double[] atTruth = truePoint(problem.layout(), target.head(), x, y, 1.0);
+            double[] gradient = new double[atTruth.length];
+            assertEquals(0.0, cosine.evaluate(atTruth, gradient), 1e-12, name + " " + loss + ": a gradient 3.7 times the"
+                    + " true one");
+            double value = cosine.evaluate(point, gradient);
+            assertTrue(value > 0 && value <= 2, name + ": " + loss + " " + value);
+            assertMatchesFiniteDifferences(name + " (" + loss + ")", cosine, point, gradient, random);
+        }
     }
 
     private static void assertMatchesFiniteDifferences(String name, MatchingObjective objective, double[] point,

@@ -11,6 +11,7 @@ import org.dpdl4j.attacks.inversion.RestartingAttack;
 import org.dpdl4j.attacks.inversion.InversionAttack;
 import org.dpdl4j.attacks.inversion.InvertingGradientsAttack;
 import org.dpdl4j.attacks.inversion.InvertingGradientsConfig;
+import org.dpdl4j.attacks.matching.MatchingLoss;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,8 +76,10 @@ public record CampaignAttack(String label, InversionAttack attack, String descri
     /** Inverting Gradients with the given settings: labels from the output bias, then cosine matching with a prior. */
     public static CampaignAttack invertingGradients(InvertingGradientsConfig config) {
         return new CampaignAttack("ig", new InvertingGradientsAttack(config), "Inverting Gradients: the label from the"
-                + " output-bias signs, then the dummy image is fitted to the direction of the observation (cosine"
-                + " distance, so no scale is needed) with a total-variation prior (weight " + config.totalVariation()
+                + " output-bias signs, then the dummy image is fitted to the direction of the observation ("
+                + (config.loss() == MatchingLoss.LAYERWISE_COSINE_DISTANCE ? "the mean of the layers' cosine distances"
+                : "the cosine distance of the whole gradient") + ", so no scale is needed) with a total-variation prior"
+                + " (weight " + config.totalVariation()
                 + "), by Adam on the signed gradient (learning rate " + config.learningRate() + ", divided by 10 at 3/8,"
                 + " 5/8 and 7/8 of " + config.iterations() + " steps), projected onto valid pixels after every step,"
                 + " from " + config.restarts() + " random starts; the lowest matching loss wins.");
