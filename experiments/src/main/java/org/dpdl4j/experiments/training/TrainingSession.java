@@ -393,7 +393,7 @@ public final class TrainingSession {
             out.print(summary.render());
             dir.writeText("summary.md", summary.toMarkdown());
             Path png = Plots.writeTraining(dir.file("training.png"), table.curves(protocol.name() + " - " + workload.name(),
-                    workload.classification()));
+                    workload.classification(), run.ledger()));
             files.add("summary.md");
             files.add(png.getFileName().toString());
             out.println("Run files: " + dir.path().toAbsolutePath());
