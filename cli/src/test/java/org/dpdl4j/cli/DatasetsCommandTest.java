@@ -94,4 +94,12 @@ class DatasetsCommandTest {
             server.stop(0);
         }
     }
+
+    @Test
+    void anUnreachableSourceIsReportedWithItsReasonNeverNull() {
+        CommandRun r = CommandRun.of("datasets", "fetch", "a9a", "--data-dir", tmp.toString(), "--mirror", "http://127.0.0.1:1/");
+        assertEquals(1, r.exitCode(), r.both());
+        assertTrue(r.err().contains("dpdl4j datasets fetch a9a failed: cannot connect to 127.0.0.1"), r.err());
+        assertTrue(!r.err().contains("null"), r.err());
+    }
 }
