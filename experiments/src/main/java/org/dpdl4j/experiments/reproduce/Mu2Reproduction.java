@@ -114,6 +114,8 @@ public final class Mu2Reproduction {
         if (seeds < 1) {
             throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
         }
+        pw.println(NoiseNotice.of(noise, "--noise secure"));
+        pw.flush();
         long startNanos = System.nanoTime();
         Provenance provenance = Provenance.capture(Map.of("split and noise", seed, "seeds", (long) seeds), arguments);
         TrainTest tt = Datasets.mnist(data, PixelScaling.UNIT_INTERVAL);

@@ -224,6 +224,7 @@ public final class PersonalizedReproduction {
 
     public int run(PrintWriter console) throws IOException {
         Files.createDirectories(settings.out());
+        console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
         long begin = System.nanoTime();
         List<Double> bars = settings.epsilonBars();
         StringBuilder csv = new StringBuilder("dim,method,epsilon_bar,mu,releases_per_agent,warm_start,accuracy,objective,epsilon_sum,"

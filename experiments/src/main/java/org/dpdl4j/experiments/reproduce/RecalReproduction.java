@@ -97,6 +97,7 @@ public final class RecalReproduction {
 
     public int run(PrintWriter console) throws IOException {
         Files.createDirectories(settings.out());
+        console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
         List<Row> rows = new ArrayList<>();
         StringBuilder reference = new StringBuilder("dataset,rows,features,classes,lambda_fraction,lambda,solver_iterations,optimality,certified,nonzeros\n");
         for (String dataset : settings.datasets()) {
