@@ -255,7 +255,7 @@ public final class DecorReproduction {
         pw.println();
         pw.println(summary.shapeCheck());
         pw.println("Results: " + dir.toAbsolutePath() + " (results.csv, summary.md, figure.png, noise-pair-tuning.csv"
-                + (lrFactors.isEmpty() ? "" : ", lr-tuning.csv") + ")");
+                + (lrFactors.isEmpty() ? "" : ", lr-tuning.csv") + ", " + DirectoryLock.LISTED + ")");
         pw.flush();
         return 0;
     }

@@ -195,7 +195,7 @@ public final class Mu2Reproduction {
         Mu2Report report = new Mu2Report(cells, constants, delta, seed, noise, train.size(), provenance, minutes);
         report.write(out);
         pw.print(report.table().render());
-        pw.println("Results: " + out.toAbsolutePath() + " (mu2.csv, mu2.png, README.md)");
+        pw.println("Results: " + out.toAbsolutePath() + " (mu2.csv, mu2.png, README.md, " + DirectoryLock.LISTED + ")");
         pw.flush();
         return 0;
     }
