@@ -32,8 +32,8 @@ public final class DatasetCatalog {
     public static final String COVTYPE_20K = "covtype/covtype_binary_scale_subset20k.csv.gz";
 
     /**
-     * Copies of LeCun's original MNIST files (yann.lecun.com serves them over plain HTTP only, and often refuses): the
-     * mirror of the TensorFlow datasets, then the one of PyTorch's torchvision; the SHA-256 check makes either safe.
+     * HTTPS copies of LeCun's original MNIST files (his site was fetched over plain HTTP and often refuses downloads):
+     * the mirror of the TensorFlow datasets, then torchvision's; the SHA-256 check makes either safe.
      */
     private static final List<String> MNIST_URLS = List.of("https://storage.googleapis.com/cvdf-datasets/mnist/",
             "https://ossci-datasets.s3.amazonaws.com/mnist/");
