@@ -60,8 +60,7 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Option(names = "--delta", defaultValue = "1e-5", converter = Converters.Probability.class, description = "delta; default ${DEFAULT-VALUE}.")
     double delta;
 
-    @Option(names = "--noise", defaultValue = "seeded", converter = Converters.NoiseKindConverter.class, description = "seeded (reproducible, the default here so that the committed results can be"
-            + " rerun to the same numbers; not secure) or secure (the default of train and the library).")
+    @Option(names = "--noise", defaultValue = "seeded", converter = Converters.NoiseKindConverter.class, description = ReproduceCommand.NOISE_HELP)
     NoiseKind noise;
 
     @Mixin
