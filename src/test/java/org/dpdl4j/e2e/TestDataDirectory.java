@@ -1,20 +1,16 @@
 package org.dpdl4j.e2e;
 
-import org.junit.jupiter.api.Assumptions;
-
-import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dpdl4j.data.RealData;
 
 /** The real datasets, from the DPDL4J_DATA environment variable; tests that need them are skipped without it. */
 final class TestDataDirectory {
     private TestDataDirectory() {
     }
 
+    /** The data directory holding {@code relativeFile}, or a skipped test (saying why). */
     static Path require(String relativeFile) {
-        String env = System.getenv("DPDL4J_DATA");
-        Assumptions.assumeTrue(env != null && !env.isBlank(), "DPDL4J_DATA is not set; skipping a test that needs the real data");
-        Path dir = Path.of(env);
-        Assumptions.assumeTrue(Files.isRegularFile(dir.resolve(relativeFile)), "DPDL4J_DATA has no " + relativeFile);
-        return dir;
+        RealData.file(relativeFile);
+        return RealData.directory().path();
     }
 }

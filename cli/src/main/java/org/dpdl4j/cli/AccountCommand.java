@@ -9,6 +9,7 @@ import org.dpdl4j.privacy.accounting.DpSgd;
 import org.dpdl4j.privacy.accounting.PrivacyStatement;
 import org.dpdl4j.privacy.accounting.RdpAccountant;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -18,10 +19,14 @@ import picocli.CommandLine.Spec;
  * {@code dpdl4j account}: privacy accounting from the command line. {@code dp-sgd} prints the privacy
  * statement of a DP-SGD run and ends with {@code epsilon=} and {@code epsilon_improved=} lines;
  * {@code calibrate} finds the smallest noise multiplier for a target epsilon and ends with a
- * {@code noise_multiplier=} line. Both assume Poisson sampling and add/remove-one-example adjacency.
+ * {@code noise_multiplier=} line (both with Poisson sampling and add/remove-one-example adjacency, the sampling given
+ * as a rate and steps or as batch size, data-set size and epochs); {@code decor}, {@code recal} and
+ * {@code personalized} are the accountants of Decor's correlated noise, DP-RECAL and private personalized learning.
  */
 @Command(name = "account", mixinStandardHelpOptions = true,
-        description = "Privacy accounting (Renyi DP) for DP-SGD with Poisson sampling.",
+        description = {"Privacy accounting: DP-SGD (Renyi DP with Poisson sampling) and its noise calibration, Decor's"
+                + " correlated noise (SecRDP), DP-RECAL (zCDP) and private personalized learning (composition of pure DP"
+                + " releases)."},
         subcommands = {AccountCommand.DpSgdCommand.class, AccountCommand.CalibrateCommand.class, AccountDecorCommand.class, AccountRecalCommand.class,
                 AccountPersonalizedCommand.class})
 public final class AccountCommand implements Runnable {
@@ -30,56 +35,55 @@ public final class AccountCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing subcommand: use 'dp-sgd' or 'calibrate'");
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: use dp-sgd, calibrate, decor, recal or personalized");
     }
 
-    /** Rejects values outside their domain as picocli parameter errors (exit code 2). */
-    private static void requireRun(CommandSpec spec, double sampleRate, long steps, double delta) {
-        if (!(sampleRate > 0 && sampleRate <= 1)) {
-            throw new ParameterException(spec.commandLine(), "--sample-rate must lie in (0, 1], got " + sampleRate
-                    + " (q = expected batch size / dataset size)");
-        }
-        if (steps < 1) {
-            throw new ParameterException(spec.commandLine(), "--steps must be >= 1, got " + steps);
-        }
+    /** Rejects a delta outside (0, 1) as a picocli parameter error (exit code 2). */
+    private static void requireDelta(CommandSpec spec, double delta) {
         if (!(delta > 0 && delta < 1)) {
             throw new ParameterException(spec.commandLine(), "--delta must lie in (0, 1), got " + delta
                     + " (typically below 1 / dataset size)");
         }
     }
 
+    /** Prints how the rate and steps follow from batch size, data-set size and epochs, when given that way. */
+    private static void printDerivation(PrintWriter out, DpSgdSampling.Schedule schedule) {
+        if (!schedule.derivation().isEmpty()) {
+            out.println(schedule.derivation());
+        }
+    }
+
     @Command(name = "dp-sgd", mixinStandardHelpOptions = true,
             description = {"Epsilon of a DP-SGD run with Poisson sampling.",
                     "T steps, each adding Gaussian noise of std z x clipping norm to the sum of clipped per-example"
-                            + " gradients of a Poisson sample of rate q. Prints the privacy statement, then"
-                            + " 'epsilon=' (standard conversion) and 'epsilon_improved=' (Balle et al. 2020)."})
+                            + " gradients of a Poisson sample of rate q; give q and T, or the batch size, data-set size and"
+                            + " epochs they follow from. Prints the privacy statement, then 'epsilon=' (standard"
+                            + " conversion) and 'epsilon_improved=' (Balle et al. 2020)."})
     static final class DpSgdCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--sample-rate", required = true, paramLabel = "Q",
-                description = "Poisson sampling rate in (0, 1]: expected batch size / dataset size.")
-        private double sampleRate;
+        @Mixin
+        private DpSgdSampling sampling;
 
         @Option(converter = Converters.Positive.class, names = "--noise-multiplier", required = true, paramLabel = "Z",
                 description = "Noise standard deviation divided by the clipping norm, > 0.")
         private double noiseMultiplier;
-
-        @Option(converter = Converters.PositiveLong.class, names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
-        private long steps;
 
         @Option(converter = Converters.Probability.class, names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
         private double delta;
 
         @Override
         public Integer call() {
-            requireRun(spec, sampleRate, steps, delta);
+            DpSgdSampling.Schedule schedule = sampling.resolve(spec);
+            requireDelta(spec, delta);
             if (!(noiseMultiplier > 0)) {
                 throw new ParameterException(spec.commandLine(), "--noise-multiplier must be > 0, got "
                         + noiseMultiplier);
             }
-            PrivacyStatement statement = PrivacyStatement.forDpSgd(sampleRate, noiseMultiplier, steps, delta);
+            PrivacyStatement statement = PrivacyStatement.forDpSgd(schedule.sampleRate(), noiseMultiplier, schedule.steps(), delta);
             PrintWriter out = spec.commandLine().getOut();
+            printDerivation(out, schedule);
             out.print(statement.text());
             out.println("epsilon=" + statement.standard().epsilon());
             out.println("epsilon_improved=" + statement.improved().epsilon());
@@ -91,7 +95,8 @@ public final class AccountCommand implements Runnable {
     @Command(name = "calibrate", mixinStandardHelpOptions = true,
             description = {"Smallest noise multiplier that meets a target epsilon.",
                     "The smallest z for which T DP-SGD steps with Poisson rate q are (E, D)-DP with the standard"
-                            + " conversion. Ends with 'noise_multiplier='."})
+                            + " conversion; give q and T, or the batch size, data-set size and epochs they follow from."
+                            + " Ends with 'noise_multiplier='."})
     static final class CalibrateCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -102,16 +107,15 @@ public final class AccountCommand implements Runnable {
         @Option(converter = Converters.Probability.class, names = "--delta", required = true, paramLabel = "D", description = "Target delta in (0, 1).")
         private double delta;
 
-        @Option(names = "--sample-rate", required = true, paramLabel = "Q",
-                description = "Poisson sampling rate in (0, 1]: expected batch size / dataset size.")
-        private double sampleRate;
-
-        @Option(converter = Converters.PositiveLong.class, names = "--steps", required = true, paramLabel = "T", description = "Number of steps, >= 1.")
-        private long steps;
+        @Mixin
+        private DpSgdSampling sampling;
 
         @Override
         public Integer call() {
-            requireRun(spec, sampleRate, steps, delta);
+            DpSgdSampling.Schedule schedule = sampling.resolve(spec);
+            double sampleRate = schedule.sampleRate();
+            long steps = schedule.steps();
+            requireDelta(spec, delta);
             if (!(targetEpsilon > 0) || Double.isInfinite(targetEpsilon)) {
                 throw new ParameterException(spec.commandLine(), "--target-epsilon must be a positive finite number,"
                         + " got " + targetEpsilon);
@@ -124,6 +128,7 @@ public final class AccountCommand implements Runnable {
             }
             RdpAccountant achieved = DpSgd.accountant(sampleRate, z, steps);
             PrintWriter out = spec.commandLine().getOut();
+            printDerivation(out, schedule);
             out.println("Smallest noise multiplier z (std = z x clipping norm) such that " + steps
                     + " Poisson-sampled Gaussian steps with rate q = " + sampleRate + " are (" + targetEpsilon + ", "
                     + delta + ")-DP for adding or removing one example (standard RDP conversion, relative precision 1e-6,"

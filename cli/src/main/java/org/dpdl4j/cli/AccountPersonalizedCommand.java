@@ -18,10 +18,10 @@ import picocli.CommandLine.Spec;
  * {@code epsilon=<value>}.
  */
 @Command(name = "personalized", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Privacy of one agent of private personalized coordinate descent (record level, replace-one): T releases,",
-            "each pure epsilon_t-DP (Laplace noise of scale 2 L_0 / (epsilon_t m_i) on the mean local gradient), compose to",
-            "sum_t epsilon_t (delta 0) or, at delta, to the three-way minimum of Kairouz-Oh-Viswanath. Give either",
-            "--per-release-epsilon with --releases, or the list --epsilons."})
+        description = {"Privacy of one agent of private personalized coordinate descent (record level, replace-one).",
+            "Its T releases, each pure epsilon_t-DP (Laplace noise of scale 2 L_0 / (epsilon_t m_i) on the mean local"
+                + " gradient), compose to sum_t epsilon_t (delta 0) or, at delta, to the three-way minimum of"
+                + " Kairouz-Oh-Viswanath. Give either --per-release-epsilon with --releases, or the list --epsilons."})
 public final class AccountPersonalizedCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

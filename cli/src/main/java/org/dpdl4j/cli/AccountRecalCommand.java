@@ -17,10 +17,11 @@ import picocli.CommandLine.Spec;
  * calibrating).
  */
 @Command(name = "recal", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Privacy of DP-RECAL (record level, replace-one, zCDP): an agent publishing K times (its local",
-            "communication involvement, LCI) with sensitivity D and noise std S zeta^((m-1)/2) at its m-th publication has",
-            "rho = D^2/(2 S^2) (zeta^-K - 1)/(zeta^-1 - 1) and epsilon = rho + 2 sqrt(rho ln(1/delta)); the run's guarantee",
-            "is that of its most active agent. With --epsilon instead of --sigma, prints the sigma that meets it."})
+        description = {"Privacy of DP-RECAL (record level, replace-one, zCDP) for an agent that publishes K times.",
+            "K is its local communication involvement (LCI); with sensitivity D and noise std S zeta^((m-1)/2) at its m-th"
+                + " publication it has rho = D^2/(2 S^2) (zeta^-K - 1)/(zeta^-1 - 1) and epsilon = rho + 2 sqrt(rho"
+                + " ln(1/delta)); the run's guarantee is that of its most active agent. With --epsilon instead of --sigma,"
+                + " prints the sigma that meets it."})
 public final class AccountRecalCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

@@ -86,7 +86,9 @@ public final class DatasetsCommand implements Callable<Integer> {
     /** {@code dpdl4j datasets fetch NAME}: downloads, resumes and verifies the files of one data set. */
     @Command(name = "fetch", mixinStandardHelpOptions = true,
             description = {"Download the files of a data set into the data directory, resuming interrupted downloads "
-                    + "and verifying each file's SHA-256 before it is put in place."})
+                    + "and verifying each file's SHA-256 before it is put in place.",
+                "Every source is HTTPS; when one fails (unreachable, an HTTP error, other bytes), the file's next"
+                        + " source is tried, and an error names each source with what went wrong."})
     static final class Fetch implements Callable<Integer> {
         @ParentCommand
         DatasetsCommand parent;
@@ -103,8 +105,8 @@ public final class DatasetsCommand implements Callable<Integer> {
         Path dataDir;
 
         @Option(names = "--mirror", paramLabel = "URL",
-                description = "Fetch from this base URL instead of the canonical sources; it must have the layout of a "
-                        + "data directory (URL/mnist/..., URL/a9a/..., URL/covtype/...).")
+                description = "Fetch from this base URL only, instead of the catalog's sources; it must have the layout"
+                        + " of a data directory (URL/mnist/..., URL/a9a/..., URL/covtype/...).")
         URI mirror;
 
         @Override
@@ -129,7 +131,7 @@ public final class DatasetsCommand implements Callable<Integer> {
                     out.flush();
                 }
             } catch (IOException e) {
-                err.println("dpdl4j datasets fetch " + name + " failed: " + e.getMessage());
+                err.println("dpdl4j datasets fetch " + name + " failed: " + DatasetFetcher.reason(e));
                 err.flush();
                 return 1;
             }

@@ -48,7 +48,7 @@ public final class Dpdl4jCommand implements Runnable {
         // A bad option prints its message and where the help is, not the whole usage (train has 50 options).
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine at = ex.getCommandLine();
-            at.getErr().println("dpdl4j " + at.getCommandName() + ": " + ex.getMessage());
+            at.getErr().println("dpdl4j " + qualifiedName(at) + ": " + ex.getMessage());
             if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, at.getErr())) {
                 at.getErr().println("See 'dpdl4j " + qualifiedName(at) + " --help'.");
             }

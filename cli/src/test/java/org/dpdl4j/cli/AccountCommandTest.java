@@ -1,8 +1,13 @@
 package org.dpdl4j.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.dpdl4j.optim.BatchSampler;
+import org.dpdl4j.optim.PrivateTrainer;
 import org.dpdl4j.privacy.accounting.DpSgd;
 import org.junit.jupiter.api.Test;
 
@@ -57,5 +62,61 @@ class AccountCommandTest {
         CommandRun missing = CommandRun.of("account", "dp-sgd", "--sample-rate", "0.01");
         assertEquals(2, missing.exitCode());
         assertEquals(2, CommandRun.of("account").exitCode());
+    }
+
+    @Test
+    void batchSizeDatasetSizeAndEpochsGiveTheSameEpsilonAsTheRateAndStepsTheyFollowFrom() {
+        CommandRun epochs = CommandRun.of("account", "dp-sgd", "--batch-size", "250", "--dataset-size", "60000", "--epochs", "3",
+                "--noise-multiplier", "1.1", "--delta", "1e-5");
+        CommandRun rate = CommandRun.of("account", "dp-sgd", "--sample-rate", String.valueOf(250.0 / 60000), "--steps", "720",
+                "--noise-multiplier", "1.1", "--delta", "1e-5");
+        assertEquals(0, epochs.exitCode(), epochs.err());
+        assertEquals(0, rate.exitCode(), rate.err());
+        assertEquals(rate.lastLines(2), epochs.lastLines(2));
+        assertTrue(epochs.out().startsWith("Schedule: q = B / N = 250 / 60000 = 0.00416667; T = ceil(E x round(N / B))"
+                + " = ceil(3 x 240) = 720 steps"), epochs.out());
+        assertFalse(rate.out().contains("Schedule:"), rate.out());
+    }
+
+    @Test
+    void stepsFromEpochsAreRoundedAsATrainingRunPlansThem() {
+        // 60000 / 256 = 234.375 steps an epoch: a run takes 234 per epoch, so 20 epochs are 4680 steps (not 4688).
+        CommandRun r = CommandRun.of("account", "calibrate", "--target-epsilon", "2", "--delta", "1e-5", "--batch-size", "256",
+                "--dataset-size", "60000", "--epochs", "20");
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals(PrivateTrainer.plannedSteps(20, BatchSampler.stepsPerEpoch(256.0 / 60000)), 4680);
+        assertTrue(r.out().contains("= ceil(20 x 234) = 4680 steps"), r.out());
+        double z = r.lastValue(1, "noise_multiplier");
+        assertTrue(DpSgd.accountant(256.0 / 60000, z, 4680).epsilon(1e-5) <= 2.0);
+        CommandRun half = CommandRun.of("account", "dp-sgd", "--batch-size", "256", "--dataset-size", "60000", "--epochs", "0.5",
+                "--noise-multiplier", "1", "--delta", "1e-5");
+        assertTrue(half.out().contains("= ceil(0.5 x 234) = 117 steps"), half.out());
+    }
+
+    @Test
+    void theTwoFormsOfTheSamplingAreExclusiveAndEachIsComplete() {
+        String[][] cases = {
+                {"--sample-rate 0.01 --steps 100 --epochs 2", "--sample-rate and --steps cannot be combined with --epochs"},
+                {"--batch-size 256", "--batch-size also needs --dataset-size and --epochs"},
+                {"--steps 100", "--steps also needs --sample-rate"},
+                {"", "no sampling given: give the sampling either as --sample-rate Q with --steps T, or as --batch-size B,"
+                        + " --dataset-size N and --epochs E"},
+                {"--batch-size 300 --dataset-size 200 --epochs 1", "--batch-size 300 is larger than --dataset-size 200"},
+                {"--batch-size 0 --dataset-size 200 --epochs 1", "'0' must be a whole number >= 1"},
+                {"--batch-size 10 --dataset-size 200 --epochs -1", "must be a number > 0"},
+        };
+        for (String[] c : cases) {
+            for (String command : new String[] {"dp-sgd --noise-multiplier 1", "calibrate --target-epsilon 1"}) {
+                List<String> args = new ArrayList<>(List.of("account"));
+                args.addAll(List.of(command.split(" ")));
+                args.addAll(List.of("--delta", "1e-5"));
+                if (!c[0].isEmpty()) {
+                    args.addAll(List.of(c[0].split(" ")));
+                }
+                CommandRun r = CommandRun.of(args.toArray(String[]::new));
+                assertEquals(2, r.exitCode(), String.join(" ", args) + "\n" + r.both());
+                assertTrue(r.err().contains(c[1]), String.join(" ", args) + "\n" + r.err());
+            }
+        }
     }
 }

@@ -1,12 +1,11 @@
 package org.dpdl4j.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
-import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.data.RealData;
 import picocli.CommandLine;
 
 /**
@@ -43,10 +42,13 @@ public record CommandRun(int exitCode, String out, String err) {
         return Double.parseDouble(line.substring(key.length() + 1));
     }
 
-    /** The real data directory; skips the calling test (saying why) when DPDL4J_DATA is not set. */
+    /**
+     * The real data directory; skips the calling test (saying why) when DPDL4J_DATA is not set.
+     *
+     * @param whatNeedsIt what the test needs the data for, for its reader (the skip reason is the same for every data
+     *                    test, so that the summary of skipped tests counts them on one line)
+     */
     public static String realDataDir(String whatNeedsIt) {
-        String dir = System.getenv(DataDirectory.ENVIRONMENT_VARIABLE);
-        assumeTrue(dir != null && !dir.isBlank(), "skipped: " + whatNeedsIt + " needs real data; set DPDL4J_DATA");
-        return dir;
+        return RealData.directory().path().toString();
     }
 }

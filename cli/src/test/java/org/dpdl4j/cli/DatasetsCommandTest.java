@@ -2,7 +2,6 @@ package org.dpdl4j.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -11,6 +10,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dpdl4j.data.RealData;
+import org.dpdl4j.data.catalog.DatasetCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,10 +20,8 @@ class DatasetsCommandTest {
     Path tmp;
 
     private static Path realDataDirectory() {
-        String env = System.getenv("DPDL4J_DATA");
-        assumeTrue(env != null && Files.isRegularFile(Path.of(env, "a9a", "a9a.gz")),
-                "skipped: DPDL4J_DATA is not set or lacks a9a/a9a.gz");
-        return Path.of(env);
+        RealData.file(DatasetCatalog.A9A_TRAIN);
+        return RealData.directory().path();
     }
 
     @Test
@@ -93,5 +92,13 @@ class DatasetsCommandTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    @Test
+    void anUnreachableSourceIsReportedWithItsReasonNeverNull() {
+        CommandRun r = CommandRun.of("datasets", "fetch", "a9a", "--data-dir", tmp.toString(), "--mirror", "http://127.0.0.1:1/");
+        assertEquals(1, r.exitCode(), r.both());
+        assertTrue(r.err().contains("dpdl4j datasets fetch a9a failed: cannot connect to 127.0.0.1"), r.err());
+        assertTrue(!r.err().contains("null"), r.err());
     }
 }

@@ -28,6 +28,11 @@ public sealed interface BatchSampler permits PoissonSampler, FixedSizeSampler {
 
     /** Expected number of steps per epoch (one pass over the data in expectation). */
     default long stepsPerEpoch() {
-        return Math.max(1, Math.round(1.0 / samplingRate()));
+        return stepsPerEpoch(samplingRate());
+    }
+
+    /** The steps of one epoch at sampling rate q: 1/q rounded to the nearest whole step, at least one. */
+    static long stepsPerEpoch(double samplingRate) {
+        return Math.max(1, Math.round(1.0 / samplingRate));
     }
 }

@@ -99,7 +99,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         this.random = Objects.requireNonNull(random, "sampling randomness");
         this.noise = Objects.requireNonNull(noise, "noise source");
         // Planned in whole fitEpoch() calls' worth of steps, so that `epochs` calls never exceed the plan.
-        this.plannedSteps = (long) Math.ceil(config.epochs() * sampler.stepsPerEpoch() - 1e-9);
+        this.plannedSteps = plannedSteps(config.epochs(), sampler.stepsPerEpoch());
         double z = config.noiseMultiplier();
         LedgerAccounting accounting = ledger().orElseThrow().accounting();
         if (Double.isNaN(z)) {
@@ -218,6 +218,11 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     @Override
     public long stepsPerEpoch() {
         return sampler.stepsPerEpoch();
+    }
+
+    /** The steps a run plans for {@code epochs} passes of {@code stepsPerEpoch} steps: their product, rounded up. */
+    public static long plannedSteps(double epochs, long stepsPerEpoch) {
+        return (long) Math.ceil(epochs * stepsPerEpoch - 1e-9);
     }
 
     /** The guarantee after {@code count} steps like this run's, with the given conversion (planning). */

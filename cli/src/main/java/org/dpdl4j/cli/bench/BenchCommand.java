@@ -2,10 +2,12 @@ package org.dpdl4j.cli.bench;
 
 import picocli.CommandLine.Command;
 
-/** {@code dpdl4j bench}: speed measurements reported as ratios taken in one run. */
+/** {@code dpdl4j bench}: speed measurements of every protocol family's hot path, reported as ratios taken in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmarks. Each reports ratios measured in one run (interleaved blocks, medians),",
-                "not bare wall times. Set OMP_NUM_THREADS=1 on small machines (the launcher does)."},
+        description = {"Speed of a DP-SGD step, of noise generation, of Decor and D-SGD rounds, of the SecRDP accountant, of"
+                + " mu^2-SGD rounds and of DP-RECAL iterations.",
+                "Each reports ratios measured in one run (interleaved blocks, medians), not bare wall times. Set"
+                        + " OMP_NUM_THREADS=1 on small machines (the launcher does)."},
         subcommands = {DpStepBench.class, NoiseBench.class, DecorRoundBench.class, AccountantBench.class, Mu2RoundBench.class,
                 RecalIterationBench.class})
 public final class BenchCommand implements Runnable {

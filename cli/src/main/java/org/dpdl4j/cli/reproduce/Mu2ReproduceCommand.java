@@ -59,7 +59,7 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
     private double diameter;
 
     @Option(names = "--noise", defaultValue = "seeded", converter = Converters.NoiseKindConverter.class, paramLabel = "SOURCE",
-            description = "seeded (reproducible; the default, for a reproduction) or secure.")
+            description = ReproduceCommand.NOISE_HELP)
     private NoiseKind noise;
 
     @Option(names = "--examples", paramLabel = "N", converter = Converters.PositiveInt.class,

@@ -8,6 +8,10 @@ import picocli.CommandLine.Command;
         description = "Re-run a paper's experiment grid; writes a CSV, a figure and a markdown table beside the paper's numbers.",
         subcommands = {ReproduceDecorCommand.class, ReproduceDpSgdCommand.class, Mu2ReproduceCommand.class, ReproduceRecalCommand.class, ReproducePersonalizedCommand.class})
 public final class ReproduceCommand implements Runnable {
+    /** The help of a reproduction's --noise option. */
+    static final String NOISE_HELP = "seeded (reproducible, the default here so that the committed results can be rerun to"
+            + " the same numbers; not secure) or secure (the default of train and the library).";
+
     @Override
     public void run() {
         CommandLine.usage(this, System.out);

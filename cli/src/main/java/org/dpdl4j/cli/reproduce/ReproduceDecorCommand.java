@@ -16,9 +16,13 @@ import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce decor}: Decor's Figure 1 ({@link DecorReproduction}). */
 @Command(name = "decor", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Reproduce Decor's Figure 1 on one task: CDP, Decor and LDP on the complete graph, the 4x4 torus and",
-                "the ring, over an epsilon grid and several seeds. Writes results.csv, figure.png and summary.md",
-                "(beside the paper's numbers) to --out (default results/decor/<task>)."})
+        description = {"Reproduce Decor's Figure 1 on one task: CDP, Decor and LDP over an epsilon grid, topologies and seeds.",
+                "Decor and LDP run on the complete graph, the 4x4 torus and the ring, CDP on the complete graph. Writes"
+                        + " results.csv, summary.md (beside the paper's numbers), figure.png, noise-pair-tuning.csv and, with"
+                        + " --tune-lr, lr-tuning.csv to --out (default results/decor/<task>).",
+                "Uses seeded noise unless --noise secure: reproducible, so that the committed results can be rerun to the"
+                        + " same numbers, but not secure (anyone who knows the seed can remove it); train and the library"
+                        + " use secure noise by default."})
 public final class ReproduceDecorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -56,7 +60,7 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Option(names = "--delta", defaultValue = "1e-5", converter = Converters.Probability.class, description = "delta; default ${DEFAULT-VALUE}.")
     double delta;
 
-    @Option(names = "--noise", defaultValue = "seeded", converter = Converters.NoiseKindConverter.class, description = "seeded (reproducible, default for experiments) or secure.")
+    @Option(names = "--noise", defaultValue = "seeded", converter = Converters.NoiseKindConverter.class, description = ReproduceCommand.NOISE_HELP)
     NoiseKind noise;
 
     @Mixin

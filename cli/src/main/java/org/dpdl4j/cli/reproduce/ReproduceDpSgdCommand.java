@@ -14,9 +14,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce dp-sgd}: central DP-SGD accuracy against epsilon ({@link DpSgdReproduction}). */
 @Command(name = "dp-sgd", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Central DP-SGD test accuracy against epsilon (MNIST MLP 784-128-10, MNIST tanh CNN, or a9a logistic",
-                "regression), with the tuning grid, the chosen settings, CSVs and a PNG under --out (default",
-                "results/central-dp-sgd/<dataset>, or <dataset>-cnn)."})
+        description = {"Central DP-SGD test accuracy against epsilon: the MNIST MLP 784-128-10, the MNIST tanh CNN or a9a logistic"
+                + " regression.",
+                "With the tuning grid, the chosen settings, CSVs and a PNG under --out (default"
+                        + " results/central-dp-sgd/<dataset>, or <dataset>-cnn)."})
 public final class ReproduceDpSgdCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -14,9 +14,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce recal}: DP-RECAL against its baselines, Table V's shape ({@link RecalReproduction}). */
 @Command(name = "recal", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"DP-RECAL against DP-PG-EXTRA and DP-NIDS at equal (epsilon, delta): the distributed Lasso on covtype and",
-                "MNIST over 8 agents, ring and complete graphs; writes results.csv, curves.csv, reference.csv, table.txt and PNGs",
-                "of the relative error against iterations and messages and of the activations per agent (default results/recal)."})
+        description = {"DP-RECAL against DP-PG-EXTRA and DP-NIDS at equal (epsilon, delta): the distributed Lasso on covtype and"
+                + " MNIST.",
+                "Over 8 agents, ring and complete graphs; writes results.csv, curves.csv, reference.csv, table.txt and PNGs"
+                        + " of the relative error against iterations and messages and of the activations per agent (default"
+                        + " results/recal)."})
 public final class ReproduceRecalCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -1,6 +1,8 @@
 package org.dpdl4j.cli.reproduce;
 
 import org.dpdl4j.cli.CommandRun;
+import org.dpdl4j.data.RealData;
+import org.dpdl4j.data.catalog.DatasetCatalog;
 import org.dpdl4j.experiments.report.CsvTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,7 +14,6 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** A small {@code dpdl4j reproduce mu2} grid: its files, and the identity of the two trust models at M = 1. */
 class Mu2ReproduceCommandTest {
@@ -21,8 +22,8 @@ class Mu2ReproduceCommandTest {
 
     @Test
     void aSmallGridWritesItsFilesAndOneMachineIsTheSameUnderBothTrustModels() throws IOException {
-        String env = System.getenv("DPDL4J_DATA");
-        assumeTrue(env != null && Files.isRegularFile(Path.of(env, "mnist", "train-images-idx3-ubyte.gz")), "skipped: no MNIST");
+        RealData.file(DatasetCatalog.MNIST_TRAIN_IMAGES);
+        String env = RealData.directory().path().toString();
         Path out = tmp.resolve("mu2");
         CommandRun first = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10", "--epsilons", "4,16",
                 "--seeds", "2", "--out", out.toString());

@@ -77,4 +77,25 @@ class ReproduceDecorCommandTest {
             }
         }
     }
+
+    /** The quick job's output: why its noise is seeded, and why the rows below epsilon 7 are not checked. */
+    @Test
+    void theTableAndSummarySayWhichRowsAreCheckedAndWhyTheNoiseIsSeeded() throws IOException {
+        Path out = tmp.resolve("shape");
+        CommandRun r = CommandRun.of("reproduce", "decor", "--task", "synthetic", "--epsilons", "5,10", "--topologies", "ring",
+                "--seeds", "1", "--tune-pairs", "1", "--rounds", "50", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().startsWith("Noise: seeded, so that every run can be rerun to the same numbers"), r.out());
+        assertTrue(r.out().contains("Real training keeps dpdl4j's default, secure noise (train and the library; --noise secure"
+                + " here)."), r.out());
+        List<String> rows = r.out().lines().filter(l -> l.startsWith("5.0000") || l.startsWith("10.0000")).toList();
+        assertEquals(2, rows.size(), r.out());
+        assertTrue(rows.get(0).endsWith("not checked: epsilon < 7 (see below)"), rows.get(0));
+        assertTrue(rows.get(1).endsWith("holds") || rows.get(1).endsWith("FAILS"), rows.get(1));
+        assertTrue(r.out().contains("- epsilon = 5.0000, ring: (Decor - CDP) / (LDP - CDP) = "), r.out());
+        assertTrue(r.out().contains("Checked at every epsilon >= 7 only: Decor's gap to CDP at most 1/5 of LDP's."), r.out());
+        String summary = Files.readString(out.resolve("summary.md"));
+        assertTrue(summary.contains("- Noise: seeded") && summary.contains("`--noise secure` here"), summary);
+        assertTrue(summary.contains("so the rows below 7 are shown, not checked."), summary);
+    }
 }

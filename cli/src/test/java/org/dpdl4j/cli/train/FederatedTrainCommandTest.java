@@ -1,6 +1,8 @@
 package org.dpdl4j.cli.train;
 
 import org.dpdl4j.cli.CommandRun;
+import org.dpdl4j.data.RealData;
+import org.dpdl4j.data.catalog.DatasetCatalog;
 import org.dpdl4j.experiments.report.CsvTable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,7 +16,6 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code dpdl4j train} with the federated algorithms: run files, privacy, and refusals of bad input. */
 class FederatedTrainCommandTest {
@@ -25,10 +26,9 @@ class FederatedTrainCommandTest {
 
     @BeforeAll
     static void data() {
-        String env = System.getenv("DPDL4J_DATA");
-        assumeTrue(env != null && Files.isRegularFile(Path.of(env, "a9a", "a9a.gz"))
-                && Files.isRegularFile(Path.of(env, "mnist", "train-images-idx3-ubyte.gz")), "skipped: DPDL4J_DATA lacks a9a or mnist");
-        dataDir = env;
+        RealData.file(DatasetCatalog.A9A_TRAIN);
+        RealData.file(DatasetCatalog.MNIST_TRAIN_IMAGES);
+        dataDir = RealData.directory().path().toString();
     }
 
     private record Run(int exitCode, String err) {

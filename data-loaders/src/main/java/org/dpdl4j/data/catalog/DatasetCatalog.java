@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 
 /**
  * The data sets dpdl4j knows: their files and relative paths in the data directory, SHA-256
- * hashes, row counts, canonical public sources and citations.
+ * hashes, row counts, public HTTPS sources (with fallbacks where a second copy exists) and citations.
  *
  * <p>Each file has two hashes: that of the stored gzip bytes, and that of the decompressed content.
  * A copy compressed by another program (gzip output differs between compressors, and the fetcher
@@ -31,7 +31,12 @@ public final class DatasetCatalog {
     /** The 20,000-row binary covtype subset (CSV, label first). */
     public static final String COVTYPE_20K = "covtype/covtype_binary_scale_subset20k.csv.gz";
 
-    private static final String MNIST_URL = "http://yann.lecun.com/exdb/mnist/";
+    /**
+     * HTTPS copies of LeCun's original MNIST files (his site was fetched over plain HTTP and often refuses downloads):
+     * the mirror of the TensorFlow datasets, then torchvision's; the SHA-256 check makes either safe.
+     */
+    private static final List<String> MNIST_URLS = List.of("https://storage.googleapis.com/cvdf-datasets/mnist/",
+            "https://ossci-datasets.s3.amazonaws.com/mnist/");
     private static final String LIBSVM_BINARY_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/";
     private static final String LIBSVM_CITATION = "C.-C. Chang, C.-J. Lin. LIBSVM: a library for support vector "
             + "machines. ACM TIST 2(3):27, 2011.";
@@ -129,7 +134,7 @@ public final class DatasetCatalog {
 
     private static KnownFile mnist(String relativePath, String sha256, String contentSha256, long rows) {
         String fileName = relativePath.substring(relativePath.indexOf('/') + 1);
-        return new KnownFile(relativePath, sha256, contentSha256, rows, URI.create(MNIST_URL + fileName), SourceEncoding.AS_STORED,
-                RowCounting.IDX_ITEMS);
+        return new KnownFile(relativePath, sha256, contentSha256, rows,
+                MNIST_URLS.stream().map(base -> URI.create(base + fileName)).toList(), SourceEncoding.AS_STORED, RowCounting.IDX_ITEMS);
     }
 }

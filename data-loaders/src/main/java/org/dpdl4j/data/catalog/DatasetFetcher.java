@@ -1,21 +1,27 @@
 package org.dpdl4j.data.catalog;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.zip.Deflater;
@@ -36,8 +42,10 @@ import org.slf4j.LoggerFactory;
  * a destination file is either absent or verified. A mismatch deletes the bad {@code .part} and
  * nothing else.
  *
- * <p>With a mirror, every file is requested as {@code <mirror>/<relative path>} (for example
- * {@code <mirror>/mnist/train-images-idx3-ubyte.gz}): a mirror has the layout of a data directory.
+ * <p>A file's catalog sources are tried in order: when one cannot be reached, answers an HTTP error or serves other
+ * bytes, the next is tried, and the error names every source with what went wrong. With a mirror, every file is
+ * requested as {@code <mirror>/<relative path>} (for example {@code <mirror>/mnist/train-images-idx3-ubyte.gz}) and
+ * from the mirror only: a mirror has the layout of a data directory.
  */
 public final class DatasetFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(DatasetFetcher.class);
@@ -76,21 +84,46 @@ public final class DatasetFetcher {
         return results;
     }
 
-    /** Fetches one file, unless it is already present and verified. */
+    /**
+     * Fetches one file, unless it is already present and verified, from the first of its sources that serves it.
+     *
+     * @throws IOException naming every source tried and what went wrong with each, and the fix
+     */
     public FetchResult fetch(KnownFile file) throws IOException {
         Path target = directory.locate(file.relativePath());
-        URI source = sourceOf(file);
+        List<URI> sources = sourcesOf(file);
         if (Files.exists(target)) {
             HashCheck existing = HashCheck.of(target, file);
             if (existing.matches()) {
                 LOG.info("{} is present and verified", file.relativePath());
-                return new FetchResult(file.relativePath(), FetchResult.Outcome.ALREADY_VERIFIED, source, 0);
+                return new FetchResult(file.relativePath(), FetchResult.Outcome.ALREADY_VERIFIED, sources.get(0), 0);
             }
             throw new ChecksumMismatchException(file.relativePath(), file.sha256(), existing.actualSha256(),
                     target + " exists but does not match the catalog (" + existing.describeMismatch(file)
                             + "). It was left untouched. Fix: move or delete it, then fetch again");
         }
         Files.createDirectories(target.getParent());
+        List<String> failures = new ArrayList<>();
+        for (URI source : sources) {
+            try {
+                return fetchFrom(source, file, target);
+            } catch (IOException e) {
+                if (sources.size() == 1) {
+                    throw e.getMessage() == null || e.getMessage().isBlank() ? new IOException("cannot fetch "
+                            + file.relativePath() + " from " + source + ": " + reason(e), e) : e;
+                }
+                failures.add(source + ": " + reason(e));
+                LOG.warn("{} from {} failed ({}); {}", file.relativePath(), source, reason(e),
+                        failures.size() < sources.size() ? "trying the next source" : "no source left");
+            }
+        }
+        throw new IOException("every source of " + file.relativePath() + " failed: " + String.join("; ", failures)
+                + ". Fix: check the network, or fetch from a reachable copy with --mirror URL (a directory with the layout"
+                + " mnist/..., a9a/..., covtype/...)");
+    }
+
+    /** Downloads one file from one source, verifies it and puts it in place. */
+    private FetchResult fetchFrom(URI source, KnownFile file, Path target) throws IOException {
         Path part = partFileOf(target, encodingOf(file));
         boolean resuming = Files.exists(part) && Files.size(part) > 0;
         Transfer transfer = download(source, part, true);
@@ -117,9 +150,43 @@ public final class DatasetFetcher {
         return new FetchResult(file.relativePath(), outcome, source, transfer.bytes);
     }
 
-    /** Where the file is downloaded from: the mirror's copy, or the canonical source. */
-    public URI sourceOf(KnownFile file) {
-        return mirror == null ? file.source() : mirror.resolve(file.relativePath());
+    /** What an exception without a message means, most specific first. */
+    private static final Map<Class<? extends Throwable>, String> MEANINGS = meanings();
+
+    private static Map<Class<? extends Throwable>, String> meanings() {
+        Map<Class<? extends Throwable>, String> m = new LinkedHashMap<>();
+        m.put(UnresolvedAddressException.class, "the host name cannot be resolved");
+        m.put(HttpConnectTimeoutException.class, "the connection timed out");
+        m.put(SocketTimeoutException.class, "the connection timed out");
+        m.put(EOFException.class, "the server closed the connection before the end of the file");
+        m.put(ConnectException.class, "the connection was refused or the host is unreachable");
+        return m;
+    }
+
+    /** Where the file is downloaded from, in order: the mirror's copy, or the catalog's sources. */
+    public List<URI> sourcesOf(KnownFile file) {
+        return mirror == null ? file.sources() : List.of(mirror.resolve(file.relativePath()));
+    }
+
+    /**
+     * What went wrong, in words, for an exception whose message may be missing (the HTTP client's connection errors
+     * often have none): the first message along its causes, else what its type means.
+     */
+    public static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t.getMessage();
+            }
+        }
+        // the most specific cause first: an unresolved host arrives as a ConnectException caused by it
+        for (Map.Entry<Class<? extends Throwable>, String> known : MEANINGS.entrySet()) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (known.getKey().isInstance(t)) {
+                    return known.getValue();
+                }
+            }
+        }
+        return e.getClass().getSimpleName() + " without a message";
     }
 
     private SourceEncoding encodingOf(KnownFile file) {
@@ -199,7 +266,7 @@ public final class DatasetFetcher {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while requesting " + uri);
         } catch (ConnectException e) {
-            throw new IOException("cannot connect to " + uri.getHost() + " for " + uri + " (" + e.getMessage()
+            throw new IOException("cannot connect to " + uri.getHost() + " for " + uri + " (" + reason(e)
                     + "). Fix: check the network, or fetch from a reachable copy with --mirror URL", e);
         }
     }

@@ -1,6 +1,7 @@
 package org.dpdl4j.data.catalog;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Objects;
 import org.dpdl4j.data.io.Sha256;
 
@@ -13,16 +14,19 @@ import org.dpdl4j.data.io.Sha256;
  *                       file whose own hash differs (gzip output varies between compressors) but
  *                       whose content has this hash is still verified
  * @param expectedRows   the number of rows (examples) it holds
- * @param source         its canonical public download address
- * @param sourceEncoding what that address serves
+ * @param sources        its public download addresses, tried in this order until one serves the file
+ * @param sourceEncoding what those addresses serve (all the same bytes)
  * @param rowCounting    how its rows are counted
  */
-public record KnownFile(String relativePath, String sha256, String contentSha256, long expectedRows, URI source,
+public record KnownFile(String relativePath, String sha256, String contentSha256, long expectedRows, List<URI> sources,
         SourceEncoding sourceEncoding, RowCounting rowCounting) {
 
     public KnownFile {
         Objects.requireNonNull(relativePath, "relativePath");
-        Objects.requireNonNull(source, "source");
+        sources = List.copyOf(Objects.requireNonNull(sources, "sources"));
+        if (sources.isEmpty()) {
+            throw new IllegalArgumentException(relativePath + ": give at least one download address");
+        }
         Objects.requireNonNull(sourceEncoding, "sourceEncoding");
         Objects.requireNonNull(rowCounting, "rowCounting");
         if (!Sha256.isHexDigest(sha256)) {
@@ -42,5 +46,12 @@ public record KnownFile(String relativePath, String sha256, String contentSha256
             throw new IllegalArgumentException(relativePath + ": the expected number of rows must be at least 1, got "
                     + expectedRows);
         }
+    }
+
+    /** A file with one download address. */
+    public KnownFile(String relativePath, String sha256, String contentSha256, long expectedRows, URI source,
+            SourceEncoding sourceEncoding, RowCounting rowCounting) {
+        this(relativePath, sha256, contentSha256, expectedRows, List.of(Objects.requireNonNull(source, "source")),
+                sourceEncoding, rowCounting);
     }
 }

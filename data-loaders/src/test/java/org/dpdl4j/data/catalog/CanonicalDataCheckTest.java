@@ -156,7 +156,7 @@ class CanonicalDataCheckTest {
     void aNewCatalogHashIsNotAnsweredFromTheCache() throws IOException {
         run(Policy.ERROR);
         KnownFile a = toy.files().get(0);
-        KnownFile changed = new KnownFile(A, "0".repeat(64), null, 2, a.source(), a.sourceEncoding(), a.rowCounting());
+        KnownFile changed = new KnownFile(A, "0".repeat(64), null, 2, a.sources(), a.sourceEncoding(), a.rowCounting());
         CanonicalCheckResult r = run(new Dataset("toy", "changed", List.of(changed), "none"), Policy.WARN);
         assertEquals(3, hashed.get());
         assertEquals(Verdict.MISMATCH, r.files().get(0).verdict());

@@ -55,4 +55,23 @@ class DatasetCatalogTest {
         assertThrows(IllegalArgumentException.class, () -> new KnownFile("x", hash, null, 0, u, SourceEncoding.AS_STORED,
                 RowCounting.TEXT_LINES));
     }
+
+    @Test
+    void everySourceIsHttpsAndMnistHasAFallback() {
+        for (CatalogEntry e : DatasetCatalog.entries()) {
+            if (e instanceof Dataset d) {
+                for (KnownFile f : d.files()) {
+                    for (URI source : f.sources()) {
+                        assertEquals("https", source.getScheme(), f.relativePath() + ": " + source);
+                    }
+                }
+            } else if (e instanceof UserProvidedDataset u) {
+                assertEquals("https", u.source().getScheme(), u.name());
+            }
+        }
+        for (KnownFile f : DatasetCatalog.dataset("mnist").files()) {
+            assertTrue(f.sources().size() >= 2, f.relativePath() + " has no fallback: " + f.sources());
+            assertEquals(f.sources().size(), f.sources().stream().map(URI::getHost).distinct().count(), "distinct hosts");
+        }
+    }
 }

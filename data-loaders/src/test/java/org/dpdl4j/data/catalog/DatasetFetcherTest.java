@@ -176,7 +176,7 @@ class DatasetFetcherTest {
 
     @Test
     void missingRemoteFileIsAnHttpError() throws IOException {
-        KnownFile absent = new KnownFile("toy/absent.gz", toy.sha256(), null, 1, toy.source(), SourceEncoding.AS_STORED,
+        KnownFile absent = new KnownFile("toy/absent.gz", toy.sha256(), null, 1, toy.sources(), SourceEncoding.AS_STORED,
                 RowCounting.TEXT_LINES);
         try (LoopbackFileServer server = LoopbackFileServer.serving(mirrorDir)) {
             IOException e = assertThrows(IOException.class, () -> fetcher(server).fetch(absent));
@@ -228,5 +228,74 @@ class DatasetFetcherTest {
                 assertEquals(FileStatus.VERIFIED, r.status(), r.relativePath());
             }
         }
+    }
+
+    /** A port nothing listens on: connecting is refused (the HTTP client's exception has no message). */
+    private static URI refused(String path) {
+        return URI.create("http://127.0.0.1:1/" + path);
+    }
+
+    private KnownFile toyFrom(List<URI> sources) {
+        return new KnownFile(TOY, toy.sha256(), toy.contentSha256(), 4000, sources, SourceEncoding.AS_STORED,
+                RowCounting.TEXT_LINES);
+    }
+
+    @Test
+    void anUnreachableSourceFallsBackToTheNext() throws IOException {
+        try (LoopbackFileServer server = LoopbackFileServer.serving(mirrorDir)) {
+            URI good = server.baseUri().resolve(TOY);
+            FetchResult r = DatasetFetcher.create(DataDirectory.of(dataDir), Optional.empty())
+                    .fetch(toyFrom(List.of(refused(TOY), good)));
+            assertEquals(FetchResult.Outcome.DOWNLOADED, r.outcome());
+            assertEquals(good, r.source());
+            assertArrayEquals(storedBytes(), Files.readAllBytes(dataDir.resolve(TOY)));
+        }
+    }
+
+    @Test
+    void aSourceServingOtherBytesFallsBackToTheNextFromTheFirstByte() throws IOException {
+        UnaryOperator<byte[]> corrupt = b -> {
+            byte[] c = b.clone();
+            c[c.length / 2] ^= 0x40;
+            return c;
+        };
+        try (LoopbackFileServer bad = new LoopbackFileServer(mirrorDir, true, corrupt);
+             LoopbackFileServer good = LoopbackFileServer.serving(mirrorDir)) {
+            FetchResult r = DatasetFetcher.create(DataDirectory.of(dataDir), Optional.empty())
+                    .fetch(toyFrom(List.of(bad.baseUri().resolve(TOY), good.baseUri().resolve(TOY))));
+            assertEquals(good.baseUri().resolve(TOY), r.source());
+            assertEquals(List.of(TOY + " -"), good.requests(), "the bad download was deleted, not resumed");
+            assertArrayEquals(storedBytes(), Files.readAllBytes(dataDir.resolve(TOY)));
+        }
+    }
+
+    @Test
+    void whenEverySourceFailsTheErrorNamesEachWithItsReasonAndNeverNull() throws IOException {
+        try (LoopbackFileServer empty = LoopbackFileServer.serving(dataDir)) {
+            URI missing = empty.baseUri().resolve("toy/absent.gz");
+            IOException e = assertThrows(IOException.class, () -> DatasetFetcher.create(DataDirectory.of(dataDir),
+                    Optional.empty()).fetch(toyFrom(List.of(refused(TOY), missing))));
+            String m = e.getMessage();
+            assertTrue(m.startsWith("every source of " + TOY + " failed: " + refused(TOY) + ": cannot connect to 127.0.0.1"), m);
+            assertTrue(m.contains("(the connection was refused or the host is unreachable)"), m);
+            assertTrue(m.contains(missing + ": HTTP 404 from " + missing), m);
+            assertTrue(m.contains("Fix: check the network, or fetch from a reachable copy with --mirror URL"), m);
+            assertFalse(m.contains("null"), m);
+        }
+        IOException single = assertThrows(IOException.class, () -> DatasetFetcher.create(DataDirectory.of(dataDir),
+                Optional.empty()).fetch(toyFrom(List.of(refused(TOY)))));
+        assertFalse(single.getMessage().contains("null"), single.getMessage());
+        assertTrue(single.getMessage().contains("the connection was refused"), single.getMessage());
+    }
+
+    @Test
+    void reasonsOfExceptionsWithoutAMessage() {
+        assertEquals("the connection was refused or the host is unreachable", DatasetFetcher.reason(new java.net.ConnectException()));
+        java.net.ConnectException unresolved = new java.net.ConnectException();
+        unresolved.initCause(new java.nio.channels.UnresolvedAddressException());
+        assertEquals("the host name cannot be resolved", DatasetFetcher.reason(unresolved));
+        assertEquals("the server closed the connection before the end of the file", DatasetFetcher.reason(new java.io.EOFException()));
+        assertEquals("wrapped", DatasetFetcher.reason(new IOException(null, new IOException("wrapped"))));
+        assertEquals("IllegalStateException without a message", DatasetFetcher.reason(new IllegalStateException()));
     }
 }

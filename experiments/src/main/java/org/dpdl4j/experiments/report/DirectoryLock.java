@@ -22,6 +22,8 @@ import java.util.Optional;
 public final class DirectoryLock implements AutoCloseable {
     /** The lock file inside a claimed directory. */
     public static final String FILE_NAME = ".dpdl4j.lock";
+    /** The lock file as lists of a run's files name it. */
+    public static final String LISTED = FILE_NAME + " (the directory's claim, emptied at the end)";
 
     private final Path file;
     private final FileChannel channel;

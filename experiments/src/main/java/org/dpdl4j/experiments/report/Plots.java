@@ -19,9 +19,9 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * PNG figures drawn with XChart, without a display: a training plot (loss and accuracy panels) and general
+ * PNG figures drawn with XChart, without a display: a training plot (loss, accuracy and privacy panels) and general
  * multi-panel line charts. The image has exactly the requested size; panels share its width equally, below
- * the figure title when there is one.
+ * the figure title when there is one. Axes run between round numbers ({@link ReadableAxes}).
  */
 public final class Plots {
     /** Default size of one panel. */
@@ -211,6 +211,7 @@ public final class Plots {
                 line.setMarker(SeriesMarkers.NONE);
             }
         }
+        ReadableAxes.apply(chart, panel);
         return chart;
     }
 }

@@ -106,6 +106,15 @@ public final class ProgressBar implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Sets a field whose value carries a qualifier, e.g. {@code Decor-ring=0.148(eps=20)}: for fields that each come
+     * from a different setting, so that no value is read as belonging to another.
+     */
+    public synchronized ProgressBar field(String key, double value, String qualifier) {
+        fields.put(checkKey(key), compact(value) + "(" + Objects.requireNonNull(qualifier, "qualifier of field " + key) + ")");
+        return this;
+    }
+
     /** Sets an integer field. */
     public synchronized ProgressBar field(String key, long value) {
         fields.put(checkKey(key), Long.toString(value));

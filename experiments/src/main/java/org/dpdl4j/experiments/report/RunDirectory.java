@@ -9,10 +9,15 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -237,6 +242,47 @@ public final class RunDirectory implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Numbered files of one kind, e.g. model-node-12.zip: prefix, number, extension. */
+    private static final Pattern NUMBERED = Pattern.compile("(.+-)(\\d+)(\\.[A-Za-z0-9]+)");
+
+    /**
+     * Every file the directory holds, for the line that lists a run's files: by name, numbered files of one kind as one
+     * entry ({@code model-node-<i>.zip (16 files)}), and the lock file last, with what it is. A run directory is empty
+     * when claimed, so this names exactly what the run wrote (a resumed run's earlier files included).
+     */
+    public String listing() {
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
+            for (Path p : entries) {
+                if (Files.isRegularFile(p) && !p.getFileName().toString().equals(DirectoryLock.FILE_NAME)) {
+                    names.add(p.getFileName().toString());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the run directory " + path + ": " + e.getMessage(), e);
+        }
+        Collections.sort(names);
+        Map<String, Integer> families = new TreeMap<>();
+        for (String name : names) {
+            Matcher m = NUMBERED.matcher(name);
+            if (m.matches()) {
+                families.merge(m.group(1) + "<i>" + m.group(3), 1, Integer::sum);
+            }
+        }
+        List<String> shown = new ArrayList<>();
+        for (String name : names) {
+            Matcher m = NUMBERED.matcher(name);
+            String family = m.matches() ? m.group(1) + "<i>" + m.group(3) : null;
+            if (family == null || families.get(family) < 3) {
+                shown.add(name);
+            } else if (!shown.contains(family + " (" + families.get(family) + " files)")) {
+                shown.add(family + " (" + families.get(family) + " files)");
+            }
+        }
+        shown.add(DirectoryLock.LISTED);
+        return String.join(", ", shown);
     }
 
     /** Releases the directory's claim. */

@@ -149,6 +149,8 @@ public final class DecorReproduction {
     }
 
     private int grid(PrintWriter pw, DecorTask t, Path dir, boolean reference) throws IOException {
+        pw.println(NoiseNotice.of(noise, "--noise secure"));
+        pw.flush();
         List<Double> grid = epsilons != null ? epsilons : t.settings().epsilons();
         int nSeeds = seeds != null ? seeds : t.settings().seeds();
         int pairs = tunePairs != null ? tunePairs : task.equals("synthetic") ? 6 : 1;
@@ -237,8 +239,8 @@ public final class DecorReproduction {
                         csv.append(eps, epsilonMode, s.algorithm().cliName(), s.topology(), seed, r.sigmaCdp(), r.sigmaCor(), r.clip(),
                                 r.eta0(), r.properEpsilon(), r.referenceEpsilon(), r.metric());
                         bar.step();
-                        bar.field("eps", eps);
-                        bar.field(s.label().replace(' ', '-'), r.metric());
+                        // the settings finish one epsilon after another: each value says which epsilon it is for
+                        bar.field(s.label().replace(' ', '-'), r.metric(), epsLabel(reference) + "=" + compactEpsilon(eps));
                     }
                 }
             }
@@ -253,7 +255,7 @@ public final class DecorReproduction {
         pw.println();
         pw.println(summary.shapeCheck());
         pw.println("Results: " + dir.toAbsolutePath() + " (results.csv, summary.md, figure.png, noise-pair-tuning.csv"
-                + (lrFactors.isEmpty() ? "" : ", lr-tuning.csv") + ")");
+                + (lrFactors.isEmpty() ? "" : ", lr-tuning.csv") + ", " + DirectoryLock.LISTED + ")");
         pw.flush();
         return 0;
     }
@@ -398,6 +400,15 @@ public final class DecorReproduction {
         }
         double referenceEps = t.settings().name().equals("mnist") ? ReferenceCodeEpsilon.of(kappa, h.clip(), t.settings().batchSize(), minLocal) : Double.NaN;
         return new Row(eps, s, seed, sigmaCdp, cfg.sigmaCor(), h.clip(), h.learningRate().at(0), properEpsilon, referenceEps, metric);
+    }
+
+    /** The name of the progress line's epsilon: the reference code's value is not an (epsilon, delta) guarantee. */
+    private static String epsLabel(boolean reference) {
+        return reference ? "ref-eps" : "eps";
+    }
+
+    private static String compactEpsilon(double eps) {
+        return eps == Math.rint(eps) && Math.abs(eps) < 1e15 ? Long.toString((long) eps) : Double.toString(eps);
     }
 
     static String fmt(double v) {

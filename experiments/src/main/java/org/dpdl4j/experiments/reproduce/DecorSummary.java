@@ -76,7 +76,7 @@ final class DecorSummary {
                         : "targets are (epsilon, delta)-DP guarantees for the whole run\n");
         s.append("- Decor noise pair: ").append(pairs > 1 ? "best of " + pairs + " calibrated pairs on a separate tuning seed (noise-pair-tuning.csv)"
                 : "the calibrated pair with the smallest sigma_cdp (as the reference scripts)").append("\n");
-        s.append("- noise streams: ").append(noise.cliName()).append(noise == NoiseKind.SEEDED ? " (reproducible; not secure - fine for measuring utility)" : "")
+        s.append("- ").append(NoiseNotice.of(noise, "`--noise secure`"))
                 .append("\n").append(lrFactors.isEmpty() ? "- learning rates and clipping norms: the reference scripts' table (spec section 3.7)\n\n"
                         : "- clipping norms: the reference scripts' table (spec section 3.7); learning rates: the table's eta_0 times the best of "
                         + lrFactors.stream().map(f -> f == Math.rint(f) ? Long.toString(f.longValue()) : f.toString())
@@ -113,6 +113,7 @@ final class DecorSummary {
         for (DecorSetting st : settings) {
             cols.add(st.label());
         }
+        cols.add("shape check");
         TerminalTable t = new TerminalTable("Decor Figure 1, " + task.settings().name() + ": " + task.settings().metric() + " (mean over " + seeds + " seeds)", cols);
         for (double eps : grid) {
             List<Object> row = new ArrayList<>();
@@ -120,9 +121,58 @@ final class DecorSummary {
             for (DecorSetting st : settings) {
                 row.add(DecorReproduction.fmt(stats(eps, st)[0]));
             }
+            row.add(verdict(eps));
             t.addRow(row);
         }
         return t;
+    }
+
+    /**
+     * Where the gap check applies: the paper finds Decor close to CDP "especially at low privacy", and at higher privacy
+     * its own a9a numbers put Decor ring at 0.92 of LDP's gap to CDP (epsilon = 3).
+     */
+    static final double CHECKED_FROM_EPSILON = 7;
+    /** Decor's gap to CDP may be at most this fraction of LDP's (synthetic and a9a). */
+    static final double MAX_GAP_RATIO = 0.2;
+    /** Decor ring may be at most this many accuracy points below CDP (MNIST). */
+    static final double MAX_RING_POINTS = 1.5;
+
+    private boolean gapChecked(double eps) {
+        return !task.settings().lowerIsBetter() || eps >= CHECKED_FROM_EPSILON;
+    }
+
+    /** Decor's gap to CDP over LDP's, on a topology. */
+    private double gapRatio(double eps, DecorSetting decor) {
+        double c = stats(eps, settings.get(0))[0];
+        double d = stats(eps, decor)[0];
+        double l = stats(eps, new DecorSetting(DecentralizedAlgorithm.LDP, decor.topology()))[0];
+        return (d - c) / (l - c);
+    }
+
+    /** Whether one Decor setting meets the check at {@code eps} (only asked where the check applies). */
+    private boolean holds(double eps, DecorSetting decor) {
+        if (task.settings().lowerIsBetter()) {
+            return gapRatio(eps, decor) <= MAX_GAP_RATIO;
+        }
+        return !decor.topology().equals("ring")
+                || 100 * (stats(eps, settings.get(0))[0] - stats(eps, decor)[0]) <= MAX_RING_POINTS;
+    }
+
+    /** The shape check of one epsilon's row: holds, FAILS, or not checked below epsilon 7. */
+    private String verdict(double eps) {
+        if (!gapChecked(eps)) {
+            return String.format(Locale.ROOT, "not checked: %s < %.0f (see below)", epsLabel(), CHECKED_FROM_EPSILON);
+        }
+        boolean any = false;
+        for (DecorSetting st : settings) {
+            if (st.algorithm() == DecentralizedAlgorithm.DECOR && (task.settings().lowerIsBetter() || st.topology().equals("ring"))) {
+                any = true;
+                if (!holds(eps, st)) {
+                    return "FAILS";
+                }
+            }
+        }
+        return any ? "holds" : "-";
     }
 
     /** The Figure 1 shape: on synthetic/a9a, Decor's gap to CDP against LDP's; on MNIST, Decor-ring against CDP. */
@@ -138,15 +188,20 @@ final class DecorSummary {
                 double d = stats(eps, st)[0];
                 double l = stats(eps, new DecorSetting(DecentralizedAlgorithm.LDP, st.topology()))[0];
                 if (task.settings().lowerIsBetter()) {
-                    double ratio = (d - c) / (l - c);
                     s.append(String.format(Locale.ROOT, "- %s = %s, %s: (Decor - CDP) / (LDP - CDP) = %.3f%s%n", epsLabel(),
-                            DecorReproduction.fmt(eps), st.topology(), ratio, eps >= 7 ? (ratio <= 0.2 ? "  [<= 1/5: holds]" : "  [> 1/5: FAILS]") : ""));
+                            DecorReproduction.fmt(eps), st.topology(), gapRatio(eps, st), !gapChecked(eps) ? "  [not checked]"
+                                    : holds(eps, st) ? "  [<= 1/5: holds]" : "  [> 1/5: FAILS]"));
                 } else {
                     s.append(String.format(Locale.ROOT, "- %s = %s, %s: CDP - Decor = %.2f accuracy points, CDP - LDP = %.2f%s%n", epsLabel(),
                             DecorReproduction.fmt(eps), st.topology(), 100 * (c - d), 100 * (c - l),
-                            st.topology().equals("ring") ? (100 * (c - d) <= 1.5 ? "  [ring within 1.5 points: holds]" : "  [ring within 1.5 points: FAILS]") : ""));
+                            st.topology().equals("ring") ? (holds(eps, st) ? "  [ring within 1.5 points: holds]" : "  [ring within 1.5 points: FAILS]") : ""));
                 }
             }
+        }
+        if (grid.stream().anyMatch(e -> !gapChecked(e))) {
+            s.append("Checked at every ").append(epsLabel()).append(" >= 7 only: Decor's gap to CDP at most 1/5 of LDP's. The paper"
+                    + " finds Decor close to CDP \"especially at low privacy\"; at higher privacy its own a9a numbers put Decor ring"
+                    + " at 0.92 of LDP's gap (epsilon = 3), so the rows below 7 are shown, not checked.\n");
         }
         return s.toString();
     }

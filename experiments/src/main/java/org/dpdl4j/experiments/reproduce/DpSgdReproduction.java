@@ -219,7 +219,8 @@ public final class DpSgdReproduction {
         writeFigure(outDir, grid, finals, nonPrivate);
         pw.println();
         pw.print(table.render());
-        pw.println("Results: " + outDir.toAbsolutePath() + " (summary.md, results.csv, tuning.csv, accuracy-vs-epsilon.png)");
+        pw.println("Results: " + outDir.toAbsolutePath() + " (summary.md, results.csv, tuning.csv, accuracy-vs-epsilon.png, "
+                + DirectoryLock.LISTED + ")");
         pw.flush();
         return 0;
     }

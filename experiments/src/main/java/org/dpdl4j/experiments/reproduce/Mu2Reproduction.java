@@ -114,6 +114,8 @@ public final class Mu2Reproduction {
         if (seeds < 1) {
             throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
         }
+        pw.println(NoiseNotice.of(noise, "--noise secure"));
+        pw.flush();
         long startNanos = System.nanoTime();
         Provenance provenance = Provenance.capture(Map.of("split and noise", seed, "seeds", (long) seeds), arguments);
         TrainTest tt = Datasets.mnist(data, PixelScaling.UNIT_INTERVAL);
@@ -193,7 +195,7 @@ public final class Mu2Reproduction {
         Mu2Report report = new Mu2Report(cells, constants, delta, seed, noise, train.size(), provenance, minutes);
         report.write(out);
         pw.print(report.table().render());
-        pw.println("Results: " + out.toAbsolutePath() + " (mu2.csv, mu2.png, README.md)");
+        pw.println("Results: " + out.toAbsolutePath() + " (mu2.csv, mu2.png, README.md, " + DirectoryLock.LISTED + ")");
         pw.flush();
         return 0;
     }

@@ -94,10 +94,12 @@ public final class PersonalizedReproduction {
     }
 
     private final Settings settings;
+    private final WrittenFiles written;
     private final java.util.Map<BelletProblem, INDArray> localModels = new java.util.IdentityHashMap<>();
 
     public PersonalizedReproduction(Settings settings) {
         this.settings = settings;
+        this.written = new WrittenFiles(settings.out());
     }
 
     private BelletProblem instance(int p, long seed) {
@@ -224,6 +226,7 @@ public final class PersonalizedReproduction {
 
     public int run(PrintWriter console) throws IOException {
         Files.createDirectories(settings.out());
+        console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
         long begin = System.nanoTime();
         List<Double> bars = settings.epsilonBars();
         StringBuilder csv = new StringBuilder("dim,method,epsilon_bar,mu,releases_per_agent,warm_start,accuracy,objective,epsilon_sum,"
@@ -300,9 +303,9 @@ public final class PersonalizedReproduction {
                 membership(evaluation, bestMu, choices, console);
             }
         }
-        AtomicFiles.replace(settings.out().resolve("results.csv"), csv.toString());
-        AtomicFiles.replace(settings.out().resolve("table.txt"), table.render());
-        AtomicFiles.replace(settings.out().resolve("local-dp.csv"), ldpCsv.toString());
+        AtomicFiles.replace(written.file("results.csv"), csv.toString());
+        AtomicFiles.replace(written.file("table.txt"), table.render());
+        AtomicFiles.replace(written.file("local-dp.csv"), ldpCsv.toString());
         console.print(table.render());
         double[] dims = byDim.stream().mapToDouble(r -> r[0]).toArray();
         List<Series> series = new ArrayList<>(List.of(new Series("local", dims, column(byDim, 1)),
@@ -310,15 +313,16 @@ public final class PersonalizedReproduction {
         for (int e = 0; e < bars.size(); e++) {
             series.add(new Series("private CD, " + label(bars.get(e)), dims, column(byDim, 3 + e)));
         }
-        Plots.write(settings.out().resolve("accuracy-vs-dimension.png"), Figure.of(new Panel("Mean test accuracy against p", "p",
+        Plots.write(written.file("accuracy-vs-dimension.png"), Figure.of(new Panel("Mean test accuracy against p", "p",
                 "accuracy", series, false, true)));
         List<Series> ldpSeries = new ArrayList<>(List.of(new Series("local (clean data)", dims, column(byDim, 1))));
         for (int e = 0; e < settings.localDpEpsilons().size(); e++) {
             ldpSeries.add(new Series("local on " + settings.localDpEpsilons().get(e) + "-LDP data", dims, column(ldpByDim, 1 + e)));
         }
-        Plots.write(settings.out().resolve("local-dp.png"), Figure.of(new Panel("Local models on locally private data against p", "p",
+        Plots.write(written.file("local-dp.png"), Figure.of(new Panel("Local models on locally private data against p", "p",
                 "accuracy", ldpSeries, false, true)));
-        console.printf(Locale.ROOT, "wrote %s in %.1f minutes%n", settings.out(), (System.nanoTime() - begin) / 60e9);
+        console.printf(Locale.ROOT, "Done in %.1f minutes.%n", (System.nanoTime() - begin) / 60e9);
+        console.println(written.line());
         console.flush();
         return 0;
     }
@@ -362,13 +366,13 @@ public final class PersonalizedReproduction {
             csv.append(String.format(Locale.ROOT, "private-cd,%s,%s,%d,%.4f,%.4f%n", x[e], c.mu(), c.releases(), auc[e],
                     PersonalizedProblem.meanAccuracy(tests, run.models())));
         }
-        AtomicFiles.replace(settings.out().resolve("membership.csv"), csv.toString());
+        AtomicFiles.replace(written.file("membership.csv"), csv.toString());
         double[] logX = java.util.Arrays.stream(x).map(Math::log10).toArray();
         double[] flat = new double[x.length];
         java.util.Arrays.fill(flat, cdAuc);
         double[] chance = new double[x.length];
         java.util.Arrays.fill(chance, 0.5);
-        Plots.write(settings.out().resolve("membership.png"), Figure.of(new Panel("Eavesdropper's membership attack (p = "
+        Plots.write(written.file("membership.png"), Figure.of(new Panel("Eavesdropper's membership attack (p = "
                 + cdProblem.dimension() + "): mean AUC over the agents", "log10 epsilon-bar", "AUC", List.of(
                 new Series("private CD", logX, auc), new Series("non-private CD", logX, flat), new Series("guessing", logX, chance)),
                 false, true)));
@@ -409,10 +413,10 @@ public final class PersonalizedReproduction {
             sweep.append(String.format(Locale.ROOT, "%s,%d,false,%.6f,%.8g,%.6g,%.6g%n", epsilonBar, grid.get(k), c.accuracy(), c.objective(), c.epsilonSum(),
                     c.epsilonAdvanced()));
         }
-        AtomicFiles.replace(settings.out().resolve("releases.csv"), sweep.toString());
+        AtomicFiles.replace(written.file("releases.csv"), sweep.toString());
         double[] local = new double[x.length];
         java.util.Arrays.fill(local, localAccuracy);
-        Plots.write(settings.out().resolve("accuracy-vs-releases.png"), Figure.of(new Panel("Private CD at " + label(epsilonBar)
+        Plots.write(written.file("accuracy-vs-releases.png"), Figure.of(new Panel("Private CD at " + label(epsilonBar)
                 + ": accuracy against releases per agent (mu " + privateMu + ")", "releases per agent T_i", "mean test accuracy", List.of(
                 new Series("with the private warm start", x, warm), new Series("from zero", x, cold), new Series("local", x, local)),
                 false, true)));
@@ -432,8 +436,8 @@ public final class PersonalizedReproduction {
             gain[i] = d - l;
             gains.append(String.format(Locale.ROOT, "%d,%d,%.4f,%.4f,%.4f%n", i, problem.agent(i).size(), l, d, d - l));
         }
-        AtomicFiles.replace(settings.out().resolve("gain-per-agent.csv"), gains.toString());
-        Plots.write(settings.out().resolve("gain-vs-size.png"), Figure.of(new Panel("Private CD's gain over the local model, per agent ("
+        AtomicFiles.replace(written.file("gain-per-agent.csv"), gains.toString());
+        Plots.write(written.file("gain-vs-size.png"), Figure.of(new Panel("Private CD's gain over the local model, per agent ("
                 + label(epsilonBar) + ")",
                 "training examples m_i", "test accuracy gain", List.of(new Series("agents", sizes, gain)), false, true)));
 
@@ -464,7 +468,7 @@ public final class PersonalizedReproduction {
                 curve.append(String.format(Locale.ROOT, "%s,%d,%d,%.10g,%.4f%n", names.get(a), t, run.messages(), objective, accuracy));
             }
         }
-        AtomicFiles.replace(settings.out().resolve("curves.csv"), curve.toString());
+        AtomicFiles.replace(written.file("curves.csv"), curve.toString());
         List<Panel> panels = new ArrayList<>();
         String[][] axes = {{"objective Q against iterations", "iterations", "Q"}, {"objective Q against transmitted vectors",
                 "p-vectors sent", "Q"}, {"accuracy against iterations", "iterations", "mean test accuracy"},
@@ -478,7 +482,7 @@ public final class PersonalizedReproduction {
             }
             panels.add(Panel.of(axes[k][0], axes[k][1], axes[k][2], series));
         }
-        Plots.write(settings.out().resolve("cd-curves.png"), new Figure("Non-private CD, gossip ADMM and model propagation (p = "
+        Plots.write(written.file("cd-curves.png"), new Figure("Non-private CD, gossip ADMM and model propagation (p = "
                 + problem.dimension() + ", mu " + mu + ", from the local models)", panels, true));
         console.printf(Locale.ROOT, "p = %d: releases sweep, per-agent gains and curves written%n", problem.dimension());
     }

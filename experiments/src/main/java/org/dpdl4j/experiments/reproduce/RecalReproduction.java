@@ -85,9 +85,11 @@ public final class RecalReproduction {
     private static final double TARGET_ERROR = 1e-10;
 
     private final Settings settings;
+    private final WrittenFiles written;
 
     public RecalReproduction(Settings settings) {
         this.settings = settings;
+        this.written = new WrittenFiles(settings.out());
     }
 
     /** One finished run's row. */
@@ -97,6 +99,7 @@ public final class RecalReproduction {
 
     public int run(PrintWriter console) throws IOException {
         Files.createDirectories(settings.out());
+        console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
         List<Row> rows = new ArrayList<>();
         StringBuilder reference = new StringBuilder("dataset,rows,features,classes,lambda_fraction,lambda,solver_iterations,optimality,certified,nonzeros\n");
         for (String dataset : settings.datasets()) {
@@ -127,7 +130,7 @@ public final class RecalReproduction {
                 }
             }
         }
-        AtomicFiles.replace(settings.out().resolve("reference.csv"), reference.toString());
+        AtomicFiles.replace(written.file("reference.csv"), reference.toString());
         write(rows, console);
         return 0;
     }
@@ -247,10 +250,10 @@ public final class RecalReproduction {
                     Double.isInfinite(r.epsilon) ? "inf" : String.format(Locale.ROOT, "%.4f", r.epsilon), r.lci, r.messages,
                     String.format(Locale.ROOT, "%.1f", r.seconds), String.format(Locale.ROOT, "%.3e", r.error));
         }
-        AtomicFiles.replace(settings.out().resolve("results.csv"), results.toString());
-        AtomicFiles.replace(settings.out().resolve("curves.csv"), curves.toString());
+        AtomicFiles.replace(written.file("results.csv"), results.toString());
+        AtomicFiles.replace(written.file("curves.csv"), curves.toString());
         String rendered = table.render();
-        AtomicFiles.replace(settings.out().resolve("table.txt"), rendered);
+        AtomicFiles.replace(written.file("table.txt"), rendered);
         console.println(rendered);
         for (String dataset : settings.datasets()) {
             for (String graph : List.of("ring", "complete")) {
@@ -267,10 +270,10 @@ public final class RecalReproduction {
             }
         }
         if (!histograms.isEmpty()) {
-            Plots.write(settings.out().resolve("lci.png"), new Figure("DP-RECAL: activations per agent over "
+            Plots.write(written.file("lci.png"), new Figure("DP-RECAL: activations per agent over "
                     + settings.relayIterations() + " iterations (expected " + settings.relayIterations() / AGENTS + ")", histograms, true));
         }
-        console.println("Wrote " + settings.out().toAbsolutePath());
+        console.println(written.line());
     }
 
     private void plot(List<Row> rows, String dataset, String graph, int xColumn, String xTitle, String name) {
@@ -286,6 +289,6 @@ public final class RecalReproduction {
         }
         Panel panel = Panel.of(dataset + ", " + graph + " graph, " + AGENTS + " agents", xTitle, "relative error ||x - x*|| / ||x*||",
                 series).withLogY(true);
-        Plots.write(settings.out().resolve(name + "-" + dataset + "-" + graph + ".png"), Figure.of(panel));
+        Plots.write(written.file(name + "-" + dataset + "-" + graph + ".png"), Figure.of(panel));
     }
 }

@@ -1,10 +1,14 @@
 package org.dpdl4j.experiments.training;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.dpdl4j.experiments.report.Series;
 import org.dpdl4j.experiments.report.TrainingCurves;
 import org.dpdl4j.experiments.workload.Workload;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
 
 /**
  * The rows of a run's {@code metrics.csv}, one per evaluation: the step (epoch, round, hop), train and test loss,
@@ -70,7 +74,11 @@ final class MetricsTable {
         return rows.isEmpty() ? null : rows.get(rows.size() - 1);
     }
 
-    TrainingCurves curves(String title, boolean classification) {
+    /**
+     * The plot's curves; a private run's ledger adds the privacy panel: the epsilon of every row and, when the ledger
+     * has a budget, the budget as a line.
+     */
+    TrainingCurves curves(String title, boolean classification, Optional<RunLedger> ledger) {
         double[] x = rows.stream().mapToDouble(Row::step).toArray();
         List<Series> loss = new ArrayList<>();
         if (synthetic) {
@@ -81,6 +89,18 @@ final class MetricsTable {
         }
         List<Series> acc = classification
                 ? List.of(new Series("test accuracy", x, rows.stream().mapToDouble(Row::testAccuracy).toArray())) : List.of();
-        return new TrainingCurves(title, unit, loss, acc, synthetic);
+        TrainingCurves curves = new TrainingCurves(title, unit, loss, acc, synthetic);
+        if (ledger.isEmpty()) {
+            return curves;
+        }
+        List<Series> privacy = new ArrayList<>();
+        privacy.add(new Series("epsilon spent", x, rows.stream().mapToDouble(Row::epsilon).toArray()));
+        PrivacyBudget budget = ledger.get().budget();
+        if (budget.isLimited()) {
+            double[] limit = new double[x.length];
+            Arrays.fill(limit, budget.epsilon());
+            privacy.add(new Series("budget", x, limit));
+        }
+        return curves.withPrivacy("epsilon (delta = " + ledger.get().delta() + ")", privacy);
     }
 }

@@ -365,39 +365,32 @@ public final class TrainingSession {
         private void finish(Path checkpoint) throws IOException {
             RunCheckpoint.save(run, checkpoint);
             AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(run.model(), f.toFile(), false));
-            List<String> files = new ArrayList<>(List.of("config.json", "metrics.csv", "checkpoint.bin", "model.zip"));
             Optional<INDArray> parties = run.partyParameters();
             double[] partyMetric = null;
             if (parties.isPresent()) {
                 partyMetric = perParty(parties.get());
-                files.add("nodes.csv");
                 if (settings.get(SessionOptions.SAVE_NODE_MODELS, false)) {
                     MultiLayerNetwork net = run.model();
                     for (int i = 0; i < parties.get().size(0); i++) {
                         net.setParams(parties.get().getRow(i).reshape(1, net.numParams()).castTo(net.params().dataType()));
                         AtomicFiles.replace(dir.file("model-node-" + i + ".zip"), f -> ModelSerializer.writeModel(net, f.toFile(), false));
                     }
-                    files.add("model-node-<i>.zip");
                 }
             }
-            files.addAll(run.reports().keySet());
             if (run.ledger().isPresent()) {
                 String statement = run.privacyStatement();
                 dir.writeText("privacy.txt", statement);
                 out.println();
                 out.print(statement);
-                files.add("privacy.txt");
             }
             TerminalTable summary = summary(partyMetric);
             out.println();
             out.print(summary.render());
             dir.writeText("summary.md", summary.toMarkdown());
-            Path png = Plots.writeTraining(dir.file("training.png"), table.curves(protocol.name() + " - " + workload.name(),
-                    workload.classification()));
-            files.add("summary.md");
-            files.add(png.getFileName().toString());
+            Plots.writeTraining(dir.file("training.png"), table.curves(protocol.name() + " - " + workload.name(),
+                    workload.classification(), run.ledger()));
             out.println("Run files: " + dir.path().toAbsolutePath());
-            out.println("  " + String.join(", ", files));
+            out.println("  " + dir.listing());
         }
 
         /** Each party's own model: test accuracy (or squared distance to the optimum of the synthetic task). */

@@ -325,20 +325,16 @@ public final class TuningSession {
             l.spend(0, cost.get().event(), "tuning: the best of K candidates released (Papernot & Steinke 2022)");
             ledger = Optional.of(l);
         }
-        List<String> files = new ArrayList<>(List.of("config.json", "candidates.csv"));
         Optional<Double> testAccuracy = best.filter(b -> held.training().test() != held.training().train())
                 .map(b -> Evaluation.of(b.model(), held.training().test(), true).accuracy());
         if (best.isPresent()) {
             writeBest(dir, setup, best.get(), bestSettings.get(), ledger, publicData, testAccuracy);
-            files.add("best.json");
             if (!publicData) {
                 AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(best.get().model(), f.toFile(), false));
-                files.add("model.zip");
             }
         }
         String statement = statement(cost, ledger, k, best, held, publicData);
         dir.writeText("privacy.txt", statement);
-        files.add("privacy.txt");
         TerminalTable table = table(space, all, best);
         out.println();
         out.print(table.render());
@@ -348,13 +344,11 @@ public final class TuningSession {
         dir.writeText("summary.md", "# Tuning " + protocol.name() + " on " + held.training().name() + "\n\n" + table.toMarkdown()
                 + testAccuracy.map(a -> String.format(Locale.ROOT, "%nBest candidate: #%d, test accuracy %.4f%n",
                 best.get().number() + 1, a)).orElse("") + "\n```\n" + statement + "```\n");
-        files.add("summary.md");
         if (!all.isEmpty()) {
             Plots.write(dir.file("tuning.png"), Figure.of(plot(all)));
-            files.add("tuning.png");
         }
         out.println("Tuning files: " + dir.path().toAbsolutePath());
-        out.println("  " + String.join(", ", files));
+        out.println("  " + dir.listing());
         out.flush();
         return new TuningResult(dir.path(), all, best, bestSettings, cost, ledger);
     }

@@ -13,6 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.internal.chartpart.RenderedTicks;
 import org.junit.jupiter.api.io.TempDir;
 
 class PlotsTest {
@@ -157,5 +159,75 @@ class PlotsTest {
         Panel falling = Panel.of("loss", "epoch", "loss", List.of(new Series("train", x,
                 new double[] {1, 0.5, 0.3, 0.2, 0.1})));
         assertEquals(org.knowm.xchart.style.Styler.LegendPosition.InsideNE, Plots.emptiestCorner(falling));
+    }
+
+    /** The numbers of an axis's drawn labels (XChart groups thousands with commas). */
+    private static List<Double> values(List<String> labels) {
+        return labels.stream().map(l -> Double.parseDouble(l.replace(",", ""))).toList();
+    }
+
+    /** Equally spaced evaluation rows (every 70 rounds) get round ticks, not the data's own 70, 350, 630. */
+    @Test
+    void equallySpacedRowsGetRoundTicksFromZero() {
+        double[] rounds = new double[50];
+        Arrays.setAll(rounds, i -> 70.0 * (i + 1));
+        Panel panel = Panel.of("loss", "round", "loss", List.of(new Series("train", rounds, decay(50, 0.05))));
+        List<Double> ticks = values(RenderedTicks.x(Plots.chart(panel, Plots.PANEL_WIDTH, Plots.PANEL_HEIGHT)));
+        assertEquals(List.of(0.0, 500.0, 1000.0, 1500.0, 2000.0, 2500.0, 3000.0, 3500.0), ticks);
+    }
+
+    @Test
+    void fractionalStepsGetTicksOfOneTwoOrFiveTimesAPowerOfTen() {
+        double[] epochs = new double[12];
+        Arrays.setAll(epochs, i -> 0.137 * (i + 1));
+        Panel panel = Panel.of("acc", "epoch", "accuracy", List.of(new Series("test", epochs, decay(12, -0.01))));
+        XYChart chart = Plots.chart(panel, Plots.PANEL_WIDTH, Plots.PANEL_HEIGHT);
+        for (List<Double> ticks : List.of(values(RenderedTicks.x(chart)), values(RenderedTicks.y(chart)))) {
+            assertTrue(ticks.size() >= 3, "ticks " + ticks);
+            double step = ticks.get(1) - ticks.get(0);
+            double mantissa = step / Math.pow(10, Math.floor(Math.log10(step)));
+            assertTrue(List.of(1L, 2L, 5L).contains(Math.round(mantissa)) && Math.abs(mantissa - Math.round(mantissa)) < 1e-6,
+                    "step " + step + " of " + ticks);
+            for (double t : ticks) {
+                assertEquals(Math.round(t / step), t / step, 1e-6, "tick " + t + " is a multiple of " + step);
+            }
+        }
+        assertEquals(0.0, values(RenderedTicks.x(chart)).get(0), "the epoch axis starts at 0");
+    }
+
+    @Test
+    void logarithmicAxisSpansWholeDecadesSoThatTwoAreLabelled() {
+        double[] x = {1, 2, 3, 4, 5};
+        Panel panel = Panel.of("gap", "round", "optimality gap", List.of(new Series("gap", x,
+                new double[] {4.8, 2.5, 1.4, 0.9, 0.55}))).withLogY(true);
+        assertEquals(List.of(0.1, 1.0, 10.0), values(RenderedTicks.y(Plots.chart(panel, Plots.PANEL_WIDTH, Plots.PANEL_HEIGHT))));
+    }
+
+    @Test
+    void readableRangesAndSteps() {
+        assertEquals(500, ReadableAxes.step(3430));
+        assertEquals(0.2, ReadableAxes.step(1.5), 1e-12);
+        assertEquals(1, ReadableAxes.step(8));
+        assertArrayEquals(new double[] {0, 3500}, ReadableAxes.linear(70, 3500));
+        assertArrayEquals(new double[] {0.8, 0.94}, ReadableAxes.linear(0.81, 0.93), 1e-12);
+        assertArrayEquals(new double[] {4, 16}, ReadableAxes.linear(10, 10), 1e-12);
+        assertArrayEquals(new double[] {0.01, 1000}, ReadableAxes.logarithmic(0.0116, 128.8), 1e-12);
+        assertArrayEquals(new double[] {1, 10}, ReadableAxes.logarithmic(1, 1), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> ReadableAxes.step(0));
+    }
+
+    @Test
+    void privateRunsGetAPrivacyPanel() throws Exception {
+        double[] epochs = {1, 2, 3, 4};
+        TrainingCurves curves = new TrainingCurves("DP-SGD", "epoch", List.of(Series.indexed("train", decay(4, 0.5))),
+                List.of(Series.indexed("test", new double[] {0.6, 0.7, 0.75, 0.8})), false)
+                .withPrivacy("epsilon (delta = 1e-05)", List.of(new Series("epsilon spent", epochs, new double[] {0.9, 1.4, 1.8, 2.0}),
+                        new Series("budget", epochs, new double[] {2, 2, 2, 2})));
+        Figure figure = curves.figure();
+        assertEquals(List.of("loss", "accuracy", "privacy spent"), figure.panels().stream().map(Panel::title).toList());
+        assertEquals("epsilon (delta = 1e-05)", figure.panels().get(2).yAxisTitle());
+        BufferedImage image = readPng(Plots.writeTraining(dir.resolve("private.png"), curves));
+        assertEquals(3 * Plots.PANEL_WIDTH, image.getWidth());
+        assertTrue(inkIn(image, 2 * Plots.PANEL_WIDTH, 3 * Plots.PANEL_WIDTH) > 0.01, "privacy panel drawn");
     }
 }

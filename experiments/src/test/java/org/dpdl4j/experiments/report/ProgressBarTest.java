@@ -52,6 +52,15 @@ class ProgressBarTest {
     }
 
     @Test
+    void qualifiedFieldsSayWhatEachValueIsFor() {
+        ProgressBar bar = bar(3, false).build();
+        bar.field("CDP", 0.0827612, "eps=10").field("Decor-ring", 14.6597, "eps=5").step(3);
+        bar.finish();
+        assertEquals("train 3/3 100.0% - it/s elapsed 0:00 CDP=0.08276(eps=10) Decor-ring=14.66(eps=5)",
+                output().lines().reduce((a, b) -> b).orElseThrow());
+    }
+
+    @Test
     void terminalModeRedrawsInPlaceAndEndsWithANewline() {
         ProgressBar bar = bar(4, true).redrawInterval(Duration.ofSeconds(1)).unit("round").build();
         now.set(2 * SECOND);

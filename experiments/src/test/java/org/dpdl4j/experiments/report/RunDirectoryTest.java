@@ -169,4 +169,20 @@ class RunDirectoryTest {
         assertThrows(IllegalArgumentException.class, () -> new Provenance("v", "17", "x", "os", 1, "b",
                 OffsetDateTime.now(), Map.of("", 1L), List.of()));
     }
+
+    @Test
+    void listingNamesEveryFileWithNumberedOnesTogetherAndTheLockLast() throws Exception {
+        try (RunDirectory run = RunDirectory.claim(work.resolve("listed"), "test", false)) {
+            run.writeText("summary.md", "# run\n");
+            run.writeText("config.json", "{}\n");
+            for (int i = 0; i < 12; i++) {
+                run.writeText("model-node-" + i + ".zip", "x");
+            }
+            run.writeText("part-1.csv", "a");
+            run.writeText("part-2.csv", "b");
+            Files.createDirectories(run.path().resolve("sub"));
+            assertEquals("config.json, model-node-<i>.zip (12 files), part-1.csv, part-2.csv, summary.md, .dpdl4j.lock (the"
+                    + " directory's claim, emptied at the end)", run.listing());
+        }
+    }
 }
