@@ -244,7 +244,6 @@ public final class DpSgdReproduction {
             // gradient, z / B, falls from 1.97e-3 (512) to 1.57e-3 (1024) and 1.43e-3 (2048).
             g.add(new Setting("tanh", 1024, 40, 1.0, 0.9, 0.1));
             g.add(new Setting("tanh", 2048, 80, 1.0, 0.9, 0.1));
-            g.add(new Setting("tanh", 2048, 80, 2.0, 0.9, 0.1));
         } else if (mnist) {
             for (String act : new String[]{"tanh"}) {
                 for (int[] be : new int[][]{{512, 30}, {1024, 40}}) {

@@ -30,7 +30,7 @@ class CampaignProtocolsTest {
         assertTrue(unknown.getMessage().contains("unknown protocol 'gossip-magic'") && unknown.getMessage().contains("decor"),
                 unknown.getMessage());
         IllegalArgumentException untapped = assertThrows(IllegalArgumentException.class,
-                () -> CampaignProtocols.named(List.of("random-walk")));
-        assertTrue(untapped.getMessage().contains("'random-walk' has no tapped run"), untapped.getMessage());
+                () -> CampaignProtocols.named(List.of("model-propagation")));
+        assertTrue(untapped.getMessage().contains("'model-propagation' has no tapped run"), untapped.getMessage());
     }
 }
