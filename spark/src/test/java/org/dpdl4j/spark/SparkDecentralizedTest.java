@@ -1,6 +1,6 @@
 package org.dpdl4j.spark;
 
-import static org.dpdl4j.spark.Parties.assertBitwise;
+import static org.dpdl4j.runtime.engine.PartyFixtures.assertBitwise;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
@@ -18,6 +18,7 @@ import org.dpdl4j.protocol.decentralized.LocalObjective;
 import org.dpdl4j.protocol.decentralized.RoundTap;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.engine.PartyFixtures;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,8 +78,8 @@ class SparkDecentralizedTest {
     }
 
     private static DecentralizedTrainer mlpDecor() {
-        return DecentralizedTrainer.builder().algorithm(DecentralizedAlgorithm.DECOR).model(Parties.mlp())
-                .graph(Topologies.ring(NODES)).nodeData(Parties.data(NODES, 9)).unit(ProtectedUnit.EXAMPLE).clip(1.0)
+        return DecentralizedTrainer.builder().algorithm(DecentralizedAlgorithm.DECOR).model(PartyFixtures.mlp())
+                .graph(Topologies.ring(NODES)).nodeData(PartyFixtures.data(NODES, 9)).unit(ProtectedUnit.EXAMPLE).clip(1.0)
                 .batchSize(8).sampling(SamplingScheme.POISSON).learningRate(new LearningRate.Constant(0.1)).rounds(ROUNDS)
                 .target(8.0, 1e-5).seed(5).noiseKind(NoiseKind.SEEDED).build();
     }

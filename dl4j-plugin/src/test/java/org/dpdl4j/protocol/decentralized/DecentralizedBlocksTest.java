@@ -7,13 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
-import org.dpdl4j.models.Architecture;
-import org.dpdl4j.models.ModelKind;
-import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseKind;
@@ -21,13 +17,11 @@ import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.engine.InProcessBlocks;
+import org.dpdl4j.runtime.engine.PartyFixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.nd4j.linalg.activations.Activation;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The nodes of a decentralized run split into blocks compute, round by round, exactly what one process computes with
@@ -143,16 +137,7 @@ class DecentralizedBlocksTest {
     }
 
     private static void assertSame(INDArray expected, INDArray actual, String what) {
-        if (expected == null || actual == null) {
-            assertEquals(expected == null, actual == null, what);
-            return;
-        }
-        assertArrayEquals(expected.shape(), actual.shape(), what);
-        if (expected.dataType() == DataType.FLOAT) {
-            assertArrayEquals(expected.reshape(expected.length()).toFloatVector(), actual.reshape(actual.length()).toFloatVector(), what);
-        } else {
-            assertArrayEquals(expected.reshape(expected.length()).toDoubleVector(), actual.reshape(actual.length()).toDoubleVector(), what);
-        }
+        PartyFixtures.assertBitwise(expected, actual, what);
     }
 
     private static RoundTap copy(RoundTap t) {
@@ -180,27 +165,10 @@ class DecentralizedBlocksTest {
     }
 
     private static MultiLayerNetwork mlp() {
-        return ModelKind.MLP.network(20, 3, ModelOptions.defaults().withSeed(3),
-                Architecture.defaults().withHiddenLayers(List.of(16), Activation.RELU));
+        return PartyFixtures.mlp();
     }
 
-    /** Node i holds 40 + 5 i examples of 20 features and 3 classes. */
     private static List<NodeData> mlpData() {
-        Random random = new Random(9);
-        List<NodeData> out = new ArrayList<>();
-        for (int i = 0; i < N; i++) {
-            int m = 40 + 5 * i;
-            float[] x = new float[m * 20];
-            float[] y = new float[m * 3];
-            for (int k = 0; k < m; k++) {
-                int label = random.nextInt(3);
-                y[k * 3 + label] = 1;
-                for (int f = 0; f < 20; f++) {
-                    x[k * 20 + f] = (float) (random.nextGaussian() + (f % 3 == label ? 0.7 : 0));
-                }
-            }
-            out.add(new NodeData(Nd4j.createFromArray(x).reshape(m, 20), Nd4j.createFromArray(y).reshape(m, 3)));
-        }
-        return out;
+        return PartyFixtures.data(N, 9);
     }
 }

@@ -1,4 +1,7 @@
-package org.dpdl4j.spark;
+package org.dpdl4j.runtime.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,22 +16,22 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-/** Small classification parties and models for the engine's tests. */
-final class Parties {
-    static final int FEATURES = 20;
-    static final int CLASSES = 3;
+/** Parties of unequal sizes, a small MLP, and a bitwise comparison: what the block-engine tests share. */
+public final class PartyFixtures {
+    public static final int FEATURES = 20;
+    public static final int CLASSES = 3;
 
-    private Parties() {
+    private PartyFixtures() {
     }
 
     /** A 20-16-3 ReLU MLP in float. */
-    static MultiLayerNetwork mlp() {
+    public static MultiLayerNetwork mlp() {
         return ModelKind.MLP.network(FEATURES, CLASSES, ModelOptions.defaults().withSeed(3),
                 Architecture.defaults().withHiddenLayers(List.of(16), Activation.RELU));
     }
 
-    /** Party i holds 40 + 5 i examples of three Gaussian classes. */
-    static List<NodeData> data(int parties, long seed) {
+    /** Party i holds 40 + 5 i examples of three Gaussian classes in 20 features. */
+    public static List<NodeData> data(int parties, long seed) {
         Random random = new Random(seed);
         List<NodeData> out = new ArrayList<>();
         for (int i = 0; i < parties; i++) {
@@ -47,15 +50,17 @@ final class Parties {
         return out;
     }
 
-    /** Fails unless the arrays hold the same values, bit for bit. */
-    static void assertBitwise(INDArray expected, INDArray actual, String what) {
-        org.junit.jupiter.api.Assertions.assertArrayEquals(expected.shape(), actual.shape(), what);
+    /** Fails unless both are null or hold the same values, bit for bit. */
+    public static void assertBitwise(INDArray expected, INDArray actual, String what) {
+        if (expected == null || actual == null) {
+            assertEquals(expected == null, actual == null, what);
+            return;
+        }
+        assertArrayEquals(expected.shape(), actual.shape(), what);
         if (expected.dataType() == DataType.FLOAT) {
-            org.junit.jupiter.api.Assertions.assertArrayEquals(expected.reshape(expected.length()).toFloatVector(),
-                    actual.reshape(actual.length()).toFloatVector(), what);
+            assertArrayEquals(expected.reshape(expected.length()).toFloatVector(), actual.reshape(actual.length()).toFloatVector(), what);
         } else {
-            org.junit.jupiter.api.Assertions.assertArrayEquals(expected.reshape(expected.length()).toDoubleVector(),
-                    actual.reshape(actual.length()).toDoubleVector(), what);
+            assertArrayEquals(expected.reshape(expected.length()).toDoubleVector(), actual.reshape(actual.length()).toDoubleVector(), what);
         }
     }
 }
