@@ -30,6 +30,7 @@ final class SparkConnection {
 
     static JavaSparkContext open(SparkSettings settings, String purpose) {
         SparkConf conf = new SparkConf();
+        settings.properties().forEach(conf::set);
         String master = settings.master() != null ? settings.master() : conf.get("spark.master", "local[*]");
         conf.setMaster(master);
         conf.setIfMissing("spark.app.name", purpose);

@@ -2,6 +2,7 @@ package org.dpdl4j.spark;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.dpdl4j.runtime.engine.EngineOptions;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -14,8 +15,9 @@ import org.dpdl4j.runtime.options.RunSettings;
  *                      sets it), else {@code local[*]}
  * @param blocks        how many blocks to split the parties into, or null for one per core the cluster offers
  * @param executorWait  how long to wait for a cluster's first executor before giving up
+ * @param properties    Spark properties for the application, over those of the JVM's {@code spark.*} system properties
  */
-public record SparkSettings(String master, Integer blocks, Duration executorWait) {
+public record SparkSettings(String master, Integer blocks, Duration executorWait, Map<String, String> properties) {
     private static final Pattern LOCAL = Pattern.compile("local(\\[(\\d+|\\*)(,\\d+)?])?");
     private static final Pattern STANDALONE = Pattern.compile("spark://[^,:/\\s]+:\\d+(,[^,:/\\s]+:\\d+)*");
     /** The time a cluster has to give the application its first executor, by default. */
@@ -36,26 +38,34 @@ public record SparkSettings(String master, Integer blocks, Duration executorWait
         if (executorWait == null || executorWait.isNegative() || executorWait.isZero()) {
             throw new IllegalArgumentException("the wait for executors must be positive, got " + executorWait);
         }
+        properties = Map.copyOf(properties);
     }
 
     /** The given master, one block per core, the default wait. */
     public static SparkSettings master(String master) {
-        return new SparkSettings(master, null, DEFAULT_EXECUTOR_WAIT);
+        return new SparkSettings(master, null, DEFAULT_EXECUTOR_WAIT, Map.of());
     }
 
     /** The settings of the engine options ({@code --master}, {@code --blocks}). */
     public static SparkSettings of(RunSettings settings) {
         return new SparkSettings(settings.get(EngineOptions.MASTER).orElse(null),
-                settings.get(EngineOptions.BLOCKS).map(Long::intValue).orElse(null), DEFAULT_EXECUTOR_WAIT);
+                settings.get(EngineOptions.BLOCKS).map(Long::intValue).orElse(null), DEFAULT_EXECUTOR_WAIT, Map.of());
     }
 
     /** The same with {@code k} blocks. */
     public SparkSettings withBlocks(int k) {
-        return new SparkSettings(master, k, executorWait);
+        return new SparkSettings(master, k, executorWait, properties);
     }
 
     /** The same with another wait for executors. */
     public SparkSettings withExecutorWait(Duration wait) {
-        return new SparkSettings(master, blocks, wait);
+        return new SparkSettings(master, blocks, wait, properties);
+    }
+
+    /** The same with these Spark properties added (e.g. {@code spark.executor.memory}). */
+    public SparkSettings withProperties(Map<String, String> more) {
+        Map<String, String> all = new java.util.HashMap<>(properties);
+        all.putAll(more);
+        return new SparkSettings(master, blocks, executorWait, all);
     }
 }
