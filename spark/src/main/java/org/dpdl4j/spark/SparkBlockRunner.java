@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * The blocks of one run on a Spark cluster. Block k is partition k of a cached RDD of block indices: the executor that
  * computed a partition keeps it, so Spark sends block k's tasks back there, where the block stays open
  * ({@link ExecutorBlocks}). Each plan is a broadcast of its own, fetched once by the executor that opens the block;
- * each round broadcasts every block's input (the messages its parties receive), runs one job of one task per block,
- * and collects what the blocks send back. A task lost with its executor is retried elsewhere by Spark and reopens its
+ * each round sends every block its input (the messages its parties receive) inside its task, or as a broadcast when it
+ * is large ({@link Payload}), runs one job of one task per block, and collects what the blocks send back. A task lost with its executor is retried elsewhere by Spark and reopens its
  * block from the plan: rounds depend only on the plans and the inputs, so the retried round returns the same.
  */
 final class SparkBlockRunner<P, W extends AutoCloseable, I, O> implements BlockRunner<I, O> {
@@ -62,17 +62,16 @@ final class SparkBlockRunner<P, W extends AutoCloseable, I, O> implements BlockR
         if (inputs.size() != plans.size()) {
             throw new IllegalArgumentException(inputs.size() + " inputs for " + plans.size() + " blocks");
         }
-        List<Broadcast<I>> sent = new ArrayList<>();
+        List<Payload> sent = new ArrayList<>();
         for (I input : inputs) {
-            sent.add(sc.broadcast(input));
+            sent.add(Payload.of(sc, (java.io.Serializable) input));
         }
         try {
+            JavaRDD<Payload> payloads = sc.parallelize(sent, sent.size());
             return withDescription(name + ": round " + (round + 1), round,
-                    () -> slots.mapPartitions(new BlockTask<>(run, program, round, plans, sent)).collect());
+                    () -> slots.zipPartitions(payloads, new BlockTask<>(run, program, round, plans)).collect());
         } finally {
-            for (Broadcast<I> b : sent) {
-                b.destroy();
-            }
+            sent.forEach(Payload::release);
         }
     }
 

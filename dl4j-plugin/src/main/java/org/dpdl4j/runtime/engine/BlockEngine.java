@@ -23,6 +23,14 @@ public interface BlockEngine extends AutoCloseable {
     <P extends Serializable, W extends AutoCloseable, I extends Serializable, O extends Serializable> BlockRunner<I, O> start(
             String name, List<P> plans, BlockProgram<P, W, I, O> program);
 
+    /**
+     * A view of this engine for one run among several that share it (a reproduction's grid): the run uses it as its own,
+     * and closing the view leaves this engine open.
+     */
+    default BlockEngine lent() {
+        return new LentBlockEngine(this);
+    }
+
     /** One line for logs and the run's configuration, e.g. {@code spark local[2], 4 blocks}. */
     String describe();
 

@@ -51,6 +51,40 @@ public final class RunEngines {
     }
 
     /**
+     * Checks that the engine options fit together: a cluster option ({@code --master}, {@code --blocks}) needs a cluster
+     * engine. Cheap; callers run it before any work.
+     *
+     * @throws InvalidOptionException naming the option and the fix
+     */
+    public static void check(RunSettings settings) {
+        if (!settings.get(EngineOptions.ENGINE, LOCAL).equals(LOCAL)) {
+            return;
+        }
+        for (RunOption<?> o : List.of(EngineOptions.MASTER, EngineOptions.BLOCKS)) {
+            if (settings.has(o)) {
+                throw o.invalid(o.flag() + " " + settings.texts().get(o.name()) + " has no effect with --engine local (the"
+                        + " default); add --engine spark to run on a cluster, or drop " + o.flag());
+            }
+        }
+    }
+
+    /**
+     * Connects to the engine {@code settings} name, for callers that run several runs on it ({@link BlockEngine#lent()});
+     * empty for the local engine. The caller closes it.
+     *
+     * @throws InvalidOptionException for engine options that do not fit or a cluster that cannot be reached
+     */
+    public static Optional<BlockEngine> connect(RunSettings settings, String purpose) {
+        check(settings);
+        String name = settings.get(EngineOptions.ENGINE, LOCAL);
+        if (name.equals(LOCAL)) {
+            return Optional.empty();
+        }
+        RunEngine engine = find(name).orElseThrow(() -> EngineOptions.ENGINE.invalid("no engine '" + name + "' is installed"));
+        return Optional.of(engine.connect(settings, purpose));
+    }
+
+    /**
      * Puts a run on the engine {@code settings} name: the local engine leaves it as it is, another one connects and
      * {@link DistributableRun#distribute distributes} it (the run then owns the connection). Returns the run.
      *
@@ -58,23 +92,22 @@ public final class RunEngines {
      *                                protocol the engine cannot distribute, a cluster that cannot be reached
      */
     public static TrainingRun place(TrainingRun run, RunSettings settings) {
+        check(settings);
         String name = settings.get(EngineOptions.ENGINE, LOCAL);
         if (name.equals(LOCAL)) {
-            for (RunOption<?> o : List.of(EngineOptions.MASTER, EngineOptions.BLOCKS)) {
-                if (settings.has(o)) {
-                    throw o.invalid(o.flag() + " " + settings.texts().get(o.name()) + " has no effect with --engine local (the"
-                            + " default); add --engine spark to run on a cluster, or drop " + o.flag());
-                }
-            }
             return run;
         }
-        RunEngine engine = find(name).orElseThrow(() -> EngineOptions.ENGINE.invalid("no engine '" + name + "' is installed"));
         if (!(run instanceof DistributableRun distributable)) {
             throw EngineOptions.ENGINE.invalid("--engine " + name + " runs the decentralized and federated protocols, whose"
                     + " parties can be split into blocks; " + run.protocol() + " runs on --engine local only");
         }
-        distributable.distribute(engine.connect(settings, "dpdl4j " + run.protocol()));
+        distributable.distribute(connect(settings, "dpdl4j " + run.protocol()).orElseThrow());
         return run;
+    }
+
+    /** How a run's rounds are computed, for its configuration: {@code local}, or the engine's description. */
+    public static String describe(TrainingRun run) {
+        return run instanceof DistributableRun d && d.engine() != null ? d.engine().describe() : LOCAL;
     }
 
     /** {@code settings} without the engine options (what a protocol and its checkpoint see). */
