@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Starts the Spark application of a run. Spark properties come from the JVM's {@code spark.*} system properties
  * (spark-submit sets them; {@code -Dspark.executor.memory=4g} and the like work from the command line too); dpdl4j sets
  * only what it needs where they say nothing: the master, the application name, no web UI, one OpenMP thread per
- * executor task. On a standalone cluster it first checks that the master answers, ships the driver's jars when the
+ * executor task, uncompressed broadcasts (model rows do not compress). On a standalone cluster it first checks that the master answers, ships the driver's jars when the
  * application was not submitted with its own, and waits for the first executor, so that a wrong address or a cluster
  * without free workers is an error that says so, not a hang.
  */
@@ -36,6 +36,8 @@ final class SparkConnection {
         conf.setIfMissing("spark.app.name", purpose);
         conf.setIfMissing("spark.ui.enabled", "false");
         conf.setIfMissing("spark.executorEnv.OMP_NUM_THREADS", "1");
+        // Models and noisy messages do not compress: compressing the broadcast ones only costs time.
+        conf.setIfMissing("spark.broadcast.compress", "false");
         boolean standalone = master.toLowerCase(Locale.ROOT).startsWith("spark://");
         if (standalone) {
             requireReachable(master);

@@ -13,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A Spark standalone cluster on this machine's loopback: a master and workers, each a child process of this JVM that
@@ -85,7 +87,7 @@ public final class StandaloneCluster implements AutoCloseable {
 
     private static Process launch(Path dir, String name, List<String> mainAndArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path")));
+                "-Xmx256m", "-cp", classPath()));
         // Spark's own list of what it opens on Java 17 (its launcher adds the same to every JVM it starts)
         command.addAll(List.of(org.apache.spark.launcher.JavaModuleOptions.defaultModuleOptions().trim().split("\\s+")));
         command.addAll(mainAndArgs);
@@ -111,7 +113,7 @@ public final class StandaloneCluster implements AutoCloseable {
      * JavaCPP's memory limits for executors of {@code executorMemory}.
      */
     public Map<String, String> executorProperties() {
-        return Map.of("spark.executor.extraClassPath", System.getProperty("java.class.path"),
+        return Map.of("spark.executor.extraClassPath", classPath(),
                 "spark.driver.host", HOST, "spark.driver.bindAddress", HOST,
                 "spark.executor.extraJavaOptions", "-Dorg.bytedeco.javacpp.maxbytes=1g -Dorg.bytedeco.javacpp.maxphysicalbytes=3g");
     }
@@ -193,6 +195,12 @@ public final class StandaloneCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting the cluster", e);
         }
+    }
+
+    /** This JVM's class path with absolute entries: executors start in their own work directories. */
+    private static String classPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator));
     }
 
     private static int freePort() throws IOException {

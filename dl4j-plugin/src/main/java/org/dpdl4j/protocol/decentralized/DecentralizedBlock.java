@@ -12,8 +12,8 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
-import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.engine.Rows;
+import org.dpdl4j.runtime.engine.WorkerThread;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -45,7 +45,7 @@ public final class DecentralizedBlock implements AutoCloseable {
     private final List<BatchSampler> everyone = new ArrayList<>();
     private final INDArray expectedBatchSizes;
     private final NodeBatches batches;
-    private final RoundWorkspace workspace = new RoundWorkspace();
+    private final WorkerThread thread;
     private PaddedBatch fullBatch;
     private INDArray fixedPairwise;
 
@@ -72,16 +72,12 @@ public final class DecentralizedBlock implements AutoCloseable {
         }
         this.batches = new NodeBatches(data, type);
         this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
+        this.thread = new WorkerThread("dpdl4j-nodes-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
     }
 
     /** One round: gossip (or the given models), gradients, noise, the local step; returns the nodes' messages. */
     public synchronized DecentralizedBlockOutput step(long round, DecentralizedBlockInput input) {
-        // Blocks run on whatever thread the engine lends them: the round's workspace is released at its end.
-        try (MemoryWorkspace ws = workspace.open()) {
-            return roundInWorkspace(round, input);
-        } finally {
-            workspace.close();
-        }
+        return thread.round(() -> roundInWorkspace(round, input));
     }
 
     private DecentralizedBlockOutput roundInWorkspace(long round, DecentralizedBlockInput input) {
@@ -201,6 +197,6 @@ public final class DecentralizedBlock implements AutoCloseable {
 
     @Override
     public void close() {
-        workspace.close();
+        thread.close();
     }
 }

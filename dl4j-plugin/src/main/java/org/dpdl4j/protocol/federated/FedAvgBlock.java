@@ -6,10 +6,9 @@ import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.NodeData;
-import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.engine.Rows;
+import org.dpdl4j.runtime.engine.WorkerThread;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -22,7 +21,7 @@ public final class FedAvgBlock implements AutoCloseable {
     private final FedAvgBlockPlan plan;
     private final LocalTraining local;
     private final DataType type;
-    private final RoundWorkspace workspace = new RoundWorkspace();
+    private final WorkerThread thread;
 
     /** Opens the block of a plan. */
     public FedAvgBlock(FedAvgBlockPlan plan) {
@@ -37,6 +36,7 @@ public final class FedAvgBlock implements AutoCloseable {
         }
         FedAvgConfig c = plan.config();
         this.local = new LocalTraining(gradients, clients, plan.first(), c.localSteps(), c.localBatchSize());
+        this.thread = new WorkerThread("dpdl4j-clients-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
     }
 
     /** One round of the block's participants. */
@@ -44,7 +44,7 @@ public final class FedAvgBlock implements AutoCloseable {
         if (input.participants().length == 0) {
             return new FedAvgBlockOutput(null, new double[0], new int[0]);
         }
-        try (MemoryWorkspace ws = workspace.open()) {
+        return thread.round(() -> {
             INDArray theta = input.theta().toArray().castTo(type);
             FedAvgConfig c = plan.config();
             LocalTraining.Updates u = local.run(theta, input.participants(), c.localRate().at(round), round, plan.streams(), input.width());
@@ -52,13 +52,11 @@ public final class FedAvgBlock implements AutoCloseable {
                     (values, r) -> GopaAveraging.revealRows(values, plan.first(), plan.incidence(), plan.streams(), r,
                             plan.gopaSigmas()[0], plan.gopaSigmas()[1], type));
             return new FedAvgBlockOutput(Rows.of(messages), u.firstLossSums(), u.firstSizes());
-        } finally {
-            workspace.close();
-        }
+        });
     }
 
     @Override
     public void close() {
-        workspace.close();
+        thread.close();
     }
 }

@@ -2,6 +2,8 @@ package org.dpdl4j.runtime.engine;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.bytedeco.javacpp.DoublePointer;
+import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -35,12 +37,27 @@ public record Rows(int rows, long columns, float[] floats, double[] doubles) imp
         }
         int r = (int) m.rows();
         long c = m.columns();
+        if (m.dataType() != DataType.FLOAT && m.dataType() != DataType.DOUBLE) {
+            throw new IllegalArgumentException("rows travel as FLOAT or DOUBLE, got " + m.dataType());
+        }
         INDArray copy = m.dup('c');   // a buffer of exactly these values, in row-major order
-        return switch (m.dataType()) {
-            case FLOAT -> new Rows(r, c, copy.data().asFloat(), null);
-            case DOUBLE -> new Rows(r, c, null, copy.data().asDouble());
-            default -> throw new IllegalArgumentException("rows travel as FLOAT or DOUBLE, got " + m.dataType());
-        };
+        int n = (int) copy.length();
+        if (m.dataType() == DataType.FLOAT) {
+            float[] values = new float[n];
+            if (Nd4j.getEnvironment().isCPU()) {
+                new FloatPointer(copy.data().addressPointer()).get(values, 0, n);   // one copy, not one call per value
+            } else {
+                values = copy.data().asFloat();
+            }
+            return new Rows(r, c, values, null);
+        }
+        double[] values = new double[n];
+        if (Nd4j.getEnvironment().isCPU()) {
+            new DoublePointer(copy.data().addressPointer()).get(values, 0, n);
+        } else {
+            values = copy.data().asDouble();
+        }
+        return new Rows(r, c, null, values);
     }
 
     /** The values' type. */
@@ -51,8 +68,17 @@ public record Rows(int rows, long columns, float[] floats, double[] doubles) imp
     /** A new [rows, columns] array outside any workspace. */
     public INDArray toArray() {
         try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-            INDArray out = floats != null ? Nd4j.createFromArray(floats) : Nd4j.createFromArray(doubles);
-            return out.reshape('c', rows, columns);
+            if (!Nd4j.getEnvironment().isCPU()) {
+                INDArray out = floats != null ? Nd4j.createFromArray(floats) : Nd4j.createFromArray(doubles);
+                return out.reshape('c', rows, columns);
+            }
+            INDArray out = Nd4j.createUninitializedDetached(dataType(), rows, columns);
+            if (floats != null) {
+                new FloatPointer(out.data().addressPointer()).put(floats, 0, floats.length);
+            } else {
+                new DoublePointer(out.data().addressPointer()).put(doubles, 0, doubles.length);
+            }
+            return out;
         }
     }
 
