@@ -38,9 +38,4 @@ final class ExecutorBlocks {
             }
         }
     }
-
-    /** How many blocks of {@code run} this JVM holds. */
-    static long count(String run) {
-        return OPEN.keySet().stream().filter(k -> k.startsWith(run + "/")).count();
-    }
 }

@@ -1,14 +1,19 @@
 package org.dpdl4j.spark;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.io.OutputStream;
+import java.io.SequenceInputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 
@@ -24,8 +29,8 @@ abstract class Payload implements Serializable {
 
     /** The payload of {@code value}. */
     static Payload of(JavaSparkContext sc, Serializable value) {
-        byte[] bytes = serialize(value);
-        return bytes.length <= INLINE_BYTES ? new Inline(bytes) : new Shared(sc.broadcast(bytes));
+        byte[][] chunks = serialize(value);
+        return chunks.length == 1 && chunks[0].length <= INLINE_BYTES ? new Inline(chunks) : new Shared(sc.broadcast(chunks));
     }
 
     /** The value, deserialized where it is used. */
@@ -36,9 +41,9 @@ abstract class Payload implements Serializable {
 
     private static final class Inline extends Payload {
         private static final long serialVersionUID = 1L;
-        private final byte[] bytes;
+        private final byte[][] bytes;
 
-        Inline(byte[] bytes) {
+        Inline(byte[][] bytes) {
             this.bytes = bytes;
         }
 
@@ -54,9 +59,9 @@ abstract class Payload implements Serializable {
 
     private static final class Shared extends Payload {
         private static final long serialVersionUID = 1L;
-        private final Broadcast<byte[]> bytes;
+        private final Broadcast<byte[][]> bytes;
 
-        Shared(Broadcast<byte[]> bytes) {
+        Shared(Broadcast<byte[][]> bytes) {
             this.bytes = bytes;
         }
 
@@ -71,21 +76,75 @@ abstract class Payload implements Serializable {
         }
     }
 
-    static byte[] serialize(Serializable value) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+    /**
+     * The value's Java serialization in chunks of at most {@link Chunks#SIZE} bytes: a round's messages are hundreds of
+     * megabytes for large runs, and one growing array would be copied (and zeroed) over and over as it doubles.
+     */
+    static byte[][] serialize(Serializable value) {
+        Chunks chunks = new Chunks();
+        try (ObjectOutputStream out = new ObjectOutputStream(chunks)) {
             out.writeObject(value);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serialize a block's input (" + value.getClass().getName() + "): " + e.getMessage(), e);
         }
-        return bytes.toByteArray();
+        return chunks.toArrays();
     }
 
-    static Object deserialize(byte[] bytes) {
-        try (ObjectInputStream in = new ContextClassLoaderInput(new ByteArrayInputStream(bytes))) {
+    static Object deserialize(byte[][] chunks) {
+        List<InputStream> parts = new ArrayList<>();
+        for (byte[] c : chunks) {
+            parts.add(new ByteArrayInputStream(c));
+        }
+        try (ObjectInputStream in = new ContextClassLoaderInput(new SequenceInputStream(Collections.enumeration(parts)))) {
             return in.readObject();
         } catch (IOException | ClassNotFoundException e) {
             throw new IllegalStateException("cannot read a block's input: " + e.getMessage(), e);
+        }
+    }
+
+    /** An output stream into fixed-size chunks, each copied once. */
+    private static final class Chunks extends OutputStream {
+        static final int SIZE = 4 << 20;
+        private final List<byte[]> full = new ArrayList<>();
+        private byte[] current = new byte[64 << 10];
+        private int used;
+
+        @Override
+        public void write(int b) {
+            room();
+            current[used++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            while (len > 0) {
+                room();
+                int n = Math.min(len, current.length - used);
+                System.arraycopy(b, off, current, used, n);
+                used += n;
+                off += n;
+                len -= n;
+            }
+        }
+
+        /** A full chunk moves to the list; the first chunk starts small, so that small values stay small. */
+        private void room() {
+            if (used < current.length) {
+                return;
+            }
+            if (current.length < SIZE && full.isEmpty()) {
+                current = Arrays.copyOf(current, Math.min(SIZE, current.length * 4));
+                return;
+            }
+            full.add(current);
+            current = new byte[SIZE];
+            used = 0;
+        }
+
+        byte[][] toArrays() {
+            List<byte[]> all = new ArrayList<>(full);
+            all.add(Arrays.copyOf(current, used));
+            return all.toArray(byte[][]::new);
         }
     }
 

@@ -38,6 +38,9 @@ final class SparkConnection {
         conf.setIfMissing("spark.executorEnv.OMP_NUM_THREADS", "1");
         // Models and noisy messages do not compress: compressing the broadcast ones only costs time.
         conf.setIfMissing("spark.broadcast.compress", "false");
+        // A block's messages (megabytes) come back with its task's status, not through a second fetch.
+        conf.setIfMissing("spark.task.maxDirectResultSize", "64m");
+        conf.setIfMissing("spark.rpc.message.maxSize", "256");
         boolean standalone = master.toLowerCase(Locale.ROOT).startsWith("spark://");
         if (standalone) {
             requireReachable(master);
@@ -85,12 +88,10 @@ final class SparkConnection {
         }
         List<String> jars = new ArrayList<>();
         List<String> folders = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            File f = new File(entry);
-            String name = f.getName();
+        for (File f : classPath()) {
             if (f.isDirectory()) {
-                folders.add(entry);
-            } else if (name.endsWith(".jar") && !providedByTheCluster(name)) {
+                folders.add(f.getPath());
+            } else if (f.getName().endsWith(".jar") && !providedByTheCluster(f.getName())) {
                 jars.add(f.getAbsolutePath());
             }
         }
@@ -101,6 +102,32 @@ final class SparkConnection {
         }
         conf.set("spark.jars", String.join(",", jars));
         LOG.info("shipping {} jars of the class path to the executors", jars.size());
+    }
+
+    /**
+     * The class path's entries, with the jars that a jar's manifest lists ({@code java -jar dpdl4j.jar} puts only the
+     * tool's jar on {@code java.class.path}; its manifest names the libraries beside it).
+     */
+    private static List<File> classPath() {
+        java.util.LinkedHashSet<File> out = new java.util.LinkedHashSet<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            File f = new File(entry).getAbsoluteFile();
+            out.add(f);
+            if (f.isFile() && f.getName().endsWith(".jar")) {
+                try (java.util.jar.JarFile jar = new java.util.jar.JarFile(f)) {
+                    java.util.jar.Manifest manifest = jar.getManifest();
+                    String listed = manifest == null ? null : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
+                    if (listed != null) {
+                        for (String relative : listed.trim().split("\\s+")) {
+                            out.add(new File(f.getParentFile(), relative).getAbsoluteFile());
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("cannot read the manifest of " + f + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static boolean providedByTheCluster(String jar) {

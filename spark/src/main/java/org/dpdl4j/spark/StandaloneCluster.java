@@ -36,11 +36,15 @@ public final class StandaloneCluster implements AutoCloseable {
     private final List<Process> workers = new ArrayList<>();
     private final List<Integer> workerUiPorts = new ArrayList<>();
 
+    private final Thread stopAtExit = new Thread(this::stopProcesses, "dpdl4j-standalone-cluster-stop");
+
     private StandaloneCluster(Path dir, Process master, int masterPort, int masterUiPort) {
         this.dir = dir;
         this.master = master;
         this.masterPort = masterPort;
         this.masterUiPort = masterUiPort;
+        // The daemons are this JVM's children: they go with it even when it ends without closing the cluster.
+        Runtime.getRuntime().addShutdownHook(stopAtExit);
     }
 
     /**
@@ -212,6 +216,15 @@ public final class StandaloneCluster implements AutoCloseable {
     /** Stops every worker (with its executors) and the master. */
     @Override
     public void close() {
+        stopProcesses();
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopAtExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is ending: the hook runs or has run
+        }
+    }
+
+    private void stopProcesses() {
         for (int i = 0; i < workers.size(); i++) {
             killWorker(i);
         }

@@ -67,9 +67,6 @@ final class SparkRoundBench implements Callable<Integer> {
             description = "secure (default: what a cluster deployment uses; every party draws only its own rows) or seeded.")
     NoiseKind noise;
 
-    @Option(names = "--executor-memory", defaultValue = "1g", description = "Heap of each executor; default ${DEFAULT-VALUE}.")
-    String executorMemory;
-
     @Option(names = "--work-dir", description = "Where the cluster keeps its logs; default a new temporary directory.")
     Path workDir;
 
@@ -93,21 +90,20 @@ final class SparkRoundBench implements Callable<Integer> {
         for (int e : executors) {
             Path dir = workDir != null ? Files.createDirectories(workDir.resolve("executors-" + e))
                     : Files.createTempDirectory("dpdl4j-spark-bench-");
-            int perExecutorMb = 256 + memoryMb(executorMemory);
-            try (StandaloneCluster cluster = StandaloneCluster.start(dir, 1, e, (e * perExecutorMb) + "m");
-                 SparkBlocks engine = SparkBlocks.connect(SparkSettings.master(cluster.masterUrl()).withBlocks(e)
-                         .withProperties(cluster.executorProperties())
-                         .withProperties(Map.of("spark.executor.cores", "1", "spark.cores.max", Integer.toString(e),
-                                 "spark.executor.memory", executorMemory, "spark.driver.maxResultSize", "2g")), "dpdl4j bench spark-round")) {
-                awaitExecutors(engine, e);
-                double fixed = fixedCostMs(engine, e);
-                System.out.printf(Locale.ROOT, "%d executors: Spark's fixed cost %.1f ms/round%n", e, fixed);
+            int largest = nodes.stream().mapToInt(n -> executorMb(n, e, mnist.size())).max().orElseThrow();
+            try (StandaloneCluster cluster = StandaloneCluster.start(dir, 1, e, (e * 3 * largest) + "m")) {
                 for (int k = 0; k < nodes.size(); k++) {
-                    try (DecentralizedTrainer run = decor(split(mnist, nodes.get(k)))) {
+                    int n = nodes.get(k);
+                    try (SparkBlocks engine = SparkBlocks.connect(SparkSettings.master(cluster.masterUrl()).withBlocks(e)
+                            .withProperties(cluster.executorProperties()).withProperties(executorProperties(e, executorMb(n, e, mnist.size()))),
+                            "dpdl4j bench spark-round");
+                         DecentralizedTrainer run = decor(split(mnist, n))) {
+                        awaitExecutors(engine, e);
+                        double fixed = fixedCostMs(engine, e);
                         run.distribute(engine.lent());
                         double ms = medianRoundMs(run);
                         String row = String.format(Locale.ROOT, "n=%d executors=%d: %.1f ms/round, %.2fx the local engine (%.1f ms);"
-                                + " fixed cost %.1f ms", nodes.get(k), e, ms, ms / local[k], local[k], fixed);
+                                + " Spark's fixed cost %.1f ms/round", n, e, ms, ms / local[k], local[k], fixed);
                         System.out.println(row);
                         table.add(row);
                     }
@@ -117,6 +113,23 @@ final class SparkRoundBench implements Callable<Integer> {
         System.out.println();
         table.forEach(System.out::println);
         return 0;
+    }
+
+    /**
+     * An executor's heap for n nodes on e executors: Spark's own 300 MB, room for a dozen copies of its block's
+     * messages on the way in and out, five of its block's examples (the plan's bytes, the cached broadcast, the plan,
+     * the block's arrays); twice that outside the heap for the nodes' arrays.
+     */
+    private static int executorMb(int n, int e, int examples) {
+        double messages = Math.ceil((double) n / e) * 101_770 * 4 / 1e6;
+        double data = (double) examples / e * 785 * 4 / 1e6;
+        return (int) Math.max(1024, 300 + 12 * messages + 5 * data);
+    }
+
+    private static Map<String, String> executorProperties(int e, int heapMb) {
+        return Map.of("spark.executor.cores", "1", "spark.cores.max", Integer.toString(e), "spark.executor.memory", heapMb + "m",
+                "spark.driver.maxResultSize", "2g", "spark.executor.extraJavaOptions", "-Dorg.bytedeco.javacpp.maxbytes=" + 2 * heapMb
+                        + "m -Dorg.bytedeco.javacpp.maxphysicalbytes=" + 4 * heapMb + "m");
     }
 
     /** The median round time after the warm-up. */
@@ -201,14 +214,4 @@ final class SparkRoundBench implements Callable<Integer> {
         }
     }
 
-    private static int memoryMb(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        if (t.endsWith("g")) {
-            return Integer.parseInt(t.substring(0, t.length() - 1)) * 1024;
-        }
-        if (t.endsWith("m")) {
-            return Integer.parseInt(t.substring(0, t.length() - 1));
-        }
-        throw new IllegalArgumentException("--executor-memory " + text + ": give megabytes or gigabytes, e.g. 768m or 1g");
-    }
 }

@@ -48,6 +48,7 @@ public final class DecentralizedBlock implements AutoCloseable {
     private final WorkerThread thread;
     private PaddedBatch fullBatch;
     private INDArray fixedPairwise;
+    private INDArray received;
 
     /** Opens the block of a plan. */
     public DecentralizedBlock(DecentralizedBlockPlan plan) {
@@ -104,11 +105,20 @@ public final class DecentralizedBlock implements AutoCloseable {
 
     /** The nodes' models of the round: gossiped from the messages they received, or as given. */
     private INDArray models(DecentralizedBlockInput input) {
-        if (input.models() != null) {
-            return input.models().toArray().castTo(type).dup('c');
-        }
         INDArray models = Nd4j.create(type, nodes.length, p);
-        plan.gossip().apply(input.received().toArray().castTo(type), models);
+        if (input.models() != null) {
+            input.models().copyInto(models, 0);
+            return models;
+        }
+        if (received == null) {
+            // The messages land in one buffer kept from round to round: megabytes of fresh memory every round cost
+            // more than copying them.
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                received = Nd4j.create(type, input.received().rows(), p);
+            }
+        }
+        input.received().copyInto(received, 0);
+        plan.gossip().apply(received, models);
         return models;
     }
 

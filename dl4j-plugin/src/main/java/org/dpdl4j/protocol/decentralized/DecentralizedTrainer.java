@@ -29,9 +29,6 @@ import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-import static org.nd4j.linalg.indexing.NDArrayIndex.all;
-import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -221,8 +218,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         List<DecentralizedBlockInput> inputs = new ArrayList<>();
         for (int b = 0; b < split.count(); b++) {
             inputs.add(messagesPending
-                    ? DecentralizedBlockInput.received(Rows.of(Nd4j.pullRows(gossiped, 1, gossipRows.get(b))))
-                    : DecentralizedBlockInput.models(Rows.of(params.get(interval(split.first(b), split.end(b)), all()))));
+                    ? DecentralizedBlockInput.received(Rows.ofRows(gossiped, gossipRows.get(b)))
+                    : DecentralizedBlockInput.models(Rows.ofRange(params, split.first(b), split.end(b) - split.first(b))));
         }
         List<DecentralizedBlockOutput> outputs = blocks.step(round, inputs);
         int n = graph.vertexCount();
@@ -236,7 +233,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         measured(LocalGradients.meanBatchLoss(lossSums, sizes));
         INDArray before = observers.isEmpty() ? null : models().dup();
         for (int b = 0; b < outputs.size(); b++) {
-            outputs.get(b).messages().copyTo(gossiped.get(interval(split.first(b), split.end(b)), all()));
+            outputs.get(b).messages().copyInto(gossiped, split.first(b));
         }
         messagesPending = true;
         if (!observers.isEmpty()) {

@@ -5,6 +5,8 @@ import java.util.OptionalDouble;
 import org.dpdl4j.optim.BatchSampler;
 import org.dpdl4j.optim.FixedSizeSampler;
 import org.dpdl4j.optim.PoissonSampler;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -35,9 +37,8 @@ final class LocalGradients {
 
     /** Whether a MEAN objective divides by the expected batch size, which does not depend on the batch drawn. */
     static boolean dividesByExpectedSize(DecentralizedConfig config) {
-        boolean exampleLevel = config.unit() == org.dpdl4j.privacy.accounting.ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
-        return config.objective() == LocalObjective.MEAN
-                && (exampleLevel || config.sampling() == org.dpdl4j.privacy.accounting.SamplingScheme.FULL_BATCH);
+        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
+        return config.objective() == LocalObjective.MEAN && (exampleLevel || config.sampling() == SamplingScheme.FULL_BATCH);
     }
 
     /**
