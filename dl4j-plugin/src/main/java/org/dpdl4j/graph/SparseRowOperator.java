@@ -133,6 +133,32 @@ public final class SparseRowOperator {
     }
 
     /**
+     * Rows {@code [from, to)} of this operator as a worker that holds only them applies it to rows of length {@code p}
+     * (see {@link OperatorRows}); they equal the rows of {@link #apply} bit for bit.
+     */
+    public OperatorRows rows(int from, int to, long p) {
+        if (from < 0 || to > rows || from >= to) {
+            throw new IllegalArgumentException("rows " + from + ".." + (to - 1) + " do not lie within the operator's " + rows + " rows");
+        }
+        java.util.TreeSet<Integer> read = new java.util.TreeSet<>();
+        for (int k = rowStart[from]; k < rowStart[to]; k++) {
+            read.add(col[k]);
+        }
+        int[] reads = read.stream().mapToInt(Integer::intValue).toArray();
+        int[] starts = new int[to - from + 1];
+        int[] positions = new int[rowStart[to] - rowStart[from]];
+        double[] values = new double[positions.length];
+        for (int i = from; i <= to; i++) {
+            starts[i - from] = rowStart[i] - rowStart[from];
+        }
+        for (int k = rowStart[from]; k < rowStart[to]; k++) {
+            positions[k - rowStart[from]] = java.util.Arrays.binarySearch(reads, col[k]);
+            values[k - rowStart[from]] = value[k];
+        }
+        return new OperatorRows(from, to, cols, p, reads, starts, positions, values, isDenseFor(p) ? Matrices.copy(dense) : null);
+    }
+
+    /**
      * Writes row i of {@code A x} into {@code target} ([p] or [1, p]) with the sparse path's operations, so that rows
      * written one at a time (by any thread, in any order) equal those of {@link #apply} wherever {@link #isDenseFor}
      * is false. {@code x} must not be written while this runs.

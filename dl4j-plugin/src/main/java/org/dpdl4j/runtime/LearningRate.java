@@ -1,7 +1,7 @@
 package org.dpdl4j.runtime;
 
-/** A learning-rate schedule over rounds t = 0, 1, ... */
-public sealed interface LearningRate {
+/** A learning-rate schedule over rounds t = 0, 1, ... (serializable, to travel to the workers of a cluster). */
+public sealed interface LearningRate extends java.io.Serializable {
 
     /** The rate at round t. */
     double at(long t);

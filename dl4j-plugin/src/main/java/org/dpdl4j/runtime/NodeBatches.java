@@ -54,16 +54,31 @@ public final class NodeBatches {
 
     /** The batch made of {@code rows[i]} (local indices) of every node i. */
     public PaddedBatch gather(int[][] rows) {
+        return gather(rows, 1);
+    }
+
+    /**
+     * The batch made of {@code rows[i]} of every node i, padded to at least {@code width} examples per node. The nodes
+     * of one run spread over several workers gather their batches with the width the whole run would pad to: the
+     * reductions over a node's batch then run over the same length, and round the same, as in one process.
+     */
+    public PaddedBatch gather(int[][] rows, int width) {
         int n = offsets.length;
         if (rows.length != n) {
             throw new IllegalArgumentException(rows.length + " index sets for " + n + " nodes");
         }
-        int max = 1;
+        if (width < 1) {
+            throw new IllegalArgumentException("a batch is padded to at least 1 example per node, got " + width);
+        }
+        int max = width;
         boolean equal = true;
         for (int[] r : rows) {
             max = Math.max(max, r.length);
             equal &= r.length == rows[0].length;
         }
+        // Unpadded only where every node's batch fills the width (or, as one process gathers an all-empty round, where
+        // every batch is empty and the width is 1).
+        equal &= Math.max(1, rows[0].length) == max;
         int[] global = new int[n * max];
         int[] sizes = new int[n];
         float[] mask = equal ? null : new float[n * max];

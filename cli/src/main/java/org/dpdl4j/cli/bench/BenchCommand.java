@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
                 "Each reports ratios measured in one run (interleaved blocks, medians), not bare wall times. Set"
                         + " OMP_NUM_THREADS=1 on small machines (the launcher does)."},
         subcommands = {DpStepBench.class, NoiseBench.class, DecorRoundBench.class, AccountantBench.class, Mu2RoundBench.class,
-                RecalIterationBench.class})
+                RecalIterationBench.class, SparkRoundBench.class})
 public final class BenchCommand implements Runnable {
     @Override
     public void run() {

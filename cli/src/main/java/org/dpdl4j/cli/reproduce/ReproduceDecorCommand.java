@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.dpdl4j.cli.Converters;
 import org.dpdl4j.cli.DataDirOption;
+import org.dpdl4j.cli.EngineOption;
 import org.dpdl4j.experiments.reproduce.DecorReproduction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -66,6 +67,9 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Mixin
     DataDirOption data;
 
+    @Mixin
+    EngineOption engine;
+
     @Option(names = "--out", description = "Output directory; default results/decor/<task> (runs/decor-<task>-quick with --quick).")
     Path out;
 
@@ -81,6 +85,6 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         var parsed = spec.commandLine().getParseResult();
         return new DecorReproduction(new DecorReproduction.Settings(task, epsilons, epsilonMode, topologies,
                 parsed.hasMatchedOption("--topologies"), seeds, tunePairs, tuneLr, rounds, delta, parsed.hasMatchedOption("--delta"),
-                noise, data.resolve(), out, fresh, quick)).run(spec.commandLine().getOut());
+                noise, data.resolve(), out, fresh, quick, engine.settings())).run(spec.commandLine().getOut());
     }
 }

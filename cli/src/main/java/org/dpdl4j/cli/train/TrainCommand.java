@@ -10,6 +10,7 @@ import org.dpdl4j.experiments.training.TrainingSession;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolRegistry;
+import org.dpdl4j.runtime.engine.EngineOptions;
 import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -79,10 +80,11 @@ public final class TrainCommand implements Callable<Integer> {
         return out;
     }
 
-    /** Every workload and session option (read whatever the algorithm). */
+    /** Every workload, session and engine option (read whatever the algorithm). */
     static List<RunOption<?>> general() {
         List<RunOption<?>> out = new ArrayList<>(WorkloadOptions.all());
         out.addAll(SessionOptions.all());
+        out.addAll(EngineOptions.all());
         return out;
     }
 }

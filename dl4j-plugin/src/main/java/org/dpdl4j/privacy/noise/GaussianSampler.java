@@ -185,6 +185,17 @@ final class GaussianSampler {
         return noise.reshape('c', target.shape());
     }
 
+    /** Draws {@code count} values and discards them, as many as a draw of {@code count} elements consumes. */
+    void skip(long count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("cannot skip a negative number of draws: " + count);
+        }
+        Buffers b = BUFFERS.get();
+        for (long done = 0; done < count; done += BLOCK) {
+            normals(b.block, (int) Math.min(BLOCK, count - done), b.raw);
+        }
+    }
+
     /** n standard normals as a DOUBLE rank-1 array. */
     INDArray standardNormals(int n) {
         return Nd4j.createFromArray(standardNormalArray(n));

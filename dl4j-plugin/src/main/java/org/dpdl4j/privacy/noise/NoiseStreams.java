@@ -41,6 +41,44 @@ public interface NoiseStreams {
         eachRow(rows, e -> pairwiseNoise(e, round), true, std);
     }
 
+    /**
+     * Adds the private noise of some nodes in {@code round} to the rows of {@code rows} ([k, p], row r = node
+     * {@code nodes[r]}, ids increasing): for each of them the values {@link #addPrivateNoise(INDArray, long, double)}
+     * adds to that node's row of an [n, p] array. What a worker holding only these nodes draws.
+     */
+    default void addPrivateNoise(INDArray rows, int[] nodes, long round, double std) {
+        int[] ids = StreamRows.checked(nodes, rows, "node");
+        eachRow(rows, r -> privateNoise(ids[r], round), false, std);
+    }
+
+    /** Overwrites the rows of {@code rows} with the private noise of some nodes: {@link #addPrivateNoise(INDArray, int[], long, double)} onto zeros. */
+    default void writePrivateNoise(INDArray rows, int[] nodes, long round, double std) {
+        int[] ids = StreamRows.checked(nodes, rows, "node");
+        eachRow(rows, r -> privateNoise(ids[r], round), true, std);
+    }
+
+    /**
+     * Overwrites the rows of {@code rows} ([k, p], row r = edge {@code edges[r]}, ids increasing) with the pairwise
+     * noise of those edges in {@code round}: the rows {@link #writePairwiseNoise(INDArray, long, double)} gives them in
+     * an [|E|, p] array. What the two ends of each edge draw.
+     */
+    default void writePairwiseNoise(INDArray rows, int[] edges, long round, double std) {
+        int[] ids = StreamRows.checked(edges, rows, "edge");
+        eachRow(rows, r -> pairwiseNoise(ids[r], round), true, std);
+    }
+
+    /**
+     * The streams a worker that holds only the given nodes (and the edges they share secrets on) needs: the same
+     * values for those, and nothing it should not know. The default, for streams anyone with the seed can derive
+     * anyway, is these streams themselves.
+     *
+     * @param nodes the nodes held, increasing
+     * @param edges the edges with an end among them, increasing
+     */
+    default NoiseStreams restrictedTo(int[] nodes, int[] edges) {
+        return this;
+    }
+
     /** Row r of {@code rows} from {@code source(r)}: written over, or added to. */
     private static void eachRow(INDArray rows, java.util.function.IntFunction<NoiseSource> source, boolean write, double std) {
         for (int r = 0; r < rows.size(0); r++) {

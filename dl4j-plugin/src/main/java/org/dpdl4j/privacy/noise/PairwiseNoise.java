@@ -1,6 +1,7 @@
 package org.dpdl4j.privacy.noise;
 
 import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.OperatorRows;
 import org.dpdl4j.graph.SparseRowOperator;
 import org.dpdl4j.graph.MixingMatrix;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -86,6 +87,14 @@ public final class PairwiseNoise {
     /** Writes row {@code node} of {@code B U} into {@code outRow}; U must not change meanwhile. See {@link #combinesByRow}. */
     public void combineRowInto(int node, INDArray edgeNoise, INDArray outRow) {
         incidence.applyRow(node, edgeNoise, outRow);
+    }
+
+    /**
+     * Rows {@code [from, to)} of B, for a worker holding nodes {@code from..to-1}: {@link OperatorRows#reads()} are the
+     * edges they share secrets on, and their rows of {@code B U} equal those of {@link #combineInto} bit for bit.
+     */
+    public OperatorRows incidenceRows(int from, int to, long p) {
+        return incidence.rows(from, to, p);
     }
 
     /** {@code B U}: row i is the sum of node i's signed pairwise terms. */

@@ -13,9 +13,12 @@ import java.util.Arrays;
  * of every edge run the key agreement and obtain the same edge secret, which nobody else can compute.
  * Round r of a stream is the key stream of {@link SecureNoiseSource#withKey} with stream id r.
  * (Here the simulation holds every node's keys in one process; each stream still depends only on the
- * keys its owners hold.)
+ * keys its owners hold. {@link #restrictedTo} gives a worker that holds some of the nodes their keys and the secrets of
+ * their edges only.)
  */
-public final class SecureNoiseStreams implements NoiseStreams {
+public final class SecureNoiseStreams implements NoiseStreams, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final byte[][] nodeKeys;
     private final byte[][] edgeSecrets;
     private final SecureRandom samplingRandom = new SecureRandom();
@@ -45,14 +48,47 @@ public final class SecureNoiseStreams implements NoiseStreams {
         }
     }
 
+    private SecureNoiseStreams(byte[][] nodeKeys, byte[][] edgeSecrets) {
+        this.nodeKeys = nodeKeys;
+        this.edgeSecrets = edgeSecrets;
+    }
+
     @Override
     public NoiseSource privateNoise(int node, long round) {
-        return SecureNoiseSource.withKey(nodeKeys[node], round);
+        return SecureNoiseSource.withKey(held(nodeKeys, node, "node"), round);
     }
 
     @Override
     public NoiseSource pairwiseNoise(int edge, long round) {
-        return SecureNoiseSource.withKey(edgeSecrets[edge], round);
+        return SecureNoiseSource.withKey(held(edgeSecrets, edge, "edge"), round);
+    }
+
+    /**
+     * The keys of {@code nodes} and the secrets of {@code edges} only, with sampling randomness of its own: what a
+     * worker holding those nodes may know. Asking it for another party's stream is an error.
+     */
+    @Override
+    public NoiseStreams restrictedTo(int[] nodes, int[] edges) {
+        byte[][] keys = new byte[nodeKeys.length][];
+        for (int i : nodes) {
+            keys[i] = held(nodeKeys, i, "node").clone();
+        }
+        byte[][] secrets = new byte[edgeSecrets.length][];
+        for (int e : edges) {
+            secrets[e] = held(edgeSecrets, e, "edge").clone();
+        }
+        return new SecureNoiseStreams(keys, secrets);
+    }
+
+    private static byte[] held(byte[][] keys, int id, String what) {
+        if (id < 0 || id >= keys.length) {
+            throw new IllegalArgumentException(what + " " + id + " does not exist: there are " + keys.length + " " + what + "s");
+        }
+        if (keys[id] == null) {
+            throw new IllegalStateException("these streams do not hold the key of " + what + " " + id + ": they were restricted"
+                    + " to the parties of one worker");
+        }
+        return keys[id];
     }
 
     @Override

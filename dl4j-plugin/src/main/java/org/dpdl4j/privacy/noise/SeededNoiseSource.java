@@ -52,6 +52,14 @@ public final class SeededNoiseSource implements NoiseSource {
         sampler.writeTo(target, std);
     }
 
+    /**
+     * Draws and discards {@code count} values: the stream then stands where it would after writing that many, as the
+     * next values of one long draw would.
+     */
+    void skip(long count) {
+        sampler.skip(count);
+    }
+
     @Override
     public boolean isSecure() {
         return false;

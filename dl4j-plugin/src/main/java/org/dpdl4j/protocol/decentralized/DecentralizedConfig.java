@@ -27,7 +27,7 @@ import java.util.Objects;
 public record DecentralizedConfig(DecentralizedAlgorithm algorithm, ProtectedUnit unit, LocalObjective objective,
                                   double clipNorm, double sigmaCdp, double sigmaCor, LearningRate learningRate,
                                   double weightDecay, int batchSize, SamplingScheme sampling, long rounds, long seed,
-                                  DecorCompatibility compatibility) {
+                                  DecorCompatibility compatibility) implements java.io.Serializable {
     public DecentralizedConfig {
         Objects.requireNonNull(algorithm, "algorithm");
         Objects.requireNonNull(unit, "protected unit");

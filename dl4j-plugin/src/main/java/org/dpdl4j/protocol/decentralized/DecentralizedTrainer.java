@@ -6,9 +6,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.SparseRowOperator;
 import org.dpdl4j.optim.BatchSampler;
-import org.dpdl4j.optim.FixedSizeSampler;
 import org.dpdl4j.optim.PerExampleGradients;
-import org.dpdl4j.optim.PoissonSampler;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -20,12 +18,16 @@ import org.dpdl4j.runtime.PaddedBatch;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.engine.BlockEngine;
+import org.dpdl4j.runtime.engine.BlockRunner;
+import org.dpdl4j.runtime.engine.DistributableRun;
+import org.dpdl4j.runtime.engine.PartyBlocks;
+import org.dpdl4j.runtime.engine.Rows;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.ops.transforms.Transforms;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,8 +49,13 @@ import java.util.OptionalDouble;
  *   <li>gossip {@code X <- W X}, over the non-zeros of W only (linear in the number of edges).</li>
  * </ol>
  * The noise of the next round is drawn on a background thread while the current one computes.
+ *
+ * <p>{@link #distribute} moves the rounds to blocks of nodes placed by a {@link BlockEngine} (a cluster): each block
+ * runs steps 1-4 for its rows ({@link DecentralizedBlock}) and gossips from the messages its nodes receive; this
+ * object keeps the ledger, the listeners and observers, and the node models it reports and checkpoints, which it
+ * mixes from the last round's messages when asked for them.
  */
-public final class DecentralizedTrainer extends AbstractTrainingRun {
+public final class DecentralizedTrainer extends AbstractTrainingRun implements DistributableRun {
     private final DecentralizedConfig config;
     private final Graph graph;
     private final MixingMatrix mixing;
@@ -62,12 +69,20 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     private final SparseRowOperator gossip;
     private final NodeBatches batches;
     private final RoundNoise noise;
+    private final PairwiseNoise correlated;
     private final DataType type;
     private INDArray params;
     private INDArray gossiped;
+    private BlockEngine blockEngine;
+    private PartyBlocks split;
+    private BlockRunner<DecentralizedBlockInput, DecentralizedBlockOutput> blocks;
+    /** On blocks: whether {@code gossiped} holds the last round's messages, and {@code params} is yet to be mixed from them. */
+    private boolean messagesPending;
     private final RoundWorkspace workspace = new RoundWorkspace();
     private PaddedBatch fullBatch;
     private final List<RoundObserver> observers = new ArrayList<>();
+    /** On blocks: the rows of the last round's messages each block's nodes receive. */
+    private final List<int[]> gossipRows = new ArrayList<>();
     private final DecentralizedPrivacy privacy;
     private final String mechanism;
 
@@ -117,34 +132,18 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
                 throw new IllegalArgumentException("node " + i + " has " + d.features().size(1) + " features but the model takes "
                         + engine.spec().nIn());
             }
-            samplers.add(sampler(d.size(), i));
+            samplers.add(LocalGradients.sampler(config, d.size(), i));
         }
-        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
-        this.expectedBatchSizes = config.objective() == LocalObjective.MEAN
-                && (exampleLevel || config.sampling() == SamplingScheme.FULL_BATCH) ? divisor(null) : null;
+        this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
         this.gossip = SparseRowOperator.of(mixing.toINDArray(DataType.DOUBLE));
         this.batches = new NodeBatches(this.data, type);
         this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
         this.gossiped = Nd4j.create(type, n, engine.spec().numParams());
         boolean decor = config.algorithm() == DecentralizedAlgorithm.DECOR;
-        PairwiseNoise correlated = decor ? new PairwiseNoise(graph, mixing, config.compatibility().scaleByMixingWeight(), type) : null;
+        this.correlated = decor ? new PairwiseNoise(graph, mixing, config.compatibility().scaleByMixingWeight(), type) : null;
         double sigmaCdp = config.algorithm().isPrivate() ? config.sigmaCdp() : 0.0;
         this.noise = new RoundNoise(streams, correlated, n, engine.spec().numParams(), sigmaCdp, decor ? config.sigmaCor() : 0.0,
                 config.compatibility().pairwiseNoiseDrawnOnce(), type, config.algorithm().isPrivate());
-    }
-
-    private BatchSampler sampler(long m, int node) {
-        return switch (config.sampling()) {
-            case POISSON -> {
-                if (config.batchSize() > m) {
-                    throw new IllegalArgumentException("node " + node + " has " + m + " examples, fewer than the batch size "
-                            + config.batchSize());
-                }
-                yield PoissonSampler.withExpectedBatchSize(m, config.batchSize());
-            }
-            case FIXED_SIZE_WITHOUT_REPLACEMENT -> new FixedSizeSampler(m, Math.min(config.batchSize(), (int) m));
-            case FULL_BATCH -> new PoissonSampler(m, 1.0);
-        };
     }
 
     /** One round (all nodes: gradient, noise, local step, gossip), after the ledger has accepted its release. */
@@ -152,6 +151,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     protected void takeStep(long round) {
         if (privacy != null) {
             spend(privacy.perRound(), mechanism);
+        }
+        if (blocks != null) {
+            roundOnBlocks(round);
+            return;
         }
         // Every temporary of the round lives in a workspace reset at the end of the round; the node models are
         // updated in place and gossip writes into a second persistent buffer, so nothing outlives its round.
@@ -167,16 +170,11 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
         boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
         double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
         var result = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(), clip, grad);
-        scaleToLocalGradient(grad, batch.sizes());
+        LocalGradients.scaleToLocalGradient(config, grad, expectedBatchSizes, samplers, batch.sizes(), type);
         if (config.algorithm().isPrivate() && !exampleLevel) {
-            clipRows(grad, config.clipNorm());
+            LocalGradients.clipRows(grad, config.clipNorm());
         }
-        OptionalDouble loss = meanBatchLoss(result.lossSums(), batch.sizes());
-        if (loss.isPresent()) {
-            measuredLoss(loss.getAsDouble());
-        } else {
-            measuredNoLoss();
-        }
+        measured(LocalGradients.meanBatchLoss(result.lossSums().toDoubleVector(), batch.sizes()));
         RoundNoise.Draw drawn = null;
         if (config.algorithm().isPrivate()) {
             drawn = noise.forRound(round);
@@ -203,6 +201,107 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
         gossiped = swap;
     }
 
+    private void measured(OptionalDouble loss) {
+        if (loss.isPresent()) {
+            measuredLoss(loss.getAsDouble());
+        } else {
+            measuredNoLoss();
+        }
+    }
+
+    /**
+     * One round on the blocks: each is sent its nodes' models (first round, after a restore) or the messages they
+     * received, and returns its nodes' messages and losses. Nothing changes here until every block has returned and the
+     * loss is finite, so a failed round leaves the run where it was.
+     */
+    private void roundOnBlocks(long round) {
+        List<DecentralizedBlockInput> inputs = new ArrayList<>();
+        for (int b = 0; b < split.count(); b++) {
+            inputs.add(messagesPending
+                    ? DecentralizedBlockInput.received(Rows.ofRows(gossiped, gossipRows.get(b)))
+                    : DecentralizedBlockInput.models(Rows.ofRange(params, split.first(b), split.end(b) - split.first(b))));
+        }
+        List<DecentralizedBlockOutput> outputs = blocks.step(round, inputs);
+        int n = graph.vertexCount();
+        double[] lossSums = new double[n];
+        int[] sizes = new int[n];
+        for (int b = 0; b < outputs.size(); b++) {
+            DecentralizedBlockOutput o = outputs.get(b);
+            System.arraycopy(o.lossSums(), 0, lossSums, split.first(b), o.lossSums().length);
+            System.arraycopy(o.batchSizes(), 0, sizes, split.first(b), o.batchSizes().length);
+        }
+        measured(LocalGradients.meanBatchLoss(lossSums, sizes));
+        INDArray before = observers.isEmpty() ? null : models().dup();
+        for (int b = 0; b < outputs.size(); b++) {
+            outputs.get(b).messages().copyInto(gossiped, split.first(b));
+        }
+        messagesPending = true;
+        if (!observers.isEmpty()) {
+            INDArray edgeNoise = null;
+            if (correlated != null && config.algorithm().isPrivate() && config.sigmaCor() > 0) {
+                // What the ends of each edge drew: the observers play parties of a simulation that holds every key.
+                edgeNoise = Nd4j.create(type, correlated.edgeCount(), engine.spec().numParams());
+                streams.writePairwiseNoise(edgeNoise, config.compatibility().pairwiseNoiseDrawnOnce() ? 0 : round, config.sigmaCor());
+            }
+            RoundTap tap = new RoundTap(round, config.learningRate().at(round), config.weightDecay(), before, gossiped, edgeNoise, graph);
+            for (RoundObserver o : observers) {
+                o.onRound(tap);
+            }
+        }
+    }
+
+    /** The node models: after a round on blocks, mixed here from its messages with the operator the blocks use. */
+    private INDArray models() {
+        if (messagesPending) {
+            gossip.apply(gossiped, params);
+            messagesPending = false;
+        }
+        return params;
+    }
+
+    /**
+     * Runs every later round on blocks of nodes placed by {@code engine} (which this run then closes). Each block gets
+     * its nodes' data, the keys of its nodes and of their edges, and its rows of the mixing and incidence matrices;
+     * with seeded streams the rounds are those of this process, bit for bit.
+     */
+    @Override
+    public void distribute(BlockEngine placement) {
+        if (blockEngine != null) {
+            throw new IllegalStateException("this run already runs on " + blockEngine.describe());
+        }
+        int n = graph.vertexCount();
+        long p = engine.spec().numParams();
+        PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));
+        long[] sizes = data.stream().mapToLong(NodeData::size).toArray();
+        String json = template.getLayerWiseConfigurations().toJson();
+        List<DecentralizedBlockPlan> plans = new ArrayList<>();
+        gossipRows.clear();
+        for (int b = 0; b < parts.count(); b++) {
+            int from = parts.first(b);
+            int to = parts.end(b);
+            var mixingRows = gossip.rows(from, to, p);
+            var incidenceRows = correlated == null ? null : correlated.incidenceRows(from, to, p);
+            List<Rows> features = new ArrayList<>();
+            List<Rows> labels = new ArrayList<>();
+            for (int i = from; i < to; i++) {
+                features.add(Rows.of(data.get(i).features()));
+                labels.add(Rows.of(data.get(i).labels()));
+            }
+            int[] edges = incidenceRows == null ? new int[0] : incidenceRows.reads();
+            plans.add(new DecentralizedBlockPlan(from, to - from, json, config, features, labels, sizes,
+                    streams.restrictedTo(parts.members(b), edges), mixingRows, incidenceRows));
+            gossipRows.add(mixingRows.reads());
+        }
+        this.blocks = placement.start(protocol(), plans, new DecentralizedBlockProgram());
+        this.split = parts;
+        this.blockEngine = placement;
+    }
+
+    @Override
+    public BlockEngine engine() {
+        return blockEngine;
+    }
+
     /** This round's batches; with full local batches they never change, so they are gathered once. */
     private PaddedBatch nextBatch(long round) {
         if (fullBatch != null) {
@@ -223,46 +322,6 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     }
 
     /**
-     * Sum -> local gradient: divided by the batch size for a MEAN objective (the expected size under
-     * Poisson sampling when privacy is example level, so the divisor does not depend on the data).
-     */
-    private void scaleToLocalGradient(INDArray grad, int[] sizes) {
-        if (config.objective() == LocalObjective.SUM) {
-            return;
-        }
-        grad.diviColumnVector(expectedBatchSizes != null ? expectedBatchSizes : divisor(sizes));
-    }
-
-    /** Each node's divisor: its expected batch size, or with {@code sizes} the size of the batch it drew (at least 1). */
-    private INDArray divisor(int[] sizes) {
-        INDArray divisor = Nd4j.create(DataType.DOUBLE, samplers.size(), 1);
-        for (int i = 0; i < samplers.size(); i++) {
-            divisor.putScalar(i, 0, sizes == null ? samplers.get(i).expectedBatchSize() : Math.max(1, sizes[i]));
-        }
-        return divisor.castTo(type);
-    }
-
-    /** User-level clipping: each node's whole local gradient to norm C. */
-    private static void clipRows(INDArray grad, double clip) {
-        INDArray factors = Transforms.min(grad.norm2(1).rdivi(clip), 1.0, false);   // C / 0 = inf -> 1
-        grad.muliColumnVector(factors.reshape(factors.length(), 1));
-    }
-
-    /** Mean over the nodes that saw examples of their mean batch loss; empty when no node saw one. */
-    private static OptionalDouble meanBatchLoss(INDArray lossSums, int[] sizes) {
-        double[] sums = lossSums.toDoubleVector();
-        double total = 0;
-        int count = 0;
-        for (int i = 0; i < sizes.length; i++) {
-            if (sizes[i] > 0) {
-                total += sums[i] / sizes[i];
-                count++;
-            }
-        }
-        return count == 0 ? OptionalDouble.empty() : OptionalDouble.of(total / count);
-    }
-
-    /**
      * Adds an observer of every round's messages (for attacks and diagnostics). Observers see copies of
      * what they are given only as long as the call lasts; keep copies of what you need.
      */
@@ -277,12 +336,12 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
 
     /** The [n, p] matrix of node models (a live view: copy it to keep it). */
     public INDArray params() {
-        return params;
+        return models();
     }
 
     /** The average model {@code (1/n) sum_i x_i} as a [p] vector. */
     public INDArray averageModel() {
-        return params.mean(0);
+        return models().mean(0);
     }
 
     @Override
@@ -292,7 +351,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
 
     @Override
     public Optional<INDArray> partyParameters() {
-        return Optional.of(params.dup());
+        return Optional.of(models().dup());
     }
 
     @Override
@@ -378,12 +437,13 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
 
     @Override
     public RunState state() {
-        return RunState.builder().array("node_models", params).build();
+        return RunState.builder().array("node_models", models()).build();
     }
 
     @Override
     protected void restoreState(RunState state, long completedRounds) {
         this.params.assign(state.array("node_models", params.shape()).castTo(type));
+        messagesPending = false;
     }
 
     public DecentralizedConfig config() {
@@ -414,6 +474,12 @@ public final class DecentralizedTrainer extends AbstractTrainingRun {
     public void close() {
         noise.close();
         workspace.close();
+        if (blocks != null) {
+            blocks.close();
+        }
+        if (blockEngine != null) {
+            blockEngine.close();
+        }
     }
 
     @Override

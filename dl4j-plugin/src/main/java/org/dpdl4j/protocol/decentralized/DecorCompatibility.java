@@ -9,7 +9,7 @@ package org.dpdl4j.protocol.decentralized;
  * @param scaleByMixingWeight    the reference script multiplies each pairwise term by W_ij, so its std is
  *                               sigma_cor W_ij instead of sigma_cor
  */
-public record DecorCompatibility(boolean pairwiseNoiseDrawnOnce, boolean scaleByMixingWeight) {
+public record DecorCompatibility(boolean pairwiseNoiseDrawnOnce, boolean scaleByMixingWeight) implements java.io.Serializable {
     /** The paper's algorithm. */
     public static final DecorCompatibility NONE = new DecorCompatibility(false, false);
     /** Both deviations of the reference a9a/MNIST training script. */

@@ -15,7 +15,7 @@ import java.util.stream.IntStream;
  * depends on it, so each scheme also names the per-round event and neighbouring relation it is analysed
  * under (user level: the unit is a client's whole dataset).
  */
-public sealed interface ClientSampling {
+public sealed interface ClientSampling extends java.io.Serializable {
 
     /** The participants of one round, increasing; may be empty under Poisson sampling. */
     int[] select(int clients, java.util.random.RandomGenerator random);

@@ -22,7 +22,7 @@ import java.util.Objects;
  */
 public record FedAvgConfig(FedAvgVariant variant, long rounds, int localSteps, int localBatchSize, LearningRate localRate,
                            double serverRate, ClientSampling sampling, UpdateWeighting weighting, double clipNorm,
-                           double noiseMultiplier, double pairwiseMultiplier, long seed) {
+                           double noiseMultiplier, double pairwiseMultiplier, long seed) implements java.io.Serializable {
     public FedAvgConfig {
         Objects.requireNonNull(variant, "variant");
         Objects.requireNonNull(localRate, "local learning rate");

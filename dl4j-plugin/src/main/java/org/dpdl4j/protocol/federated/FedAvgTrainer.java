@@ -11,6 +11,11 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.engine.BlockEngine;
+import org.dpdl4j.runtime.engine.BlockRunner;
+import org.dpdl4j.runtime.engine.DistributableRun;
+import org.dpdl4j.runtime.engine.PartyBlocks;
+import org.dpdl4j.runtime.engine.Rows;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
@@ -34,8 +39,12 @@ import java.util.Objects;
  *       participants, a data-independent divisor;</li>
  *   <li>{@code theta <- theta + serverRate * average}.</li>
  * </ol>
+ *
+ * <p>{@link #distribute} moves the clients' part (local training and what they do to their updates) onto blocks of
+ * clients placed by a {@link BlockEngine}; the server's part stays here. With seeded streams the rounds are those of
+ * one process, bit for bit.
  */
-public final class FedAvgTrainer extends AbstractTrainingRun {
+public final class FedAvgTrainer extends AbstractTrainingRun implements DistributableRun {
     private final MultiLayerNetwork template;
     private final List<NodeData> clients;
     private final FedAvgConfig config;
@@ -51,6 +60,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
     private Graph gopaGraph;
     private int[] lastParticipants = new int[0];
     private INDArray lastMessages;
+    private BlockEngine blockEngine;
+    private PartyBlocks split;
+    private BlockRunner<FedAvgBlockInput, FedAvgBlockOutput> blocks;
 
     /**
      * @param template      network whose parameters are the starting global model
@@ -127,16 +139,84 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
             measuredNoLoss();
             lastMessages = null;
             average = config.variant() == FedAvgVariant.DP_CENTRAL ? centralNoiseOnly(round) : null;
+        } else if (blocks != null) {
+            average = aggregate(messagesFromBlocks(participants, round), participants, round);
         } else {
-            LocalTraining.Updates u = local.run(theta, participants, config.localRate().at(round), round, clientStreams);
+            LocalTraining.Updates u = local.run(theta, participants, config.localRate().at(round), round, clientStreams, 1);
             measuredLoss(u.meanLoss());
-            average = aggregate(u.deltas(), participants, round);
+            INDArray messages = ClientRelease.release(config, u.deltas(), participants, round, clientStreams,
+                    (clipped, r) -> gopa.reveal(clipped, clientStreams, r));
+            average = aggregate(messages, participants, round);
         }
         if (average != null) {
             theta.addi(average.reshape(theta.shape()).muli(config.serverRate()));
         }
     }
 
+    /**
+     * The round's messages from the blocks: each is sent the global model and its participants, and returns what they
+     * send. The batch width is the round's widest participant's, which the server knows from the clients' sizes.
+     */
+    private INDArray messagesFromBlocks(int[] participants, long round) {
+        int width = 1;
+        for (int k : participants) {
+            width = Math.max(width, LocalTraining.stepSize(config.localBatchSize(), (long) sizes[k]));
+        }
+        Rows global = Rows.of(theta);
+        List<FedAvgBlockInput> inputs = new java.util.ArrayList<>();
+        for (int b = 0; b < split.count(); b++) {
+            int from = split.first(b);
+            int to = split.end(b);
+            inputs.add(new FedAvgBlockInput(global, java.util.Arrays.stream(participants).filter(k -> k >= from && k < to).toArray(), width));
+        }
+        List<FedAvgBlockOutput> outputs = blocks.step(round, inputs);
+        double[] lossSums = outputs.stream().flatMapToDouble(o -> java.util.Arrays.stream(o.firstLossSums())).toArray();
+        int[] batchSizes = outputs.stream().flatMapToInt(o -> java.util.Arrays.stream(o.firstSizes())).toArray();
+        measuredLoss(LocalTraining.meanLoss(lossSums, batchSizes));
+        return Nd4j.vstack(outputs.stream().filter(o -> o.messages() != null).map(o -> o.messages().toArray()).toArray(INDArray[]::new));
+    }
+
+    /**
+     * Runs the clients' part of every later round on blocks of clients placed by {@code placement} (which this run then
+     * closes): each block gets its clients' data and keys (and for GOPA its rows of the graph's incidence).
+     */
+    @Override
+    public void distribute(BlockEngine placement) {
+        if (blockEngine != null) {
+            throw new IllegalStateException("this run already runs on " + blockEngine.describe());
+        }
+        int n = sizes.length;
+        long p = theta.length();
+        PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));
+        String json = template.getLayerWiseConfigurations().toJson();
+        List<FedAvgBlockPlan> plans = new java.util.ArrayList<>();
+        for (int b = 0; b < parts.count(); b++) {
+            List<Rows> features = new java.util.ArrayList<>();
+            List<Rows> labels = new java.util.ArrayList<>();
+            for (int k = parts.first(b); k < parts.end(b); k++) {
+                features.add(Rows.of(clients.get(k).features()));
+                labels.add(Rows.of(clients.get(k).labels()));
+            }
+            var incidence = gopa == null ? null : gopa.incidenceRows(parts.first(b), parts.end(b), p);
+            int[] edges = incidence == null ? new int[0] : incidence.reads();
+            plans.add(new FedAvgBlockPlan(parts.first(b), parts.end(b) - parts.first(b), json, config, features, labels,
+                    clientStreams.restrictedTo(parts.members(b), edges),
+                    gopa == null ? null : new double[]{gopa.sigmaPrivate(), gopa.sigmaPairwise()}, incidence));
+        }
+        this.blocks = placement.start(protocol(), plans, new FedAvgBlockProgram());
+        this.split = parts;
+        this.blockEngine = placement;
+    }
+
+    @Override
+    public BlockEngine engine() {
+        return blockEngine;
+    }
+
+    /**
+     * The server's part: the weighted average (FedAvg), or clip, sum and noise (central DP), or the noisy sum over the
+     * expected number of participants (local DP, GOPA), from the participants' messages.
+     */
     private INDArray aggregate(INDArray deltas, int[] participants, long round) {
         int n = sizes.length;
         if (config.variant() == FedAvgVariant.FEDAVG) {
@@ -152,30 +232,16 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
             }
             return Nd4j.createFromArray(w).reshape(1, w.length).castTo(deltas.dataType()).mmul(deltas);
         }
-        RowClipping.clip(deltas, config.clipNorm());
         double sigma = config.noiseMultiplier() * config.clipNorm();
         double divisor = config.sampling().expectedCount(n);
-        return switch (config.variant()) {
-            case DP_LOCAL -> {
-                for (int j = 0; j < participants.length; j++) {
-                    clientStreams.privateNoise(participants[j], round).addGaussian(deltas.getRow(j), sigma);
-                }
-                lastMessages = deltas;
-                yield deltas.sum(0).divi(divisor);
-            }
-            case DP_CENTRAL -> {
-                lastMessages = deltas;
-                INDArray sum = deltas.sum(0);
-                serverStreams.privateNoise(0, round).addGaussian(sum, sigma);
-                yield sum.divi(divisor);
-            }
-            case GOPA -> {
-                INDArray revealed = gopa.reveal(deltas, clientStreams, round);
-                lastMessages = revealed;
-                yield revealed.sum(0).divi(divisor);
-            }
-            case FEDAVG -> throw new IllegalStateException("unreachable");
-        };
+        lastMessages = deltas;
+        if (config.variant() == FedAvgVariant.DP_CENTRAL) {
+            RowClipping.clip(deltas, config.clipNorm());
+            INDArray sum = deltas.sum(0);
+            serverStreams.privateNoise(0, round).addGaussian(sum, sigma);
+            return sum.divi(divisor);
+        }
+        return deltas.sum(0).divi(divisor);   // local DP and GOPA: the clients clipped and noised their messages
     }
 
     private INDArray centralNoiseOnly(long round) {
@@ -313,6 +379,16 @@ public final class FedAvgTrainer extends AbstractTrainingRun {
     @Override
     public RunState state() {
         return RunState.builder().array("theta", theta).build();
+    }
+
+    @Override
+    public void close() {
+        if (blocks != null) {
+            blocks.close();
+        }
+        if (blockEngine != null) {
+            blockEngine.close();
+        }
     }
 
     @Override

@@ -1,10 +1,12 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.OperatorRows;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.Arrays;
 import java.util.Objects;
@@ -58,6 +60,36 @@ public final class GopaAveraging {
             streams.addPrivateNoise(out, round, sigmaPrivate);   // row k from party k's stream
         }
         return out;
+    }
+
+    /**
+     * What parties {@code first..first+values.rows()-1} reveal, computed where only they are held: their rows of
+     * {@link #reveal} with these noise levels, bit for bit, from their own private streams and the secrets of their edges.
+     *
+     * @param values    the parties' values, one row each
+     * @param incidence their rows of the graph's incidence matrix ({@link #incidenceRows}); its reads are their edges
+     * @param type      the data type the pairwise terms are drawn in (the run's)
+     */
+    public static INDArray revealRows(INDArray values, int first, OperatorRows incidence, NoiseStreams streams, long round,
+                                      double sigmaPrivate, double sigmaPairwise, DataType type) {
+        int[] edges = incidence.reads();
+        INDArray u = Nd4j.zeros(type, edges.length, values.size(1));
+        if (sigmaPairwise > 0 && edges.length > 0) {
+            streams.writePairwiseNoise(u, edges, round, sigmaPairwise);
+        }
+        INDArray terms = Nd4j.create(type, values.size(0), values.size(1));
+        incidence.apply(u, terms);
+        INDArray out = values.add(terms.castTo(values.dataType()));
+        if (sigmaPrivate > 0) {
+            streams.addPrivateNoise(out, java.util.stream.IntStream.range(first, first + (int) values.size(0)).toArray(), round,
+                    sigmaPrivate);
+        }
+        return out;
+    }
+
+    /** Rows {@code [from, to)} of the graph's incidence matrix, for the parties a worker holds (see {@link #revealRows}). */
+    public OperatorRows incidenceRows(int from, int to, long p) {
+        return pairwise.incidenceRows(from, to, p);
     }
 
     /** The server's estimate of the average: the mean of the revealed rows ([p]). */

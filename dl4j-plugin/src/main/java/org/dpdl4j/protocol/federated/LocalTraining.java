@@ -8,6 +8,7 @@ import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.SpecifiedIndex;
@@ -20,28 +21,48 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.all;
 /**
  * FedAvg's ClientUpdate for all participants of a round at once: their models are the rows of a [K, p]
  * matrix, each of the L local SGD steps is one batched gradient pass over the participants' (padded)
- * batches, and the result is the matrix of updates {@code Delta_k = theta_k - theta}.
+ * batches, and the result is the matrix of updates {@code Delta_k = theta_k - theta}. The clients may be all of a
+ * run's or a block of them on a worker (ids {@code first..first+clients-1}).
  */
 final class LocalTraining {
     private final PerExampleGradients gradients;
     private final List<NodeData> clients;
+    private final int first;
     private final int steps;
     private final int batchSize;
     private final DataType type;
     private final NodeBatches batches;
     private PaddedBatch everyoneFull;
+    private int everyoneFullWidth;
 
     LocalTraining(PerExampleGradients gradients, List<NodeData> clients, int steps, int batchSize) {
+        this(gradients, clients, 0, steps, batchSize);
+    }
+
+    /** The ClientUpdate of clients {@code first..first+clients.size()-1}. */
+    LocalTraining(PerExampleGradients gradients, List<NodeData> clients, int first, int steps, int batchSize) {
         this.gradients = gradients;
         this.clients = clients;
+        this.first = first;
         this.steps = steps;
         this.batchSize = batchSize;
         this.type = gradients.spec().dataType();
         this.batches = new NodeBatches(clients, type);
     }
 
-    /** The updates of one round and the participants' mean loss at the start of the round. */
-    record Updates(INDArray deltas, double meanLoss) {
+    /**
+     * The updates of one round, and the participants' summed losses and batch sizes at its first local step.
+     */
+    record Updates(INDArray deltas, double[] firstLossSums, int[] firstSizes) {
+        /** The participants' mean loss at the start of the round. */
+        double meanLoss() {
+            return LocalTraining.meanLoss(firstLossSums, firstSizes);
+        }
+    }
+
+    /** The examples client {@code k} of {@code clients} uses in one local step: all of them, or a fixed-size batch. */
+    static int stepSize(int batchSize, long m) {
+        return (int) (batchSize == 0 || batchSize >= m ? m : batchSize);
     }
 
     /**
@@ -50,15 +71,19 @@ final class LocalTraining {
      * @param eta          local learning rate of this round
      * @param round        global round (keys the local batch sampling)
      * @param streams      the clients' streams (local batches come from {@code sampling(k, round * L + step)})
+     * @param width        the batch width of every participant of the round (clients of several workers pad to the
+     *                     round's widest batch, so that their reductions round as in one process); 1 to pad to these
+     *                     participants' widest
      */
-    Updates run(INDArray theta, int[] participants, double eta, long round, NoiseStreams streams) {
+    Updates run(INDArray theta, int[] participants, double eta, long round, NoiseStreams streams, int width) {
         int k = participants.length;
         long p = theta.length();
         INDArray params = Nd4j.tile(theta.reshape(1, p), k, 1);
         INDArray grad = Nd4j.create(type, k, p);
-        double firstLoss = Double.NaN;
+        double[] firstLossSums = null;
+        int[] firstSizes = null;
         for (int s = 0; s < steps; s++) {
-            PaddedBatch batch = batch(participants, round * steps + s, streams);
+            PaddedBatch batch = batch(participants, round * steps + s, streams, width);
             ClippedBatch result = gradients.clippedSum(params, batch.features(), batch.labels(), batch.mask(),
                     Double.POSITIVE_INFINITY, grad);
             INDArray sizes = Nd4j.createFromArray(IntStream.of(batch.sizes()).mapToDouble(b -> Math.max(1, b)).toArray())
@@ -66,37 +91,47 @@ final class LocalTraining {
             grad.diviColumnVector(sizes);
             params.subi(grad.muli(eta));
             if (s == 0) {
-                firstLoss = meanLoss(result.lossSums(), batch.sizes());
+                firstLossSums = result.lossSums().toDoubleVector();
+                firstSizes = batch.sizes().clone();
             }
         }
-        return new Updates(params.subiRowVector(theta.reshape(1, p)), firstLoss);
+        return new Updates(params.subiRowVector(theta.reshape(1, p)), firstLossSums, firstSizes);
     }
 
     /**
      * The participants' batches of one local step: one gather over all clients (non-participants contribute no
      * rows, only padding), then the participants' slices when not everyone takes part.
      */
-    private PaddedBatch batch(int[] participants, long streamRound, NoiseStreams streams) {
+    private PaddedBatch batch(int[] participants, long streamRound, NoiseStreams streams, int width) {
         boolean everyone = participants.length == clients.size();
-        if (batchSize == 0 && everyone && everyoneFull != null) {
+        if (batchSize == 0 && everyone && everyoneFull != null && everyoneFullWidth == width) {
             return everyoneFull;
         }
         int[][] rows = new int[clients.size()][];
         java.util.Arrays.fill(rows, new int[0]);
-        for (int k : participants) {
-            int m = (int) clients.get(k).size();
-            rows[k] = batchSize == 0 || batchSize >= m ? IntStream.range(0, m).toArray()
+        int[] local = new int[participants.length];
+        for (int j = 0; j < participants.length; j++) {
+            int k = participants[j];
+            local[j] = k - first;
+            int m = (int) clients.get(k - first).size();
+            rows[k - first] = batchSize == 0 || batchSize >= m ? IntStream.range(0, m).toArray()
                     : new FixedSizeSampler(m, batchSize).sample(streams.sampling(k, streamRound));
         }
-        PaddedBatch all = batches.gather(rows);
+        boolean cached = batchSize == 0 && everyone;
+        PaddedBatch all;
+        // The full batches of everyone never change: gathered once, outside any workspace the caller may have opened.
+        try (MemoryWorkspace scope = cached ? Nd4j.getMemoryManager().scopeOutOfWorkspaces() : null) {
+            all = batches.gather(rows, width);
+        }
         if (everyone) {
             if (batchSize == 0) {
                 everyoneFull = all;
+                everyoneFullWidth = width;
             }
             return all;
         }
-        SpecifiedIndex who = new SpecifiedIndex(java.util.Arrays.stream(participants).asLongStream().toArray());
-        int[] sizes = java.util.Arrays.stream(participants).map(k -> rows[k].length).toArray();
+        SpecifiedIndex who = new SpecifiedIndex(java.util.Arrays.stream(local).asLongStream().toArray());
+        int[] sizes = java.util.Arrays.stream(local).map(k -> rows[k].length).toArray();
         boolean equal = java.util.Arrays.stream(sizes).allMatch(b -> b == sizes[0]) && all.features().size(1) == sizes[0];
         return new PaddedBatch(all.features().get(who, all(), all()), all.labels().get(who, all(), all()),
                 equal ? null : maskOf(all, who), sizes);
@@ -110,12 +145,12 @@ final class LocalTraining {
         return Nd4j.ones(type, who.getIndexes().length, all.features().size(1));
     }
 
-    private static double meanLoss(INDArray lossSums, int[] sizes) {
+    static double meanLoss(double[] lossSums, int[] sizes) {
         double total = 0;
         int count = 0;
         for (int i = 0; i < sizes.length; i++) {
             if (sizes[i] > 0) {
-                total += lossSums.getDouble(i) / sizes[i];
+                total += lossSums[i] / sizes[i];
                 count++;
             }
         }

@@ -20,6 +20,9 @@ import org.dpdl4j.protocol.decentralized.DecorCompatibility;
 import org.dpdl4j.protocol.decentralized.NoisePairChoice;
 import org.dpdl4j.protocol.decentralized.ReferenceCodeEpsilon;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.engine.BlockEngine;
+import org.dpdl4j.runtime.engine.RunEngines;
+import org.dpdl4j.runtime.options.RunSettings;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -60,7 +63,10 @@ public final class DecorReproduction {
      */
     public record Settings(String task, List<Double> epsilons, String epsilonMode, List<String> topologies, boolean topologiesGiven,
                            Integer seeds, Integer tunePairs, List<Double> tuneLr, Long rounds, double delta, boolean deltaGiven,
-                           NoiseKind noise, DataDirectory data, Path out, boolean fresh, boolean quick) {
+                           NoiseKind noise, DataDirectory data, Path out, boolean fresh, boolean quick, RunSettings engine) {
+        public Settings {
+            engine = engine == null ? RunSettings.empty() : engine;
+        }
     }
 
     private final String task;
@@ -79,6 +85,9 @@ public final class DecorReproduction {
     private final Path out;
     private final boolean fresh;
     private final boolean quick;
+    private final RunSettings engineSettings;
+    /** The cluster every run of the grid is lent, or null for the local engine. */
+    private BlockEngine cluster;
 
     public DecorReproduction(Settings s) {
         this.task = s.task();
@@ -97,6 +106,7 @@ public final class DecorReproduction {
         this.out = s.out();
         this.fresh = s.fresh();
         this.quick = s.quick();
+        this.engineSettings = s.engine();
     }
 
     /** Seed of the runs that choose a Decor noise pair, never used for reported results. */
@@ -143,8 +153,12 @@ public final class DecorReproduction {
         Path dir = out != null ? out : quick ? Path.of("runs", "decor-" + task + "-quick")
                 : Path.of("results", "decor", task + (reference ? "-reference-epsilon" : ""));
         Files.createDirectories(dir);
-        try (DirectoryLock lock = DirectoryLock.claim(dir, "dpdl4j reproduce decor " + commandLine())) {
+        try (DirectoryLock lock = DirectoryLock.claim(dir, "dpdl4j reproduce decor " + commandLine());
+             BlockEngine engine = RunEngines.connect(engineSettings, "dpdl4j reproduce decor " + task).orElse(null)) {
+            cluster = engine;
             return grid(pw, t, dir, reference);
+        } finally {
+            cluster = null;
         }
     }
 
@@ -295,6 +309,7 @@ public final class DecorReproduction {
         if (noise != NoiseKind.SEEDED) {
             c.append(" --noise ").append(noise.cliName());
         }
+        engineSettings.all().forEach(e -> c.append(" --").append(e.option().name()).append(' ').append(e.text()));
         return c.toString();
     }
 
@@ -394,6 +409,9 @@ public final class DecorReproduction {
         double kappa;
         try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().config(cfg).model(t.template(seed)).graph(g).mixing(w)
                 .nodeData(nodes).noiseKind(noise).adversary(Adversary.eavesdropper()).delta(delta).build()) {
+            if (cluster != null) {
+                trainer.distribute(cluster.lent());
+            }
             metric = t.runAndMeasure(trainer);
             properEpsilon = trainer.epsilon();
             kappa = trainer.privacy().kappaValue();

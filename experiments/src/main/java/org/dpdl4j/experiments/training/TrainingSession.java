@@ -38,6 +38,7 @@ import org.dpdl4j.runtime.ResumeReport;
 import org.dpdl4j.runtime.RunCheckpoint;
 import org.dpdl4j.runtime.TrainingDivergedException;
 import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.engine.RunEngines;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -87,6 +88,7 @@ public final class TrainingSession {
     public Outcome run() throws IOException {
         DataDirectory dataDir = DataDirectory.resolve(settings.get(SessionOptions.DATA_DIR).map(Path::of).orElse(null));
         String dataset = settings.require(WorkloadOptions.DATASET, "choose the data set");
+        RunEngines.check(settings);   // a cluster option without a cluster engine is refused before any work
         if (!Workloads.isGenerated(dataset)) {
             checkCanonical(dataDir, dataset);
         }
@@ -105,6 +107,7 @@ public final class TrainingSession {
                 : outDir.isPresent() ? RunDirectory.claim(outDir.get(), purpose, false)
                 : RunDirectory.create(null, protocol.name() + "-" + dataset);
              TrainingRun run = protocol.create(runSettings, workload.inputs())) {
+            RunEngines.place(run, settings);
             run.ledger().ifPresent(l -> warnAboutDelta(l.delta(), workload));
             if (settings.get(SessionOptions.SAVE_NODE_MODELS, false) && run.partyParameters().isEmpty()) {
                 throw SessionOptions.SAVE_NODE_MODELS.invalid("--save-node-models has no effect: " + protocol.name()
@@ -140,8 +143,9 @@ public final class TrainingSession {
         }
     }
 
+    /** The settings a protocol and its checkpoint see: not where the run writes, resumes from, or computes. */
     private static RunSettings withoutSession(RunSettings s) {
-        RunSettings r = s;
+        RunSettings r = RunEngines.withoutEngine(s);
         for (RunOption<?> o : SessionOptions.all()) {
             r = r.without(o);
         }
@@ -357,6 +361,7 @@ public final class TrainingSession {
             data.put("precision", workload.dataType().name().toLowerCase(Locale.ROOT));
             c.put("workload", data);
             c.put("settings", run.settings().texts());
+            c.put("engine", RunEngines.describe(run));
             c.put("resolved", run.resolved());
             return c;
         }

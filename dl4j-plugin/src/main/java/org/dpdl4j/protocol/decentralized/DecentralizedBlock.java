@@ -1,0 +1,212 @@
+package org.dpdl4j.protocol.decentralized;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.BatchSampler;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.NodeBatches;
+import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.PaddedBatch;
+import org.dpdl4j.runtime.engine.Rows;
+import org.dpdl4j.runtime.engine.WorkerThread;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Nodes {@code first..first+count-1} of a decentralized run, where a worker holds them: their data, samplers and
+ * streams, and the stacked-tensor engine of {@link DecentralizedTrainer} on their rows. A round takes the nodes'
+ * models (gossiped here from the messages they received), computes their clipped gradients, adds their private and
+ * pairwise noise (drawn here, from their own keys), takes the local step, and returns the half-step models they
+ * broadcast: exactly what the nodes of the one-process engine compute for these rows.
+ *
+ * <p>Batches are padded to the width the whole run would use (the reductions over a batch then round alike): every
+ * node's batch size is public for full and fixed-size batches, and under Poisson sampling with seeded streams the
+ * seed determines every node's batch, so the block computes the round's widest one. With secure streams no node can
+ * know another's batch; the block then pads to its own widest, and the results differ from one process only by
+ * rounding (secure runs are not reproducible in any case).
+ */
+public final class DecentralizedBlock implements AutoCloseable {
+    private final DecentralizedBlockPlan plan;
+    private final DecentralizedConfig config;
+    private final PerExampleGradients engine;
+    private final DataType type;
+    private final long p;
+    private final int[] nodes;
+    private final int[] edges;
+    private final NoiseStreams streams;
+    private final List<BatchSampler> samplers = new ArrayList<>();
+    private final List<BatchSampler> everyone = new ArrayList<>();
+    private final INDArray expectedBatchSizes;
+    private final NodeBatches batches;
+    private final WorkerThread thread;
+    private PaddedBatch fullBatch;
+    private INDArray fixedPairwise;
+    private INDArray received;
+
+    /** Opens the block of a plan. */
+    public DecentralizedBlock(DecentralizedBlockPlan plan) {
+        this.plan = plan;
+        this.config = plan.config();
+        MultiLayerNetwork template = new MultiLayerNetwork(MultiLayerConfiguration.fromJson(plan.model()));
+        template.init();
+        this.engine = PerExampleGradients.of(template);
+        this.type = engine.spec().dataType();
+        this.p = engine.spec().numParams();
+        this.nodes = plan.nodes();
+        this.edges = plan.incidence() == null ? new int[0] : plan.incidence().reads();
+        this.streams = plan.streams();
+        long[] sizes = plan.datasetSizes();
+        for (int j = 0; j < sizes.length; j++) {
+            everyone.add(LocalGradients.sampler(config, sizes[j], j));
+        }
+        List<NodeData> data = new ArrayList<>();
+        for (int i = 0; i < nodes.length; i++) {
+            samplers.add(everyone.get(nodes[i]));
+            data.add(new NodeData(plan.features().get(i).toArray().castTo(type), plan.labels().get(i).toArray().castTo(type)));
+        }
+        this.batches = new NodeBatches(data, type);
+        this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
+        this.thread = new WorkerThread("dpdl4j-nodes-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
+    }
+
+    /** One round: gossip (or the given models), gradients, noise, the local step; returns the nodes' messages. */
+    public synchronized DecentralizedBlockOutput step(long round, DecentralizedBlockInput input) {
+        return thread.round(() -> roundInWorkspace(round, input));
+    }
+
+    private DecentralizedBlockOutput roundInWorkspace(long round, DecentralizedBlockInput input) {
+        INDArray models = models(input);
+        PaddedBatch batch = batch(round);
+        INDArray grad = Nd4j.create(type, nodes.length, p);
+        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
+        double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
+        var result = engine.clippedSum(models, batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(), clip, grad);
+        LocalGradients.scaleToLocalGradient(config, grad, expectedBatchSizes, samplers, batch.sizes(), type);
+        if (config.algorithm().isPrivate() && !exampleLevel) {
+            LocalGradients.clipRows(grad, config.clipNorm());
+        }
+        if (config.algorithm().isPrivate()) {
+            grad.addi(noise(round));
+        }
+        double eta = config.learningRate().at(round);
+        if (config.weightDecay() > 0) {
+            models.muli(1.0 - eta * config.weightDecay());
+        }
+        models.subi(grad.muli(eta));
+        return new DecentralizedBlockOutput(Rows.of(models), result.lossSums().toDoubleVector(), batch.sizes().clone());
+    }
+
+    /** The nodes' models of the round: gossiped from the messages they received, or as given. */
+    private INDArray models(DecentralizedBlockInput input) {
+        INDArray models = Nd4j.create(type, nodes.length, p);
+        if (input.models() != null) {
+            input.models().copyInto(models, 0);
+            return models;
+        }
+        if (received == null) {
+            // The messages land in one buffer kept from round to round: megabytes of fresh memory every round cost
+            // more than copying them.
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                received = Nd4j.create(type, input.received().rows(), p);
+            }
+        }
+        input.received().copyInto(received, 0);
+        plan.gossip().apply(received, models);
+        return models;
+    }
+
+    private PaddedBatch batch(long round) {
+        if (fullBatch != null) {
+            return fullBatch;
+        }
+        int[][] rows = new int[nodes.length][];
+        for (int i = 0; i < nodes.length; i++) {
+            rows[i] = samplers.get(i).sample(streams.sampling(nodes[i], round));
+        }
+        if (config.sampling() == SamplingScheme.FULL_BATCH) {
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                fullBatch = batches.gather(rows, width(round, rows));
+            }
+            return fullBatch;
+        }
+        return batches.gather(rows, width(round, rows));
+    }
+
+    /** The width the whole run pads this round's batches to, where this block can know it (see the class comment). */
+    private int width(long round, int[][] own) {
+        int width = 1;
+        switch (config.sampling()) {
+            case FULL_BATCH -> {
+                for (long m : plan.datasetSizes()) {
+                    width = (int) Math.max(width, m);
+                }
+            }
+            case FIXED_SIZE_WITHOUT_REPLACEMENT -> {
+                for (long m : plan.datasetSizes()) {
+                    width = (int) Math.max(width, Math.min(config.batchSize(), m));
+                }
+            }
+            case POISSON -> {
+                if (streams.isSecure()) {
+                    for (int[] r : own) {
+                        width = Math.max(width, r.length);
+                    }
+                } else {
+                    for (int j = 0; j < everyone.size(); j++) {
+                        width = Math.max(width, everyone.get(j).sample(streams.sampling(j, round)).length);
+                    }
+                }
+            }
+        }
+        return width;
+    }
+
+    /**
+     * The noise each node adds this round: its rows of {@code B U} (from the secrets of its edges) plus its private
+     * noise, in the order and with the draws of {@link RoundNoise}.
+     */
+    private INDArray noise(long round) {
+        double sigmaCdp = config.sigmaCdp();
+        double sigmaCor = config.algorithm() == DecentralizedAlgorithm.DECOR ? config.sigmaCor() : 0.0;
+        INDArray total = Nd4j.create(type, nodes.length, p);
+        if (sigmaCor > 0) {
+            plan.incidence().apply(pairwise(round, sigmaCor), total);
+            if (sigmaCdp > 0) {
+                streams.addPrivateNoise(total, nodes, round, sigmaCdp);
+            }
+        } else if (sigmaCdp > 0) {
+            streams.writePrivateNoise(total, nodes, round, sigmaCdp);
+        } else {
+            total.assign(0);
+        }
+        return total;
+    }
+
+    /** The pairwise terms of this block's edges, drawn each round (or once, in reference-code compatibility). */
+    private INDArray pairwise(long round, double sigmaCor) {
+        if (config.compatibility().pairwiseNoiseDrawnOnce()) {
+            if (fixedPairwise == null) {
+                try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                    fixedPairwise = Nd4j.create(type, edges.length, p);
+                    streams.writePairwiseNoise(fixedPairwise, edges, 0, sigmaCor);
+                }
+            }
+            return fixedPairwise;
+        }
+        INDArray u = Nd4j.create(type, edges.length, p);
+        streams.writePairwiseNoise(u, edges, round, sigmaCor);
+        return u;
+    }
+
+    @Override
+    public void close() {
+        thread.close();
+    }
+}

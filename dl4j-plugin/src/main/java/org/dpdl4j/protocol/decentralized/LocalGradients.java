@@ -1,0 +1,85 @@
+package org.dpdl4j.protocol.decentralized;
+
+import java.util.List;
+import java.util.OptionalDouble;
+import org.dpdl4j.optim.BatchSampler;
+import org.dpdl4j.optim.FixedSizeSampler;
+import org.dpdl4j.optim.PoissonSampler;
+import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * The per-node parts of a decentralized round that one process and a block of nodes on a worker share: each node's
+ * sampler, the division of its clipped sum into a local gradient, user-level clipping and the round's mean loss.
+ */
+final class LocalGradients {
+    private LocalGradients() {
+    }
+
+    /** The sampler of a node with {@code m} examples under the run's sampling scheme. */
+    static BatchSampler sampler(DecentralizedConfig config, long m, int node) {
+        return switch (config.sampling()) {
+            case POISSON -> {
+                if (config.batchSize() > m) {
+                    throw new IllegalArgumentException("node " + node + " has " + m + " examples, fewer than the batch size "
+                            + config.batchSize());
+                }
+                yield PoissonSampler.withExpectedBatchSize(m, config.batchSize());
+            }
+            case FIXED_SIZE_WITHOUT_REPLACEMENT -> new FixedSizeSampler(m, Math.min(config.batchSize(), (int) m));
+            case FULL_BATCH -> new PoissonSampler(m, 1.0);
+        };
+    }
+
+    /** Whether a MEAN objective divides by the expected batch size, which does not depend on the batch drawn. */
+    static boolean dividesByExpectedSize(DecentralizedConfig config) {
+        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
+        return config.objective() == LocalObjective.MEAN && (exampleLevel || config.sampling() == SamplingScheme.FULL_BATCH);
+    }
+
+    /**
+     * Sum -> local gradient: divided by the batch size for a MEAN objective (the expected size under Poisson sampling
+     * when privacy is example level, so the divisor does not depend on the data).
+     *
+     * @param expected the nodes' expected batch sizes when {@link #dividesByExpectedSize}, else null
+     */
+    static void scaleToLocalGradient(DecentralizedConfig config, INDArray grad, INDArray expected, List<BatchSampler> samplers,
+                                     int[] sizes, DataType type) {
+        if (config.objective() == LocalObjective.SUM) {
+            return;
+        }
+        grad.diviColumnVector(expected != null ? expected : divisor(samplers, sizes, type));
+    }
+
+    /** Each node's divisor: its expected batch size, or with {@code sizes} the size of the batch it drew (at least 1). */
+    static INDArray divisor(List<BatchSampler> samplers, int[] sizes, DataType type) {
+        INDArray divisor = Nd4j.create(DataType.DOUBLE, samplers.size(), 1);
+        for (int i = 0; i < samplers.size(); i++) {
+            divisor.putScalar(i, 0, sizes == null ? samplers.get(i).expectedBatchSize() : Math.max(1, sizes[i]));
+        }
+        return divisor.castTo(type);
+    }
+
+    /** User-level clipping: each node's whole local gradient to norm C. */
+    static void clipRows(INDArray grad, double clip) {
+        INDArray factors = Transforms.min(grad.norm2(1).rdivi(clip), 1.0, false);   // C / 0 = inf -> 1
+        grad.muliColumnVector(factors.reshape(factors.length(), 1));
+    }
+
+    /** Mean over the nodes that saw examples of their mean batch loss; empty when no node saw one. */
+    static OptionalDouble meanBatchLoss(double[] sums, int[] sizes) {
+        double total = 0;
+        int count = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            if (sizes[i] > 0) {
+                total += sums[i] / sizes[i];
+                count++;
+            }
+        }
+        return count == 0 ? OptionalDouble.empty() : OptionalDouble.of(total / count);
+    }
+}

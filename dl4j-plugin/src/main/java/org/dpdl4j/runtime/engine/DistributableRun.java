@@ -1,0 +1,23 @@
+package org.dpdl4j.runtime.engine;
+
+import org.dpdl4j.runtime.TrainingRun;
+
+/**
+ * A run whose parties can be split into blocks that run elsewhere: the decentralized and federated protocols, whose
+ * parties compute independently within a round and exchange only the protocol's messages. The driver keeps
+ * everything else: the step count, the ledger, the listeners, checkpoints and the models it reports.
+ */
+public interface DistributableRun extends TrainingRun {
+
+    /**
+     * Runs every later round on blocks of parties placed by {@code engine}, which the run then owns and closes when it
+     * closes. With seeded streams the rounds give what this process would, bit for bit (each protocol says where
+     * it cannot).
+     *
+     * @throws IllegalStateException when the run already runs on blocks
+     */
+    void distribute(BlockEngine engine);
+
+    /** The engine the rounds run on, or null while they run in this process. */
+    BlockEngine engine();
+}

@@ -1,0 +1,121 @@
+package org.dpdl4j.runtime.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import org.dpdl4j.runtime.TrainingRun;
+import org.dpdl4j.runtime.options.InvalidOptionException;
+import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunSettings;
+
+/**
+ * The engines by name: {@code local}, built in, and every {@link RunEngine} on the class path. {@link #place} puts a
+ * run on the engine its settings name.
+ */
+public final class RunEngines {
+    /** The engine of one process, the default. */
+    public static final String LOCAL = "local";
+
+    private RunEngines() {
+    }
+
+    /** The installed engines other than {@code local}. */
+    public static List<RunEngine> installed() {
+        List<RunEngine> out = new ArrayList<>();
+        ServiceLoader.load(RunEngine.class, RunEngines.class.getClassLoader()).forEach(out::add);
+        return out;
+    }
+
+    /** Every engine's name, {@code local} first. */
+    public static List<String> names() {
+        List<String> out = new ArrayList<>(List.of(LOCAL));
+        installed().forEach(e -> out.add(e.name()));
+        return out;
+    }
+
+    /** The installed engine of this name. */
+    public static Optional<RunEngine> find(String name) {
+        return installed().stream().filter(e -> e.name().equals(name)).findFirst();
+    }
+
+    /** The name, normalised, when an engine has it; else an error naming the engines there are. */
+    static String checkName(String text) {
+        String name = text.trim().toLowerCase(Locale.ROOT);
+        if (!names().contains(name)) {
+            throw new IllegalArgumentException("no engine '" + name + "' is installed; the engines are " + String.join(", ", names())
+                    + (name.equals("spark") ? " (the spark engine comes with the dpdl4j-spark module: put it on the class path)" : ""));
+        }
+        return name;
+    }
+
+    /**
+     * Checks that the engine options fit together: a cluster option ({@code --master}, {@code --blocks}) needs a cluster
+     * engine. Cheap; callers run it before any work.
+     *
+     * @throws InvalidOptionException naming the option and the fix
+     */
+    public static void check(RunSettings settings) {
+        if (!settings.get(EngineOptions.ENGINE, LOCAL).equals(LOCAL)) {
+            return;
+        }
+        for (RunOption<?> o : List.of(EngineOptions.MASTER, EngineOptions.BLOCKS)) {
+            if (settings.has(o)) {
+                throw o.invalid(o.flag() + " " + settings.texts().get(o.name()) + " has no effect with --engine local (the"
+                        + " default); add --engine spark to run on a cluster, or drop " + o.flag());
+            }
+        }
+    }
+
+    /**
+     * Connects to the engine {@code settings} name, for callers that run several runs on it ({@link BlockEngine#lent()});
+     * empty for the local engine. The caller closes it.
+     *
+     * @throws InvalidOptionException for engine options that do not fit or a cluster that cannot be reached
+     */
+    public static Optional<BlockEngine> connect(RunSettings settings, String purpose) {
+        check(settings);
+        String name = settings.get(EngineOptions.ENGINE, LOCAL);
+        if (name.equals(LOCAL)) {
+            return Optional.empty();
+        }
+        RunEngine engine = find(name).orElseThrow(() -> EngineOptions.ENGINE.invalid("no engine '" + name + "' is installed"));
+        return Optional.of(engine.connect(settings, purpose));
+    }
+
+    /**
+     * Puts a run on the engine {@code settings} name: the local engine leaves it as it is, another one connects and
+     * {@link DistributableRun#distribute distributes} it (the run then owns the connection). Returns the run.
+     *
+     * @throws InvalidOptionException for engine options that do not fit: a cluster option with the local engine, a
+     *                                protocol the engine cannot distribute, a cluster that cannot be reached
+     */
+    public static TrainingRun place(TrainingRun run, RunSettings settings) {
+        check(settings);
+        String name = settings.get(EngineOptions.ENGINE, LOCAL);
+        if (name.equals(LOCAL)) {
+            return run;
+        }
+        if (!(run instanceof DistributableRun distributable)) {
+            throw EngineOptions.ENGINE.invalid("--engine " + name + " runs the decentralized and federated protocols, whose"
+                    + " parties can be split into blocks; " + run.protocol() + " runs on --engine local only");
+        }
+        distributable.distribute(connect(settings, "dpdl4j " + run.protocol()).orElseThrow());
+        return run;
+    }
+
+    /** How a run's rounds are computed, for its configuration: {@code local}, or the engine's description. */
+    public static String describe(TrainingRun run) {
+        return run instanceof DistributableRun d && d.engine() != null ? d.engine().describe() : LOCAL;
+    }
+
+    /** {@code settings} without the engine options (what a protocol and its checkpoint see). */
+    public static RunSettings withoutEngine(RunSettings settings) {
+        RunSettings r = settings;
+        for (RunOption<?> o : EngineOptions.all()) {
+            r = r.without(o);
+        }
+        return r;
+    }
+}
