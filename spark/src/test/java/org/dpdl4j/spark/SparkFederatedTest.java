@@ -2,6 +2,7 @@ package org.dpdl4j.spark;
 
 import static org.dpdl4j.runtime.engine.PartyFixtures.assertBitwise;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -12,6 +13,12 @@ import org.dpdl4j.protocol.federated.ClientSampling;
 import org.dpdl4j.protocol.federated.FedAvgConfig;
 import org.dpdl4j.protocol.federated.FedAvgTrainer;
 import org.dpdl4j.protocol.federated.FedAvgVariant;
+import org.dpdl4j.protocol.federated.Mu2Config;
+import org.dpdl4j.protocol.federated.Mu2Privacy;
+import org.dpdl4j.protocol.federated.Mu2Trainer;
+import org.dpdl4j.protocol.federated.NoiseSchedule;
+import org.dpdl4j.protocol.federated.ParameterBall;
+import org.dpdl4j.protocol.federated.ServerTrust;
 import org.dpdl4j.protocol.federated.UpdateWeighting;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
@@ -19,8 +26,14 @@ import org.dpdl4j.runtime.engine.PartyFixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
-/** DP-FedAvg and GOPA on Spark local[2] against the local engine: every round's global model and messages, bit for bit. */
+/**
+ * DP-FedAvg and GOPA on Spark local[2] against the local engine: every round's global model and messages, bit for bit;
+ * DP-mu^2-FL within 1e-6 relative (its blocks' increments round the last coordinates of a row differently, see
+ * Mu2BlocksTest in the core).
+ */
 class SparkFederatedTest {
     private static final int CLIENTS = 9;
     private static final int ROUNDS = 5;
@@ -52,6 +65,37 @@ class SparkFederatedTest {
     void gopaEqualsTheLocalEngine() {
         assertSameRuns(new FedAvgConfig(FedAvgVariant.GOPA, ROUNDS, 1, 8, new LearningRate.Constant(0.2), 1.0,
                 new ClientSampling.Everyone(), UpdateWeighting.UNIFORM, 1.0, 0.5, 4.0, 6));
+    }
+
+    @Test
+    void dpMu2WithAnUntrustedServerEqualsTheLocalEngine() {
+        Mu2Config config = new Mu2Config(ServerTrust.UNTRUSTED, ROUNDS, 4, 0.2, new ParameterBall(20), 0.5,
+                NoiseSchedule.constant(0.3), 7);
+        List<NodeData> machines = PartyFixtures.data(CLIENTS, 12);
+        try (Mu2Trainer one = mu2(config, machines); Mu2Trainer split = mu2(config, machines)) {
+            split.distribute(SparkBlocks.on(sc, 3));
+            for (int t = 0; t < ROUNDS; t++) {
+                one.step();
+                split.step();
+                String what = "mu2-untrusted, round " + (t + 1);
+                assertEquals(one.lastLoss(), split.lastLoss(), 1e-6 * Math.abs(one.lastLoss()), what + ": loss");
+                assertClose(one.lastMessages(), split.lastMessages(), what + ": what the server received");
+                assertClose(one.parameters(), split.parameters(), what + ": query point");
+            }
+            assertEquals(one.epsilon(), split.epsilon());
+        }
+    }
+
+    /** Every entry within 1e-6 of the largest magnitude of {@code expected}. */
+    private static void assertClose(INDArray expected, INDArray actual, String what) {
+        double scale = expected.amaxNumber().doubleValue();
+        double gap = expected.castTo(DataType.DOUBLE).sub(actual.castTo(DataType.DOUBLE)).amaxNumber().doubleValue();
+        assertTrue(gap <= 1e-6 * scale, what + ": differs by " + gap + " against entries up to " + scale);
+    }
+
+    private static Mu2Trainer mu2(Mu2Config config, List<NodeData> machines) {
+        return Mu2Trainer.of(PartyFixtures.mlp(), machines, config, new SeededNoiseStreams(config.seed()),
+                Mu2Privacy.of(config.trust(), 0.5, machines.size(), config.noise(), 1e-5), PrivacyBudget.unlimited(1e-5));
     }
 
     private static void assertSameRuns(FedAvgConfig config) {

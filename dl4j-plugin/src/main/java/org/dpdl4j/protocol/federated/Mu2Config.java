@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param seed      master seed of the seeded streams (for the checkpoint's identity check)
  */
 public record Mu2Config(ServerTrust trust, long rounds, int batchSize, double stepSize, ParameterBall domain, double qClip,
-                        NoiseSchedule noise, long seed) {
+                        NoiseSchedule noise, long seed) implements java.io.Serializable {
     public Mu2Config {
         Objects.requireNonNull(trust, "trust");
         Objects.requireNonNull(domain, "domain");

@@ -43,6 +43,7 @@ public final class Mu2Machines {
     private final INDArray[] gradHalves;
     private int current;
     private Staging staging;
+    private INDArray lastLossSums;
 
     /**
      * @param gradients the per-example gradient engine of the model
@@ -126,9 +127,8 @@ public final class Mu2Machines {
         double maxNorm = norms.maxNumber().doubleValue() * scale;
         long clipped = maxNorm > clip ? RowClipping.countAbove(norms, clip / scale) : 0;
         Nd4j.getBlasWrapper().level1().axpy(dhat.length(), scale, scaledQ, dhat);
-        double loss = batch.lossSums().get(interval(current * (long) machines, (current + 1L) * machines)).sumNumber().doubleValue()
-                / (machines * (double) b);
-        return new MomentumStep(loss, maxNorm, clipped);
+        lastLossSums = batch.lossSums().get(interval(current * (long) machines, (current + 1L) * machines));
+        return new MomentumStep(meanLoss(lastLossSums, b), maxNorm, clipped);
     }
 
     /**
@@ -165,6 +165,19 @@ public final class Mu2Machines {
         }
         INDArray row = point.rank() == 2 && point.size(0) == 1 ? point : point.reshape(1, p);
         return row.dataType() == type ? row : row.castTo(type);
+    }
+
+    /**
+     * The mean loss of a round from every machine's summed loss at {@code x_t} ([M], machine order) and the batch size:
+     * one reduction over the machines, the same whether the sums come from this object or from blocks of machines.
+     */
+    public static double meanLoss(INDArray lossSums, long batchSize) {
+        return lossSums.sumNumber().doubleValue() / (lossSums.length() * (double) batchSize);
+    }
+
+    /** Each machine's summed loss at {@code x_t} in the last round ([M]; a view, valid until the next round). */
+    public INDArray lastLossSums() {
+        return lastLossSums;
     }
 
     /** The machines' estimates {@code dhat} as an [M, p] matrix (live view: copy it to keep it). */

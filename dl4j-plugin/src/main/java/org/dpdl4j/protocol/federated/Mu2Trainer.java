@@ -12,6 +12,11 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.engine.BlockEngine;
+import org.dpdl4j.runtime.engine.BlockRunner;
+import org.dpdl4j.runtime.engine.DistributableRun;
+import org.dpdl4j.runtime.engine.PartyBlocks;
+import org.dpdl4j.runtime.engine.Rows;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -21,6 +26,7 @@ import java.util.Objects;
 
 import static org.nd4j.linalg.indexing.NDArrayIndex.all;
 import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
+import static org.nd4j.linalg.indexing.NDArrayIndex.point;
 
 /**
  * DP-mu^2-FL (spec 4.3): M machines and a parameter server running noisy mu^2-SGD, every machine processing
@@ -38,8 +44,13 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
  * </ol>
  * Total work is two gradients per example: linear in the data. With M = 1 and the same seeded streams the two
  * trust models draw the same noise and produce the same iterates.
+ *
+ * <p>{@link #distribute} moves the machines' part (their samples, increments and, with an untrusted server, their
+ * noise) onto blocks of machines; the server's part and the machines' estimates as of the last round stay here, so
+ * that checkpoints and a block reopened after a lost worker continue from them. With seeded streams the iterates are
+ * those of one process bit for bit.
  */
-public final class Mu2Trainer extends AbstractTrainingRun {
+public final class Mu2Trainer extends AbstractTrainingRun implements DistributableRun {
     private final MultiLayerNetwork template;
     private final Mu2Config config;
     private final NoiseStreams noise;
@@ -56,6 +67,9 @@ public final class Mu2Trainer extends AbstractTrainingRun {
     private INDArray lastMessages;
     private final INDArray messages;
     private final RoundWorkspace workspace = new RoundWorkspace();
+    private BlockEngine blockEngine;
+    private BlockRunner<Mu2BlockInput, Mu2BlockOutput> blocks;
+    private PartyBlocks split;
 
     /**
      * @param template network whose parameters are the data-independent start {@code x_1} (projected onto K)
@@ -98,12 +112,11 @@ public final class Mu2Trainer extends AbstractTrainingRun {
                         + " rounds of " + config.batchSize() + " example(s) use " + needed + ": each example is used once, so use"
                         + " at most " + d.size() / config.batchSize() + " rounds, or fewer machines (more data each)");
             }
-            xs.add(d.features().get(interval(0, needed), all()).reshape(config.rounds(), config.batchSize(), d.features().size(1)));
-            ys.add(d.labels().get(interval(0, needed), all()).reshape(config.rounds(), config.batchSize(), d.labels().size(1)));
+            xs.add(d.features().get(interval(0, needed), all()));
+            ys.add(d.labels().get(interval(0, needed), all()));
         }
-        // Round-major [T, M, b, nIn]: each round's examples of all machines are one contiguous block.
-        this.features = Nd4j.stack(1, xs.toArray(INDArray[]::new));
-        this.labels = Nd4j.stack(1, ys.toArray(INDArray[]::new));
+        this.features = roundMajor(xs, config);
+        this.labels = roundMajor(ys, config);
         this.machines = new Mu2Machines(gradients, count, config.qClip());
         INDArray start = template.params().dup().castTo(gradients.spec().dataType());
         this.iterates = new Mu2Iterates(start, config.domain());
@@ -124,13 +137,20 @@ public final class Mu2Trainer extends AbstractTrainingRun {
         try (var ws = workspace.open()) {
             INDArray f = features.slice(t - 1);
             INDArray y = labels.slice(t - 1);
-            lastStep = machines.accumulate(t, f, y);
-            measuredLoss(lastStep.meanLoss());
             double sigma = config.noise().at(t);
+            boolean machinesAddNoise = sigma > 0 && config.trust() == ServerTrust.UNTRUSTED;
+            if (blocks != null) {
+                lastStep = roundOnBlocks(t);
+            } else {
+                lastStep = machines.accumulate(t, f, y);
+                if (machinesAddNoise) {
+                    messages.assign(machines.dhat());
+                    noise.addPrivateNoise(messages, t, sigma);   // row i from machine i's stream
+                }
+            }
+            measuredLoss(lastStep.meanLoss());
             INDArray aggregate;
-            if (sigma > 0 && config.trust() == ServerTrust.UNTRUSTED) {
-                messages.assign(machines.dhat());
-                noise.addPrivateNoise(messages, t, sigma);   // row i from machine i's stream
+            if (machinesAddNoise) {
                 lastMessages = messages;
                 aggregate = messages.mean(0);
             } else {
@@ -143,6 +163,84 @@ public final class Mu2Trainer extends AbstractTrainingRun {
             iterates.advance(aggregate, config.stepSize());
             machines.moveTo(iterates.x());
         }
+    }
+
+    /**
+     * Round t of the machines on their blocks: each block is sent the query points and its machines' estimates, and
+     * returns the new estimates (kept here), what the machines send when they add their own noise, and their losses.
+     */
+    private Mu2Machines.MomentumStep roundOnBlocks(long t) {
+        Rows x = Rows.of(iterates.x());
+        Rows previous = Rows.of(iterates.previous());
+        List<Mu2BlockInput> inputs = new ArrayList<>();
+        for (int b = 0; b < split.count(); b++) {
+            inputs.add(new Mu2BlockInput(x, previous, Rows.ofRange(machines.dhat(), split.first(b), split.end(b) - split.first(b))));
+        }
+        List<Mu2BlockOutput> outputs = blocks.step(t, inputs);
+        List<INDArray> lossSums = new ArrayList<>();
+        double maxNorm = 0;
+        long clipped = 0;
+        for (int b = 0; b < outputs.size(); b++) {
+            Mu2BlockOutput o = outputs.get(b);
+            o.dhat().copyInto(machines.dhat(), split.first(b));
+            if (o.messages() != null) {
+                o.messages().copyInto(messages, split.first(b));
+            }
+            lossSums.add(o.lossSums().toArray());
+            maxNorm = Math.max(maxNorm, o.maxNormQ());
+            clipped += o.clipped();
+        }
+        INDArray sums = Nd4j.hstack(lossSums.toArray(INDArray[]::new));
+        return new Mu2Machines.MomentumStep(Mu2Machines.meanLoss(sums, config.batchSize()), maxNorm, clipped);
+    }
+
+    /**
+     * Runs the machines' part of every later round on blocks of machines placed by {@code placement} (which this run
+     * then closes): each block gets its machines' samples and, with an untrusted server, their noise streams.
+     */
+    @Override
+    public void distribute(BlockEngine placement) {
+        if (blockEngine != null) {
+            throw new IllegalStateException("this run already runs on " + blockEngine.describe());
+        }
+        PartyBlocks parts = PartyBlocks.of(count, placement.blocksFor(count));
+        String json = template.getLayerWiseConfigurations().toJson();
+        boolean machinesAddNoise = Mu2BlockPlan.machinesAddNoise(config);
+        List<Mu2BlockPlan> plans = new ArrayList<>();
+        for (int b = 0; b < parts.count(); b++) {
+            List<Rows> xs = new ArrayList<>();
+            List<Rows> ys = new ArrayList<>();
+            for (int i = parts.first(b); i < parts.end(b); i++) {
+                xs.add(Rows.of(machineRows(features, i)));
+                ys.add(Rows.of(machineRows(labels, i)));
+            }
+            plans.add(new Mu2BlockPlan(parts.first(b), parts.end(b) - parts.first(b), json, config, xs, ys,
+                    machinesAddNoise ? noise.restrictedTo(parts.members(b), new int[0]) : null));
+        }
+        this.blocks = placement.start(protocol(), plans, new Mu2BlockProgram());
+        this.split = parts;
+        this.blockEngine = placement;
+    }
+
+    @Override
+    public BlockEngine engine() {
+        return blockEngine;
+    }
+
+    /** Machine i's samples of the whole run as [T b, width], from the round-major stack. */
+    private static INDArray machineRows(INDArray roundMajor, int i) {
+        INDArray own = roundMajor.get(all(), point(i), all(), all());
+        return own.dup('c').reshape(own.size(0) * own.size(1), own.size(2));
+    }
+
+    /**
+     * The machines' first {@code T b} samples (each [T b, width], machine order) stacked round-major as
+     * [T, M, b, width]: each round's samples of all machines are one contiguous block.
+     */
+    static INDArray roundMajor(List<INDArray> perMachine, Mu2Config config) {
+        INDArray[] shaped = perMachine.stream()
+                .map(a -> a.reshape(config.rounds(), config.batchSize(), a.size(1))).toArray(INDArray[]::new);
+        return Nd4j.stack(1, shaped);
     }
 
     /**
@@ -289,5 +387,11 @@ public final class Mu2Trainer extends AbstractTrainingRun {
     @Override
     public void close() {
         workspace.close();
+        if (blocks != null) {
+            blocks.close();
+        }
+        if (blockEngine != null) {
+            blockEngine.close();
+        }
     }
 }

@@ -3,7 +3,7 @@ package org.dpdl4j.protocol.federated;
 import java.util.Arrays;
 
 /** The standard deviation {@code sigma_t} of the Gaussian noise of round t (t = 1, 2, ...). */
-public sealed interface NoiseSchedule {
+public sealed interface NoiseSchedule extends java.io.Serializable {
 
     /** sigma at round t (1-based). */
     double at(long t);

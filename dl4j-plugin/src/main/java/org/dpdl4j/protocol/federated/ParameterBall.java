@@ -10,7 +10,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * @param diameter D &gt; 0, or {@link Double#POSITIVE_INFINITY}
  */
-public record ParameterBall(double diameter) {
+public record ParameterBall(double diameter) implements java.io.Serializable {
     public ParameterBall {
         if (!(diameter > 0)) {
             throw new IllegalArgumentException("the diameter D of the parameter ball must be > 0, got " + diameter
