@@ -311,10 +311,12 @@ public final class AttackCommand implements Runnable {
 
         @Override
         InversionAttack attack() {
+            // The optimisation settings are checked whatever the method: a bad value is an error, never ignored.
+            DlgConfig dlg = dlgConfig();
             return switch (method.toLowerCase(Locale.ROOT)) {
                 case "auto" -> new StrongestAttack(new AnalyticInversion(), new InvertingGradientsAttack(igConfig()));
-                case "dlg" -> new DlgAttack(dlgConfig());
-                case "idlg" -> new IdlgAttack(dlgConfig());
+                case "dlg" -> new DlgAttack(dlg);
+                case "idlg" -> new IdlgAttack(dlg);
                 case "ig" -> new InvertingGradientsAttack(igConfig());
                 case "analytic" -> new AnalyticInversion();
                 default -> throw bad("--method: unknown value '" + method + "'; use auto, dlg, idlg, ig or analytic");

@@ -43,7 +43,7 @@ class AttackCommandTest {
     @Test
     void shortDlgRunOnAReleasedGradientWritesItsTrace(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("dlg");
-        CommandRun r = CommandRun.of("attack", "dlg", "--algo", "central", "--model", "softmax", "--target-index", "0",
+        CommandRun r = CommandRun.of("attack", "dlg", "--method", "dlg", "--algo", "central", "--model", "softmax", "--target-index", "0",
                 "--iterations", "4", "--snapshot-every", "2", "--noise-std", "0.001", "--data-dir", dataDir(),
                 "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err() + r.out());

@@ -1,9 +1,8 @@
 package org.dpdl4j.protocol.federated;
 
 import static org.dpdl4j.runtime.engine.PartyFixtures.assertBitwise;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.dpdl4j.runtime.engine.PartyFixtures.assertClose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,6 @@ import org.dpdl4j.runtime.engine.PartyFixtures;
 import org.dpdl4j.runtime.engine.Rows;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The machines of a (DP-)mu^2-FL run split into blocks compute, round by round, what one process computes with the same
@@ -105,23 +103,15 @@ class Mu2BlocksTest {
                 assertEquals(one.lastStep().clippedMachines(), split.lastStep().clippedMachines(), what + ": clipped machines");
                 assertEquals(one.lastStep().maxNormQ(), split.lastStep().maxNormQ(), 1e-6 * one.lastStep().maxNormQ(),
                         what + ": largest increment");
-                assertClose(one.lastMessages(), split.lastMessages(), what + ": what the server received");
-                assertClose(one.machines().dhat(), split.machines().dhat(), what + ": the machines' estimates");
-                assertClose(one.parameters(), split.parameters(), what + ": query point");
+                assertClose(one.lastMessages(), split.lastMessages(), 1e-6, what + ": what the server received");
+                assertClose(one.machines().dhat(), split.machines().dhat(), 1e-6, what + ": the machines' estimates");
+                assertClose(one.parameters(), split.parameters(), 1e-6, what + ": query point");
             }
             if (cfg.noise().isPrivate()) {
                 assertEquals(one.ledger().orElseThrow().ledger(), split.ledger().orElseThrow().ledger());
                 assertEquals(one.epsilon(), split.epsilon());
             }
         }
-    }
-
-    /** Every entry within 1e-6 of the largest magnitude of {@code expected}. */
-    private static void assertClose(INDArray expected, INDArray actual, String what) {
-        assertArrayEquals(expected.shape(), actual.shape(), what);
-        double scale = expected.amaxNumber().doubleValue();
-        double gap = expected.castTo(DataType.DOUBLE).sub(actual.castTo(DataType.DOUBLE)).amaxNumber().doubleValue();
-        assertTrue(gap <= 1e-6 * scale, what + ": differs by " + gap + " against entries up to " + scale);
     }
 
     private static Mu2Trainer run(Mu2Config cfg, List<NodeData> data) {

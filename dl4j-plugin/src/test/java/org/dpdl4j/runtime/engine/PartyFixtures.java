@@ -50,6 +50,15 @@ public final class PartyFixtures {
         return out;
     }
 
+    /** Fails unless every entry is within {@code relative} times the largest magnitude of {@code expected}. */
+    public static void assertClose(INDArray expected, INDArray actual, double relative, String what) {
+        assertArrayEquals(expected.shape(), actual.shape(), what);
+        double scale = expected.amaxNumber().doubleValue();
+        double gap = expected.castTo(DataType.DOUBLE).sub(actual.castTo(DataType.DOUBLE)).amaxNumber().doubleValue();
+        org.junit.jupiter.api.Assertions.assertTrue(gap <= relative * scale,
+                what + ": differs by " + gap + " against entries up to " + scale);
+    }
+
     /** Fails unless both are null or hold the same values, bit for bit. */
     public static void assertBitwise(INDArray expected, INDArray actual, String what) {
         if (expected == null || actual == null) {
