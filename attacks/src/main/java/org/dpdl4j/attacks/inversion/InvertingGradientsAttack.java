@@ -103,16 +103,27 @@ public final class InvertingGradientsAttack implements InversionAttack {
         long evaluations = 1;
         StopReason reason = StopReason.COMPLETED;
         int steps = 0;
+        // A step that makes the loss or its gradient non-finite ends the start at the last point whose loss was
+        // finite: the attack reports that point, never an image of NaNs.
+        double[] before = x.clone();
+        double pointLoss = loss;
         for (int it = 1; it <= config.iterations(); it++) {
             loss = objective.evaluate(x, gradient);
             evaluations++;
             if (!Double.isFinite(loss)) {
+                System.arraycopy(before, 0, x, 0, n);
                 reason = StopReason.DIVERGED;
                 break;
             }
+            pointLoss = loss;
             if (config.totalVariation() > 0) {
                 TotalVariation.addTo(x, layout.batchSize(), shape, config.totalVariation(), gradient);
             }
+            if (!allFinite(gradient)) {
+                reason = StopReason.DIVERGED;
+                break;
+            }
+            System.arraycopy(x, 0, before, 0, n);
             double rate = config.learningRateAt(it);
             double correction1 = 1 - Math.pow(beta1, it);
             double correction2 = Math.sqrt(1 - Math.pow(beta2, it));
@@ -129,8 +140,17 @@ public final class InvertingGradientsAttack implements InversionAttack {
                 snapshots.add(new MatchingRun.PointSnapshot(it, evaluations, at, x.clone()));
             }
         }
-        double last = snapshots.get(snapshots.size() - 1).loss();
+        double last = reason == StopReason.COMPLETED ? snapshots.get(snapshots.size() - 1).loss() : pointLoss;
         return new MatchingRun.Outcome(snapshots, x, last, reason, steps, evaluations, (System.nanoTime() - begin) / 1e9);
+    }
+
+    private static boolean allFinite(double[] values) {
+        for (double v : values) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static double clamp(double v, double low, double high) {

@@ -23,14 +23,17 @@ public final class CampaignThresholds {
      * The failure bar of every target: the best PSNR and the best SSIM that any blind guess (the mean image, or a
      * reconstruction from a pure-noise observation, whichever attack made it) reaches against that target.
      *
-     * @param noiseOnly the attacks' records on pure-noise observations; those without a reconstruction are skipped
+     * @param noiseOnly the attacks' records on pure-noise observations; those without a reconstruction, or with
+     *                  non-finite pixels, are skipped
      * @param meanImage the per-pixel mean of the training images
      * @param originals the targets' pixels by training-set index
      */
     public static FailureThreshold derive(List<AttackRecord> noiseOnly, double[] meanImage,
                                           Map<Integer, double[]> originals, ImageShape shape) {
         Ssim ssim = Ssim.standard();
-        List<double[]> guesses = noiseOnly.stream().map(AttackRecord::pixels).filter(p -> p != null).toList();
+        // An attack that diverged on pure noise may leave no usable image (null, or non-finite pixels): no guess.
+        List<double[]> guesses = noiseOnly.stream().map(AttackRecord::pixels)
+                .filter(p -> p != null && java.util.Arrays.stream(p).allMatch(Double::isFinite)).toList();
         Map<Integer, FailureThreshold.Bar> bars = new LinkedHashMap<>();
         for (var e : originals.entrySet()) {
             double[] x = e.getValue();

@@ -37,6 +37,13 @@ class FailureThresholdTest {
         return x;
     }
 
+    /** What a diverged attack might leave: an image with a non-finite pixel. */
+    private static double[] diverged() {
+        double[] x = image(6, 1);
+        x[3] = Double.NaN;
+        return x;
+    }
+
     @Test
     void eachTargetsBarIsTheBestScoreOfAnyBlindGuessOnThatTarget() {
         double[] mean = image(1, 0.5);
@@ -49,9 +56,9 @@ class FailureThresholdTest {
         double[] g2 = image(5, 0.3);
         List<AttackRecord> noise = List.of(recordWithPixels(KEY, 7, 1, 0, 0, 0, g1),
                 recordWithPixels(KEY.withAttack("idlg"), 9, 1, 0, 0, 0, g2),
-                record(KEY, 9, Double.NaN, Double.NaN, 0, -1));
+                record(KEY, 9, Double.NaN, Double.NaN, 0, -1), recordWithPixels(KEY.withAttack("ig"), 7, 1, 0, 0, 0, diverged()));
         FailureThreshold t = CampaignThresholds.derive(noise, mean, originals, SHAPE);
-        assertEquals(3, t.blindGuesses(), "two noise-only reconstructions and the mean image");
+        assertEquals(3, t.blindGuesses(), "two noise-only reconstructions and the mean image; none without a usable image");
         Ssim ssim = Ssim.standard();
         for (var e : originals.entrySet()) {
             double[] x = e.getValue();
