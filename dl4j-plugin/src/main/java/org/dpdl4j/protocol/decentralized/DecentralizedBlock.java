@@ -12,6 +12,7 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
+import org.dpdl4j.runtime.engine.BlockWorker;
 import org.dpdl4j.runtime.engine.Rows;
 import org.dpdl4j.runtime.engine.WorkerThread;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -32,7 +33,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * know another's batch; the block then pads to its own widest, and the results differ from one process only by
  * rounding (secure runs are not reproducible in any case).
  */
-public final class DecentralizedBlock implements AutoCloseable {
+public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockInput, DecentralizedBlockOutput> {
     private final DecentralizedBlockPlan plan;
     private final DecentralizedConfig config;
     private final PerExampleGradients engine;
@@ -77,6 +78,7 @@ public final class DecentralizedBlock implements AutoCloseable {
     }
 
     /** One round: gossip (or the given models), gradients, noise, the local step; returns the nodes' messages. */
+    @Override
     public synchronized DecentralizedBlockOutput step(long round, DecentralizedBlockInput input) {
         return thread.round(() -> roundInWorkspace(round, input));
     }

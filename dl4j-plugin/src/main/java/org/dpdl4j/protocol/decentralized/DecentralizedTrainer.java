@@ -20,6 +20,7 @@ import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockRunner;
+import org.dpdl4j.runtime.engine.ConstructedBlocks;
 import org.dpdl4j.runtime.engine.DistributableRun;
 import org.dpdl4j.runtime.engine.PartyBlocks;
 import org.dpdl4j.runtime.engine.Rows;
@@ -292,7 +293,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
                     streams.restrictedTo(parts.members(b), edges), mixingRows, incidenceRows));
             gossipRows.add(mixingRows.reads());
         }
-        this.blocks = placement.start(protocol(), plans, new DecentralizedBlockProgram());
+        this.blocks = placement.start(protocol(), plans, new ConstructedBlocks<>(DecentralizedBlock::new));
         this.split = parts;
         this.blockEngine = placement;
     }

@@ -6,6 +6,7 @@ import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.engine.BlockWorker;
 import org.dpdl4j.runtime.engine.Rows;
 import org.dpdl4j.runtime.engine.WorkerThread;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -17,7 +18,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * (DP-FedAvg local: clip and add their own noise; GOPA: clip and reveal with their private and pairwise noise). The
  * server's part (selection, central clipping and noise, aggregation) stays with the run.
  */
-public final class FedAvgBlock implements AutoCloseable {
+public final class FedAvgBlock implements BlockWorker<FedAvgBlockInput, FedAvgBlockOutput> {
     private final FedAvgBlockPlan plan;
     private final LocalTraining local;
     private final DataType type;
@@ -40,6 +41,7 @@ public final class FedAvgBlock implements AutoCloseable {
     }
 
     /** One round of the block's participants. */
+    @Override
     public synchronized FedAvgBlockOutput step(long round, FedAvgBlockInput input) {
         if (input.participants().length == 0) {
             return new FedAvgBlockOutput(null, new double[0], new int[0]);

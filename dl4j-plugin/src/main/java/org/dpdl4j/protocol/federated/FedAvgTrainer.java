@@ -13,6 +13,7 @@ import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockRunner;
+import org.dpdl4j.runtime.engine.ConstructedBlocks;
 import org.dpdl4j.runtime.engine.DistributableRun;
 import org.dpdl4j.runtime.engine.PartyBlocks;
 import org.dpdl4j.runtime.engine.Rows;
@@ -203,7 +204,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
                     clientStreams.restrictedTo(parts.members(b), edges),
                     gopa == null ? null : new double[]{gopa.sigmaPrivate(), gopa.sigmaPairwise()}, incidence));
         }
-        this.blocks = placement.start(protocol(), plans, new FedAvgBlockProgram());
+        this.blocks = placement.start(protocol(), plans, new ConstructedBlocks<>(FedAvgBlock::new));
         this.split = parts;
         this.blockEngine = placement;
     }

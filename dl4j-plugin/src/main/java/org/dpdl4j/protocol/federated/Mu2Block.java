@@ -4,6 +4,7 @@ import java.util.stream.IntStream;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.runtime.engine.BlockWorker;
 import org.dpdl4j.runtime.engine.Rows;
 import org.dpdl4j.runtime.engine.WorkerThread;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -15,7 +16,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * momentum increments at the two query points, and, with an untrusted server, the noise they add to what they send.
  * The server's part (averaging, its own noise when trusted, the step and the anytime average) stays with the run.
  */
-public final class Mu2Block implements AutoCloseable {
+public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput> {
     private final Mu2BlockPlan plan;
     private final Mu2Machines machines;
     private final int[] members;
@@ -43,6 +44,7 @@ public final class Mu2Block implements AutoCloseable {
     }
 
     /** Round t of the block's machines. */
+    @Override
     public synchronized Mu2BlockOutput step(long t, Mu2BlockInput input) {
         return thread.round(() -> {
             input.dhat().copyInto(machines.dhat(), 0);

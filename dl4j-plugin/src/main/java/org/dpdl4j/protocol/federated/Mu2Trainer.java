@@ -14,6 +14,7 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockRunner;
+import org.dpdl4j.runtime.engine.ConstructedBlocks;
 import org.dpdl4j.runtime.engine.DistributableRun;
 import org.dpdl4j.runtime.engine.PartyBlocks;
 import org.dpdl4j.runtime.engine.Rows;
@@ -217,7 +218,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
             plans.add(new Mu2BlockPlan(parts.first(b), parts.end(b) - parts.first(b), json, config, xs, ys,
                     machinesAddNoise ? noise.restrictedTo(parts.members(b), new int[0]) : null));
         }
-        this.blocks = placement.start(protocol(), plans, new Mu2BlockProgram());
+        this.blocks = placement.start(protocol(), plans, new ConstructedBlocks<>(Mu2Block::new));
         this.split = parts;
         this.blockEngine = placement;
     }
