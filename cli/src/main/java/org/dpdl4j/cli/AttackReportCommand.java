@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpdl4j.experiments.campaign.AttackCampaign;
 import org.dpdl4j.experiments.campaign.CampaignAttack;
+import org.dpdl4j.experiments.campaign.CampaignJournal;
 import org.dpdl4j.experiments.campaign.CampaignProtocols;
 import org.dpdl4j.experiments.campaign.CampaignReport;
 import org.dpdl4j.experiments.campaign.CampaignResult;
@@ -106,6 +107,17 @@ final class AttackReportCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--resume",
+            description = "Continue the report that an interrupted run (a crash, a kill) left in --out, with the same"
+                    + " options: every finished row is kept from its journal (journal.jsonl, written as each row"
+                    + " finishes and deleted once the report is written) and only the rest runs.")
+    boolean resume;
+
+    @Option(names = "--keep-journal",
+            description = "Keep journal.jsonl after the report is written: every record with its reconstruction's"
+                    + " pixels bit for bit (images.csv has the scores only).")
+    boolean keepJournal;
+
     /** Candidates for --protocols in the help. */
     static final class ProtocolNames implements Iterable<String> {
         @Override
@@ -190,18 +202,48 @@ final class AttackReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        RunDirectory run = RunDirectory.create(out, "attack-report");
         List<String> args = spec.commandLine().getParseResult().originalArgs();
-        run.writeConfig(config(chosen), Provenance.capture(Map.of("master", seed), args));
+        String description = AttackCampaign.describe(workload, plan);
+        RunDirectory run;
+        CampaignJournal journal;
+        if (resume) {
+            try {
+                run = RunDirectory.claim(out, "dpdl4j attack report", true);
+            } catch (IllegalStateException e) {
+                throw bad("--resume: " + e.getMessage());
+            }
+            try {
+                journal = CampaignJournal.resume(run.file(CampaignJournal.FILE_NAME), description);
+            } catch (IllegalStateException e) {
+                run.close();
+                throw bad("--resume: " + e.getMessage());
+            }
+            console.printf(Locale.ROOT, "resuming the report in %s%n", run.path());
+        } else {
+            if (java.nio.file.Files.isRegularFile(out.resolve(CampaignJournal.FILE_NAME))) {
+                console.printf(Locale.ROOT, "%s holds an unfinished report; this run starts afresh in a new directory"
+                        + " (continue that one with --resume --out %s)%n", out, out);
+            }
+            run = RunDirectory.create(out, "attack-report");
+            run.writeConfig(config(chosen), Provenance.capture(Map.of("master", seed), args));
+            journal = CampaignJournal.create(run.file(CampaignJournal.FILE_NAME), description);
+        }
         console.printf(Locale.ROOT, "attacking MNIST training images 0..%d: %d protocols, epsilons %s, first attacked"
                 + " round %d%n", images - 1, chosen.size(), epsilons, attackRound);
         console.flush();
-        CampaignResult result = AttackCampaign.run(workload, plan, line -> {
-            console.println(line);
-            console.flush();
-        });
+        CampaignResult result;
+        try (journal) {
+            result = AttackCampaign.run(workload, plan, line -> {
+                console.println(line);
+                console.flush();
+            }, journal);
+        }
         String command = "dpdl4j " + String.join(" ", args);
         new CampaignReport(result, workload, plan, command).write(run.path());
+        if (!keepJournal) {
+            journal.delete();
+        }
+        run.close();
         printTable(console, result);
         console.printf(Locale.ROOT, "wrote %s (report.md, results.csv, images.csv, baselines.csv, grid-*.png) in %.1f"
                 + " minutes%n", run.path(), result.seconds() / 60);

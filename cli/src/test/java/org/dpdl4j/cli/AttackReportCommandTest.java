@@ -39,6 +39,52 @@ class AttackReportCommandTest {
     }
 
     @Test
+    void anInterruptedReportResumesFromItsJournalToTheSameFiles(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("report");
+        String[] args = {"attack", "report", "--images", "2", "--protocols", "sgd,dp-sgd", "--epsilons", "1,8",
+                "--attack-round", "1", "--idlg-iterations", "3", "--baselines", "2", "--data-dir", dataDir(),
+                "--out", out.toString()};
+        CommandRun whole = CommandRun.of(concat(args, "--keep-journal"));
+        assertEquals(0, whole.exitCode(), whole.err() + whole.out());
+        Path journal = out.resolve("journal.jsonl");
+        List<String> lines = Files.readAllLines(journal);
+        // plan; sgd: run, 2 rows; dp-sgd at 1: run, 2 rows; dp-sgd at 8: run, 2 rows
+        assertEquals(10, lines.size(), String.join("\n", lines));
+        String images = withoutSeconds(Files.readAllLines(out.resolve("images.csv")));
+        String baselines = Files.readString(out.resolve("baselines.csv"));
+
+        // A crash while dp-sgd at epsilon 1 was attacked: its iDLG row was half written, the report never was.
+        Files.writeString(journal, String.join("\n", lines.subList(0, 6)) + "\n" + lines.get(6).substring(0, 40));
+        for (String f : List.of("report.md", "results.csv", "images.csv", "baselines.csv")) {
+            Files.delete(out.resolve(f));
+        }
+        CommandRun resumed = CommandRun.of(concat(args, "--resume"));
+        assertEquals(0, resumed.exitCode(), resumed.err() + resumed.out());
+        assertTrue(resumed.out().contains("sgd at epsilon inf: every row is in the journal"), resumed.out());
+        assertTrue(resumed.out().contains("dp-sgd at epsilon 1: 2 cases"), "retrained for its missing row: "
+                + resumed.out());
+        assertTrue(resumed.out().contains("dp-sgd at epsilon 8: 2 cases"), resumed.out());
+        assertEquals(images, withoutSeconds(Files.readAllLines(out.resolve("images.csv"))));
+        assertEquals(baselines, Files.readString(out.resolve("baselines.csv")));
+        assertTrue(Files.notExists(journal), "a finished report deletes its journal");
+
+        CommandRun again = CommandRun.of(concat(args, "--resume"));
+        assertEquals(2, again.exitCode());
+        assertTrue(again.err().contains("--resume: nothing to resume"), again.err());
+    }
+
+    private static String[] concat(String[] args, String more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = more;
+        return all;
+    }
+
+    /** images.csv without its last column, the attack's time. */
+    private static String withoutSeconds(List<String> csv) {
+        return String.join("\n", csv.stream().map(l -> l.substring(0, l.lastIndexOf(','))).toList());
+    }
+
+    @Test
     void reportRefusesUnknownProtocolsNamingTheKnownOnes() {
         CommandRun r = CommandRun.of("attack", "report", "--protocols", "decorr", "--data-dir", dataDir());
         assertEquals(2, r.exitCode());
