@@ -31,6 +31,49 @@ class SparkEngineCommandTest {
     }
 
     @Test
+    void theMu2ReproductionOnSparkEndsAtTheLocalEnginesNumbers(@TempDir Path tmp) throws Exception {
+        String[] grid = {"reproduce", "mu2", "--data-dir", org.dpdl4j.cli.CommandRun.realDataDir("reproduce mu2"), "--examples",
+                "400", "--machines", "4", "--epsilons", "8", "--seeds", "1", "--no-reference"};
+        Path local = tmp.resolve("local");
+        Path spark = tmp.resolve("spark");
+        CommandRun a = CommandRun.of(with(grid, "--out", local.toString()));
+        assertEquals(0, a.exitCode(), a.both());
+        CommandRun b = CommandRun.of(with(grid, "--out", spark.toString(), "--engine", "spark", "--master", "local[2]", "--blocks",
+                "2"));
+        assertEquals(0, b.exitCode(), b.both());
+        assertTrue(b.out().contains("The machines of every run: spark local[2]"), "the machines ran on Spark: " + b.both());
+        java.util.List<String> x = Files.readAllLines(local.resolve("mu2.csv"));
+        java.util.List<String> y = Files.readAllLines(spark.resolve("mu2.csv"));
+        assertEquals(x.get(0), y.get(0));
+        assertEquals(3, x.size(), "untrusted and trusted server: " + x);
+        java.util.List<String> columns = java.util.List.of(x.get(0).split(","));
+        for (int row = 1; row < x.size(); row++) {
+            String[] u = x.get(row).split(",");
+            String[] v = y.get(row).split(",");
+            for (int c = 0; c < u.length; c++) {
+                if (columns.get(c).equals("seconds")) {
+                    continue;
+                }
+                if (columns.get(c).equals("trust")) {
+                    assertEquals(u[c], v[c]);
+                    continue;
+                }
+                // One JVM's increment is one BLAS call over every machine's row, a block's over its own rows: the
+                // tails round differently (README, Running on Spark), so the numbers agree to 1e-6, epsilon exactly.
+                double p = Double.parseDouble(u[c]);
+                double q = Double.parseDouble(v[c]);
+                if (Double.isNaN(p)) {
+                    assertTrue(Double.isNaN(q), columns.get(c) + " of row " + row + ": " + q);
+                    continue;
+                }
+                double tolerance = columns.get(c).startsWith("epsilon") ? 0 : 1e-6 * Math.max(1, Math.abs(p));
+                assertEquals(p, q, tolerance, columns.get(c) + " of row " + row);
+            }
+        }
+        assertTrue(Files.readString(spark.resolve("README.md")).contains("--engine spark"), "the provenance names the engine");
+    }
+
+    @Test
     void aClusterOptionWithoutTheSparkEngineIsAUsageError(@TempDir Path tmp) {
         CommandRun r = CommandRun.of(with(DECOR, "--out", tmp.resolve("x").toString(), "--master", "local[2]"));
         assertEquals(2, r.exitCode(), r.both());

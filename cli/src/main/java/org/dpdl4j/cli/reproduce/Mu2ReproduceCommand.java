@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.dpdl4j.cli.Converters;
 import org.dpdl4j.cli.DataDirOption;
+import org.dpdl4j.cli.EngineOption;
 import org.dpdl4j.experiments.reproduce.Mu2Reproduction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,10 +74,13 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
             description = "Also run non-private mu^2-SGD with M = 1 (the floor of this constrained setup); default ${DEFAULT-VALUE}.")
     private boolean reference;
 
+    @Mixin
+    EngineOption engine;
+
     @Override
     public Integer call() throws Exception {
         return new Mu2Reproduction(new Mu2Reproduction.Settings(out, data.resolve(), machines, epsilons, trust, seed, seeds, delta,
-                diameter, noise, examples, fresh, reference, spec.commandLine().getParseResult().originalArgs()))
+                diameter, noise, examples, fresh, reference, spec.commandLine().getParseResult().originalArgs(), engine.settings()))
                 .run(spec.commandLine().getOut());
     }
 }

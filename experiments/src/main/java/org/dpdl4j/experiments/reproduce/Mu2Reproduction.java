@@ -23,6 +23,8 @@ import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.protocol.federated.Mu2Constants;
 import org.dpdl4j.protocol.federated.Mu2Setup;
 import org.dpdl4j.protocol.federated.Mu2Trainer;
+import org.dpdl4j.runtime.engine.BlockEngine;
+import org.dpdl4j.runtime.engine.RunEngines;
 import org.dpdl4j.protocol.federated.ServerTrust;
 import org.dpdl4j.runtime.NodeData;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -65,10 +67,14 @@ public final class Mu2Reproduction {
      * @param fresh     discard the finished runs
      * @param reference also the non-private reference run
      * @param arguments the command line, for the provenance
+     * @param engine    where the machines' part of each round runs ({@code --engine}, {@code --master}, {@code --blocks})
      */
     public record Settings(Path out, DataDirectory data, List<Integer> machines, List<Double> epsilons, List<String> trust, long seed,
                            int seeds, double delta, double diameter, NoiseKind noise, Integer examples, boolean fresh, boolean reference,
-                           List<String> arguments) {
+                           List<String> arguments, RunSettings engine) {
+        public Settings {
+            engine = engine == null ? RunSettings.empty() : engine;
+        }
     }
 
     private final Path out;
@@ -85,6 +91,9 @@ public final class Mu2Reproduction {
     private final boolean fresh;
     private final boolean reference;
     private final List<String> arguments;
+    private final RunSettings engineSettings;
+    /** The cluster every run of the grid is lent, or null for the local engine. */
+    private BlockEngine cluster;
 
     public Mu2Reproduction(Settings s) {
         this.out = s.out();
@@ -101,6 +110,7 @@ public final class Mu2Reproduction {
         this.fresh = s.fresh();
         this.reference = s.reference();
         this.arguments = s.arguments();
+        this.engineSettings = s.engine();
     }
 
     /** Runs the grid (or what is left of it) and writes mu2.csv, mu2.png and README.md. */
@@ -134,8 +144,16 @@ public final class Mu2Reproduction {
         long totalRounds = seeds * (machines.stream().mapToLong(m -> (long) trusts.size() * epsilons.size() * (train.size() / m)).sum()
                 + (reference ? train.size() : 0));
         Files.createDirectories(out);
-        try (DirectoryLock lock = DirectoryLock.claim(out, "dpdl4j reproduce mu2")) {
+        try (DirectoryLock lock = DirectoryLock.claim(out, "dpdl4j reproduce mu2");
+             BlockEngine engine = RunEngines.connect(engineSettings, "dpdl4j reproduce mu2").orElse(null)) {
+            cluster = engine;
+            if (engine != null) {
+                pw.println("The machines of every run: " + engine.describe());
+                pw.flush();
+            }
             return grid(pw, trusts, startNanos, provenance, train, testX, testY, trainY, probe, constants, totalRounds);
+        } finally {
+            cluster = null;
         }
     }
 
@@ -252,6 +270,9 @@ public final class Mu2Reproduction {
         NoiseKind kind = noise;
         try (Mu2Trainer trainer = setup.privacy() != null ? setup.trainer(net, data, kind, Double.NaN, AccountantFactory.standard(), RunSettings.empty())
                 : Mu2Trainer.of(net, data, setup.config(), kind.streams(1, seed), null, PrivacyBudget.unlimited(delta))) {
+            if (cluster != null) {
+                trainer.distribute(cluster.lent());
+            }
             while (trainer.round() < setup.config().rounds()) {
                 trainer.step();
                 clippedRounds += trainer.lastStep().clippedMachines() > 0 ? 1 : 0;
