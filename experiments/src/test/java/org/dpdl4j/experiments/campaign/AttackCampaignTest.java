@@ -9,13 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.dpdl4j.attacks.MnistTestSet;
 import org.dpdl4j.attacks.observe.CentralDpSgdRun;
-import org.dpdl4j.attacks.observe.RunSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
-import org.dpdl4j.data.LabeledData;
-import org.dpdl4j.data.mnist.PixelScaling;
-import org.dpdl4j.models.ImageShape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,17 +23,7 @@ class AttackCampaignTest {
 
     @Test
     void nonPrivateGradientGivesTheImagesBackAndDpSgdAtEpsilonEightHidesThem(@TempDir Path tmp) throws Exception {
-        LabeledData mnist = MnistTestSet.load(PixelScaling.UNIT_INTERVAL);
-        int[] trainRows = new int[1000];
-        int[] testRows = new int[200];
-        for (int i = 0; i < trainRows.length; i++) {
-            trainRows[i] = i;
-        }
-        for (int i = 0; i < testRows.length; i++) {
-            testRows[i] = trainRows.length + i;
-        }
-        RunWorkload workload = new RunWorkload(mnist.subset(trainRows), mnist.subset(testRows), new int[] {0, 1, 2},
-                ImageShape.MNIST, RunSettings.defaults().withAttackRound(3));
+        RunWorkload workload = SmallWorkloads.mnist(1000, 200, new int[] {0, 1, 2}, 3);
         AttackCampaign.Plan plan = new AttackCampaign.Plan(List.of(new CentralDpSgdRun(false),
                 new CentralDpSgdRun(true)), List.of(8.0),
                 List.of(CampaignAttack.analyticLeastSquares()), 20);

@@ -11,13 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.dpdl4j.attacks.MnistTestSet;
 import org.dpdl4j.attacks.observe.CentralDpSgdRun;
-import org.dpdl4j.attacks.observe.RunSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
-import org.dpdl4j.data.LabeledData;
-import org.dpdl4j.data.mnist.PixelScaling;
-import org.dpdl4j.models.ImageShape;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,17 +31,7 @@ class CampaignJournalTest {
 
     @BeforeAll
     static void runOnce(@TempDir Path tmp) throws Exception {
-        LabeledData mnist = MnistTestSet.load(PixelScaling.UNIT_INTERVAL);
-        int[] trainRows = new int[600];
-        int[] testRows = new int[100];
-        for (int i = 0; i < trainRows.length; i++) {
-            trainRows[i] = i;
-        }
-        for (int i = 0; i < testRows.length; i++) {
-            testRows[i] = trainRows.length + i;
-        }
-        workload = new RunWorkload(mnist.subset(trainRows), mnist.subset(testRows), new int[] {0, 1, 2},
-                ImageShape.MNIST, RunSettings.defaults().withAttackRound(2));
+        workload = SmallWorkloads.mnist(600, 100, new int[] {0, 1, 2}, 2);
         plan = new AttackCampaign.Plan(List.of(new CentralDpSgdRun(false), new CentralDpSgdRun(true)),
                 List.of(1.0, 8.0), List.of(CampaignAttack.analyticLeastSquares()), 3);
         Path file = tmp.resolve(CampaignJournal.FILE_NAME);
