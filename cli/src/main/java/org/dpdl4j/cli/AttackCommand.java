@@ -297,8 +297,10 @@ public final class AttackCommand implements Runnable {
     @Command(name = "dlg", mixinStandardHelpOptions = true,
             description = {"Gradient-matching attacks on the observed gradient. Without --method: the strongest that"
                     + " applies to the observed model, named in the output: the exact analytic inversion where the"
-                    + " first layer is dense with a bias and the batch holds one example, otherwise label recovery plus"
-                    + " Inverting Gradients (cosine matching, total-variation prior, signed Adam, restarts).",
+                    + " first layer is dense with a bias and the batch holds one example; on other networks' noise-free"
+                    + " releases of one example iDLG, kept when it matches the release as closely as the true input;"
+                    + " otherwise label recovery plus Inverting Gradients (cosine matching, total-variation prior,"
+                    + " signed Adam, restarts).",
                 "--method dlg (DLG: L-BFGS on the squared distance, soft labels optimised), idlg, ig or analytic picks"
                     + " one.", "Ends with mse=, psnr=, ssim= and label_correct= lines."})
     static final class Dlg extends OptimisationRun {
@@ -314,7 +316,8 @@ public final class AttackCommand implements Runnable {
             // The optimisation settings are checked whatever the method: a bad value is an error, never ignored.
             DlgConfig dlg = dlgConfig();
             return switch (method.toLowerCase(Locale.ROOT)) {
-                case "auto" -> new StrongestAttack(new AnalyticInversion(), new InvertingGradientsAttack(igConfig()));
+                case "auto" -> new StrongestAttack(new AnalyticInversion(), new IdlgAttack(dlg),
+                        new InvertingGradientsAttack(igConfig()));
                 case "dlg" -> new DlgAttack(dlg);
                 case "idlg" -> new IdlgAttack(dlg);
                 case "ig" -> new InvertingGradientsAttack(igConfig());

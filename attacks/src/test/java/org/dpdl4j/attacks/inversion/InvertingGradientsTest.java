@@ -80,6 +80,37 @@ class InvertingGradientsTest {
         assertTrue(r.psnr() > 60, "exact: " + r.psnr());
     }
 
+    @Test
+    void onOtherNetworksTheStrongestAttackKeepsIdlgWhereItMatchesExactlyAndFallsBackToInvertingGradients() {
+        InversionAttack idlg = new IdlgAttack(DlgConfig.defaults().withIterations(100).withSnapshotEvery(100));
+        InversionAttack ig = new InvertingGradientsAttack(InvertingGradientsConfig.defaults().withIterations(30));
+        StrongestAttack auto = new StrongestAttack(new AnalyticInversion(), idlg, ig);
+        GroundTruth one = truth(1);
+        MultiLayerNetwork lenet = ModelKind.DLG_LENET.network(784, 10, ModelOptions.defaults());
+        AttackCase smooth = AttackModels.fedAvgCase(lenet, one, 0.1);
+        assertSame(idlg, auto.choose(smooth), "a noise-free release of one example: iDLG first");
+        AttackResult r = auto.attack(smooth);
+        assertEquals("idlg", r.attack(), r.method());
+        assertTrue(r.method().startsWith("auto: idlg ("), r.method());
+        assertTrue(r.psnr() > 40, "DLG's sigmoid LeNet gives the input back exactly: " + r.psnr());
+
+        AttackCase noisy = new org.dpdl4j.attacks.observe.FedAvgScenario().build(
+                new org.dpdl4j.attacks.observe.ScenarioRequest(lenet, one, "server", 0.1, 1e-3, 99L, 0, Double.NaN,
+                        java.util.Map.of()));
+        assertSame(ig, auto.choose(noisy), "with noise a low matching loss proves nothing: Inverting Gradients");
+        assertSame(ig, auto.choose(AttackModels.fedAvgCase(lenet, truth(2), 0.1)), "a batch: Inverting Gradients");
+
+        MultiLayerNetwork cnn = ModelKind.CNN.network(784, 10, ModelOptions.defaults());
+        AttackCase pooled = AttackModels.fedAvgCase(cnn, one, 0.1);
+        AttackResult fallback = auto.attack(pooled);
+        assertEquals("ig", fallback.attack(), fallback.method());
+        assertTrue(fallback.method().contains("after idlg stalled at matching loss"), fallback.method());
+        AttackResult igAlone = ig.attack(pooled);
+        assertArrayEquals(igAlone.reconstruction()[0], fallback.reconstruction()[0], 0.0,
+                "the fallback is Inverting Gradients' own result");
+        assertTrue(fallback.timing().evaluations() > igAlone.timing().evaluations(), "the iDLG attempt's work counts");
+    }
+
     /** {@code n} synthetic 28x28 "digits": a bar at a different place per example. */
     private static GroundTruth truth(int n) {
         INDArray x = Nd4j.zeros(DataType.FLOAT, n, 784);
