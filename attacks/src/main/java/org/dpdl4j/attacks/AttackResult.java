@@ -37,6 +37,18 @@ public record AttackResult(String attack, String method, Provenance provenance, 
         snapshots = List.copyOf(snapshots);
     }
 
+    /** The same result under another attack name and method description (a wrapper naming what ran). */
+    public AttackResult withMethod(String attackName, String methodDescription) {
+        return new AttackResult(attackName, methodDescription, provenance, images, mse, psnr, ssim, labelAccuracy,
+                finalMatchingLoss, noise, snapshots, timing, stopReason, shape, originals, reconstruction);
+    }
+
+    /** The same result with another timing (a wrapper counting the work of every run it made). */
+    public AttackResult withTiming(Timing total) {
+        return new AttackResult(attack, method, provenance, images, mse, psnr, ssim, labelAccuracy, finalMatchingLoss,
+                noise, snapshots, total, stopReason, shape, originals, reconstruction);
+    }
+
     /** Whether every label was recovered. */
     public boolean allLabelsCorrect() {
         return images.stream().allMatch(ImageOutcome::labelCorrect);

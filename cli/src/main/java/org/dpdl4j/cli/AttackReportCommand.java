@@ -2,6 +2,7 @@ package org.dpdl4j.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -220,7 +221,7 @@ final class AttackReportCommand implements Callable<Integer> {
             }
             console.printf(Locale.ROOT, "resuming the report in %s%n", run.path());
         } else {
-            if (java.nio.file.Files.isRegularFile(out.resolve(CampaignJournal.FILE_NAME))) {
+            if (Files.isRegularFile(out.resolve(CampaignJournal.FILE_NAME))) {
                 console.printf(Locale.ROOT, "%s holds an unfinished report; this run starts afresh in a new directory"
                         + " (continue that one with --resume --out %s)%n", out, out);
             }

@@ -70,11 +70,9 @@ public final class RestartingAttack implements InversionAttack {
                 break;
             }
         }
-        return new AttackResult(best.attack(), best.method() + ", lowest matching loss of " + runs + " run"
-                + (runs == 1 ? "" : "s"), best.provenance(), best.images(), best.mse(), best.psnr(), best.ssim(),
-                best.labelAccuracy(), best.finalMatchingLoss(), best.noise(), best.snapshots(),
-                new org.dpdl4j.attacks.Timing(seconds, evaluations, best.timing().outerSteps()), best.stopReason(),
-                best.shape(), best.originals(), best.reconstruction());
+        return best.withMethod(best.attack(), best.method() + ", lowest matching loss of " + runs + " run"
+                + (runs == 1 ? "" : "s")).withTiming(new org.dpdl4j.attacks.Timing(seconds, evaluations,
+                best.timing().outerSteps()));
     }
 
     /** The loss a run may end with without a restart: twice the noise floor, plus a relative tolerance. */

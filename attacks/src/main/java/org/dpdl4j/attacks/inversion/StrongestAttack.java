@@ -3,6 +3,7 @@ package org.dpdl4j.attacks.inversion;
 import java.util.Objects;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
+import org.dpdl4j.attacks.Timing;
 import org.dpdl4j.attacks.network.DenseStage;
 import org.dpdl4j.attacks.network.TargetNetwork;
 
@@ -66,20 +67,11 @@ public final class StrongestAttack implements InversionAttack {
                 method = optimised.name() + " (" + r.method() + "), after " + quickMatch.name() + " stalled at matching"
                         + " loss " + String.format(java.util.Locale.ROOT, "%.3g > %.3g", first.finalMatchingLoss(),
                         acceptable);
-                r = withTime(r, first.timing().seconds() + r.timing().seconds(),
-                        first.timing().evaluations() + r.timing().evaluations());
+                r = r.withTiming(new Timing(first.timing().seconds() + r.timing().seconds(),
+                        first.timing().evaluations() + r.timing().evaluations(), r.timing().outerSteps()));
                 chosen = optimised;
             }
         }
-        return new AttackResult(chosen.name(), "auto: " + method, r.provenance(),
-                r.images(), r.mse(), r.psnr(), r.ssim(), r.labelAccuracy(), r.finalMatchingLoss(), r.noise(),
-                r.snapshots(), r.timing(), r.stopReason(), r.shape(), r.originals(), r.reconstruction());
-    }
-
-    private static AttackResult withTime(AttackResult r, double seconds, long evaluations) {
-        return new AttackResult(r.attack(), r.method(), r.provenance(), r.images(), r.mse(), r.psnr(), r.ssim(),
-                r.labelAccuracy(), r.finalMatchingLoss(), r.noise(), r.snapshots(),
-                new org.dpdl4j.attacks.Timing(seconds, evaluations, r.timing().outerSteps()), r.stopReason(), r.shape(),
-                r.originals(), r.reconstruction());
+        return r.withMethod(chosen.name(), "auto: " + method);
     }
 }

@@ -89,9 +89,8 @@ public final class AttackCampaign {
             List<Double> levels = protocol.isPrivate() ? plan.epsilons() : List.of(Double.POSITIVE_INFINITY);
             for (double epsilon : levels) {
                 Optional<CampaignJournal.FinishedRun> finished = journal.run(protocol.algorithm(), epsilon);
-                boolean allJournaled = finished.isPresent() && finished.get().observers().stream()
-                        .allMatch(o -> plan.attacks().stream().allMatch(a -> journal.row(new RowKey(
-                                finished.get().info().algorithm(), o, epsilon, a.label())).isPresent()));
+                boolean allJournaled = journal.holdsEveryRow(protocol.algorithm(), epsilon,
+                        plan.attacks().stream().map(CampaignAttack::label).toList());
                 Map<String, List<AttackCase>> byObserver = new LinkedHashMap<>();
                 String algorithm;
                 if (allJournaled) {

@@ -182,6 +182,13 @@ public final class CampaignJournal implements AutoCloseable {
         return Optional.ofNullable(runs.get(runKey(protocol, epsilon)));
     }
 
+    /** Whether the journal holds the tapped run of {@code protocol} at {@code epsilon} and all its rows, for every attack. */
+    boolean holdsEveryRow(String protocol, double epsilon, List<String> attacks) {
+        FinishedRun run = runs.get(runKey(protocol, epsilon));
+        return run != null && run.observers().stream().allMatch(o -> attacks.stream()
+                .allMatch(a -> rows.containsKey(new RowKey(run.info().algorithm(), o, epsilon, a))));
+    }
+
     /** The finished row, if the journal holds it. */
     Optional<FinishedRow> row(RowKey key) {
         return Optional.ofNullable(rows.get(key));
