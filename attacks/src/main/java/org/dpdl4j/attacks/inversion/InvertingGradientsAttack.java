@@ -119,7 +119,7 @@ public final class InvertingGradientsAttack implements InversionAttack {
             if (config.totalVariation() > 0) {
                 TotalVariation.addTo(x, layout.batchSize(), shape, config.totalVariation(), gradient);
             }
-            if (!allFinite(gradient)) {
+            if (!MatchingRun.allFinite(gradient)) {
                 reason = StopReason.DIVERGED;
                 break;
             }
@@ -142,15 +142,6 @@ public final class InvertingGradientsAttack implements InversionAttack {
         }
         double last = reason == StopReason.COMPLETED ? snapshots.get(snapshots.size() - 1).loss() : pointLoss;
         return new MatchingRun.Outcome(snapshots, x, last, reason, steps, evaluations, (System.nanoTime() - begin) / 1e9);
-    }
-
-    private static boolean allFinite(double[] values) {
-        for (double v : values) {
-            if (!Double.isFinite(v)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static double clamp(double v, double low, double high) {

@@ -98,7 +98,8 @@ final class MatchingRun {
         return iteration % config.snapshotEvery() == 0 || iteration == config.iterations();
     }
 
-    private static boolean allFinite(double[] v) {
+    /** Whether every value is finite (neither NaN nor infinite). */
+    static boolean allFinite(double[] v) {
         for (double d : v) {
             if (!Double.isFinite(d)) {
                 return false;
