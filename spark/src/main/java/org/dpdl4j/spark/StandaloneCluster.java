@@ -34,7 +34,6 @@ public final class StandaloneCluster implements AutoCloseable {
     private final int masterPort;
     private final int masterUiPort;
     private final List<Process> workers = new ArrayList<>();
-    private final List<Integer> workerUiPorts = new ArrayList<>();
 
     private final Thread stopAtExit = new Thread(this::stopProcesses, "dpdl4j-standalone-cluster-stop");
 
@@ -86,7 +85,6 @@ public final class StandaloneCluster implements AutoCloseable {
         workers.add(launch(dir, "worker-" + index, List.of("org.apache.spark.deploy.worker.Worker", "--host", HOST,
                 "--webui-port", Integer.toString(ui), "--cores", Integer.toString(cores), "--memory", memory,
                 "--work-dir", work.toString(), masterUrl())));
-        workerUiPorts.add(ui);
     }
 
     private static Process launch(Path dir, String name, List<String> mainAndArgs) throws IOException {
@@ -128,12 +126,12 @@ public final class StandaloneCluster implements AutoCloseable {
     }
 
     /**
-     * The worker whose executor an executor log URL (Spark's {@code ExecutorInfo.logUrlMap}) points to, or -1: each
-     * worker serves its executors' logs on its own web UI port.
+     * The worker that runs process {@code pid} (an executor: a worker starts its executors as child processes), or -1 if
+     * no worker does. An executor knows its own process id; the driver learns it from what the executor reports.
      */
-    public int workerOfLogUrl(String url) {
-        for (int i = 0; i < workerUiPorts.size(); i++) {
-            if (url.contains(HOST + ":" + workerUiPorts.get(i) + "/")) {
+    public int workerOfProcess(long pid) {
+        for (int i = 0; i < workers.size(); i++) {
+            if (workers.get(i).toHandle().descendants().anyMatch(p -> p.pid() == pid)) {
                 return i;
             }
         }

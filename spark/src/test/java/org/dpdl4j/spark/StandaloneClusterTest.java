@@ -4,21 +4,25 @@ import static org.dpdl4j.runtime.engine.PartyFixtures.assertBitwise;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
-import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
-import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.models.Architecture;
@@ -30,6 +34,9 @@ import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.decentralized.DecentralizedTrainer;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.engine.BlockEngine;
+import org.dpdl4j.runtime.engine.BlockProgram;
+import org.dpdl4j.runtime.engine.BlockRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.activations.Activation;
@@ -40,7 +47,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Decor on a standalone Spark cluster of a master and two workers, child processes on loopback: one worker is killed
  * while a round's tasks run, and the run recovers (Spark retries the lost tasks on the other executor, which reopens
- * the lost blocks from their plans) with the very result of the local engine.
+ * the lost blocks from their plans) with the very result of the local engine. The round's tasks wait at a gate until the
+ * worker of the first task to arrive has been killed, so the loss falls inside the round however slow the machine is.
  */
 class StandaloneClusterTest {
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneClusterTest.class);
@@ -48,78 +56,150 @@ class StandaloneClusterTest {
     private static final int ROUNDS = 10;
     /** The 0-based round during which a worker is killed. */
     private static final int KILL_ROUND = 4;
+    private static final Duration GATE_TIMEOUT = Duration.ofMinutes(2);
 
     @TempDir
     Path dir;
 
     @Test
     void aRunThatLosesAWorkerMidRoundRecoversWithTheLocalEnginesResult() throws Exception {
-        try (StandaloneCluster cluster = StandaloneCluster.start(dir, 2, 1, "1g");
+        Path gate = Files.createDirectories(dir.resolve("gate"));
+        try (StandaloneCluster cluster = StandaloneCluster.start(dir.resolve("cluster"), 2, 1, "1g");
              DecentralizedTrainer reference = decor();
              DecentralizedTrainer run = decor()) {
             SparkBlocks blocks = SparkBlocks.connect(SparkSettings.master(cluster.masterUrl()).withBlocks(4)
                     .withProperties(cluster.executorProperties())
                     .withProperties(Map.of("spark.executor.memory", "768m", "spark.cores.max", "2")), "standalone-cluster-test");
-            WorkerKiller killer = new WorkerKiller(cluster);
+            TaskCounter tasks = new TaskCounter();
             JavaSparkContext sc = blocks.context();
-            sc.sc().addSparkListener(killer);
+            sc.sc().addSparkListener(tasks);
             awaitExecutors(sc, 2);
-            run.distribute(blocks);
+            run.distribute(new GatedBlocks(blocks, KILL_ROUND, gate));
+            CompletableFuture<Integer> killed = CompletableFuture.supplyAsync(() -> killFirstArrival(cluster, gate));
             reference.run(ROUNDS);
             run.run(ROUNDS);
+            int worker = killed.get(GATE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertEquals(ROUNDS, run.completedSteps());
             assertBitwise(reference.params(), run.params(), "node models after the lost worker");
             assertEquals(reference.ledger().orElseThrow().ledger(), run.ledger().orElseThrow().ledger());
             assertEquals(reference.epsilon(), run.epsilon());
+            assertTrue(waitFor(() -> tasks.removed.get() >= 1), "the driver saw the executor go");
+            assertTrue(waitFor(() -> tasks.failed.get() >= 1), "a task of round " + (KILL_ROUND + 1) + " was lost and retried");
             LOG.info("killed worker {} during round {}; executors removed: {}; tasks that failed and were retried: {}",
-                    killer.killedWorker, KILL_ROUND + 1, killer.removed.get(), killer.failedTasks.get());
-            assertTrue(killer.killed.get(), "a worker was killed during round " + (KILL_ROUND + 1));
-            assertTrue(waitFor(() -> killer.removed.get() >= 1), "the driver saw the executor go");
-            assertEquals(1, cluster.aliveWorkers() , "one worker is left");
+                    worker, KILL_ROUND + 1, tasks.removed.get(), tasks.failed.get());
+            assertEquals(1, cluster.aliveWorkers(), "one worker is left");
         }
     }
 
-    /** Kills the worker of the executor that starts the first task of round {@link #KILL_ROUND}. */
-    private static final class WorkerKiller extends SparkListener {
-        private final StandaloneCluster cluster;
-        private final Map<String, Integer> workerOfExecutor = new ConcurrentHashMap<>();
-        private final AtomicBoolean armed = new AtomicBoolean();
-        final AtomicBoolean killed = new AtomicBoolean();
+    /**
+     * Waits for the first task of the gated round to arrive at the gate, kills the worker of its executor and opens the
+     * gate; returns the worker killed.
+     */
+    private static int killFirstArrival(StandaloneCluster cluster, Path gate) {
+        long deadline = System.nanoTime() + GATE_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Stream<Path> arrivals = Files.list(gate)) {
+                Optional<Long> executor = arrivals.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(RoundGate.ARRIVED))
+                        .map(n -> Long.parseLong(n.substring(RoundGate.ARRIVED.length()))).findFirst();
+                if (executor.isPresent()) {
+                    int worker = cluster.workerOfProcess(executor.get());
+                    if (worker < 0) {
+                        Files.writeString(gate.resolve(RoundGate.OPEN), "");   // let the run end rather than wait
+                        throw new IllegalStateException("no worker runs the executor of process " + executor.get());
+                    }
+                    cluster.killWorker(worker);
+                    Files.writeString(gate.resolve(RoundGate.OPEN), "");
+                    return worker;
+                }
+                Thread.sleep(20);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new IllegalStateException("no task of round " + (KILL_ROUND + 1) + " reached the gate in " + GATE_TIMEOUT);
+    }
+
+    /** Places blocks with another engine, their program wrapped in a {@link RoundGate}. */
+    private record GatedBlocks(BlockEngine engine, long round, Path gate) implements BlockEngine {
+        @Override
+        public int blocksFor(int parties) {
+            return engine.blocksFor(parties);
+        }
+
+        @Override
+        public <P extends Serializable, W extends AutoCloseable, I extends Serializable, O extends Serializable> BlockRunner<I, O> start(
+                String name, List<P> plans, BlockProgram<P, W, I, O> program) {
+            return engine.start(name, plans, new RoundGate<>(program, round, gate.toString()));
+        }
+
+        @Override
+        public String describe() {
+            return engine.describe() + ", gated at round " + (round + 1);
+        }
+
+        @Override
+        public void close() {
+            engine.close();
+        }
+    }
+
+    /**
+     * A block program whose steps of one round, on an executor, first say they arrived (a file named after the executor's process)
+     * and wait until the gate is open (a file), then step as the program they wrap.
+     */
+    private record RoundGate<P, W extends AutoCloseable, I, O>(BlockProgram<P, W, I, O> program, long round, String gate)
+            implements BlockProgram<P, W, I, O> {
+        static final String ARRIVED = "arrived-";
+        static final String OPEN = "open";
+
+        @Override
+        public W open(P plan) {
+            return program.open(plan);
+        }
+
+        @Override
+        public O step(W worker, long stepRound, I input) {
+            if (stepRound == round) {
+                awaitOpen();
+            }
+            return program.step(worker, stepRound, input);
+        }
+
+        private void awaitOpen() {
+            Path dir = Path.of(gate);
+            Path open = dir.resolve(OPEN);
+            long deadline = System.nanoTime() + GATE_TIMEOUT.toNanos();
+            try {
+                if (!Files.exists(open)) {
+                    Files.writeString(dir.resolve(ARRIVED + ProcessHandle.current().pid()), "");
+                }
+                while (!Files.exists(open)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the gate of round " + (round + 1) + " stayed shut for " + GATE_TIMEOUT);
+                    }
+                    Thread.sleep(20);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted at the gate", e);
+            }
+        }
+    }
+
+    /** Counts the executors the driver saw go and the tasks that failed (and were retried). */
+    private static final class TaskCounter extends SparkListener {
         final AtomicInteger removed = new AtomicInteger();
-        final AtomicInteger failedTasks = new AtomicInteger();
-        volatile int killedWorker = -1;
-
-        WorkerKiller(StandaloneCluster cluster) {
-            this.cluster = cluster;
-        }
-
-        @Override
-        public void onExecutorAdded(SparkListenerExecutorAdded e) {
-            scala.Option<String> log = e.executorInfo().logUrlMap().get("stdout");
-            workerOfExecutor.put(e.executorId(), log.isDefined() ? cluster.workerOfLogUrl(log.get()) : -1);
-        }
-
-        @Override
-        public void onJobStart(SparkListenerJobStart e) {
-            if (Integer.toString(KILL_ROUND).equals(e.properties().getProperty(SparkBlockRunner.ROUND_PROPERTY))) {
-                armed.set(true);
-            }
-        }
-
-        @Override
-        public void onTaskStart(SparkListenerTaskStart e) {
-            Integer worker = workerOfExecutor.get(e.taskInfo().executorId());
-            if (worker != null && worker >= 0 && armed.compareAndSet(true, false)) {
-                killedWorker = worker;
-                cluster.killWorker(worker);
-                killed.set(true);
-            }
-        }
+        final AtomicInteger failed = new AtomicInteger();
 
         @Override
         public void onTaskEnd(SparkListenerTaskEnd e) {
             if (!e.taskInfo().successful()) {
-                failedTasks.incrementAndGet();
+                failed.incrementAndGet();
             }
         }
 
