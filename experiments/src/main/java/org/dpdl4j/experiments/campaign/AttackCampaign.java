@@ -1,17 +1,10 @@
 package org.dpdl4j.experiments.campaign;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Consumer;
-import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
 import org.dpdl4j.attacks.observe.RunWorkload;
-import org.dpdl4j.attacks.observe.ScenarioRun;
 
 /**
  * Runs protocols x observers x epsilons: every protocol scenario trains and taps its releases, every attack
@@ -74,102 +67,7 @@ public final class AttackCampaign {
         Objects.requireNonNull(workload, "workload must not be null");
         Objects.requireNonNull(plan, "plan must not be null");
         Objects.requireNonNull(journal, "journal must not be null");
-        long begin = System.nanoTime();
-        double before = journal.elapsedBefore();
-        List<RunInfo> runs = new ArrayList<>();
-        List<AttackRecord> records = new ArrayList<>();
-        List<AttackRecord> noiseOnly = new ArrayList<>();
-        long baselineIndex = 0;
-        Map<Integer, Integer> position = new LinkedHashMap<>();
-        int[] targets = workload.targets();
-        for (int i = 0; i < targets.length; i++) {
-            position.put(targets[i], i);
-        }
-        for (ProtocolScenario protocol : plan.protocols()) {
-            List<Double> levels = protocol.isPrivate() ? plan.epsilons() : List.of(Double.POSITIVE_INFINITY);
-            for (double epsilon : levels) {
-                Optional<CampaignJournal.FinishedRun> finished = journal.run(protocol.algorithm(), epsilon);
-                boolean allJournaled = journal.holdsEveryRow(protocol.algorithm(), epsilon,
-                        plan.attacks().stream().map(CampaignAttack::label).toList());
-                Map<String, List<AttackCase>> byObserver = new LinkedHashMap<>();
-                String algorithm;
-                if (allJournaled) {
-                    algorithm = finished.get().info().algorithm();
-                    runs.add(finished.get().info());
-                    log.accept(String.format(Locale.ROOT, "%s at epsilon %s: every row is in the journal",
-                            algorithm, RowKey.formatEpsilon(epsilon)));
-                    for (String observer : finished.get().observers()) {
-                        byObserver.put(observer, List.of());
-                    }
-                } else {
-                    long start = System.nanoTime();
-                    ScenarioRun run = protocol.run(workload, epsilon);
-                    double trained = (System.nanoTime() - start) / 1e9;
-                    algorithm = run.algorithm();
-                    for (AttackCase c : run.cases()) {
-                        byObserver.computeIfAbsent(c.provenance().observer(), k -> new ArrayList<>()).add(c);
-                    }
-                    List<String> observers = List.copyOf(byObserver.keySet());
-                    if (finished.isPresent()) {
-                        if (!finished.get().observers().equals(observers)) {
-                            throw new IllegalStateException(algorithm + " at epsilon " + RowKey.formatEpsilon(epsilon)
-                                    + " produced cases for " + observers + " but the journal recorded "
-                                    + finished.get().observers() + "; the journal belongs to another version of the"
-                                    + " protocol: start a new report without --resume");
-                        }
-                        runs.add(finished.get().info());
-                    } else {
-                        RunInfo info = new RunInfo(algorithm, epsilon, run.calibration(), run.cases().size(), trained);
-                        journal.recordRun(protocol.algorithm(), info, observers);
-                        runs.add(info);
-                    }
-                    log.accept(String.format(Locale.ROOT, "%s at epsilon %s: %d cases in %.1f s (%s)", algorithm,
-                            RowKey.formatEpsilon(epsilon), run.cases().size(), trained,
-                            run.calibration().getOrDefault("noise", "")));
-                }
-                for (var entry : byObserver.entrySet()) {
-                    for (CampaignAttack attack : plan.attacks()) {
-                        RowKey key = new RowKey(algorithm, entry.getKey(), epsilon, attack.label());
-                        Optional<CampaignJournal.FinishedRow> done = journal.row(key);
-                        if (done.isPresent()) {
-                            records.addAll(done.get().records());
-                            noiseOnly.addAll(done.get().noiseOnly());
-                            // The blind guesses draw their noise by index: skip the ones this row made.
-                            baselineIndex += done.get().noiseOnly().size();
-                            log.accept(describe(key, done.get().records()) + " (journal)");
-                            continue;
-                        }
-                        List<AttackRecord> row = new ArrayList<>();
-                        for (AttackCase c : entry.getValue()) {
-                            if (attack.covers(position.get(targetOf(c)))) {
-                                row.add(attack.run(key, c));
-                            }
-                        }
-                        List<AttackRecord> guesses = new ArrayList<>();
-                        if (protocol.isPrivate() && !row.isEmpty()) {
-                            List<AttackCase> cases = entry.getValue();
-                            for (int k = 0; k < plan.baselinesPerRow(); k++) {
-                                AttackCase c = cases.get(k % cases.size());
-                                guesses.add(attack.run(key, Baselines.noiseOnly(c, workload.settings().seed(),
-                                        baselineIndex++)));
-                            }
-                        }
-                        records.addAll(row);
-                        noiseOnly.addAll(guesses);
-                        journal.recordRow(key, row, guesses, before + (System.nanoTime() - begin) / 1e9);
-                        log.accept(describe(key, row));
-                    }
-                }
-            }
-        }
-        Map<Integer, double[]> originals = new LinkedHashMap<>();
-        for (int t : workload.targets()) {
-            originals.put(t, workload.truth(t).pixels(0));
-        }
-        double[] mean = Baselines.meanImage(workload.train());
-        FailureThreshold threshold = CampaignThresholds.derive(noiseOnly, mean, originals, workload.shape());
-        return new CampaignResult(runs, records, noiseOnly, threshold, originals, mean,
-                before + (System.nanoTime() - begin) / 1e9);
+        return new CampaignRun(workload, plan, log, journal).run();
     }
 
     /**
@@ -190,23 +88,5 @@ public final class AttackCampaign {
                     .append("; ");
         }
         return s.append("]").toString();
-    }
-
-    private static int targetOf(AttackCase c) {
-        String index = c.provenance().details().get("target_index");
-        if (index == null) {
-            throw new IllegalStateException("a campaign case must record its target_index; " + c.provenance().protocol()
-                    + " / " + c.provenance().observer() + " did not");
-        }
-        return Integer.parseInt(index);
-    }
-
-    private static String describe(RowKey key, List<AttackRecord> row) {
-        double[] psnr = row.stream().mapToDouble(AttackRecord::psnr).toArray();
-        long recovered = row.stream().filter(AttackRecord::recovered).count();
-        double seconds = row.stream().mapToDouble(AttackRecord::seconds).sum();
-        return String.format(Locale.ROOT, "  %-18s %-14s eps %-4s %-12s median PSNR %6.2f dB, %d/%d recovered, %.1f s",
-                key.algorithm(), key.observer(), key.epsilonLabel(), key.attack(), Percentiles.median(psnr), recovered,
-                row.size(), seconds);
     }
 }
