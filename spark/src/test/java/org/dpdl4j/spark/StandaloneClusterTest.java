@@ -93,23 +93,35 @@ class StandaloneClusterTest {
 
     /**
      * Waits for the first task of the gated round to arrive at the gate, kills the worker of its executor and opens the
-     * gate; returns the worker killed.
+     * gate; returns the worker killed. The gate opens whatever happens, so that a failure here ends the run at once.
      */
     private static int killFirstArrival(StandaloneCluster cluster, Path gate) {
+        try {
+            long pid = firstArrival(gate);
+            int worker = cluster.workerOfProcess(pid);
+            if (worker < 0) {
+                throw new IllegalStateException("no worker runs the executor of process " + pid);
+            }
+            cluster.killWorker(worker);
+            return worker;
+        } finally {
+            try {
+                Files.writeString(gate.resolve(RoundGate.OPEN), "");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** The process id of the first executor whose task arrived at the gate. */
+    private static long firstArrival(Path gate) {
         long deadline = System.nanoTime() + GATE_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             try (Stream<Path> arrivals = Files.list(gate)) {
-                Optional<Long> executor = arrivals.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(RoundGate.ARRIVED))
+                Optional<Long> pid = arrivals.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(RoundGate.ARRIVED))
                         .map(n -> Long.parseLong(n.substring(RoundGate.ARRIVED.length()))).findFirst();
-                if (executor.isPresent()) {
-                    int worker = cluster.workerOfProcess(executor.get());
-                    if (worker < 0) {
-                        Files.writeString(gate.resolve(RoundGate.OPEN), "");   // let the run end rather than wait
-                        throw new IllegalStateException("no worker runs the executor of process " + executor.get());
-                    }
-                    cluster.killWorker(worker);
-                    Files.writeString(gate.resolve(RoundGate.OPEN), "");
-                    return worker;
+                if (pid.isPresent()) {
+                    return pid.get();
                 }
                 Thread.sleep(20);
             } catch (IOException e) {
