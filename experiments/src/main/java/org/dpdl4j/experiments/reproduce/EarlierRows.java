@@ -4,6 +4,7 @@ import org.dpdl4j.experiments.report.CsvTable;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,19 +17,31 @@ import java.util.function.Predicate;
  */
 final class EarlierRows {
     private final CsvTable table;
+    private final Map<String, String> defaults;
 
-    private EarlierRows(CsvTable table) {
+    private EarlierRows(CsvTable table, Map<String, String> defaults) {
         this.table = table;
+        this.defaults = defaults;
+    }
+
+    /**
+     * These rows with {@code column} read as {@code value} where the file has no such column: a file written before
+     * the column existed, whose rows all had what the column now says explicitly.
+     */
+    EarlierRows withDefault(String column, String value) {
+        Map<String, String> d = new HashMap<>(defaults);
+        d.put(column, value);
+        return new EarlierRows(table, Map.copyOf(d));
     }
 
     /** The whole rows of {@code file}, or none when it does not exist (a torn last line is ignored). */
     static EarlierRows of(Path file) {
-        return new EarlierRows(Files.exists(file) ? CsvTable.readWholeRows(file) : null);
+        return new EarlierRows(Files.exists(file) ? CsvTable.readWholeRows(file) : null, Map.of());
     }
 
     /** No earlier rows. */
     static EarlierRows none() {
-        return new EarlierRows(null);
+        return new EarlierRows(null, Map.of());
     }
 
     /**
@@ -39,15 +52,29 @@ final class EarlierRows {
             return Optional.empty();
         }
         Predicate<List<String>> matches = row -> key.entrySet().stream().allMatch(e -> {
-            int column = table.header().indexOf(e.getKey());
-            return column >= 0 && same(row.get(column), e.getValue());
+            String cell = cell(row, e.getKey());
+            return cell != null && same(cell, e.getValue());
         });
         return table.rows().stream().filter(matches).findFirst();
     }
 
-    /** The value of {@code column} in a row of this table. */
+    /** The value of {@code column} in a row of this table (its default where the file lacks the column). */
     String value(List<String> row, String column) {
-        return row.get(table.columnIndex(column));
+        String cell = cell(row, column);
+        if (cell == null) {
+            throw new IllegalArgumentException("the earlier rows have no column '" + column + "'");
+        }
+        return cell;
+    }
+
+    /** A row of this table laid out in {@code columns}, the defaults filling the columns the file lacks. */
+    List<String> inColumns(List<String> columns, List<String> row) {
+        return columns.stream().map(c -> value(row, c)).toList();
+    }
+
+    private String cell(List<String> row, String column) {
+        int index = table.header().indexOf(column);
+        return index >= 0 ? row.get(index) : defaults.get(column);
     }
 
     private static boolean same(String cell, Object value) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EarlierRowsTest {
@@ -28,6 +29,25 @@ class EarlierRowsTest {
         assertTrue(rows.find(Map.of("epsilon", 3, "seed", 3)).isEmpty());
         assertTrue(rows.find(Map.of("epsilon", 8)).isEmpty(), "the torn last line is not a finished run");
         assertTrue(rows.find(Map.of("epsilon", 3, "no_such_column", 1)).isEmpty());
+    }
+
+    @Test
+    void aColumnAnOlderFileLacksReadsAsItsDefault() throws IOException {
+        Path file = dir.resolve("tuning.csv");
+        Files.writeString(file, "epsilon,lr,validation_accuracy\n3.0,1.0,0.975\n");
+        EarlierRows older = EarlierRows.of(file);
+        assertTrue(older.find(Map.of("lr", 1.0, "ema", 0.0)).isEmpty(), "without a default the column is unknown");
+        EarlierRows rows = older.withDefault("ema", "0.0");
+        List<String> row = rows.find(Map.of("lr", 1.0, "ema", 0)).orElseThrow();
+        assertTrue(rows.find(Map.of("lr", 1.0, "ema", 0.999)).isEmpty());
+        assertEquals(List.of("3.0", "1.0", "0.0", "0.975"), rows.inColumns(List.of("epsilon", "lr", "ema", "validation_accuracy"), row));
+        assertThrows(IllegalArgumentException.class, () -> rows.value(row, "momentum"));
+
+        Path newer = dir.resolve("newer.csv");
+        Files.writeString(newer, "epsilon,lr,ema,validation_accuracy\n3.0,1.0,0.999,0.978\n");
+        EarlierRows written = EarlierRows.of(newer).withDefault("ema", "0.0");
+        assertTrue(written.find(Map.of("lr", 1.0, "ema", 0)).isEmpty(), "a column the file has is read, not defaulted");
+        assertEquals("0.978", written.value(written.find(Map.of("ema", 0.999)).orElseThrow(), "validation_accuracy"));
     }
 
     @Test
