@@ -118,7 +118,10 @@ public final class DpOptimizer {
         ClippedBatch batch = null;
         Collection<TrainingListener> listeners = net.listeners();
         if (!listeners.isEmpty() && features.size(0) > 0) {
-            net.announceForwardPass(features, listeners);
+            List<TrainingListener> reading = ForwardPassListeners.of(listeners);
+            if (!reading.isEmpty()) {
+                net.announceForwardPass(features, reading);
+            }
         }
         // The batched pass's temporaries live in a workspace reset every step; only the gradient (a persistent
         // view) and the small per-example results (copied out) survive it.
