@@ -25,6 +25,7 @@ import org.dpdl4j.optim.DpSgdConfig;
 import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.optim.ParameterAverage;
 import org.dpdl4j.optim.PrivateTrainer;
+import org.dpdl4j.privacy.noise.NoiseKind;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -146,6 +147,9 @@ public final class DpSgdReproduction {
         Path outDir = out != null ? out : Path.of("results", "central-dp-sgd", dataset + (cnn ? "-cnn" : "") + (quick ? "-quick" : ""));
         Files.createDirectories(outDir);
         try (DirectoryLock lock = DirectoryLock.claim(outDir, "dpdl4j reproduce dp-sgd --dataset " + dataset + (cnn ? " --model cnn" : ""))) {
+            // The seeds fix the initialisation and the tuning split; noise and batches come from the trainer's
+            // secure default, so a rerun agrees with the committed numbers only statistically.
+            pw.println(NoiseNotice.of(NoiseKind.SECURE, null));
             return grid(pw, mnist, data, enc, tuning, grid, settings, nSeeds, outDir);
         }
     }
