@@ -103,68 +103,69 @@ final class AttackCompareCommand implements Callable<Integer> {
             case "idlg" -> RestartingAttack.idlg(CampaignAttack.defaultIdlg());
             default -> throw bad("--attack: unknown attack '" + attack + "'; use analytic-ls or idlg");
         };
-        DataDirectory dir;
-        try {
-            dir = data.resolve();
-        } catch (IllegalArgumentException e) {
-            throw bad("--data-dir: " + e.getMessage());
-        }
-        TrainTest mnist = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL);
-        if (targetIndex < 0 || targetIndex >= mnist.train().size()) {
-            throw bad("--target-index must lie in 0.." + (mnist.train().size() - 1) + ", got " + targetIndex);
-        }
-        RunWorkload workload;
-        try {
-            RunSettings d = RunSettings.defaults();
-            workload = new RunWorkload(mnist.train(), mnist.test(), new int[] {targetIndex}, ImageShape.MNIST,
-                    new RunSettings(seed, d.hiddenUnits(), d.learningRate(), d.clipNorm(), d.delta(), attackRound));
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
-        String eps = org.dpdl4j.experiments.campaign.RowKey.formatEpsilon(epsilon);
-        List<Panel> panels = List.of(new Panel("D-SGD eavesdropper", DecentralizedAlgorithm.DSGD, "eavesdropper"),
-                new Panel("Decor eavesdropper, eps " + eps, DecentralizedAlgorithm.DECOR, "eavesdropper"),
-                new Panel("Decor neighbour, eps " + eps, DecentralizedAlgorithm.DECOR, "neighbour"));
-        Map<DecentralizedAlgorithm, ScenarioRun> runs = new LinkedHashMap<>();
-        runs.put(DecentralizedAlgorithm.DSGD,
-                new GossipRun(DecentralizedAlgorithm.DSGD).run(workload, Double.POSITIVE_INFINITY));
-        runs.put(DecentralizedAlgorithm.DECOR, new GossipRun(DecentralizedAlgorithm.DECOR).run(workload, epsilon));
+        // --out is claimed before the data is read, so a taken directory is refused at once
+        try (RunDirectory run = RunDirectory.of(out, "dpdl4j attack compare", "attack-compare")) {
+            DataDirectory dir;
+            try {
+                dir = data.resolve();
+            } catch (IllegalArgumentException e) {
+                throw bad("--data-dir: " + e.getMessage());
+            }
+            TrainTest mnist = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL);
+            if (targetIndex < 0 || targetIndex >= mnist.train().size()) {
+                throw bad("--target-index must lie in 0.." + (mnist.train().size() - 1) + ", got " + targetIndex);
+            }
+            RunWorkload workload;
+            try {
+                RunSettings d = RunSettings.defaults();
+                workload = new RunWorkload(mnist.train(), mnist.test(), new int[] {targetIndex}, ImageShape.MNIST,
+                        new RunSettings(seed, d.hiddenUnits(), d.learningRate(), d.clipNorm(), d.delta(), attackRound));
+            } catch (IllegalArgumentException e) {
+                throw bad(e.getMessage());
+            }
+            String eps = org.dpdl4j.experiments.campaign.RowKey.formatEpsilon(epsilon);
+            List<Panel> panels = List.of(new Panel("D-SGD eavesdropper", DecentralizedAlgorithm.DSGD, "eavesdropper"),
+                    new Panel("Decor eavesdropper, eps " + eps, DecentralizedAlgorithm.DECOR, "eavesdropper"),
+                    new Panel("Decor neighbour, eps " + eps, DecentralizedAlgorithm.DECOR, "neighbour"));
+            Map<DecentralizedAlgorithm, ScenarioRun> runs = new LinkedHashMap<>();
+            runs.put(DecentralizedAlgorithm.DSGD,
+                    new GossipRun(DecentralizedAlgorithm.DSGD).run(workload, Double.POSITIVE_INFINITY));
+            runs.put(DecentralizedAlgorithm.DECOR, new GossipRun(DecentralizedAlgorithm.DECOR).run(workload, epsilon));
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("dataset", dataset);
+            config.put("target_index", targetIndex);
+            config.put("epsilon", epsilon);
+            config.put("attack", attack);
+            config.put("attack_round", attackRound);
+            config.put("seed", seed);
+            run.writeConfig(config, Provenance.capture(Map.of("master", seed),
+                    spec.commandLine().getParseResult().originalArgs()));
 
-        RunDirectory run = RunDirectory.create(out, "attack-compare");
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("dataset", dataset);
-        config.put("target_index", targetIndex);
-        config.put("epsilon", epsilon);
-        config.put("attack", attack);
-        config.put("attack_round", attackRound);
-        config.put("seed", seed);
-        run.writeConfig(config, Provenance.capture(Map.of("master", seed),
-                spec.commandLine().getParseResult().originalArgs()));
-
-        int label = workload.train().label(targetIndex);
-        List<String> titles = new ArrayList<>(List.of("original"));
-        List<PanelGrid.Cell> cells = new ArrayList<>(List.of(new PanelGrid.Cell(workload.truth(targetIndex).pixels(0),
-                "label " + label)));
-        for (Panel panel : panels) {
-            ScenarioRun source = runs.get(panel.algorithm());
-            AttackCase c = source.cases().stream().filter(k -> k.provenance().observer().equals(panel.observer()))
-                    .findFirst().orElseThrow(() -> new IllegalStateException(panel.algorithm() + " gave no case for "
-                            + panel.observer()));
-            AttackResult r = inversion.attack(c);
-            ImageOutcome o = r.images().get(0);
-            titles.add(panel.name());
-            cells.add(new PanelGrid.Cell(r.reconstruction()[0], String.format(Locale.ROOT, "%.1f dB, SSIM %.2f",
-                    o.psnr(), o.ssim())));
-            console.printf(Locale.ROOT, "%s (round %d, noise/RMS %.3g): psnr=%.2f ssim=%.4f label=%d (true %d)%n",
-                    panel.name(), c.provenance().round(), r.noise().ratio(), o.psnr(), o.ssim(), o.recoveredLabel(),
-                    label);
+            int label = workload.train().label(targetIndex);
+            List<String> titles = new ArrayList<>(List.of("original"));
+            List<PanelGrid.Cell> cells = new ArrayList<>(List.of(new PanelGrid.Cell(workload.truth(targetIndex).pixels(0),
+                    "label " + label)));
+            for (Panel panel : panels) {
+                ScenarioRun source = runs.get(panel.algorithm());
+                AttackCase c = source.cases().stream().filter(k -> k.provenance().observer().equals(panel.observer()))
+                        .findFirst().orElseThrow(() -> new IllegalStateException(panel.algorithm() + " gave no case for "
+                                + panel.observer()));
+                AttackResult r = inversion.attack(c);
+                ImageOutcome o = r.images().get(0);
+                titles.add(panel.name());
+                cells.add(new PanelGrid.Cell(r.reconstruction()[0], String.format(Locale.ROOT, "%.1f dB, SSIM %.2f",
+                        o.psnr(), o.ssim())));
+                console.printf(Locale.ROOT, "%s (round %d, noise/RMS %.3g): psnr=%.2f ssim=%.4f label=%d (true %d)%n",
+                        panel.name(), c.provenance().round(), r.noise().ratio(), o.psnr(), o.ssim(), o.recoveredLabel(),
+                        label);
+            }
+            Path png = run.file("compare.png");
+            new PanelGrid(ImageShape.MNIST, 4).writePng(String.format(Locale.ROOT, "%s on MNIST training image %d after"
+                    + " %d gossip rounds", attack, targetIndex, attackRound), titles, List.of("image " + targetIndex),
+                    List.of(cells), png);
+            console.println("wrote " + png);
+            console.flush();
+            return 0;
         }
-        Path png = run.file("compare.png");
-        new PanelGrid(ImageShape.MNIST, 4).writePng(String.format(Locale.ROOT, "%s on MNIST training image %d after"
-                + " %d gossip rounds", attack, targetIndex, attackRound), titles, List.of("image " + targetIndex),
-                List.of(cells), png);
-        console.println("wrote " + png);
-        console.flush();
-        return 0;
     }
 }

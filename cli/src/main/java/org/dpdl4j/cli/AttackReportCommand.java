@@ -104,8 +104,8 @@ final class AttackReportCommand implements Callable<Integer> {
     DataDirOption data;
 
     @Option(names = "--out", defaultValue = "results/attacks", paramLabel = "DIR",
-            description = "Output directory; used if new or empty, else a sibling DIR-2, ... (default"
-                    + " ${DEFAULT-VALUE}).")
+            description = "Output directory, new or empty (or the unfinished report's, with --resume); a directory that"
+                    + " holds another report is refused (default ${DEFAULT-VALUE}).")
     Path out;
 
     @Option(names = "--resume",
@@ -162,94 +162,99 @@ final class AttackReportCommand implements Callable<Integer> {
         if (idlgImages != null && idlgImages < 1) {
             throw bad("--idlg-images must be >= 1, got " + idlgImages);
         }
-        DataDirectory dir;
-        try {
-            dir = data.resolve();
-        } catch (IllegalArgumentException e) {
-            throw bad("--data-dir: " + e.getMessage());
-        }
-        TrainTest mnist = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL);
-        if (images < 1 || images > mnist.train().size()) {
-            throw bad("--images must lie in 1.." + mnist.train().size() + ", got " + images);
-        }
-        int[] targets = new int[images];
-        for (int i = 0; i < images; i++) {
-            targets[i] = i;
-        }
-        RunWorkload workload;
-        AttackCampaign.Plan plan;
-        try {
-            RunSettings defaults = RunSettings.defaults();
-            RunSettings settings = new RunSettings(seed, defaults.hiddenUnits(), defaults.learningRate(),
-                    defaults.clipNorm(), defaults.delta(), attackRound,
-                    cnn ? AttackedModel.TANH_CNN : AttackedModel.SIGMOID_MLP);
-            workload = new RunWorkload(mnist.train(), mnist.test(), targets, ImageShape.MNIST, settings);
-            CampaignAttack ig = CampaignAttack.invertingGradients(InvertingGradientsConfig.defaults()
-                    .withIterations(igIterations).withSeed(seed));
-            List<CampaignAttack> attacks = new java.util.ArrayList<>();
-            if (cnn) {
-                attacks.add(igImages > 0 ? ig.limitedTo(igImages) : ig);
-            } else {
-                DlgConfig idlg = CampaignAttack.defaultIdlg().withIterations(idlgIterations)
-                        .withSnapshotEvery(idlgIterations);
-                CampaignAttack idlgAttack = CampaignAttack.idlg(idlg);
-                attacks.add(CampaignAttack.analyticLeastSquares());
-                attacks.add(idlgImages == null ? idlgAttack : idlgAttack.limitedTo(idlgImages));
-                if (igImages > 0) {
-                    attacks.add(ig.limitedTo(igImages));
-                }
-            }
-            plan = new AttackCampaign.Plan(chosen, epsilons, attacks, baselines);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
-        List<String> args = spec.commandLine().getParseResult().originalArgs();
-        String description = AttackCampaign.describe(workload, plan);
+        // --out is claimed before the data is read, so a taken directory is refused at once
         RunDirectory run;
-        CampaignJournal journal;
         if (resume) {
             try {
-                run = RunDirectory.claim(out, "dpdl4j attack report", true);
+                run = RunDirectory.claim(out, "dpdl4j attack report", "dpdl4j attack report --resume",
+                        RunDirectory.Reuse.SAME_COMMAND);
             } catch (IllegalStateException e) {
                 throw bad("--resume: " + e.getMessage());
             }
-            try {
-                journal = CampaignJournal.resume(run.file(CampaignJournal.FILE_NAME), description);
-            } catch (IllegalStateException e) {
-                run.close();
-                throw bad("--resume: " + e.getMessage());
-            }
-            console.printf(Locale.ROOT, "resuming the report in %s%n", run.path());
         } else {
-            if (Files.isRegularFile(out.resolve(CampaignJournal.FILE_NAME))) {
-                console.printf(Locale.ROOT, "%s holds an unfinished report; this run starts afresh in a new directory"
-                        + " (continue that one with --resume --out %s)%n", out, out);
+            if (out != null && Files.isRegularFile(out.resolve(CampaignJournal.FILE_NAME))) {
+                throw bad("--out " + out + " holds an unfinished report; continue it with --resume --out " + out
+                        + ", or give another --out");
             }
-            run = RunDirectory.create(out, "attack-report");
-            run.writeConfig(config(chosen), Provenance.capture(Map.of("master", seed), args));
-            journal = CampaignJournal.create(run.file(CampaignJournal.FILE_NAME), description);
+            run = RunDirectory.of(out, "dpdl4j attack report", "attack-report");
         }
-        console.printf(Locale.ROOT, "attacking MNIST training images 0..%d: %d protocols, epsilons %s, first attacked"
-                + " round %d%n", images - 1, chosen.size(), epsilons, attackRound);
-        console.flush();
-        CampaignResult result;
-        try (journal) {
-            result = AttackCampaign.run(workload, plan, line -> {
-                console.println(line);
-                console.flush();
-            }, journal);
+        try (run) {
+            DataDirectory dir;
+            try {
+                dir = data.resolve();
+            } catch (IllegalArgumentException e) {
+                throw bad("--data-dir: " + e.getMessage());
+            }
+            TrainTest mnist = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL);
+            if (images < 1 || images > mnist.train().size()) {
+                throw bad("--images must lie in 1.." + mnist.train().size() + ", got " + images);
+            }
+            int[] targets = new int[images];
+            for (int i = 0; i < images; i++) {
+                targets[i] = i;
+            }
+            RunWorkload workload;
+            AttackCampaign.Plan plan;
+            try {
+                RunSettings defaults = RunSettings.defaults();
+                RunSettings settings = new RunSettings(seed, defaults.hiddenUnits(), defaults.learningRate(),
+                        defaults.clipNorm(), defaults.delta(), attackRound,
+                        cnn ? AttackedModel.TANH_CNN : AttackedModel.SIGMOID_MLP);
+                workload = new RunWorkload(mnist.train(), mnist.test(), targets, ImageShape.MNIST, settings);
+                CampaignAttack ig = CampaignAttack.invertingGradients(InvertingGradientsConfig.defaults()
+                        .withIterations(igIterations).withSeed(seed));
+                List<CampaignAttack> attacks = new java.util.ArrayList<>();
+                if (cnn) {
+                    attacks.add(igImages > 0 ? ig.limitedTo(igImages) : ig);
+                } else {
+                    DlgConfig idlg = CampaignAttack.defaultIdlg().withIterations(idlgIterations)
+                            .withSnapshotEvery(idlgIterations);
+                    CampaignAttack idlgAttack = CampaignAttack.idlg(idlg);
+                    attacks.add(CampaignAttack.analyticLeastSquares());
+                    attacks.add(idlgImages == null ? idlgAttack : idlgAttack.limitedTo(idlgImages));
+                    if (igImages > 0) {
+                        attacks.add(ig.limitedTo(igImages));
+                    }
+                }
+                plan = new AttackCampaign.Plan(chosen, epsilons, attacks, baselines);
+            } catch (IllegalArgumentException e) {
+                throw bad(e.getMessage());
+            }
+            List<String> args = spec.commandLine().getParseResult().originalArgs();
+            String description = AttackCampaign.describe(workload, plan);
+            CampaignJournal journal;
+            if (resume) {
+                try {
+                    journal = CampaignJournal.resume(run.file(CampaignJournal.FILE_NAME), description);
+                } catch (IllegalStateException e) {
+                    throw bad("--resume: " + e.getMessage());
+                }
+                console.printf(Locale.ROOT, "resuming the report in %s%n", run.path());
+            } else {
+                run.writeConfig(config(chosen), Provenance.capture(Map.of("master", seed), args));
+                journal = CampaignJournal.create(run.file(CampaignJournal.FILE_NAME), description);
+            }
+            console.printf(Locale.ROOT, "attacking MNIST training images 0..%d: %d protocols, epsilons %s, first attacked"
+                    + " round %d%n", images - 1, chosen.size(), epsilons, attackRound);
+            console.flush();
+            CampaignResult result;
+            try (journal) {
+                result = AttackCampaign.run(workload, plan, line -> {
+                    console.println(line);
+                    console.flush();
+                }, journal);
+            }
+            String command = "dpdl4j " + String.join(" ", args);
+            new CampaignReport(result, workload, plan, command).write(run.path());
+            if (!keepJournal) {
+                journal.delete();
+            }
+            printTable(console, result);
+            console.printf(Locale.ROOT, "wrote %s (report.md, results.csv, images.csv, baselines.csv, grid-*.png) in %.1f"
+                    + " minutes%n", run.path(), result.seconds() / 60);
+            console.flush();
+            return 0;
         }
-        String command = "dpdl4j " + String.join(" ", args);
-        new CampaignReport(result, workload, plan, command).write(run.path());
-        if (!keepJournal) {
-            journal.delete();
-        }
-        run.close();
-        printTable(console, result);
-        console.printf(Locale.ROOT, "wrote %s (report.md, results.csv, images.csv, baselines.csv, grid-*.png) in %.1f"
-                + " minutes%n", run.path(), result.seconds() / 60);
-        console.flush();
-        return 0;
     }
 
     private Map<String, Object> config(List<ProtocolScenario> chosen) {

@@ -207,7 +207,8 @@ class BadInputTest {
                 train("truncated checkpoint", "is truncated", "--epochs", "2", "--resume", "TRUNCATED"),
                 train("not a checkpoint", "not a dpdl4j checkpoint", "--epochs", "2", "--resume", "CONFIG"),
                 train("missing checkpoint", "does not exist", "--epochs", "2", "--resume", dir("nowhere.bin")),
-                train("finished run resumed", "finished", "--epochs", "2", "--resume", "FINISHED"),
+                train("finished run reopened with other settings", "is of a finished run && only with the settings it was"
+                        + " saved with && --lr", "--epochs", "2", "--lr", "0.5", "--resume", "FINISHED"),
                 train("resume with other settings", "--continue-with-new-settings", "--epochs", "4", "--lr", "0.5",
                         "--resume", "FINISHED"),
                 bad("out is a file", "is a file", "train", "--dataset", "synthetic-lsq", "--out", dir("a-file")),
@@ -259,7 +260,23 @@ class BadInputTest {
                         "--sigma-cor", "1"),
                 bad("datasets unknown", "unknown data set 'foo'", "datasets", "fetch", "foo"),
                 bad("bench zero batch", "'0' must be a whole number >= 1", "bench", "dp-step", "--batch-size", "0"),
-                bad("bench recal zero blocks", "'0' must be a whole number >= 1", "bench", "recal", "--blocks", "0"));
+                bad("bench recal zero blocks", "'0' must be a whole number >= 1", "bench", "recal", "--blocks", "0"),
+                // one claim of --out for every command: never another command's directory, never a sibling instead
+                bad("reproduce recal into a train run", "holds the output of 'dpdl4j train' && give another --out",
+                        "reproduce", "recal", "--out", dir("finished")),
+                bad("reproduce personalized into a train run", "holds the output of 'dpdl4j train' && give another --out",
+                        "reproduce", "personalized", "--out", dir("finished")),
+                bad("reproduce decor into a train run", "holds the output of 'dpdl4j train'", "reproduce", "decor", "--task",
+                        "synthetic", "--quick", "--out", dir("finished")),
+                bad("attack into a run", "already holds a run && give another --out", "attack", "dlg", "--target-index",
+                        "0", "--out", dir("finished")),
+                bad("attack compare into a run", "already holds a run", "attack", "compare", "--target-index", "0", "--out",
+                        dir("finished")),
+                bad("attack report into a run", "already holds a run", "attack", "report", "--out", dir("finished")),
+                bad("dp-sgd resume of nothing", "nothing to resume && drop --resume", "reproduce", "dp-sgd", "--dataset", "a9a",
+                        "--resume", "--out", out("nothing-to-resume")),
+                bad("resume into a directory that holds something else", "already holds a run", "train", "--dataset",
+                        "synthetic-lsq", "--epochs", "2", "--resume", "FINISHED", "--out", dir("data-small")));
     }
 
     /** The placeholders of the checkpoint cases, replaced once the files exist. */

@@ -32,7 +32,7 @@ class ConcurrentRunsTest {
         Path out = tmp.resolve("run");
         // Another process's claim, held while the train command tries the directory (held here, so no race decides
         // whether the claim is still there).
-        try (DirectoryLock other = DirectoryLock.claim(out, "another run")) {
+        try (DirectoryLock other = DirectoryLock.claim(out, "dpdl4j train", "another run")) {
             CommandRun second = CommandRun.of("train", "--algo", "dsgd", "--dataset", "synthetic-lsq", "--rounds", "50",
                     "--seed", "2", "--out", out.toString());
             assertEquals(1, second.exitCode(), second.both());

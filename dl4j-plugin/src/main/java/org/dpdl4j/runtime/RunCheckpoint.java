@@ -77,10 +77,12 @@ public final class RunCheckpoint {
      * @param settings       the run's settings
      * @param ledger         the run's ledger (absent for a protocol without a guarantee)
      * @param state          the protocol's state
+     * @param notes          what the code around the run saved with it (e.g. a training loop's running means), by name
      * @param writtenAt      when it was saved
      */
     public record Saved(Path file, String protocol, long completedSteps, long plannedSteps, RunSettings.Saved settings,
-                        Optional<LedgerJson.Saved> ledger, RunState state, String writtenAt) {
+                        Optional<LedgerJson.Saved> ledger, RunState state, java.util.Map<String, String> notes,
+                        String writtenAt) {
 
         /** Whether the saved run had done all its planned steps. */
         public boolean finished() {
@@ -94,7 +96,18 @@ public final class RunCheckpoint {
      * @throws java.io.UncheckedIOException naming the file when it cannot be written
      */
     public static void save(TrainingRun run, Path file) {
+        save(run, file, java.util.Map.of());
+    }
+
+    /**
+     * Saves the run atomically with notes of the code around it, which a resume gets back as {@link Saved#notes()}
+     * (a training loop's state that is not the run's, such as the loss summed since its last report).
+     *
+     * @throws java.io.UncheckedIOException naming the file when it cannot be written
+     */
+    public static void save(TrainingRun run, Path file, java.util.Map<String, String> notes) {
         Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(notes, "notes");
         Objects.requireNonNull(file, "file");
         if (run instanceof AbstractTrainingRun base) {
             base.requireFiniteParameters();
@@ -107,6 +120,8 @@ public final class RunCheckpoint {
         run.ledger().ifPresent(l -> meta.set("ledger", LedgerJson.write(l)));
         ObjectNode numbers = meta.putObject("numbers");
         state.numbers().forEach(numbers::put);
+        ObjectNode notesNode = meta.putObject("notes");
+        notes.forEach(notesNode::put);
         ArrayNode arrays = meta.putArray("arrays");
         state.arrays().keySet().forEach(arrays::add);
         Path dir = file.toAbsolutePath().getParent();
@@ -114,7 +129,9 @@ public final class RunCheckpoint {
         try {
             Files.createDirectories(dir);
             Files.deleteIfExists(tmp);
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            // every party's model is in it: readable by its owner alone unless run files are shared
+            try (FileChannel channel = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE), RunFilePermissions.fileAttributes(tmp))) {
                 channel.write(ByteBuffer.allocate(HEADER_BYTES));
                 MessageDigest sha = sha256();
                 CountingOutputStream counting = new CountingOutputStream(new DigestOutputStream(
@@ -144,7 +161,8 @@ public final class RunCheckpoint {
             } catch (IOException ignored) {
                 // the temporary file is named after this process; a later save replaces it
             }
-            throw new java.io.UncheckedIOException("could not write checkpoint " + file + ": " + e.getMessage()
+            String reason = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+            throw new java.io.UncheckedIOException("could not write checkpoint " + file + ": " + reason
                     + " (the previous checkpoint, if any, is intact)", e);
         }
     }
@@ -264,6 +282,8 @@ public final class RunCheckpoint {
             if (numbers != null) {
                 numbers.fields().forEachRemaining(e -> state.raw(e.getKey(), e.getValue().asText()));
             }
+            java.util.Map<String, String> notes = new java.util.LinkedHashMap<>();
+            meta.path("notes").fields().forEachRemaining(e -> notes.put(e.getKey(), e.getValue().asText()));
             List<String> names = new ArrayList<>();
             meta.path("arrays").forEach(n -> names.add(n.asText()));
             try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
@@ -271,7 +291,7 @@ public final class RunCheckpoint {
                     state.array(name, Nd4j.read(in));
                 }
             }
-            return new Saved(file, protocol, completed, planned, settings, ledger, state.build(),
+            return new Saved(file, protocol, completed, planned, settings, ledger, state.build(), java.util.Map.copyOf(notes),
                     meta.path("writtenAt").asText("unknown"));
         } catch (CheckpointException e) {
             throw e;
@@ -295,17 +315,8 @@ public final class RunCheckpoint {
      */
     public static ResumeReport resume(TrainingRun run, Saved saved, ResumePolicy policy) {
         Path file = saved.file();
-        if (!saved.protocol().equals(run.protocol())) {
-            throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
-                    + "; resume it with --algo " + saved.protocol() + ", or start a new run");
-        }
-        List<SettingChange> changes = run.settings().changesFrom(saved.settings());
-        List<SettingChange> identity = changes.stream().filter(c -> c.rule() == ResumeRule.IDENTITY).toList();
+        List<SettingChange> changes = checkBelongs(run, saved);
         List<SettingChange> mechanism = changes.stream().filter(c -> c.rule() == ResumeRule.MECHANISM).toList();
-        if (!identity.isEmpty()) {
-            throw new CheckpointException(file, "belongs to another run: " + describe(identity) + ". These settings define"
-                    + " what the saved state is; resume with the saved values, or start a new run");
-        }
         if (!mechanism.isEmpty() && !policy.allowMechanismChanges()) {
             throw new CheckpointException(file, "was saved with other settings that change the private mechanism: "
                     + describe(mechanism) + ". Resume with the saved values, or " + policy.howToAllow() + " to continue"
@@ -317,6 +328,51 @@ public final class RunCheckpoint {
                     ? " (more than the " + run.plannedSteps() + " planned now)" : "")
                     + "; to train longer, plan more " + run.stepUnit() + "s (" + policy.howToAllow()
                     + " when that changes the mechanism)");
+        }
+        restore(run, saved, !mechanism.isEmpty());
+        return new ResumeReport(saved.completedSteps(), changes, !mechanism.isEmpty());
+    }
+
+    /**
+     * Restores a finished run exactly as it was saved, without a step, so that what it releases (its model, its privacy
+     * statement) can be written again, for instance after a full disk stopped the first writing. Restoring spends
+     * nothing: the ledger is the saved one and no mechanism is applied. The run must plan exactly the saved number of
+     * steps and have the saved settings.
+     *
+     * @throws CheckpointException when the checkpoint is of another run, of an unfinished run, or was saved with other
+     *                             settings
+     */
+    public static ResumeReport reopen(TrainingRun run, Saved saved) {
+        Path file = saved.file();
+        List<SettingChange> changes = checkBelongs(run, saved);
+        if (saved.completedSteps() != run.plannedSteps()) {
+            throw new CheckpointException(file, "holds " + saved.completedSteps() + " of the " + run.plannedSteps() + " "
+                    + run.stepUnit() + "s this run plans: only a finished run is reopened to write its outputs again");
+        }
+        if (!changes.isEmpty()) {
+            throw new CheckpointException(file, "is of a finished run; its outputs can be written again from it, without"
+                    + " training, only with the settings it was saved with, but these differ: " + describe(changes)
+                    + ". Give the saved values, or plan more " + run.stepUnit() + "s to train longer");
+        }
+        restore(run, saved, false);
+        return new ResumeReport(saved.completedSteps(), changes, false);
+    }
+
+    /**
+     * The checks every restore makes before it touches the run: same protocol, same identity settings, a ledger of the
+     * same kind, and a run that has not spent anything yet. Returns the settings that differ.
+     */
+    private static List<SettingChange> checkBelongs(TrainingRun run, Saved saved) {
+        Path file = saved.file();
+        if (!saved.protocol().equals(run.protocol())) {
+            throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
+                    + "; resume it with --algo " + saved.protocol() + ", or start a new run");
+        }
+        List<SettingChange> changes = run.settings().changesFrom(saved.settings());
+        List<SettingChange> identity = changes.stream().filter(c -> c.rule() == ResumeRule.IDENTITY).toList();
+        if (!identity.isEmpty()) {
+            throw new CheckpointException(file, "belongs to another run: " + describe(identity) + ". These settings define"
+                    + " what the saved state is; resume with the saved values, or start a new run");
         }
         Optional<RunLedger> ledger = run.ledger();
         if (ledger.isPresent() != saved.ledger().isPresent()) {
@@ -338,13 +394,17 @@ public final class RunCheckpoint {
                         + run.completedSteps() + " " + run.stepUnit() + "s and spent privacy; resume into a fresh run");
             }
         }
+        return changes;
+    }
+
+    /** Restores the state and continues the saved ledger (in a new segment when the mechanism changed). */
+    private static void restore(TrainingRun run, Saved saved, boolean newSegment) {
         try {
             run.restore(saved.state(), saved.completedSteps());
         } catch (IllegalArgumentException e) {
-            throw new CheckpointException(file, "does not fit this run: " + e.getMessage(), e);
+            throw new CheckpointException(saved.file(), "does not fit this run: " + e.getMessage(), e);
         }
-        ledger.ifPresent(l -> l.continueFrom(saved.ledger().get().ledger(), !mechanism.isEmpty()));
-        return new ResumeReport(saved.completedSteps(), changes, !mechanism.isEmpty());
+        run.ledger().ifPresent(l -> l.continueFrom(saved.ledger().get().ledger(), newSegment));
     }
 
     private static String describe(org.dpdl4j.privacy.accounting.NeighbouringRelation relation) {

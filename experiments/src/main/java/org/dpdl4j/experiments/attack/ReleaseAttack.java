@@ -117,6 +117,15 @@ public final class ReleaseAttack {
             throw new InvalidOptionException("--noise-relative", "give either --noise-std or --noise-relative, not both");
         }
         Activation hidden = hiddenActivation();
+        // --out is claimed before the data is read, so a taken directory is refused at once
+        try (RunDirectory run = RunDirectory.of(out, "dpdl4j attack " + attackName, "attack-" + attackName + "-"
+                + scenario.algorithm() + "-" + s.model().cliName())) {
+            return run(data, run, scenario, observer, hidden, arguments, console);
+        }
+    }
+
+    private List<AttackResult> run(DataDirectory data, RunDirectory run, AttackScenario scenario, String observer,
+                                   Activation hidden, List<String> arguments, PrintWriter console) throws IOException {
         TrainTest mnist = Datasets.mnist(data, s.scaling());
         LabeledData train = mnist.train();
         long end = (long) s.targetIndex() + (long) s.count() * s.batchSize();
@@ -130,38 +139,35 @@ public final class ReleaseAttack {
         trainBeforeRelease(net, train, binary);
         double accuracy = accuracy(net, mnist.test(), binary);
 
-        try (RunDirectory run = RunDirectory.create(out, "attack-" + attackName + "-" + scenario.algorithm() + "-"
-                + s.model().cliName())) {
-            Map<String, Long> seeds = new LinkedHashMap<>();
-            seeds.put("model", s.seed());
-            seeds.put("noise", s.seed() + 1);
-            seeds.put("training_order", s.seed() + 2);
-            seeds.put("dummy", s.seed());
-            run.writeConfig(config(scenario, observer), Provenance.capture(seeds, arguments));
-            List<AttackResult> results = new ArrayList<>();
-            for (int k = 0; k < s.count(); k++) {
-                int first = s.targetIndex() + k * s.batchSize();
-                AttackResult result;
-                try {
-                    result = attack.attack(attackCase(scenario, observer, net, train, first, binary, accuracy));
-                } catch (InvalidOptionException e) {
-                    throw e;
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidOptionException("--algo", attackName + " cannot attack this case: " + e.getMessage());
-                }
-                results.add(result);
-                String suffix = s.count() == 1 ? "" : "-" + first;
-                ResultJson.write(result, run.file("result" + suffix + ".json"));
-                ResultCsv.writeSnapshots(result, run.file("trace" + suffix + ".csv"));
-                ImageGrid.defaults().writePng(result, run.file("grid" + suffix + ".png"));
-                printCase(console, result, first);
+        Map<String, Long> seeds = new LinkedHashMap<>();
+        seeds.put("model", s.seed());
+        seeds.put("noise", s.seed() + 1);
+        seeds.put("training_order", s.seed() + 2);
+        seeds.put("dummy", s.seed());
+        run.writeConfig(config(scenario, observer), Provenance.capture(seeds, arguments));
+        List<AttackResult> results = new ArrayList<>();
+        for (int k = 0; k < s.count(); k++) {
+            int first = s.targetIndex() + k * s.batchSize();
+            AttackResult result;
+            try {
+                result = attack.attack(attackCase(scenario, observer, net, train, first, binary, accuracy));
+            } catch (InvalidOptionException e) {
+                throw e;
+            } catch (IllegalArgumentException e) {
+                throw new InvalidOptionException("--algo", attackName + " cannot attack this case: " + e.getMessage());
             }
-            if (s.count() > 1) {
-                ResultCsv.writeSummary(results, run.file("summary.csv"));
-            }
-            printSummary(console, results, run.path());
-            return results;
+            results.add(result);
+            String suffix = s.count() == 1 ? "" : "-" + first;
+            ResultJson.write(result, run.file("result" + suffix + ".json"));
+            ResultCsv.writeSnapshots(result, run.file("trace" + suffix + ".csv"));
+            ImageGrid.defaults().writePng(result, run.file("grid" + suffix + ".png"));
+            printCase(console, result, first);
         }
+        if (s.count() > 1) {
+            ResultCsv.writeSummary(results, run.file("summary.csv"));
+        }
+        printSummary(console, results, run.path());
+        return results;
     }
 
     private Activation hiddenActivation() {

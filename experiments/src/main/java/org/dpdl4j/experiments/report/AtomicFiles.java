@@ -9,11 +9,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * Whole-file writes that a crash never leaves half done: the content goes to a temporary file beside the target,
- * is flushed to disk, and is renamed over the target. The temporary file is created like any other file (with the
- * process's default permissions), so every file of a run directory ends up with the same permissions.
+ * is flushed to disk, and is renamed over the target. The temporary file gets the permissions of run files
+ * ({@link RunFilePermissions}: readable by its owner alone by default) before it is renamed, so the target never holds
+ * its content under wider permissions (and a run directory, readable by its owner alone, hides the temporary file).
  */
 public final class AtomicFiles {
     private static final AtomicLong COUNTER = new AtomicLong();
@@ -38,6 +40,7 @@ public final class AtomicFiles {
                 + COUNTER.incrementAndGet() + ".tmp");
         try {
             content.writeTo(temporary);
+            RunFilePermissions.restrictFile(temporary);   // before the content appears under the target's name
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 channel.force(true);
             }
@@ -50,6 +53,24 @@ public final class AtomicFiles {
         } finally {
             Files.deleteIfExists(temporary);
         }
+    }
+
+    /**
+     * Why a write failed, in words: the operating system's reason (e.g. "No space left on device"), found under the
+     * wrappers of libraries that write files (ImageIO says "I/O error writing PNG file"), without the temporary
+     * file's name, which the caller replaces with the target's.
+     */
+    public static String reason(Throwable e) {
+        Throwable deepest = e;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof IOException) {
+                deepest = c;
+            }
+        }
+        if (deepest instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return deepest.getMessage() != null ? deepest.getMessage() : deepest.getClass().getSimpleName();
     }
 
     /** Replaces {@code target} with {@code text} in UTF-8. */

@@ -12,42 +12,51 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Optional;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * Claims a directory for one process: an operating-system lock on the file {@value #FILE_NAME} inside it, which
  * names the process (pid, purpose, start time) while it holds it. A second claim, from this or another process,
  * fails while the first holds it, so two runs can never write into one directory; the lock disappears with the
- * process, so a crashed run never leaves its directory claimed. The empty lock file stays after the release.
+ * process, so a crashed run never leaves its directory claimed. The lock file stays after the release, holding only
+ * the command that wrote the directory ({@code command=dpdl4j train}), so that a later claim by another command can
+ * tell that the directory is not its own.
  */
 public final class DirectoryLock implements AutoCloseable {
     /** The lock file inside a claimed directory. */
     public static final String FILE_NAME = ".dpdl4j.lock";
     /** The lock file as lists of a run's files name it. */
-    public static final String LISTED = FILE_NAME + " (the directory's claim, emptied at the end)";
+    public static final String LISTED = FILE_NAME + " (the directory's claim; it names the command that wrote it)";
+    private static final String COMMAND_KEY = "command=";
 
     private final Path file;
     private final FileChannel channel;
     private final FileLock lock;
+    private final String command;
 
-    private DirectoryLock(Path file, FileChannel channel, FileLock lock) {
+    private DirectoryLock(Path file, FileChannel channel, FileLock lock, String command) {
         this.file = file;
         this.channel = channel;
         this.lock = lock;
+        this.command = command;
     }
 
     /**
      * Claims a directory (created if missing), or says who holds it.
      *
+     * @param command the command that claims it, recorded at the release, e.g. "dpdl4j train"
      * @param purpose what the claim is for, e.g. "dpdl4j train --algo decor"
      * @return the lock, or empty when another claim holds the directory
      * @throws UncheckedIOException when the directory or its lock file cannot be created
      */
-    public static Optional<DirectoryLock> tryClaim(Path dir, String purpose) {
+    public static Optional<DirectoryLock> tryClaim(Path dir, String command, String purpose) {
         Path file = dir.resolve(FILE_NAME);
         FileChannel channel = null;
         try {
             Files.createDirectories(dir);
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            RunFilePermissions.restrictDirectory(dir);   // the claimed directory protects whatever is written in it
+            channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE), RunFilePermissions.fileAttributes(file));
             FileLock lock;
             try {
                 lock = channel.tryLock();
@@ -62,7 +71,7 @@ public final class DirectoryLock implements AutoCloseable {
             channel.write(ByteBuffer.wrap(("pid=" + ProcessHandle.current().pid() + "\npurpose=" + purpose + "\nsince="
                     + Instant.now() + "\n").getBytes(StandardCharsets.UTF_8)));
             channel.force(false);
-            return Optional.of(new DirectoryLock(file, channel, lock));
+            return Optional.of(new DirectoryLock(file, channel, lock, command));
         } catch (IOException e) {
             if (channel != null) {
                 try {
@@ -81,8 +90,8 @@ public final class DirectoryLock implements AutoCloseable {
      *
      * @throws IllegalStateException when another claim holds it
      */
-    public static DirectoryLock claim(Path dir, String purpose) {
-        return tryClaim(dir, purpose).orElseThrow(() -> new IllegalStateException(dir + " is in use by another dpdl4j"
+    public static DirectoryLock claim(Path dir, String command, String purpose) {
+        return tryClaim(dir, command, purpose).orElseThrow(() -> new IllegalStateException(dir + " is in use by another dpdl4j"
                 + " process (" + holder(dir) + "); wait for it to finish, or use another directory"));
     }
 
@@ -96,19 +105,49 @@ public final class DirectoryLock implements AutoCloseable {
         }
     }
 
+    /**
+     * The command that wrote a directory no process holds, as its lock file records it; empty when the directory has
+     * no lock file or one that records no command (written by an earlier dpdl4j, or held right now).
+     */
+    public static Optional<String> recordedCommand(Path dir) {
+        try {
+            return Files.readAllLines(dir.resolve(FILE_NAME), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.startsWith(COMMAND_KEY)).map(l -> l.substring(COMMAND_KEY.length())).findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The claimed directory. */
     public Path directory() {
         return file.getParent();
     }
 
     /**
-     * Releases the claim. The (emptied) lock file stays: deleting it before the release would let a process that
-     * opened it just before lock the unlinked file while a third creates and locks a new one.
+     * Releases the claim, leaving in the lock file only the command that wrote the directory. The lock file stays:
+     * deleting it before the release would let a process that opened it just before lock the unlinked file while a
+     * third creates and locks a new one.
      */
     @Override
     public void close() {
+        release(Optional.of(command));
+    }
+
+    /**
+     * Releases a claim that was refused or not used, leaving the record the lock file held before (the command that
+     * wrote the directory, or nothing).
+     */
+    public void abandon(Optional<String> previousCommand) {
+        release(previousCommand);
+    }
+
+    private void release(Optional<String> record) {
         try {
             channel.truncate(0);
+            if (record.isPresent()) {
+                channel.write(ByteBuffer.wrap((COMMAND_KEY + record.get() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+            }
+            channel.force(false);
             lock.release();
             channel.close();
         } catch (IOException e) {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.dpdl4j.runtime.RunFilePermissions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,8 +54,8 @@ public final class MetricsCsv implements AutoCloseable {
     public static MetricsCsv create(Path file, List<String> header) {
         List<String> columns = checkHeader(header, file);
         try {
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+            FileChannel channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, StandardOpenOption.APPEND), RunFilePermissions.fileAttributes(file));
             MetricsCsv csv = new MetricsCsv(file, columns, channel, 0);
             csv.writeLine(CsvFormat.line(columns));
             return csv;
@@ -86,8 +87,11 @@ public final class MetricsCsv implements AutoCloseable {
         }
     }
 
-    /** Writes a whole metrics file at once (replacing any), e.g. the history a resumed run carries on. */
-    public static void replace(Path file, List<String> header, List<List<String>> rows) {
+    /**
+     * Writes a whole metrics file at once (replacing any), e.g. the history a resumed run carries on, or a table that
+     * describes the run's end.
+     */
+    public static void replace(Path file, List<String> header, List<? extends List<?>> rows) {
         try {
             AtomicFiles.replace(file, f -> {
                 try (MetricsCsv csv = create(f, header)) {
@@ -95,7 +99,10 @@ public final class MetricsCsv implements AutoCloseable {
                 }
             });
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write metrics file " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write metrics file " + file + ": " + AtomicFiles.reason(e), e);
+        } catch (UncheckedIOException e) {
+            // a row that could not be written to the temporary file: name the file being replaced
+            throw new UncheckedIOException("cannot write metrics file " + file + ": " + AtomicFiles.reason(e.getCause()), e.getCause());
         }
     }
 

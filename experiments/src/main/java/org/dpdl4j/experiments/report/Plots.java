@@ -73,7 +73,7 @@ public final class Plots {
             });
             return png;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write plot " + png + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write plot " + png + ": " + AtomicFiles.reason(e), e);
         }
     }
 

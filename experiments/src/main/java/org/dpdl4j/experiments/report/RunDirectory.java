@@ -23,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The output directory of one run: {@code --out DIR} when given, else {@code runs/<yyyyMMdd-HHmmss>-<name>}
- * under the working directory. An existing run is never overwritten: when the directory exists and is not
- * empty, {@code -2}, {@code -3}, ... is appended. Directories are created atomically, so two processes
- * started in the same second get different directories.
+ * The output directory of one run: exactly {@code --out DIR} when given (never another: a directory that holds
+ * another run, or output of another command, is refused, see {@link #claim}), else a new
+ * {@code runs/<yyyyMMdd-HHmmss>-<name>} under the working directory ({@code -2}, {@code -3}, ... appended when that
+ * name is taken; directories are created atomically, so two processes started in the same second get different ones).
  *
  * <p>A run directory is claimed for its process ({@link DirectoryLock}) before anything is written in it, so two
  * processes never share one. Files inside are written whole or not at all (written to a temporary file, then moved
@@ -52,58 +52,73 @@ public final class RunDirectory implements AutoCloseable {
         this.lock = lock;
     }
 
-    /**
-     * Creates the directory of a run in the current working directory with the system clock.
-     *
-     * @param out  the directory given with {@code --out}, or {@code null} for {@code runs/<stamp>-<name>}
-     * @param name short name of the run (letters, digits, '.', '_', '-'), e.g. {@code train-mnist}
-     */
-    public static RunDirectory create(Path out, String name) {
-        return create(out, name, Path.of("").toAbsolutePath(), Clock.systemDefaultZone());
+    /** What a claimed {@code --out} directory may already hold. */
+    public enum Reuse {
+        /** Nothing (a lock file aside): a new run never writes over another. */
+        NOTHING,
+        /**
+         * Earlier output of the same command: a resumed run, or a reproduction that keeps the runs it finished. A
+         * directory that another command wrote is refused.
+         */
+        SAME_COMMAND
     }
 
     /**
-     * Creates the directory of a run.
+     * The directory of a run of {@code command}: exactly {@code out} when it is given (claimed, see
+     * {@link #claim(Path, String, String, Reuse)}, holding nothing yet), else a new {@code runs/<stamp>-<name>} in the
+     * current working directory.
      *
-     * @param out              the directory given with {@code --out} (relative to {@code workingDirectory}),
-     *                         or {@code null}
+     * @param out     the directory given with {@code --out}, or {@code null}
+     * @param command the command, e.g. "dpdl4j attack dlg" (recorded in the lock file)
+     * @param name    short name of the run for a directory of its own (letters, digits, '.', '_', '-'), e.g.
+     *                {@code attack-dlg}
+     */
+    public static RunDirectory of(Path out, String command, String name) {
+        return out != null ? claim(out, command, command, Reuse.NOTHING) : fresh(name);
+    }
+
+    /**
+     * Creates a new directory {@code runs/<yyyyMMdd-HHmmss>-<name>} in the current working directory, with the system
+     * clock.
+     *
+     * @param name short name of the run (letters, digits, '.', '_', '-'), e.g. {@code train-mnist}
+     */
+    public static RunDirectory fresh(String name) {
+        return fresh(name, Path.of("").toAbsolutePath(), Clock.systemDefaultZone());
+    }
+
+    /**
+     * Creates a new directory {@code runs/<yyyyMMdd-HHmmss>-<name>} (with {@code -2}, {@code -3}, ... when that name is
+     * taken).
+     *
      * @param name             short name of the run (letters, digits, '.', '_', '-')
-     * @param workingDirectory where {@code runs/} and a relative {@code out} are resolved
+     * @param workingDirectory where {@code runs/} is resolved
      * @param clock            source of the time stamp (in the clock's zone)
      */
-    public static RunDirectory create(Path out, String name, Path workingDirectory, Clock clock) {
+    public static RunDirectory fresh(String name, Path workingDirectory, Clock clock) {
         Objects.requireNonNull(workingDirectory, "workingDirectory must not be null");
         Objects.requireNonNull(clock, "clock must not be null");
         checkName(name);
-        Path base = out != null
-                ? workingDirectory.resolve(out).normalize()
-                : workingDirectory.resolve(RUNS).resolve(STAMP.format(LocalDateTime.now(clock)) + "-" + name);
+        Path base = workingDirectory.resolve(RUNS).resolve(STAMP.format(LocalDateTime.now(clock)) + "-" + name);
         try {
-            Path parent = base.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
+            Files.createDirectories(base.toAbsolutePath().getParent());
             for (int suffix = 1; suffix <= MAX_SUFFIX; suffix++) {
-                Path created = createFresh(base, out != null, suffix);
-                Optional<DirectoryLock> claimed = DirectoryLock.tryClaim(created, "dpdl4j " + name);
+                Path created = createFresh(base, suffix);
+                Optional<DirectoryLock> claimed = DirectoryLock.tryClaim(created, "dpdl4j " + name, "dpdl4j " + name);
                 if (claimed.isEmpty() || !isEmptyBut(created, DirectoryLock.FILE_NAME)) {
                     claimed.ifPresent(DirectoryLock::close);
                     suffix = suffixOf(created, base);   // another process took it first: try the next name
                     continue;
                 }
                 if (!created.equals(base)) {
-                    if (out != null) {
-                        LOG.warn("--out {} already holds a run; writing this run to {}", base, created);
-                    } else {
-                        LOG.info("{} already exists; writing this run to {}", base, created);
-                    }
+                    LOG.info("{} already exists; writing this run to {}", base, created);
                 }
                 return new RunDirectory(created, claimed.get());
             }
             throw new IOException("more than " + MAX_SUFFIX + " runs named " + base.getFileName() + " exist beside it");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the run directory " + base + ": " + e.getMessage()
-                    + "; check that its parent is writable or give another --out", e);
+                    + "; check that its parent is writable or give --out", e);
         }
     }
 
@@ -115,25 +130,37 @@ public final class RunDirectory implements AutoCloseable {
     }
 
     /**
-     * Claims exactly {@code out} for a run: it must be new or empty, or, when {@code resuming}, hold the run being
-     * resumed. A directory that another process holds, or that holds another run, is refused and left untouched.
+     * Claims exactly {@code out} for a run of {@code command}, the one way every command takes its {@code --out}: the
+     * directory is created if missing, locked for this process (a directory another process holds is refused), made
+     * readable by its owner alone ({@link org.dpdl4j.runtime.RunFilePermissions}), and must hold what {@code reuse}
+     * allows. A refused directory is left as it was found.
      *
-     * @param purpose what the run is, for the lock file and messages
+     * @param command the command, e.g. "dpdl4j reproduce recal": a directory another command wrote is not reused
+     * @param purpose what the run is, for the lock file while it runs and for messages
      * @throws IllegalStateException naming the problem and the fix
      */
-    public static RunDirectory claim(Path out, String purpose, boolean resuming) {
+    public static RunDirectory claim(Path out, String command, String purpose, Reuse reuse) {
         Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(reuse, "reuse");
         if (Files.isRegularFile(out)) {
             throw new IllegalStateException("--out " + out + " is a file, not a directory; give a directory");
         }
-        DirectoryLock lock = DirectoryLock.claim(out, purpose);
+        Optional<String> writtenBy = DirectoryLock.recordedCommand(out);
+        DirectoryLock lock = DirectoryLock.claim(out, command, purpose);
         try {
-            if (!resuming && !isEmptyBut(out, DirectoryLock.FILE_NAME)) {
+            if (reuse == Reuse.NOTHING && !isEmptyBut(out, DirectoryLock.FILE_NAME)) {
                 throw new IllegalStateException("--out " + out + " already holds a run (" + firstEntry(out) + "); a run never"
-                        + " overwrites another: give another --out, or continue that run with --resume " + out);
+                        + " overwrites another: give another --out"
+                        + (Files.isRegularFile(out.resolve(org.dpdl4j.runtime.RunCheckpoint.FILE_NAME))
+                        ? ", or continue that run with --resume " + out : ""));
+            }
+            if (reuse == Reuse.SAME_COMMAND && writtenBy.isPresent() && !writtenBy.get().equals(command)
+                    && !isEmptyBut(out, DirectoryLock.FILE_NAME)) {
+                throw new IllegalStateException("--out " + out + " holds the output of '" + writtenBy.get() + "', not of '"
+                        + command + "'; the two are never mixed in one directory: give another --out");
             }
         } catch (IOException | RuntimeException e) {
-            lock.close();
+            lock.abandon(writtenBy);
             if (e instanceof RuntimeException r) {
                 throw r;
             }
@@ -170,20 +197,14 @@ public final class RunDirectory implements AutoCloseable {
         }
     }
 
-    /** The first of base-suffix, base-(suffix+1), ... that this call creates (or, for --out, that exists empty). */
-    private static Path createFresh(Path base, boolean explicit, int from) throws IOException {
+    /** The first of base-suffix, base-(suffix+1), ... that this call creates. */
+    private static Path createFresh(Path base, int from) throws IOException {
         for (int suffix = from; suffix <= MAX_SUFFIX; suffix++) {
             Path candidate = suffix == 1 ? base : base.resolveSibling(base.getFileName() + "-" + suffix);
             try {
                 return Files.createDirectory(candidate);
             } catch (FileAlreadyExistsException e) {
-                if (Files.isRegularFile(candidate) && suffix == 1 && explicit) {
-                    throw new IOException("--out " + candidate + " is a file, not a directory");
-                }
-                // An empty directory made for this run (e.g. by the user with mkdir) is used as it is.
-                if (explicit && suffix == 1 && Files.isDirectory(candidate) && isEmptyBut(candidate, DirectoryLock.FILE_NAME)) {
-                    return candidate;
-                }
+                // taken: try the next name
             }
         }
         throw new IOException("more than " + MAX_SUFFIX + " runs named " + base.getFileName() + " exist beside it");
@@ -236,11 +257,21 @@ public final class RunDirectory implements AutoCloseable {
     /** Writes text (UTF-8), replacing the file as a whole. */
     public Path writeText(String fileName, String text) {
         Objects.requireNonNull(text, "text must not be null");
+        return writeFile(fileName, f -> Files.writeString(f, text, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Writes a file whole (what {@code content} writes to the path it is given), replacing any earlier one, or leaves
+     * the earlier one as it was.
+     *
+     * @throws UncheckedIOException naming the file and the reason (a full disk, say)
+     */
+    public Path writeFile(String fileName, AtomicFiles.Content content) {
         Path target = file(fileName);
         try {
-            return AtomicFiles.replace(target, text);
+            return AtomicFiles.replace(target, content);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + target + ": " + AtomicFiles.reason(e), e);
         }
     }
 

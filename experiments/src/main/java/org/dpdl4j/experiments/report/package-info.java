@@ -8,7 +8,7 @@
  *
  * <p>A training command typically does:
  * <pre>{@code
- * RunDirectory run = RunDirectory.create(out, "train-mnist");
+ * RunDirectory run = RunDirectory.of(out, "dpdl4j train", "train-mnist");
  * run.writeConfig(config, Provenance.capture(Map.of("master", seed), List.of(args)));
  * try (MetricsCsv metrics = run.createMetrics("metrics.csv", List.of("epoch", "loss", "accuracy"));
  *      ProgressBar bar = ProgressBar.start("train", epochs)) {

@@ -1,6 +1,7 @@
 package org.dpdl4j.experiments.reproduce;
 
 import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.DirectoryLock;
 import org.dpdl4j.experiments.report.MetricsCsv;
@@ -152,8 +153,8 @@ public final class DecorReproduction {
         }
         Path dir = out != null ? out : quick ? Path.of("runs", "decor-" + task + "-quick")
                 : Path.of("results", "decor", task + (reference ? "-reference-epsilon" : ""));
-        Files.createDirectories(dir);
-        try (DirectoryLock lock = DirectoryLock.claim(dir, "dpdl4j reproduce decor " + commandLine());
+        try (RunDirectory claim = RunDirectory.claim(dir, "dpdl4j reproduce decor", "dpdl4j reproduce decor " + commandLine(),
+                RunDirectory.Reuse.SAME_COMMAND);
              BlockEngine engine = RunEngines.connect(engineSettings, "dpdl4j reproduce decor " + task).orElse(null)) {
             cluster = engine;
             return grid(pw, t, dir, reference);

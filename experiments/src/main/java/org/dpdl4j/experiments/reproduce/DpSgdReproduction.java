@@ -1,6 +1,7 @@
 package org.dpdl4j.experiments.reproduce;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.DirectoryLock;
 import org.dpdl4j.experiments.report.Figure;
@@ -134,6 +135,12 @@ public final class DpSgdReproduction {
         if (cnn && wideGrid) {
             throw new IllegalArgumentException("--wide-grid applies to the MLP; drop it with --model cnn");
         }
+        Path outDir = out != null ? out : Path.of("results", "central-dp-sgd", dataset + (cnn ? "-cnn" : "") + (quick ? "-quick" : ""));
+        if (resume && !Files.isRegularFile(outDir.resolve("tuning.csv")) && !Files.isRegularFile(outDir.resolve("results.csv"))) {
+            throw new IllegalArgumentException("--resume: " + outDir + " holds no earlier tuning.csv or results.csv of this"
+                    + " reproduction, so there is nothing to resume; drop --resume to start afresh, or give the --out of the"
+                    + " run to continue");
+        }
         TrainTest data = mnist ? Datasets.mnist(dir, PixelScaling.STANDARDIZED) : Datasets.a9a(dir);
         LabelEncoding enc = mnist ? LabelEncoding.ONE_HOT : LabelEncoding.BINARY;
         TrainTest tuning = data.train().split(0.9, 20261122L);
@@ -144,9 +151,8 @@ public final class DpSgdReproduction {
         }
         List<Setting> settings = quick ? grid(mnist, cnn, false).subList(0, 1) : grid(mnist, cnn, wideGrid);
         int nSeeds = quick ? 1 : seeds;
-        Path outDir = out != null ? out : Path.of("results", "central-dp-sgd", dataset + (cnn ? "-cnn" : "") + (quick ? "-quick" : ""));
-        Files.createDirectories(outDir);
-        try (DirectoryLock lock = DirectoryLock.claim(outDir, "dpdl4j reproduce dp-sgd --dataset " + dataset + (cnn ? " --model cnn" : ""))) {
+        try (RunDirectory claim = RunDirectory.claim(outDir, "dpdl4j reproduce dp-sgd", "dpdl4j reproduce dp-sgd --dataset "
+                + dataset + (cnn ? " --model cnn" : ""), RunDirectory.Reuse.SAME_COMMAND)) {
             // The seeds fix the initialisation and the tuning split; noise and batches come from the trainer's
             // secure default, so a rerun agrees with the committed numbers only statistically.
             pw.println(NoiseNotice.of(NoiseKind.SECURE, null));

@@ -2,6 +2,7 @@ package org.dpdl4j.experiments.reproduce;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.DirectoryLock;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
@@ -143,8 +144,8 @@ public final class Mu2Reproduction {
         }
         long totalRounds = seeds * (machines.stream().mapToLong(m -> (long) trusts.size() * epsilons.size() * (train.size() / m)).sum()
                 + (reference ? train.size() : 0));
-        Files.createDirectories(out);
-        try (DirectoryLock lock = DirectoryLock.claim(out, "dpdl4j reproduce mu2");
+        try (RunDirectory claim = RunDirectory.claim(out, "dpdl4j reproduce mu2", "dpdl4j reproduce mu2",
+                RunDirectory.Reuse.SAME_COMMAND);
              BlockEngine engine = RunEngines.connect(engineSettings, "dpdl4j reproduce mu2").orElse(null)) {
             cluster = engine;
             if (engine != null) {

@@ -13,6 +13,7 @@ import org.dpdl4j.data.synthetic.BelletConfig;
 import org.dpdl4j.data.synthetic.BelletProblem;
 import org.dpdl4j.attacks.membership.BroadcastInverter;
 import org.dpdl4j.attacks.membership.GradientAlignmentMembership;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
@@ -225,7 +226,14 @@ public final class PersonalizedReproduction {
     }
 
     public int run(PrintWriter console) throws IOException {
-        Files.createDirectories(settings.out());
+        // claimed like every --out: locked, private, and never another command's directory
+        try (RunDirectory claim = RunDirectory.claim(settings.out(), "dpdl4j reproduce personalized", "dpdl4j reproduce personalized",
+                RunDirectory.Reuse.SAME_COMMAND)) {
+            return runIn(console);
+        }
+    }
+
+    private int runIn(PrintWriter console) throws IOException {
         console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
         long begin = System.nanoTime();
         List<Double> bars = settings.epsilonBars();

@@ -14,6 +14,7 @@ import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.covtype.CovtypeTask;
 import org.dpdl4j.data.mnist.PixelScaling;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
@@ -98,7 +99,14 @@ public final class RecalReproduction {
     }
 
     public int run(PrintWriter console) throws IOException {
-        Files.createDirectories(settings.out());
+        // claimed like every --out: locked, private, and never another command's directory
+        try (RunDirectory claim = RunDirectory.claim(settings.out(), "dpdl4j reproduce recal", "dpdl4j reproduce recal",
+                RunDirectory.Reuse.SAME_COMMAND)) {
+            return runIn(console);
+        }
+    }
+
+    private int runIn(PrintWriter console) throws IOException {
         console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
         List<Row> rows = new ArrayList<>();
         StringBuilder reference = new StringBuilder("dataset,rows,features,classes,lambda_fraction,lambda,solver_iterations,optimality,certified,nonzeros\n");

@@ -58,6 +58,8 @@ public final class TrainingSession {
      * property {@value #HOME_PROPERTY}, by default {@code ~/.dpdl4j}.
      */
     public static final String VERIFIED_CACHE = "verified-files.txt";
+    /** The command whose run directories this session writes (recorded in their lock files). */
+    public static final String COMMAND = "dpdl4j train";
     /** The system property naming the directory where dpdl4j keeps state between runs (tests point it elsewhere). */
     public static final String HOME_PROPERTY = "dpdl4j.home";
 
@@ -102,10 +104,13 @@ public final class TrainingSession {
         RunSettings runSettings = WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size());
         String purpose = "dpdl4j train --algo " + protocol.name() + " --dataset " + dataset;
         Optional<Path> outDir = settings.get(SessionOptions.OUT).map(Path::of);
-        try (RunDirectory dir = saved.isPresent() && outDir.isEmpty()
-                ? RunDirectory.claim(saved.get().file().toAbsolutePath().getParent(), purpose, true)
-                : outDir.isPresent() ? RunDirectory.claim(outDir.get(), purpose, false)
-                : RunDirectory.create(null, protocol.name() + "-" + dataset);
+        // A resumed run continues in its own directory (or --out naming it); else --out must be new or empty.
+        Optional<Path> savedDir = saved.map(s -> s.file().toAbsolutePath().getParent().normalize());
+        Optional<Path> claimed = outDir.or(() -> savedDir);
+        boolean ownDirectory = claimed.isPresent() && claimed.map(p -> p.toAbsolutePath().normalize()).equals(savedDir);
+        try (RunDirectory dir = claimed.isPresent()
+                ? RunDirectory.claim(claimed.get(), COMMAND, purpose, ownDirectory ? RunDirectory.Reuse.SAME_COMMAND : RunDirectory.Reuse.NOTHING)
+                : RunDirectory.fresh(protocol.name() + "-" + dataset);
              TrainingRun run = protocol.create(runSettings, workload.inputs())) {
             RunEngines.place(run, settings);
             run.ledger().ifPresent(l -> warnAboutDelta(l.delta(), workload));
@@ -157,6 +162,10 @@ public final class TrainingSession {
         return RunCheckpoint.read(Files.isDirectory(p) ? p.resolve(RunCheckpoint.FILE_NAME) : p);
     }
 
+    /** The names under which the loop's running loss is saved with the run's checkpoint. */
+    private static final String LOSS_SUM = "loss-since-last-row.sum";
+    private static final String LOSS_COUNT = "loss-since-last-row.count";
+
     /** The training loop and its files. */
     private final class RunLoop {
         private final TrainingRun run;
@@ -180,11 +189,22 @@ public final class TrainingSession {
         }
 
         Outcome execute() throws IOException {
+            // A finished run's checkpoint is reopened, not resumed: its outputs are written again (after a full disk,
+            // say) from the saved state, without a step.
+            boolean reopened = saved != null && saved.completedSteps() >= run.plannedSteps();
             if (saved != null) {
-                resume();
+                restore(reopened);
             }
             dir.writeConfig(config(), Provenance.capture(Map.of("seed", run.settings().get(RunOptions.SEED, 1L)), arguments));
             run.reports().forEach(dir::writeText);
+            RunOutputs outputs = new RunOutputs(protocol.name(), run, workload, dir, table,
+                    settings.get(SessionOptions.SAVE_NODE_MODELS, false), out);
+            if (reopened) {
+                out.println("The run is finished: its outputs are written again from its checkpoint, without training"
+                        + " (nothing more is spent).");
+                outputs.writeFromState();
+                return Outcome.COMPLETED;
+            }
             Path checkpoint = dir.file(RunCheckpoint.FILE_NAME);
             Outcome outcome = Outcome.COMPLETED;
             String stop = null;
@@ -203,7 +223,13 @@ public final class TrainingSession {
                     outcome = Outcome.BUDGET_REACHED;
                     stop = e.getMessage();
                     if (table.last() == null || table.last().step() != stepLabel()) {
+                        // A row for the stop; a continued run drops it, so the loss since the last evaluation point
+                        // goes on into the checkpoint as if it had not been written.
+                        double sum = lossSum;
+                        long count = lossCount;
                         csv.append(table.values(evaluate()));
+                        lossSum = sum;
+                        lossCount = count;
                     }
                 } catch (TrainingDivergedException e) {
                     outcome = Outcome.DIVERGED;
@@ -214,7 +240,7 @@ public final class TrainingSession {
             if (outcome == Outcome.DIVERGED) {
                 return diverged(stop, checkpoint);
             }
-            finish(checkpoint);
+            outputs.writeAfterTraining(notes());
             if (stop != null) {
                 out.println();
                 out.println(stop);
@@ -233,16 +259,36 @@ public final class TrainingSession {
             }
             run.ledger().ifPresent(l -> bar.field("eps", l.epsilon()));
             if (checkpointEvery > 0 && run.completedSteps() % checkpointEvery == 0) {
-                RunCheckpoint.save(run, checkpoint);
+                // saved before this step's row is written: a row that is due starts the next sum afresh
+                RunCheckpoint.save(run, checkpoint, rowDue() ? notes(0, 0) : notes());
             }
+        }
+
+        /** Whether the step just taken ends with a row of metrics.csv. */
+        private boolean rowDue() {
+            if (run instanceof EpochRun e && run.completedSteps() % e.stepsPerEpoch() != 0 && !run.isFinished()) {
+                return false;
+            }
+            return isEvaluationPoint(Math.ceil(stepLabel()));
+        }
+
+        /**
+         * What the loop saves with the run: the loss summed since the last evaluation point, so that a continued run's
+         * next row averages the same steps as an uninterrupted run's.
+         */
+        private Map<String, String> notes() {
+            return notes(lossSum, lossCount);
+        }
+
+        private static Map<String, String> notes(double sum, long count) {
+            return Map.of(LOSS_SUM, Double.toString(sum), LOSS_COUNT, Long.toString(count));
         }
 
         /** Rounds (hops, steps), a row every --eval-every of them and at the end. */
         private void trainByStep(MetricsCsv csv, ProgressBar bar) {
-            long evalEvery = settings.get(SessionOptions.EVAL_EVERY, Math.max(1, run.plannedSteps() / 50));
             while (!run.isFinished()) {
                 run.step();
-                if (run.completedSteps() % evalEvery == 0 || run.isFinished()) {
+                if (isEvaluationPoint(run.completedSteps())) {
                     row(csv, bar);
                 }
             }
@@ -253,7 +299,6 @@ public final class TrainingSession {
          * fractional last epoch is taken step by step.
          */
         private void trainByEpoch(EpochRun epochs, MetricsCsv csv, ProgressBar bar) {
-            long evalEvery = settings.get(SessionOptions.EVAL_EVERY, 1L);
             long perEpoch = epochs.stepsPerEpoch();
             while (!run.isFinished()) {
                 if (run.completedSteps() % perEpoch == 0 && run.plannedSteps() - run.completedSteps() >= perEpoch) {
@@ -264,8 +309,7 @@ public final class TrainingSession {
                         continue;
                     }
                 }
-                long done = (long) Math.ceil(stepLabel());
-                if (done % evalEvery == 0 || run.isFinished()) {
+                if (isEvaluationPoint(Math.ceil(stepLabel()))) {
                     row(csv, bar);
                 }
             }
@@ -279,12 +323,29 @@ public final class TrainingSession {
             }
         }
 
-        /** Restores the saved run, says what changed, and carries its metrics history into this run's file. */
-        private void resume() {
-            ResumeReport report = RunCheckpoint.resume(run, saved, new ResumePolicy(
-                    settings.get(SessionOptions.CONTINUE_WITH_NEW_SETTINGS, false), "pass --continue-with-new-settings"));
-            out.println("Resumed " + saved.file() + " after " + report.fromStep() + " " + run.stepUnit() + "s (saved "
-                    + saved.writtenAt() + ")");
+        /**
+         * Whether a row of metrics.csv is due at this step label (epochs for central training, else steps): every
+         * --eval-every of them, and at the end of the plan.
+         */
+        private boolean isEvaluationPoint(double label) {
+            boolean byEpoch = run instanceof EpochRun;
+            long every = settings.get(SessionOptions.EVAL_EVERY, byEpoch ? 1L : Math.max(1, run.plannedSteps() / 50));
+            double end = run instanceof EpochRun e ? e.plannedEpochs() : run.plannedSteps();
+            return label >= end || (label == Math.rint(label) && (long) label % every == 0);
+        }
+
+        /**
+         * Restores the saved run (to continue it, or, when it is finished, to write its outputs again), says what
+         * changed, and carries its metrics history into this run's file.
+         */
+        private void restore(boolean finished) {
+            ResumeReport report = finished ? RunCheckpoint.reopen(run, saved) : RunCheckpoint.resume(run, saved,
+                    new ResumePolicy(settings.get(SessionOptions.CONTINUE_WITH_NEW_SETTINGS, false),
+                            "pass --continue-with-new-settings"));
+            lossSum = Double.parseDouble(saved.notes().getOrDefault(LOSS_SUM, "0"));
+            lossCount = Long.parseLong(saved.notes().getOrDefault(LOSS_COUNT, "0"));
+            out.println((finished ? "Reopened " : "Resumed ") + saved.file() + " after " + report.fromStep() + " "
+                    + run.stepUnit() + "s (saved " + saved.writtenAt() + ")");
             List<SettingChange> changes = report.changes();
             if (!changes.isEmpty()) {
                 out.println("  changed settings: " + String.join(", ", changes.stream().map(SettingChange::describe).toList()));
@@ -295,11 +356,15 @@ public final class TrainingSession {
             });
             Path history = saved.file().toAbsolutePath().getParent().resolve("metrics.csv");
             if (Files.isRegularFile(history)) {
-                // Read without changing it (it may be another run's directory); the rows after the checkpoint are
-                // redone by this run.
+                // Read without changing it (it may be another run's directory). The rows after the checkpoint are
+                // redone by this run, and so is a row that only the stop wrote (a budget stop between evaluation
+                // points): a continued run's history is then the one an uninterrupted run writes.
                 CsvTable old = CsvTable.readWholeRows(history);
                 double done = stepLabel();
-                List<List<String>> keep = old.rows().stream().filter(r -> Double.parseDouble(r.get(0)) <= done).toList();
+                List<List<String>> keep = old.rows().stream().filter(r -> {
+                    double step = Double.parseDouble(r.get(0));
+                    return step < done || (step == done && (finished || isEvaluationPoint(step)));
+                }).toList();
                 keep.forEach(r -> table.addSaved(old.header(), r));
                 Path file = dir.file("metrics.csv");
                 if (!file.toAbsolutePath().normalize().equals(history.normalize()) || keep.size() != old.size()) {
@@ -366,111 +431,6 @@ public final class TrainingSession {
             return c;
         }
 
-        /** The final checkpoint, the model(s), the per-party metrics, the privacy statement, the summary and plot. */
-        private void finish(Path checkpoint) throws IOException {
-            RunCheckpoint.save(run, checkpoint);
-            AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(run.model(), f.toFile(), false));
-            Optional<INDArray> parties = run.partyParameters();
-            double[] partyMetric = null;
-            if (parties.isPresent()) {
-                partyMetric = perParty(parties.get());
-                if (settings.get(SessionOptions.SAVE_NODE_MODELS, false)) {
-                    MultiLayerNetwork net = run.model();
-                    for (int i = 0; i < parties.get().size(0); i++) {
-                        net.setParams(parties.get().getRow(i).reshape(1, net.numParams()).castTo(net.params().dataType()));
-                        AtomicFiles.replace(dir.file("model-node-" + i + ".zip"), f -> ModelSerializer.writeModel(net, f.toFile(), false));
-                    }
-                }
-            }
-            if (run.ledger().isPresent()) {
-                String statement = run.privacyStatement();
-                dir.writeText("privacy.txt", statement);
-                out.println();
-                out.print(statement);
-            }
-            TerminalTable summary = summary(partyMetric);
-            out.println();
-            out.print(summary.render());
-            dir.writeText("summary.md", summary.toMarkdown());
-            Plots.writeTraining(dir.file("training.png"), table.curves(protocol.name() + " - " + workload.name(),
-                    workload.classification(), run.ledger()));
-            out.println("Run files: " + dir.path().toAbsolutePath());
-            out.println("  " + dir.listing());
-        }
-
-        /** Each party's own model: test accuracy (or squared distance to the optimum of the synthetic task). */
-        private double[] perParty(INDArray models) {
-            int n = (int) models.size(0);
-            double[] metric = new double[n];
-            boolean synthetic = workload.synthetic() != null;
-            List<String> header = synthetic ? List.of("node", "squared_distance_to_optimum")
-                    : List.of("node", "test_loss", "test_accuracy");
-            if (workload.personal() != null) {
-                return perUser(models);
-            }
-            MultiLayerNetwork net = run.model();
-            try (MetricsCsv csv = MetricsCsv.create(dir.file("nodes.csv"), header)) {
-                double[] optimum = synthetic ? workload.synthetic().optimum() : null;
-                for (int i = 0; i < n; i++) {
-                    INDArray row = models.getRow(i).dup();
-                    if (synthetic) {
-                        double[] x = row.castTo(org.nd4j.linalg.api.buffer.DataType.DOUBLE).toDoubleVector();
-                        double d = 0;
-                        for (int k = 0; k < x.length; k++) {
-                            d += (x[k] - optimum[k]) * (x[k] - optimum[k]);
-                        }
-                        metric[i] = d;
-                        csv.append(i, d);
-                    } else {
-                        Evaluation e = Evaluation.ofParams(net, row, workload.test(), workload.classification());
-                        metric[i] = workload.classification() ? e.accuracy() : e.loss();
-                        csv.append(i, e.loss(), e.accuracy());
-                    }
-                }
-            }
-            return metric;
-        }
-
-        /** Each user's own model on its own test set (personalized learning). */
-        private double[] perUser(INDArray models) {
-            List<Evaluation> each = workload.personalEvaluations(models, true);
-            double[] metric = new double[each.size()];
-            try (MetricsCsv csv = MetricsCsv.create(dir.file("nodes.csv"), List.of("node", "train_examples", "test_loss", "test_accuracy"))) {
-                for (int i = 0; i < metric.length; i++) {
-                    metric[i] = each.get(i).accuracy();
-                    csv.append(i, workload.personal().agents().get(i).train().size(), each.get(i).loss(), metric[i]);
-                }
-            }
-            return metric;
-        }
-
-        private TerminalTable summary(double[] partyMetric) {
-            TerminalTable t = new TerminalTable("Final metrics (" + protocol.name() + ", " + workload.name() + ", "
-                    + workload.model().cliName() + ")", "metric", "value");
-            MetricsTable.Row last = table.last();
-            t.addRow(unit + "s", format(stepLabel()) + " of " + (run instanceof EpochRun e ? format(e.plannedEpochs()) : run.plannedSteps()));
-            if (last != null) {
-                t.addRow("train loss", String.format(Locale.ROOT, "%.5f", last.trainLoss()));
-                if (workload.classification()) {
-                    t.addRow("test loss", String.format(Locale.ROOT, "%.5f", last.testLoss()));
-                    t.addRow("test accuracy", String.format(Locale.ROOT, "%.4f", last.testAccuracy()));
-                }
-                if (workload.synthetic() != null) {
-                    t.addRow("optimality gap (1/n) sum ||x_i - x*||^2", String.format(Locale.ROOT, "%.5g", last.optimalityGap()));
-                }
-            }
-            run.ledger().ifPresent(l -> t.addRow("epsilon (delta = " + l.delta() + ")", String.format(Locale.ROOT, "%.4f", l.epsilon())));
-            run.resolved().forEach((k, v) -> t.addRow(k, v instanceof Double d ? String.format(Locale.ROOT, "%.6g", d) : String.valueOf(v)));
-            if (partyMetric != null) {
-                double[] sorted = partyMetric.clone();
-                java.util.Arrays.sort(sorted);
-                t.addRow(workload.synthetic() != null ? "node models: ||x_i - x*||^2 min / median / max"
-                                : "node models: test accuracy min / median / max",
-                        String.format(Locale.ROOT, "%.4g / %.4g / %.4g", sorted[0], sorted[sorted.length / 2], sorted[sorted.length - 1]));
-            }
-            return t;
-        }
-
         private Outcome diverged(String message, Path checkpoint) {
             out.println();
             out.println("error: " + message);
@@ -482,7 +442,4 @@ public final class TrainingSession {
         }
     }
 
-    private static String format(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
-    }
 }

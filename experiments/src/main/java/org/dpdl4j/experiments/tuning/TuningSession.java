@@ -160,8 +160,8 @@ public final class TuningSession {
         long k = publicData ? pool.size() : count.sample(noise.sampling(new NoiseKey(seed, "tuning-count", 0, 0)));
         RandomGenerator draws = publicData ? null : noise.sampling(new NoiseKey(seed, "tuning-draws", 0, 0));
         try (RunDirectory dir = settings.get(SessionOptions.OUT).map(Path::of)
-                .map(p -> RunDirectory.claim(p, "dpdl4j tune --algo " + protocol.name(), false))
-                .orElseGet(() -> RunDirectory.create(null, "tune-" + protocol.name() + "-" + workload.name()))) {
+                .map(p -> RunDirectory.claim(p, "dpdl4j tune", "dpdl4j tune --algo " + protocol.name(), RunDirectory.Reuse.NOTHING))
+                .orElseGet(() -> RunDirectory.fresh("tune-" + protocol.name() + "-" + workload.name()))) {
             dir.writeConfig(config(space, pool, count, k, cost), Provenance.capture(Map.of("seed", seed), arguments));
             List<CandidateResult> results = Collections.synchronizedList(new ArrayList<>());
             CandidateTrainer trainer = new CandidateTrainer(setup, score, number -> seed + 1 + number, k, results::add);

@@ -38,16 +38,16 @@ class RunDirectoryTest {
 
     @Test
     void defaultDirectoryIsRunsStampName() {
-        RunDirectory run = RunDirectory.create(null, "train-mnist", work, CLOCK);
+        RunDirectory run = RunDirectory.fresh("train-mnist", work, CLOCK);
         assertEquals(work.resolve("runs/20240102-030405-train-mnist"), run.path());
         assertTrue(Files.isDirectory(run.path()));
     }
 
     @Test
     void runsInTheSameSecondGetSuffixes() {
-        Path first = RunDirectory.create(null, "decor", work, CLOCK).path();
-        Path second = RunDirectory.create(null, "decor", work, CLOCK).path();
-        Path third = RunDirectory.create(null, "decor", work, CLOCK).path();
+        Path first = RunDirectory.fresh("decor", work, CLOCK).path();
+        Path second = RunDirectory.fresh("decor", work, CLOCK).path();
+        Path third = RunDirectory.fresh("decor", work, CLOCK).path();
         assertEquals("20240102-030405-decor", first.getFileName().toString());
         assertEquals("20240102-030405-decor-2", second.getFileName().toString());
         assertEquals("20240102-030405-decor-3", third.getFileName().toString());
@@ -60,7 +60,7 @@ class RunDirectoryTest {
         try {
             List<Callable<Path>> tasks = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                tasks.add(() -> RunDirectory.create(null, "race", work, CLOCK).path());
+                tasks.add(() -> RunDirectory.fresh("race", work, CLOCK).path());
             }
             Set<Path> paths = new HashSet<>();
             for (Future<Path> f : pool.invokeAll(tasks)) {
@@ -73,21 +73,59 @@ class RunDirectoryTest {
     }
 
     @Test
-    void explicitOutIsUsedWhenNewOrEmptyAndSuffixedWhenItHoldsARun() throws Exception {
-        Path out = RunDirectory.create(Path.of("results/a"), "ignored", work, CLOCK).path();
-        assertEquals(work.resolve("results/a"), out);
+    void explicitOutIsUsedWhenNewOrEmptyAndRefusedWhenItHoldsARun() throws Exception {
+        Path out = work.resolve("results/a");
+        try (RunDirectory run = RunDirectory.claim(out, "dpdl4j attack dlg", "test", RunDirectory.Reuse.NOTHING)) {
+            assertEquals(out, run.path());
+            Files.writeString(out.resolve("config.json"), "{}");
+        }
         Path empty = Files.createDirectories(work.resolve("empty"));
-        assertEquals(empty, RunDirectory.create(empty, "x", work, CLOCK).path());
-        Files.writeString(out.resolve("config.json"), "{}");
-        assertEquals(work.resolve("results/a-2"), RunDirectory.create(Path.of("results/a"), "x", work, CLOCK).path());
+        try (RunDirectory run = RunDirectory.of(empty, "dpdl4j attack dlg", "x")) {
+            assertEquals(empty, run.path());
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> RunDirectory.of(out, "dpdl4j attack dlg", "x"));
+        assertTrue(e.getMessage().contains("already holds a run") && e.getMessage().contains("give another --out"), e.getMessage());
         assertEquals("{}", Files.readString(out.resolve("config.json")), "the earlier run is untouched");
+        assertEquals(java.util.Optional.of("dpdl4j attack dlg"), DirectoryLock.recordedCommand(out),
+                "a refused claim leaves the record of the command that wrote the directory");
+    }
+
+    @Test
+    void aCommandContinuesOnlyInADirectoryItWroteItself() throws Exception {
+        Path out = work.resolve("reproduction");
+        try (RunDirectory run = RunDirectory.claim(out, "dpdl4j reproduce recal", "test", RunDirectory.Reuse.SAME_COMMAND)) {
+            Files.writeString(run.file("results.csv"), "a\n1\n");
+        }
+        try (RunDirectory again = RunDirectory.claim(out, "dpdl4j reproduce recal", "test", RunDirectory.Reuse.SAME_COMMAND)) {
+            assertEquals(out, again.path());
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> RunDirectory.claim(out, "dpdl4j reproduce personalized", "test", RunDirectory.Reuse.SAME_COMMAND));
+        assertTrue(e.getMessage().contains("holds the output of 'dpdl4j reproduce recal'"), e.getMessage());
+        assertEquals(java.util.Optional.of("dpdl4j reproduce recal"), DirectoryLock.recordedCommand(out));
+    }
+
+    @Test
+    void aRunDirectoryIsReadableByItsOwnerAlone() throws Exception {
+        Path out = work.resolve("private");
+        try (RunDirectory run = RunDirectory.of(out, "dpdl4j train", "x")) {
+            run.writeText("summary.md", "x\n");
+            AtomicFiles.replace(run.file("model.bin"), f -> Files.write(f, new byte[] {1, 2}));
+            try (MetricsCsv csv = MetricsCsv.create(run.file("metrics.csv"), java.util.List.of("step"))) {
+                csv.append(1);
+            }
+        }
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+        for (String name : new String[] {"summary.md", "model.bin", "metrics.csv", DirectoryLock.FILE_NAME}) {
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(out.resolve(name))), name);
+        }
     }
 
     @Test
     void explicitOutThatIsAFileIsRefused() throws Exception {
         Path file = Files.writeString(work.resolve("taken"), "x");
-        UncheckedIOException e = assertThrows(UncheckedIOException.class,
-                () -> RunDirectory.create(file, "x", work, CLOCK));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> RunDirectory.of(file, "dpdl4j train", "x"));
         assertTrue(e.getMessage().contains("is a file"), e.getMessage());
     }
 
@@ -95,10 +133,10 @@ class RunDirectoryTest {
     void unsafeNamesAreRefused() {
         for (String name : new String[] {"", "a/b", "../up", "-dash", "sp ace"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> RunDirectory.create(null, name, work, CLOCK), name);
+                    () -> RunDirectory.fresh(name, work, CLOCK), name);
             assertTrue(e.getMessage().contains("run name"), e.getMessage());
         }
-        RunDirectory run = RunDirectory.create(null, "ok", work, CLOCK);
+        RunDirectory run = RunDirectory.fresh("ok", work, CLOCK);
         assertThrows(IllegalArgumentException.class, () -> run.file("../escape.txt"));
         assertThrows(IllegalArgumentException.class, () -> run.file("sub/file.txt"));
         assertEquals(run.path().resolve("metrics.csv"), run.file("metrics.csv"));
@@ -112,7 +150,7 @@ class RunDirectoryTest {
 
     @Test
     void writesConfigAndProvenanceAsPrettyJson() throws Exception {
-        RunDirectory run = RunDirectory.create(null, "cfg", work, CLOCK);
+        RunDirectory run = RunDirectory.fresh("cfg", work, CLOCK);
         Map<String, Long> seeds = new LinkedHashMap<>();
         seeds.put("master", 42L);
         seeds.put("partition", 7L);
@@ -152,7 +190,7 @@ class RunDirectoryTest {
 
     @Test
     void writeJsonReplacesAWholeFile() throws Exception {
-        RunDirectory run = RunDirectory.create(null, "json", work, CLOCK);
+        RunDirectory run = RunDirectory.fresh("json", work, CLOCK);
         run.writeJson("results.json", Map.of("accuracy", 0.5));
         run.writeJson("results.json", Map.of("accuracy", 0.75));
         assertEquals(0.75, new ObjectMapper().readTree(run.file("results.json").toFile()).get("accuracy").asDouble());
@@ -172,7 +210,7 @@ class RunDirectoryTest {
 
     @Test
     void listingNamesEveryFileWithNumberedOnesTogetherAndTheLockLast() throws Exception {
-        try (RunDirectory run = RunDirectory.claim(work.resolve("listed"), "test", false)) {
+        try (RunDirectory run = RunDirectory.claim(work.resolve("listed"), "dpdl4j train", "test", RunDirectory.Reuse.NOTHING)) {
             run.writeText("summary.md", "# run\n");
             run.writeText("config.json", "{}\n");
             for (int i = 0; i < 12; i++) {
@@ -182,7 +220,7 @@ class RunDirectoryTest {
             run.writeText("part-2.csv", "b");
             Files.createDirectories(run.path().resolve("sub"));
             assertEquals("config.json, model-node-<i>.zip (12 files), part-1.csv, part-2.csv, summary.md, .dpdl4j.lock (the"
-                    + " directory's claim, emptied at the end)", run.listing());
+                    + " directory's claim; it names the command that wrote it)", run.listing());
         }
     }
 }
