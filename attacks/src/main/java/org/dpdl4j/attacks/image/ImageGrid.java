@@ -19,6 +19,7 @@ import org.dpdl4j.attacks.ImageOutcome;
 import org.dpdl4j.attacks.Snapshot;
 import org.dpdl4j.attacks.metrics.ImageMetrics;
 import org.dpdl4j.models.ImageShape;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * A PNG of an attack: one row per attacked example, the original first, then the reconstruction at chosen
@@ -159,5 +160,6 @@ public final class ImageGrid {
         if (!ImageIO.write(render(result), "png", file.toFile())) {
             throw new IOException("no PNG writer available in this JVM to write " + file);
         }
+        RunFilePermissions.restrictFile(file);   // near-exact copies of training images
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import javax.imageio.ImageIO;
 import org.dpdl4j.models.ImageShape;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * A PNG of labelled image panels: a title, one title per column, one label per row, and under every image a short
@@ -143,5 +144,6 @@ public final class PanelGrid {
         if (!ImageIO.write(render(title, columnTitles, rowLabels, rows), "png", file.toFile())) {
             throw new IOException("no PNG writer available in this JVM to write " + file);
         }
+        RunFilePermissions.restrictFile(file);   // near-exact copies of training images
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.Snapshot;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /** Attack results as CSV: the snapshot trace of one attack, or one summary row per attack. */
 public final class ResultCsv {
@@ -41,6 +42,7 @@ public final class ResultCsv {
                         + "," + number(s.psnr()) + "," + number(s.ssim()) + "\n");
             }
         }
+        RunFilePermissions.restrictFile(file);
     }
 
     /** Writes a header and one summary row per result. */
@@ -54,6 +56,7 @@ public final class ResultCsv {
                 w.write(summaryRow(r) + "\n");
             }
         }
+        RunFilePermissions.restrictFile(file);
     }
 
     private static String number(double v) {

@@ -14,6 +14,7 @@ import org.dpdl4j.attacks.ImageOutcome;
 import org.dpdl4j.attacks.NoiseLevel;
 import org.dpdl4j.attacks.Provenance;
 import org.dpdl4j.attacks.Snapshot;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * An attack result as JSON: metrics, per-example scores, the snapshot trace (metrics only; the images go to
@@ -108,5 +109,6 @@ public final class ResultJson {
             Files.createDirectories(file.getParent());
         }
         MAPPER.writeValue(file.toFile(), toJson(result));
+        RunFilePermissions.restrictFile(file);
     }
 }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * What a campaign has finished, one JSON line per tapped run and per row, written and forced to disk as each one
@@ -170,7 +171,9 @@ public final class CampaignJournal implements AutoCloseable {
 
     private static FileChannel openForAppend(Path file) {
         try {
-            return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            // the journal may keep reconstructions' pixels: readable by its owner alone unless run files are shared
+            return FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND), RunFilePermissions.fileAttributes(file));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the journal " + file + ": " + e.getMessage()
                     + "; check that the run directory is writable", e);

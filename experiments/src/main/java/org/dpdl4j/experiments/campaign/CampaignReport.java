@@ -14,6 +14,7 @@ import java.util.Objects;
 import org.dpdl4j.attacks.image.PanelGrid;
 import org.dpdl4j.attacks.observe.RunSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * Writes a campaign's results: {@code report.md} (setup, calibration, the derivation of the failure threshold, the
@@ -57,6 +58,7 @@ public final class CampaignReport {
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             w.write(text);
         }
+        RunFilePermissions.restrictFile(file);
         return file;
     }
 
