@@ -13,12 +13,12 @@ public enum CovtypeLayout {
      * then 54 features scaled to [0, 1] (the 20,000-row subset
      * {@code covtype_binary_scale_subset20k.csv.gz}, sorted by label).
      */
-    BINARY_LABEL_FIRST(false, true, "no header; rows of the binary label 1 or 2 followed by 54 scaled features"),
+    BINARY_LABEL_FIRST(false, true, "rows of the binary label 1 or 2 followed by 54 scaled features, without a header"),
     /**
      * No header; 54 raw integer features (elevation in metres, one-hot wilderness and soil columns,
      * ...) then the cover type 1..7: UCI's complete {@code covtype.data(.gz)}, 581,012 rows.
      */
-    UCI_RAW(false, false, "no header; rows of 54 features followed by the cover type 1..7");
+    UCI_RAW(false, false, "rows of 54 features followed by the cover type 1..7, without a header");
 
     /** Number of features in every layout. */
     public static final int FEATURES = 54;
