@@ -13,7 +13,7 @@ class MasterUrlTest {
     @Test
     void theFormsSparkTakesAreKeptAsGiven() {
         for (String url : new String[] {"local", "local[1]", "local[*]", "local[4,2]", "spark://host:7077",
-                "spark://a:7077,b:7078", "yarn", "k8s://https://host:443", "local-cluster[2,1,1024]"}) {
+                "spark://a:7077,b:7078"}) {
             assertEquals(url, EngineOptions.MASTER.parse(url), url);
         }
     }
@@ -24,7 +24,8 @@ class MasterUrlTest {
         assertRefused("local[2,0]", "0 attempts per task");
         assertRefused("spark://host:70777", "'host:70777' is not HOST:PORT");
         assertRefused("spark://host", "is not HOST:PORT");
-        assertRefused("lokal[2]", "is not a Spark master URL", "local[N]");
+        assertRefused("lokal[2]", "is not a master URL", "local[N]");
+        assertRefused("yarn", "submit the cluster jar with spark-submit");
     }
 
     private static void assertRefused(String url, String... parts) {
