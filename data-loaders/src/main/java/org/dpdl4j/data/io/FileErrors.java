@@ -20,31 +20,30 @@ public final class FileErrors {
     }
 
     /**
-     * The problem as a sentence that starts with the path where there is one, e.g. "/data/x does not exist"; the
-     * exception's own message for anything else.
+     * The problem as a sentence that starts with the path, e.g. "/data/x does not exist", for an exception that gives
+     * only the path; the exception's own message for anything else (one that gives a reason has said it).
      */
     public static String describe(IOException e) {
-        if (!(e instanceof FileSystemException f) || f.getFile() == null) {
+        if (!(e instanceof FileSystemException f) || f.getFile() == null || f.getReason() != null) {
             return e.getMessage() == null ? "an input or output error" : e.getMessage();
         }
         String file = f.getFile();
-        String reason = f.getReason() == null ? "" : " (" + f.getReason() + ")";
         if (f instanceof NoSuchFileException) {
-            return file + " does not exist" + reason + "; check the path";
+            return file + " does not exist; check the path";
         }
         if (f instanceof FileAlreadyExistsException) {
             return Files.isRegularFile(Path.of(file))
                     ? file + " is a file where a directory is needed; give another path, or move the file away"
-                    : file + " already exists" + reason;
+                    : file + " already exists";
         }
         if (f instanceof NotDirectoryException) {
-            return file + " is not a directory" + reason;
+            return file + " is not a directory";
         }
         if (f instanceof DirectoryNotEmptyException) {
-            return file + " is a directory that is not empty" + reason;
+            return file + " is a directory that is not empty";
         }
         if (f instanceof AccessDeniedException) {
-            return file + ": permission denied" + reason + "; give this user access to it, or use another path";
+            return file + ": permission denied; give this user access to it, or use another path";
         }
         return f.getMessage();
     }
