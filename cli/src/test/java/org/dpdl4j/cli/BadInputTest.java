@@ -344,8 +344,8 @@ class BadInputTest {
                         "--epsilons", ",,", "--delta", "1e-5"),
                 train("missing edge list", "the edge list && no-such-edges.txt does not exist", "--algo", "dsgd", "--topology",
                         "file:" + dir("no-such-edges.txt")),
-                bad("reproduce personalized out is a file", "dpdl4j reproduce personalized: && a-file is a file where a"
-                        + " directory is needed", "reproduce", "personalized", "--quick", "--out", dir("a-file")));
+                bad("reproduce personalized out is a file", "dpdl4j reproduce personalized: && a-file is a file, not a"
+                        + " directory", "reproduce", "personalized", "--quick", "--out", dir("a-file")));
     }
 
     /** The placeholders of the checkpoint cases, replaced once the files exist. */
