@@ -82,6 +82,13 @@ public final class AccountCommand implements Runnable {
                         + noiseMultiplier);
             }
             PrivacyStatement statement = PrivacyStatement.forDpSgd(schedule.sampleRate(), noiseMultiplier, schedule.steps(), delta);
+            if (Double.isInfinite(statement.standard().epsilon())) {
+                // The accountant's upper bound overflowed: printing "Infinity" would look like a result.
+                throw new ParameterException(spec.commandLine(), "--noise-multiplier " + noiseMultiplier + " is too small"
+                        + " for an epsilon to be computed: this run's epsilon exceeds the largest number a double holds"
+                        + " (about 1e308), so it has no meaningful guarantee; use more noise ('dpdl4j account calibrate'"
+                        + " finds the noise a target epsilon needs)");
+            }
             PrintWriter out = spec.commandLine().getOut();
             printDerivation(out, schedule);
             out.print(statement.text());
@@ -124,7 +131,7 @@ public final class AccountCommand implements Runnable {
             try {
                 z = Calibrator.dpSgdNoiseMultiplier(targetEpsilon, delta, sampleRate, steps);
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+                throw new ParameterException(spec.commandLine(), "--target-epsilon " + targetEpsilon + ": " + e.getMessage(), e);
             }
             RdpAccountant achieved = DpSgd.accountant(sampleRate, z, steps);
             PrintWriter out = spec.commandLine().getOut();

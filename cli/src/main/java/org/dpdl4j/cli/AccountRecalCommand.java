@@ -64,6 +64,11 @@ public final class AccountRecalCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         double rho = DecayingNoisePrivacy.rho(sensitivity, s, zeta, lci);
+        if (Double.isInfinite(rho)) {
+            throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT, "with --zeta %s over --lci %d"
+                    + " publications the noise decays to nothing (zeta^-K overflows), so the guarantee exceeds the largest"
+                    + " number a double holds and no epsilon can be computed; raise --zeta towards 1 or lower --lci", zeta, lci));
+        }
         double eps = ZCdp.epsilon(rho, delta);
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "Privacy statement: DP-RECAL, one agent, record-level zCDP, replace-one adjacency%n");

@@ -142,7 +142,7 @@ public final class AttackCommand implements Runnable {
 
     /** Settings of the optimisation attacks. */
     static final class OptimisationOptions {
-        @Option(converter = Converters.NonNegativeInt.class, names = "--iterations", defaultValue = "300", paramLabel = "N",
+        @Option(converter = Converters.PositiveInt.class, names = "--iterations", defaultValue = "300", paramLabel = "N",
                 description = "Outer optimiser steps (default ${DEFAULT-VALUE}).")
         int iterations;
 

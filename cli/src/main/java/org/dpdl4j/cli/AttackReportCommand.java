@@ -156,12 +156,10 @@ final class AttackReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad("--protocols: " + e.getMessage());
         }
-        if (idlgIterations < 1) {
-            throw bad("--idlg-iterations must be >= 1, got " + idlgIterations);
+        if (idlgImages != null) {
+            requireAtMostImages("--idlg-images", idlgImages);
         }
-        if (idlgImages != null && idlgImages < 1) {
-            throw bad("--idlg-images must be >= 1, got " + idlgImages);
-        }
+        requireAtMostImages("--ig-images", igImages);
         // --out is claimed before the data is read, so a taken directory is refused at once
         RunDirectory run;
         if (resume) {
@@ -254,6 +252,14 @@ final class AttackReportCommand implements Callable<Integer> {
                     + " minutes%n", run.path(), result.seconds() / 60);
             console.flush();
             return 0;
+        }
+    }
+
+    /** A subset of the attacked images larger than the set itself is a mistake, not "all of them". */
+    private void requireAtMostImages(String option, int subset) {
+        if (subset > images) {
+            throw bad(option + " " + subset + " is more than the " + images + " attacked images (--images " + images
+                    + "); give at most " + images + ", or raise --images");
         }
     }
 

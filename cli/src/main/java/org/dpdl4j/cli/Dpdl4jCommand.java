@@ -54,8 +54,13 @@ public final class Dpdl4jCommand implements Runnable {
             }
             return at.getCommandSpec().exitCodeOnInvalidInput();
         });
+        // Checks of the parsed command line that hold for every command, before it runs.
+        cl.setExecutionStrategy(parseResult -> {
+            ListOptions.refuseEmptyEntries(parseResult);
+            return new CommandLine.RunLast().execute(parseResult);
+        });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            commandLine.getErr().println("dpdl4j " + commandLine.getCommandName() + ": error: " + message(ex));
+            commandLine.getErr().println("dpdl4j " + qualifiedName(commandLine) + ": error: " + message(ex));
             if (!isUserError(ex) && System.getenv("DPDL4J_DEBUG") != null) {
                 ex.printStackTrace(commandLine.getErr());
             }
@@ -90,6 +95,9 @@ public final class Dpdl4jCommand implements Runnable {
             return "out of memory (" + ex.getMessage() + "): this run needs more memory than the JVM may use; use fewer"
                     + " nodes, a smaller model or smaller batches, or give the JVM more with DPDL4J_JAVA_OPTS=\"-Xmx8g"
                     + " -Dorg.bytedeco.javacpp.maxbytes=8g\"";
+        }
+        if (ex instanceof java.io.IOException io) {
+            return org.dpdl4j.data.io.FileErrors.describe(io);   // a bare path says nothing: say what is wrong with it
         }
         if (isUserError(ex)) {
             return ex.getMessage();

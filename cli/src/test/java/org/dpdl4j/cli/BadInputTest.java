@@ -38,7 +38,9 @@ class BadInputTest {
     private static final Map<Outcome, Integer> TALLY = new EnumMap<>(Outcome.class);
     /** Words that belong to the code, not to the user: field names, enum constants, exception names. */
     private static final Pattern INTERNAL = Pattern.compile(
-            "\\brho\\b|trainFraction|\\btotal\\b|No enum constant|Exception|internal error|\\bnull\\b");
+            "\\brho\\b|trainFraction|\\btotal\\b|No enum constant|Exception|internal error|\\bnull\\b"
+            + "|shardsPerNode|numFeatures|LibSvmFormat|BinaryLabelScheme|MatchingEngine|TargetNetwork|Feature|ALLOW_|0-based"
+            + "|chmod");
 
     @TempDir
     static Path tmp;
@@ -74,6 +76,20 @@ class BadInputTest {
         Path dirAsFile = tmp.resolve("data-dir-as-file").resolve("a9a");
         Files.createDirectories(dirAsFile.resolve("a9a.t.gz"));
         gzip(dirAsFile.resolve("a9a.gz"), "+1 3:1\n-1 5:1\n");
+        namesAndTracesFiles();
+    }
+
+    /** The files of the cases on internal names, traces, wrong diagnoses and silent acceptance (end of the list). */
+    private static void namesAndTracesFiles() throws IOException {
+        a9a("label", "+1 3:1 11:1\n3 5:1 9:1\n");
+        a9a("index-high", "+1 3:1 11:1\n-1 5:1 124:1\n");
+        a9a("index-negative", "+1 3:1 11:1\n-1 -1:1 9:1\n");
+        a9a("index-zero", "+1 3:1 11:1\n-1 0:1 9:1\n");
+        Path covtype = Files.createDirectories(tmp.resolve("data-covtype-label").resolve("covtype"));
+        gzip(covtype.resolve("covtype_binary_scale_subset20k.csv.gz"), "3" + ",0.5".repeat(54) + "\n");
+        Files.writeString(tmp.resolve("space-broken.json"), "{\"lr\": {\"log\": [0.01, 1],}}");
+        Files.writeString(tmp.resolve("space-twice.json"), "{\"lr\": {\"log\": [0.01, 1]}, \"lr\": {\"log\": [0.1, 1]}}");
+        Files.writeString(tmp.resolve("space-empty.json"), "{\"activation\": {\"choice\": []}}");
     }
 
     /** A data directory whose a9a training file holds {@code train} (the test file is fine). */
@@ -276,7 +292,60 @@ class BadInputTest {
                 bad("dp-sgd resume of nothing", "nothing to resume && drop --resume", "reproduce", "dp-sgd", "--dataset", "a9a",
                         "--resume", "--out", out("nothing-to-resume")),
                 bad("resume into a directory that holds something else", "already holds a run", "train", "--dataset",
-                        "synthetic-lsq", "--epochs", "2", "--resume", "FINISHED", "--out", dir("data-small")));
+                        "synthetic-lsq", "--epochs", "2", "--resume", "FINISHED", "--out", dir("data-small")),
+                // internal names, traces, wrong diagnoses and silent acceptance
+                train("spark master with no threads", "--master local[0]: asks for 0 threads && local[N] with N >= 1",
+                        "--algo", "dsgd", "--engine", "spark", "--master", "local[0]"),
+                train("more blocks than nodes", "--blocks 17 asks for more blocks than this run has nodes (16) && --blocks 16"
+                        + " or fewer", "--algo", "dsgd", "--engine", "spark", "--master", "local[1]", "--blocks", "17"),
+                train("far more blocks than nodes", "--blocks 1000 asks for more blocks", "--algo", "dsgd", "--engine", "spark",
+                        "--master", "local[1]", "--blocks", "1000"),
+                bad("tune space not JSON", "space-broken.json, line 1, column 26: unexpected '}'", "tune", "--algo", "sgd",
+                        "--tuning-data", "public", "--dataset", "synthetic-lsq", "--space", dir("space-broken.json"), "--out",
+                        out("t1")),
+                bad("tune space name twice", "'lr' is given twice", "tune", "--algo", "sgd", "--tuning-data", "public",
+                        "--dataset", "synthetic-lsq", "--space", dir("space-twice.json"), "--out", out("t2")),
+                bad("tune space empty choice", "'activation' has an empty choice list && at least one value", "tune", "--algo",
+                        "sgd", "--tuning-data", "public", "--dataset", "synthetic-lsq", "--space", dir("space-empty.json"),
+                        "--out", out("t3")),
+                bad("attack closed form on a CNN", "cannot attack --model dlg-lenet && closed-form engine && convolutions",
+                        "attack", "dlg", "--target-index", "0", "--engine", "closed-form", "--model", "dlg-lenet", "--out",
+                        out("a11")),
+                bad("analytic attack on a CNN", "cannot attack --model dlg-lenet && starts with a convolution", "attack",
+                        "analytic", "--target-index", "0", "--model", "dlg-lenet", "--out", out("a12")),
+                bad("attack report iDLG images above the images", "--idlg-images 5 is more than the 1 attacked images",
+                        "attack", "report", "--images", "1", "--idlg-images", "5", "--out", out("a13")),
+                bad("attack zero iterations", "--iterations && '0' must be a whole number >= 1", "attack", "dlg",
+                        "--target-index", "0", "--iterations", "0", "--out", out("a14")),
+                bad("LIBSVM label outside the data set's", "line 2 && the label \"3\" && -1 or +1 && correct this line's label",
+                        "train", "--dataset", "a9a", "--data-dir", dir("data-label"), "--out", out("l1")),
+                bad("LIBSVM index above the features", "line 2 && index 124, outside 1..123 && has 123 features", "train",
+                        "--dataset", "a9a", "--data-dir", dir("data-index-high"), "--out", out("l2")),
+                bad("LIBSVM negative index", "line 2 && index -1 && never negative", "train", "--dataset", "a9a",
+                        "--data-dir", dir("data-index-negative"), "--out", out("l3")),
+                bad("LIBSVM index zero", "line 2 && index 0 && add 1 to every index", "train", "--dataset", "a9a",
+                        "--data-dir", dir("data-index-zero"), "--out", out("l4")),
+                bad("covtype label outside the data set's", "line 1 && binary label (1 or 2) && right one for this data set",
+                        "train", "--dataset", "covtype-20k", "--data-dir", dir("data-covtype-label"), "--out", out("l5")),
+                train("zero shards per node", "--partition shards:0 && shards per node", "--algo", "fedavg", "--partition",
+                        "shards:0"),
+                bad("data directory is a file", "is a file, not a directory", "train", "--dataset", "a9a", "--data-dir",
+                        dir("a-file"), "--out", out("d1")),
+                bad("datasets data directory is a file", "is a file, not a directory", "datasets", "--data-dir", dir("a-file")),
+                bad("account vanishing noise", "--noise-multiplier 1.0E-300 is too small for an epsilon to be computed",
+                        "account", "dp-sgd", "--sample-rate", "0.01", "--noise-multiplier", "1e-300", "--steps", "10",
+                        "--delta", "1e-5"),
+                bad("account calibrate to a boundless target", "--target-epsilon && beyond what any noise gives", "account",
+                        "calibrate", "--target-epsilon", "1e308", "--sample-rate", "0.01", "--steps", "10", "--delta", "1e-5"),
+                bad("account recal whose noise decays to nothing", "dpdl4j account recal: && --zeta 0.5 over --lci 2000000000"
+                        + " && no epsilon can be computed", "account", "recal", "--lci", "2000000000", "--zeta", "0.5",
+                        "--sensitivity", "1", "--sigma", "1", "--delta", "1e-5"),
+                bad("account personalized empty entries", "--epsilons ',,' has an empty entry", "account", "personalized",
+                        "--epsilons", ",,", "--delta", "1e-5"),
+                train("missing edge list", "the edge list && no-such-edges.txt does not exist", "--algo", "dsgd", "--topology",
+                        "file:" + dir("no-such-edges.txt")),
+                bad("reproduce personalized out is a file", "dpdl4j reproduce personalized: && a-file is a file, not a"
+                        + " directory", "reproduce", "personalized", "--quick", "--out", dir("a-file")));
     }
 
     /** The placeholders of the checkpoint cases, replaced once the files exist. */
@@ -323,6 +392,28 @@ class BadInputTest {
                 "--rounds", "5", "--delta", "0.5", "--noise", "seeded", "--out", out("delta"));
         assertEquals(0, r.exitCode(), r.both());
         assertTrue(r.out().contains("warning: --delta 0.5 is at least 1/N") && r.out().contains("in the clear"), r.out());
+    }
+
+    /** A run refused after claiming --out (a new directory, a user's empty or non-empty one) leaves it as it was. */
+    @Test
+    void aRunThatFailsBeforeWritingLeavesOutAsItFoundIt() throws IOException {
+        Path created = tmp.resolve("out").resolve("refused-new");
+        CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--save-node-models", "--out", created.toString());
+        assertEquals(2, r.exitCode(), r.both());
+        assertTrue(!Files.exists(created), "the directory the run created is gone");
+        Path empty = Files.createDirectories(tmp.resolve("users-empty"));
+        r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--save-node-models", "--out", empty.toString());
+        assertEquals(2, r.exitCode(), r.both());
+        Path users = Files.createDirectories(tmp.resolve("users-files"));
+        Files.writeString(users.resolve("notes.txt"), "mine");
+        r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--out", users.toString());
+        assertEquals(1, r.exitCode(), r.both());
+        for (Path dir : List.of(empty, users)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                assertEquals(dir.equals(users) ? List.of("notes.txt") : List.of(),
+                        entries.map(p -> p.getFileName().toString()).toList(), "no lock file left in " + dir);
+            }
+        }
     }
 
     @AfterAll

@@ -54,13 +54,29 @@ public final class EdgeListFile {
         }
     }
 
+    /**
+     * Refuses a path that is not a readable file (missing, a directory, ...), naming the problem.
+     *
+     * @throws IllegalArgumentException saying what is wrong with the path and what to do
+     */
+    static Path requireReadable(Path file) {
+        String problem = Files.isDirectory(file) ? "is a directory; give the edge list file itself"
+                : !Files.exists(file) ? "does not exist; check the path"
+                : !Files.isReadable(file) ? "cannot be read (permission denied); give this user read permission on it"
+                : null;
+        if (problem != null) {
+            throw new IllegalArgumentException("the edge list " + file + " " + problem);
+        }
+        return file;
+    }
+
     /** Each entry: {i, j, lineNumber}. */
     private static List<int[]> parse(Path file) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            lines = Files.readAllLines(requireReadable(file), StandardCharsets.UTF_8);
         } catch (IOException ex) {
-            throw new UncheckedIOException("cannot read edge list " + file + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot read the edge list " + file + ": " + ex.getMessage(), ex);
         }
         List<int[]> rows = new ArrayList<>();
         for (int k = 0; k < lines.size(); k++) {

@@ -57,7 +57,7 @@ public sealed interface TopologySpec {
                 if (arg == null || arg.isEmpty()) {
                     throw new IllegalArgumentException("topology 'file' needs a path: file:PATH");
                 }
-                return new EdgeList(Path.of(arg));
+                return new EdgeList(EdgeListFile.requireReadable(Path.of(arg)));   // refused before any work
             default:
                 throw new IllegalArgumentException("unknown topology '" + text + "'; " + KNOWN);
         }

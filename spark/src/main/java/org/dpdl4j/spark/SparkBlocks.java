@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockProgram;
 import org.dpdl4j.runtime.engine.BlockRunner;
+import org.dpdl4j.runtime.engine.EngineOptions;
 
 /**
  * Blocks of parties on a Spark cluster. {@link #connect} starts a Spark application of its own, which {@link #close()}
@@ -51,9 +52,23 @@ public final class SparkBlocks implements BlockEngine {
         return sc;
     }
 
+    /**
+     * {@inheritDoc} One per core the cluster offers, at most one per party; the number asked for, which a run with fewer
+     * parties refuses.
+     *
+     * @throws org.dpdl4j.runtime.options.InvalidOptionException when more blocks were asked for than there are parties
+     */
     @Override
     public int blocksFor(int parties) {
-        return Math.max(1, Math.min(parties, blocks != null ? blocks : sc.defaultParallelism()));
+        if (blocks == null) {
+            return Math.max(1, Math.min(parties, sc.defaultParallelism()));
+        }
+        if (blocks > parties) {
+            throw EngineOptions.BLOCKS.invalid("--blocks " + blocks + " asks for more blocks than this run has nodes ("
+                    + parties + "): a block holds at least one node; give --blocks " + parties + " or fewer, or leave it out"
+                    + " for one block per core");
+        }
+        return blocks;
     }
 
     @Override

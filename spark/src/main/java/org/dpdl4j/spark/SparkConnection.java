@@ -49,7 +49,7 @@ final class SparkConnection {
         JavaSparkContext sc;
         try {
             sc = new JavaSparkContext(conf);
-        } catch (RuntimeException e) {
+        } catch (Exception e) {   // Spark's own SparkException is checked, but Scala throws it undeclared
             throw EngineOptions.MASTER.invalid("--master " + master + ": Spark could not start the application: " + e.getMessage());
         }
         if (!master.startsWith("local")) {

@@ -1,9 +1,7 @@
 package org.dpdl4j.spark;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.dpdl4j.runtime.engine.EngineOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 
@@ -18,19 +16,12 @@ import org.dpdl4j.runtime.options.RunSettings;
  * @param properties    Spark properties for the application, over those of the JVM's {@code spark.*} system properties
  */
 public record SparkSettings(String master, Integer blocks, Duration executorWait, Map<String, String> properties) {
-    private static final Pattern LOCAL = Pattern.compile("local(\\[(\\d+|\\*)(,\\d+)?])?");
-    private static final Pattern STANDALONE = Pattern.compile("spark://[^,:/\\s]+:\\d+(,[^,:/\\s]+:\\d+)*");
     /** The time a cluster has to give the application its first executor, by default. */
     public static final Duration DEFAULT_EXECUTOR_WAIT = Duration.ofSeconds(120);
 
     public SparkSettings {
         if (master != null) {
-            master = master.trim();
-            if (!LOCAL.matcher(master).matches() && !STANDALONE.matcher(master.toLowerCase(Locale.ROOT)).matches()) {
-                throw EngineOptions.MASTER.invalid("--master " + master + ": give local[N] (N threads in this process),"
-                        + " local[*] or spark://HOST:PORT (a standalone cluster's master, e.g. spark://10.0.0.5:7077); for YARN or"
-                        + " Kubernetes, submit the cluster jar with spark-submit, which sets the master itself");
-            }
+            master = EngineOptions.MASTER.parse(master);   // the option's own check: the forms dpdl4j can start
         }
         if (blocks != null && blocks < 1) {
             throw EngineOptions.BLOCKS.invalid("--blocks " + blocks + ": give at least 1 block");

@@ -1,6 +1,7 @@
 package org.dpdl4j.attacks.inversion;
 
 import java.util.List;
+import java.util.Optional;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.CaseScorer;
@@ -72,16 +73,11 @@ public final class AnalyticInversion implements InversionAttack {
 
     @Override
     public AttackResult attack(AttackCase attackCase) {
-        if (attackCase.batchSize() != 1) {
-            throw new IllegalArgumentException("the analytic inversion recovers a single example; with batch size "
-                    + attackCase.batchSize() + " the first-layer gradient mixes the examples. Use DLG for batches");
-        }
         long begin = System.nanoTime();
         TargetNetwork target = attackCase.target();
-        if (!(target.stages().get(0) instanceof DenseStage first) || !first.hasBias()) {
-            throw new IllegalArgumentException("the analytic inversion needs a dense first layer with a bias; "
-                    + target + " starts differently. Use DLG or iDLG");
-        }
+        limitation(target, attackCase.batchSize()).ifPresent(why -> {
+            throw new IllegalArgumentException(why);
+        });
         List<LayerGradient> gradient = attackCase.gradientEstimate(target);
         INDArray weights = gradient.get(0).weights().castTo(DataType.DOUBLE);
         INDArray bias = gradient.get(0).bias().castTo(DataType.DOUBLE);
@@ -120,6 +116,23 @@ public final class AnalyticInversion implements InversionAttack {
                 scored.images(), scored.mse(), scored.psnr(), scored.ssim(), scored.labelAccuracy(), loss,
                 scorer.noiseLevel(), List.of(), new Timing(seconds, 0, 0), StopReason.CLOSED_FORM,
                 attackCase.truth().shape(), scorer.originals(), scored.pixels());
+    }
+
+    @Override
+    public Optional<String> limitation(TargetNetwork network, int batchSize) {
+        if (batchSize != 1) {
+            return Optional.of("the analytic inversion recovers a single example, and with " + batchSize + " examples"
+                    + " in the batch the first-layer gradient mixes them; use DLG for batches");
+        }
+        if (!(network.stages().get(0) instanceof DenseStage first)) {
+            return Optional.of("the analytic inversion reads the input from a dense first layer with a bias, and this"
+                    + " network starts with a convolution; use DLG or iDLG");
+        }
+        if (!first.hasBias()) {
+            return Optional.of("the analytic inversion reads the input from a dense first layer with a bias, and this"
+                    + " network's first layer has no bias; use DLG or iDLG");
+        }
+        return Optional.empty();
     }
 
     /** The iDLG label, or -1 (reported as "no label") where the network's structure does not reveal it. */

@@ -1,9 +1,11 @@
 package org.dpdl4j.attacks.inversion;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.matching.LabelTreatment;
+import org.dpdl4j.attacks.network.TargetNetwork;
 
 /**
  * Deep Leakage from Gradients (Zhu, Liu, Han 2019): dummy inputs {@code x' ~ N(0, 1)} and dummy label logits
@@ -27,5 +29,10 @@ public final class DlgAttack implements InversionAttack {
     public AttackResult attack(AttackCase attackCase) {
         Objects.requireNonNull(attackCase, "attack case must not be null");
         return MatchingAttacks.run(name(), attackCase, attackCase.target(), LabelTreatment.optimised(), null, config);
+    }
+
+    @Override
+    public Optional<String> limitation(TargetNetwork network, int batchSize) {
+        return config.engine().limitation(network);
     }
 }

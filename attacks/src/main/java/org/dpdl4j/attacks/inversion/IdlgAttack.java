@@ -1,6 +1,7 @@
 package org.dpdl4j.attacks.inversion;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.LabelRows;
@@ -28,13 +29,21 @@ public final class IdlgAttack implements InversionAttack {
     @Override
     public AttackResult attack(AttackCase attackCase) {
         Objects.requireNonNull(attackCase, "attack case must not be null");
-        if (attackCase.batchSize() != 1) {
-            throw new IllegalArgumentException("iDLG recovers the label of a single example; the case has batch size "
-                    + attackCase.batchSize() + ". Use DLG for batches");
-        }
         TargetNetwork target = attackCase.target();
+        limitation(target, attackCase.batchSize()).ifPresent(why -> {
+            throw new IllegalArgumentException(why);
+        });
         int label = LabelRecovery.recover(target, attackCase.gradientEstimate(target));
         var rows = LabelRows.of(new int[] {label}, target.outputSize(), DataType.DOUBLE);
         return MatchingAttacks.run(name(), attackCase, target, LabelTreatment.fixed(rows), new int[] {label}, config);
+    }
+
+    @Override
+    public Optional<String> limitation(TargetNetwork network, int batchSize) {
+        if (batchSize != 1) {
+            return Optional.of("iDLG recovers the label of a single example, and the batch holds " + batchSize
+                    + "; use DLG for batches");
+        }
+        return config.engine().limitation(network);
     }
 }

@@ -1,6 +1,7 @@
 package org.dpdl4j.attacks.inversion;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.Timing;
@@ -52,6 +53,16 @@ public final class StrongestAttack implements InversionAttack {
             return exact;
         }
         return quickMatch != null && one && attackCase.noiseStd() == 0 ? quickMatch : optimised;
+    }
+
+    /**
+     * {@inheritDoc} The optimised attack's limits, and for a single example those of the quick matching attack too:
+     * its settings (the matching engine) are checked whether or not a case ends up choosing it.
+     */
+    @Override
+    public Optional<String> limitation(TargetNetwork network, int batchSize) {
+        Optional<String> quick = quickMatch != null && batchSize == 1 ? quickMatch.limitation(network, 1) : Optional.empty();
+        return quick.isPresent() ? quick : optimised.limitation(network, batchSize);
     }
 
     @Override

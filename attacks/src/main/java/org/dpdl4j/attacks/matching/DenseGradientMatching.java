@@ -58,10 +58,9 @@ public final class DenseGradientMatching implements MatchingObjective {
     public DenseGradientMatching(MatchingProblem problem, DataType dataType) {
         this.problem = Objects.requireNonNull(problem, "problem must not be null");
         this.dataType = Objects.requireNonNull(dataType, "data type must not be null");
-        if (!problem.network().isDenseOnly()) {
-            throw new IllegalArgumentException("the closed-form matching objective handles dense networks only; "
-                    + problem.network() + " has convolutions: use MatchingEngine.SAMEDIFF or AUTO");
-        }
+        MatchingEngine.CLOSED_FORM.limitation(problem.network()).ifPresent(why -> {
+            throw new IllegalArgumentException(why);
+        });
         this.layout = problem.layout();
         this.head = problem.network().head();
         this.depth = problem.network().stages().size();

@@ -60,14 +60,11 @@ public final class SameDiffGradientMatching implements MatchingObjective {
         if (problem.hasSecondPoint()) {
             throw new IllegalArgumentException("the SameDiff objective matches the gradient at one point; an observation"
                     + " combining two points (mu^2-SGD increments) needs a dense network and the closed form"
-                    + " (MatchingEngine.CLOSED_FORM or AUTO)");
+                    + " (the closed-form, java or auto engine)");
         }
-        for (Stage stage : problem.network().stages()) {
-            if (stage instanceof ConvolutionStage c && c.isPooled()) {
-                throw new IllegalArgumentException("the SameDiff objective has no pooling; " + problem.network()
-                        + " pools after layer " + c.layerIndex() + ": use MatchingEngine.JAVA or AUTO");
-            }
-        }
+        MatchingEngine.SAMEDIFF.limitation(problem.network()).ifPresent(why -> {
+            throw new IllegalArgumentException(why);
+        });
         this.layout = problem.layout();
         this.sd = SameDiff.create();
         build();

@@ -226,7 +226,7 @@ class GradientMatchingTest {
         MatchingProblem problem = new MatchingProblem(target, target.split(flat), 1, LabelTreatment.optimised(), false);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> MatchingEngine.CLOSED_FORM.create(problem, D));
-        assertTrue(e.getMessage().contains("SAMEDIFF"), e.getMessage());
+        assertTrue(e.getMessage().contains("samediff"), e.getMessage());
     }
 
     private static double maxAbs(double[] v) {

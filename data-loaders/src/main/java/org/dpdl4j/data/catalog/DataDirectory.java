@@ -1,6 +1,7 @@
 package org.dpdl4j.data.catalog;
 
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -62,8 +63,16 @@ public record DataDirectory(Path path, Source source) {
         return resolve(explicit, System.getenv(), Path.of(System.getProperty("user.home")));
     }
 
-    /** Resolves the directory from the given explicit path (may be null), environment and home directory. */
+    /**
+     * Resolves the directory from the given explicit path (may be null), environment and home directory.
+     *
+     * @throws IllegalArgumentException when the path is a file, or lies under one: no data set can be found there
+     */
     public static DataDirectory resolve(Path explicit, Map<String, String> environment, Path home) {
+        return locate(explicit, environment, home).refuseAFile();
+    }
+
+    private static DataDirectory locate(Path explicit, Map<String, String> environment, Path home) {
         if (explicit != null) {
             return new DataDirectory(explicit, Source.EXPLICIT);
         }
@@ -77,6 +86,21 @@ public record DataDirectory(Path path, Source source) {
             return new DataDirectory(Path.of(env), Source.ENVIRONMENT);
         }
         return new DataDirectory(home.resolve(DEFAULT_RELATIVE_TO_HOME), Source.DEFAULT);
+    }
+
+    /** This directory, unless a file stands where it or a directory above it should be. */
+    private DataDirectory refuseAFile() {
+        for (Path p = path; p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (Files.isDirectory(p)) {
+                    return this;
+                }
+                throw new IllegalArgumentException("the data directory " + describe() + (p.equals(path) ? " is a file,"
+                        + " not a directory" : " cannot exist: " + p + " above it is a file, not a directory")
+                        + "; give the directory that holds the data sets (mnist/, a9a/, covtype/): " + howToChange());
+            }
+        }
+        return this;
     }
 
     /**
@@ -113,6 +137,7 @@ public record DataDirectory(Path path, Source source) {
         String fix = switch (problem) {
             case MISSING -> "run 'dpdl4j datasets fetch " + dataset + "'";
             case DIRECTORY, NOT_A_FILE -> "move it out of the way and run 'dpdl4j datasets fetch " + dataset + "'";
+            case UNDER_A_FILE -> "move the file above it out of the way and run 'dpdl4j datasets fetch " + dataset + "'";
             case UNREADABLE, INACCESSIBLE -> problem.fix();
         };
         return "data set " + dataset + " needs " + relativePath + " in the data directory " + describe() + ", but it "

@@ -6,18 +6,19 @@ public enum CovtypeLayout {
      * A header row with the UCI column names, then 54 features already min-max scaled to [0, 1]
      * followed by the cover type 1..7 (the 92,962-row subset {@code covtype_scaled_subset93k.csv.gz}).
      */
-    SCALED_WITH_HEADER(true, false),
+    SCALED_WITH_HEADER(true, false, "a header row (Elevation,...,Cover_Type), then rows of 54 scaled features followed by"
+            + " the cover type 1..7"),
     /**
      * No header; the LIBSVM covtype.binary label 1 or 2 first (2 = cover type 2, 1 = any other),
      * then 54 features scaled to [0, 1] (the 20,000-row subset
      * {@code covtype_binary_scale_subset20k.csv.gz}, sorted by label).
      */
-    BINARY_LABEL_FIRST(false, true),
+    BINARY_LABEL_FIRST(false, true, "rows of the binary label 1 or 2 followed by 54 scaled features, without a header"),
     /**
      * No header; 54 raw integer features (elevation in metres, one-hot wilderness and soil columns,
      * ...) then the cover type 1..7: UCI's complete {@code covtype.data(.gz)}, 581,012 rows.
      */
-    UCI_RAW(false, false);
+    UCI_RAW(false, false, "rows of 54 features followed by the cover type 1..7, without a header");
 
     /** Number of features in every layout. */
     public static final int FEATURES = 54;
@@ -26,10 +27,17 @@ public enum CovtypeLayout {
 
     private final boolean header;
     private final boolean labelFirst;
+    private final String description;
 
-    CovtypeLayout(boolean header, boolean labelFirst) {
+    CovtypeLayout(boolean header, boolean labelFirst, String description) {
         this.header = header;
         this.labelFirst = labelFirst;
+        this.description = description;
+    }
+
+    /** The columns in words, for messages about a file that does not have them. */
+    public String describe() {
+        return description;
     }
 
     /** Whether the first line is a header row. */

@@ -22,6 +22,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * training on it.
  */
 public final class CovtypeReader {
+    private static final String WRONG_FILE = "check that the file is the right one for this data set";
+
     private CovtypeReader() {
     }
 
@@ -63,7 +65,7 @@ public final class CovtypeReader {
 
     private static void checkHeader(String line, Path file, CovtypeLayout layout) throws MalformedDataException {
         if (line == null) {
-            throw MalformedDataException.inFile(file, "the file is empty; layout " + layout + " expects a header row",
+            throw MalformedDataException.inFile(file, "the file is empty; it should hold " + layout.describe(),
                     "pass a non-empty covtype file");
         }
         int comma = line.indexOf(',');
@@ -76,10 +78,8 @@ public final class CovtypeReader {
             numeric = false;
         }
         if (numeric) {
-            throw MalformedDataException.atLine(file, 1, "layout " + layout
-                    + " expects a header row (Elevation,...,Cover_Type) but line 1 starts with the number " + first,
-                    "read a file without header with layout " + CovtypeLayout.UCI_RAW + " (features then cover type) or "
-                            + CovtypeLayout.BINARY_LABEL_FIRST + " (binary label then features)");
+            throw MalformedDataException.atLine(file, 1, "line 1 starts with the number " + first + ", but this file"
+                    + " should hold " + layout.describe(), WRONG_FILE);
         }
         int cells = countCells(line);
         if (cells != CovtypeLayout.COLUMNS) {
@@ -95,8 +95,8 @@ public final class CovtypeReader {
         if (cells != CovtypeLayout.COLUMNS) {
             throw MalformedDataException.atLine(file, lineNo, "the row has " + cells + " columns, expected "
                     + CovtypeLayout.COLUMNS + " (54 features and the " + (layout.binaryLabels() ? "binary label" : "cover type")
-                    + ")", "repair or remove the row; every row of layout " + layout + " has " + CovtypeLayout.COLUMNS
-                    + " comma-separated values");
+                    + ")", "repair or remove the row; every row of this file has " + CovtypeLayout.COLUMNS
+                    + " comma-separated values (" + layout.describe() + ")");
         }
         int row = features.appendRow();
         int labelColumn = layout.labelFirst() ? 0 : CovtypeLayout.COLUMNS - 1;
@@ -130,8 +130,8 @@ public final class CovtypeReader {
         if (value != Math.rint(value) || value < 1 || value > max) {
             String what = options.layout().binaryLabels() ? "binary label (1 or 2)" : "cover type (1..7)";
             throw MalformedDataException.atLine(file, lineNo, "column " + (col + 1) + " holds \"" + cell
-                    + "\" but it must be the " + what, "check that the layout " + options.layout()
-                    + " matches the file's columns");
+                    + "\" but it must be the " + what + ", as this file should hold " + options.layout().describe(),
+                    WRONG_FILE + ", or correct this row");
         }
         int label = (int) value;
         if (options.layout().binaryLabels()) {

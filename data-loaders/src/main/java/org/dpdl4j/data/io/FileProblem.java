@@ -17,6 +17,9 @@ import java.util.Optional;
 public enum FileProblem {
     /** Nothing at the path. */
     MISSING("does not exist", "check the path"),
+    /** A file where one of the directories above the path should be, so nothing can be there. */
+    UNDER_A_FILE("cannot exist: a path above it is a file, not a directory",
+            "check the path: every part above the file must be a directory"),
     /** A directory where a file should be. */
     DIRECTORY("is a directory, not a file", "give the path of the file itself, or move the directory out of its place"),
     /** Something that is neither a file nor a directory (a device, pipe or socket). */
@@ -44,13 +47,25 @@ public enum FileProblem {
      * @param directory   it is a directory
      * @param regularFile it is a regular file
      * @param readable    this process may read it
+     * @param underAFile  the nearest existing path above it is not a directory (the file system then answers neither
+     *                    that it exists nor that it is absent)
      */
-    public record Facts(boolean exists, boolean knownAbsent, boolean directory, boolean regularFile, boolean readable) {
+    public record Facts(boolean exists, boolean knownAbsent, boolean directory, boolean regularFile, boolean readable,
+                        boolean underAFile) {
         /** The facts about a path, following symbolic links. */
         public static Facts of(Path path) {
             boolean exists = Files.exists(path);
             return new Facts(exists, !exists && Files.notExists(path), Files.isDirectory(path),
-                    Files.isRegularFile(path), Files.isReadable(path));
+                    Files.isRegularFile(path), Files.isReadable(path), !exists && nearestAboveIsNotADirectory(path));
+        }
+
+        private static boolean nearestAboveIsNotADirectory(Path path) {
+            for (Path p = path.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
+                if (Files.exists(p)) {
+                    return !Files.isDirectory(p);
+                }
+            }
+            return false;
         }
     }
 
@@ -62,7 +77,10 @@ public enum FileProblem {
     /** The decision of {@link #of(Path)}, from the facts alone. */
     public static Optional<FileProblem> classify(Facts facts) {
         if (!facts.exists()) {
-            return Optional.of(facts.knownAbsent() ? MISSING : INACCESSIBLE);
+            if (facts.knownAbsent()) {
+                return Optional.of(MISSING);
+            }
+            return Optional.of(facts.underAFile() ? UNDER_A_FILE : INACCESSIBLE);
         }
         if (facts.directory()) {
             return Optional.of(DIRECTORY);
@@ -92,7 +110,7 @@ public enum FileProblem {
         return switch (this) {
             case MISSING -> new NoSuchFileException(path.toString(), null, message);
             case UNREADABLE, INACCESSIBLE -> new AccessDeniedException(path.toString(), null, message);
-            case DIRECTORY, NOT_A_FILE -> new FileSystemException(path.toString(), null, message);
+            case DIRECTORY, NOT_A_FILE, UNDER_A_FILE -> new FileSystemException(path.toString(), null, message);
         };
     }
 }

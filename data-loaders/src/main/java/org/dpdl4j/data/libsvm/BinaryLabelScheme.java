@@ -39,6 +39,11 @@ public enum BinaryLabelScheme {
         return format(negative) + " -> class 0, " + format(positive) + " -> class 1";
     }
 
+    /** The two label values, for messages: "-1 or +1". */
+    public String labelValues() {
+        return format(negative) + " or " + format(positive);
+    }
+
     private String format(double v) {
         String s = Long.toString((long) v);
         return this == PLUS_MINUS_ONE && v > 0 ? "+" + s : s;

@@ -81,8 +81,9 @@ public final class LibSvmReader {
         int cls = format.labels().classOf(label);
         if (cls < 0) {
             throw MalformedDataException.atLine(file, lineNo, "the label \"" + line.substring(pos, end)
-                    + "\" is not one of the two labels of scheme " + format.labels() + " (" + format.labels().describe() + ")",
-                    "read the file with the BinaryLabelScheme that matches its labels");
+                    + "\" is not one of the two labels " + format.labels().labelValues() + " that this file must use ("
+                    + format.labels().describe() + ")", "check that the file is the right one for this data set (every"
+                    + " line starts with " + format.labels().labelValues() + "), or correct this line's label");
         }
         int row = features.appendRow();
         labels.add(cls);
@@ -107,11 +108,8 @@ public final class LibSvmReader {
                         + line.substring(pos, colon) + "\"", "feature indices must be integers 1.." + d);
             }
             if (index < 1 || index > d) {
-                String why = index < 1 ? "LIBSVM indices start at 1" : "the feature dimension is " + d;
-                throw MalformedDataException.atLine(file, lineNo, where + " has index " + index
-                        + ", outside 1.." + d + " (" + why + ")", index < 1
-                        ? "shift 0-based indices up by one"
-                        : "read the file with LibSvmFormat numFeatures >= " + index + " if it really has that many features");
+                throw MalformedDataException.atLine(file, lineNo, where + " has index " + index + ", outside 1.." + d
+                        + indexProblem(index, d), indexFix(index, d));
             }
             if (index <= previous) {
                 throw MalformedDataException.atLine(file, lineNo, where + " has index " + index
@@ -129,6 +127,24 @@ public final class LibSvmReader {
             previous = index;
             pos = skipBlanks(line, end);
         }
+    }
+
+    /** Why an index outside 1..d is wrong, in the file's terms. */
+    private static String indexProblem(int index, int d) {
+        if (index == 0) {
+            return " (LIBSVM feature indices start at 1)";
+        }
+        return index < 0 ? " (a feature index is never negative)" : " (the data set has " + d + " features)";
+    }
+
+    /** What to do about an index outside 1..d. */
+    private static String indexFix(int index, int d) {
+        if (index == 0) {
+            return "if the file counts its features from 0, add 1 to every index; else correct this line";
+        }
+        return index < 0 ? "correct this line: indices are whole numbers from 1 to " + d
+                : "check that the file is the right one for this data set (its indices go up to " + d + "), or correct"
+                        + " this line";
     }
 
     private static int skipBlanks(String s, int i) {

@@ -13,7 +13,8 @@ import org.dpdl4j.data.RandomStreams;
 public record ShardPartitioner(int shardsPerNode) implements Partitioner {
     public ShardPartitioner {
         if (shardsPerNode < 1) {
-            throw new IllegalArgumentException("shardsPerNode must be at least 1, got " + shardsPerNode);
+            throw new IllegalArgumentException("the number of shards per node (S in shards:S) must be at least 1, got "
+                    + shardsPerNode + "; e.g. shards:2");
         }
     }
 

@@ -53,6 +53,21 @@ class DataDirectoryTest {
     }
 
     @Test
+    void aFileGivenAsTheDataDirectoryIsRefusedAsAFileNotAPermissionProblem() throws IOException {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DataDirectory.resolve(file, Map.of(), tmp));
+        assertMentions(e, file.toString(), "given with --data-dir", "is a file, not a directory");
+        e = assertThrows(IllegalArgumentException.class,
+                () -> DataDirectory.resolve(null, Map.of(DataDirectory.ENVIRONMENT_VARIABLE, file.resolve("data").toString()), tmp));
+        assertMentions(e, "environment variable DPDL4J_DATA", file + " above it is a file");
+        assertTrue(!e.getMessage().contains("chmod") && !e.getMessage().contains("permission"), e.getMessage());
+        // A library caller that names the directory directly hears the same, from the file it asked for.
+        FileSystemException missing = assertThrows(FileSystemException.class, () -> DataDirectory.of(file).require("a9a/a9a.gz", "a9a"));
+        assertMentions(missing, "a path above it is a file, not a directory");
+    }
+
+    @Test
     void requireNamesDirectorySourceAndFixes() throws IOException {
         DataDirectory dir = DataDirectory.resolve(null, Map.of(DataDirectory.ENVIRONMENT_VARIABLE, tmp.toString()), tmp);
         NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> dir.require("a9a/a9a.gz", "a9a"));

@@ -2,6 +2,7 @@ package org.dpdl4j.data.covtype;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,9 +82,12 @@ class CovtypeReaderTest {
                 () -> CovtypeOptions.of(CovtypeLayout.BINARY_LABEL_FIRST, CovtypeTask.SEVEN_CLASS));
         assertMentions(e, "TYPE2_VS_REST");
         Path three = TestFiles.text(dir, "b3.csv", row("3", true, c -> "0.1") + "\n");
-        assertMentions(assertThrows(MalformedDataException.class, () -> CovtypeReader.read(three,
-                CovtypeOptions.of(CovtypeLayout.BINARY_LABEL_FIRST, CovtypeTask.TYPE2_VS_REST))),
-                "line 1", "column 1", "binary label (1 or 2)");
+        MalformedDataException badLabel = assertThrows(MalformedDataException.class, () -> CovtypeReader.read(three,
+                CovtypeOptions.of(CovtypeLayout.BINARY_LABEL_FIRST, CovtypeTask.TYPE2_VS_REST)));
+        assertMentions(badLabel, "line 1", "column 1", "binary label (1 or 2)", "right one for this data set");
+        // The message speaks of the file, not of the reader's settings.
+        assertFalse(badLabel.getMessage().contains("BINARY_LABEL_FIRST") || badLabel.getMessage().contains("layout"),
+                badLabel.getMessage());
     }
 
     @Test
@@ -175,9 +179,11 @@ class CovtypeReaderTest {
     @Test
     void missingHeaderIsDiagnosed() throws IOException {
         Path p = TestFiles.text(dir, "nh.csv", row("2", false, c -> "0.5") + "\n");
-        assertMentions(assertThrows(MalformedDataException.class, () -> CovtypeReader.read(p,
-                CovtypeOptions.of(CovtypeLayout.SCALED_WITH_HEADER, CovtypeTask.SEVEN_CLASS))),
-                "line 1", "expects a header row", "UCI_RAW");
+        MalformedDataException e = assertThrows(MalformedDataException.class, () -> CovtypeReader.read(p,
+                CovtypeOptions.of(CovtypeLayout.SCALED_WITH_HEADER, CovtypeTask.SEVEN_CLASS)));
+        assertMentions(e, "line 1", "starts with the number 0.5", "a header row (Elevation,...,Cover_Type)",
+                "right one for this data set");
+        assertFalse(e.getMessage().contains("UCI_RAW") || e.getMessage().contains("layout"), e.getMessage());
     }
 
     @Test

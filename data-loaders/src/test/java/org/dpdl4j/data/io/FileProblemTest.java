@@ -20,13 +20,15 @@ class FileProblemTest {
 
     @Test
     void decisionFromTheFactsAlone() {
-        assertEquals(Optional.empty(), FileProblem.classify(new Facts(true, false, false, true, true)));
-        assertEquals(Optional.of(FileProblem.UNREADABLE), FileProblem.classify(new Facts(true, false, false, true, false)));
-        assertEquals(Optional.of(FileProblem.MISSING), FileProblem.classify(new Facts(false, true, false, false, false)));
-        assertEquals(Optional.of(FileProblem.INACCESSIBLE), FileProblem.classify(new Facts(false, false, false, false, false)));
+        assertEquals(Optional.empty(), FileProblem.classify(new Facts(true, false, false, true, true, false)));
+        assertEquals(Optional.of(FileProblem.UNREADABLE), FileProblem.classify(new Facts(true, false, false, true, false, false)));
+        assertEquals(Optional.of(FileProblem.MISSING), FileProblem.classify(new Facts(false, true, false, false, false, false)));
+        assertEquals(Optional.of(FileProblem.INACCESSIBLE), FileProblem.classify(new Facts(false, false, false, false, false, false)));
         // A directory is reported as one even when it is also unreadable.
-        assertEquals(Optional.of(FileProblem.DIRECTORY), FileProblem.classify(new Facts(true, false, true, false, false)));
-        assertEquals(Optional.of(FileProblem.NOT_A_FILE), FileProblem.classify(new Facts(true, false, false, false, true)));
+        assertEquals(Optional.of(FileProblem.DIRECTORY), FileProblem.classify(new Facts(true, false, true, false, false, false)));
+        assertEquals(Optional.of(FileProblem.NOT_A_FILE), FileProblem.classify(new Facts(true, false, false, false, true, false)));
+        // Neither present nor known absent because a file stands where a directory above it should be: not a permission problem.
+        assertEquals(Optional.of(FileProblem.UNDER_A_FILE), FileProblem.classify(new Facts(false, false, false, false, false, true)));
     }
 
     @Test
@@ -42,6 +44,8 @@ class FileProblemTest {
     void realPaths() throws IOException {
         assertEquals(Optional.of(FileProblem.MISSING), FileProblem.of(dir.resolve("nope")));
         assertEquals(Optional.of(FileProblem.DIRECTORY), FileProblem.of(dir));
-        assertEquals(Optional.empty(), FileProblem.of(TestFiles.text(dir, "ok.txt", "x")));
+        Path file = TestFiles.text(dir, "ok.txt", "x");
+        assertEquals(Optional.empty(), FileProblem.of(file));
+        assertEquals(Optional.of(FileProblem.UNDER_A_FILE), FileProblem.of(file.resolve("a9a").resolve("a9a.gz")));
     }
 }

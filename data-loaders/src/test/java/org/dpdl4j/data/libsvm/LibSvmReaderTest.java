@@ -2,6 +2,7 @@ package org.dpdl4j.data.libsvm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,7 +57,8 @@ class LibSvmReaderTest {
         Path z = TestFiles.text(dir, "z.txt", "0 1:1\n1 2:1\n");
         assertArrayEquals(new int[] {0, 1}, LibSvmReader.read(z, new LibSvmFormat(2, BinaryLabelScheme.ZERO_ONE)).labels());
         MalformedDataException e = assertThrows(MalformedDataException.class, () -> LibSvmReader.read(z, FIVE));
-        assertMentions(e, "line 1", "\"0\"", "PLUS_MINUS_ONE", "-1 -> class 0, +1 -> class 1");
+        assertMentions(e, "line 1", "\"0\"", "-1 or +1", "-1 -> class 0, +1 -> class 1", "correct this line's label");
+        assertFalse(e.getMessage().contains("PLUS_MINUS_ONE") || e.getMessage().contains("Scheme"), e.getMessage());
     }
 
     @Test
@@ -117,9 +119,13 @@ class LibSvmReaderTest {
 
     @Test
     void indexOutOfRange() throws IOException {
-        assertMentions(fails("+1 1:1\n-1 2:1 6:1\n"), "bad.txt", "line 2", "\"6:1\"", "index 6, outside 1..5",
-                "numFeatures >= 6");
-        assertMentions(fails("+1 0:1\n"), "line 1", "index 0, outside 1..5", "start at 1");
+        MalformedDataException tooLarge = fails("+1 1:1\n-1 2:1 6:1\n");
+        assertMentions(tooLarge, "bad.txt", "line 2", "\"6:1\"", "index 6, outside 1..5", "has 5 features", "right one");
+        assertFalse(tooLarge.getMessage().contains("numFeatures"), tooLarge.getMessage());
+        assertMentions(fails("+1 0:1\n"), "line 1", "index 0, outside 1..5", "start at 1", "add 1 to every index");
+        MalformedDataException negative = fails("+1 -1:1\n");
+        assertMentions(negative, "line 1", "index -1, outside 1..5", "never negative", "from 1 to 5");
+        assertFalse(negative.getMessage().contains("0-based"), negative.getMessage());
     }
 
     @Test

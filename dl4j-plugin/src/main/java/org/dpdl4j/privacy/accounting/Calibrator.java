@@ -65,9 +65,11 @@ public final class Calibrator {
                 hiEps = loEps;
                 lo = hi / 2.0;
                 if (lo < MIN_NOISE) {
-                    throw new IllegalArgumentException("nothing to calibrate: epsilon stays at or below the target "
-                            + targetEpsilon + " even at noise " + hi + " (epsilon " + hiEps + "), so it does not"
-                            + " depend on the noise, or the target is looser than the mechanism can ever spend");
+                    throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "nothing to calibrate:"
+                            + " epsilon stays at or below the target %s even at noise %.3g times the sensitivity"
+                            + " (epsilon %.4g), so it does not depend on the noise, or the target is beyond what any"
+                            + " noise gives (practically no noise meets it); give a smaller target", targetEpsilon, hi,
+                            hiEps));
                 }
                 loEps = eps.at(lo);
             }

@@ -9,16 +9,18 @@ final class LogMath {
     static final double LOG_SQRT_PI = 0.5 * Math.log(Math.PI);
     /** Below this argument erfc comes from the everywhere-positive power series of erf. */
     private static final double SERIES_LIMIT = 2.0;
+    /** When a factor of the continued fraction is this close to 1, its value stands to rounding. */
+    private static final double CONVERGED = 2 * Math.ulp(1.0);
 
     private LogMath() {
     }
 
-    /** {@code ln(e^a + e^b)} without overflow; either argument may be {@code -inf}. */
+    /** {@code ln(e^a + e^b)} without overflow; either argument may be infinite. */
     static double logAddExp(double a, double b) {
-        if (a == Double.NEGATIVE_INFINITY) {
+        if (a == Double.NEGATIVE_INFINITY || b == Double.POSITIVE_INFINITY) {
             return b;
         }
-        if (b == Double.NEGATIVE_INFINITY) {
+        if (b == Double.NEGATIVE_INFINITY || a == Double.POSITIVE_INFINITY) {
             return a;
         }
         double hi = Math.max(a, b);
@@ -116,7 +118,8 @@ final class LogMath {
             c = x + a / c;
             double delta = c * d;
             f *= delta;
-            if (Math.abs(delta - 1.0) < 1e-16) {
+            // Within two units in the last place: for large x, x * (1/x) alone can miss 1 by one unit forever.
+            if (Math.abs(delta - 1.0) <= CONVERGED) {
                 return f;
             }
         }

@@ -18,7 +18,8 @@ package org.dpdl4j.privacy.accounting;
  *   series are summed in log space, positive and negative terms apart. When the loss is so small
  *   ({@code eps_R(2) < 1e-8}) that these series would cancel to noise, real orders use instead the
  *   chord of the convex function {@code ln A_alpha} between the neighbouring integer orders, a valid
- *   upper bound.</li>
+ *   upper bound; so do they when the noise is so small (below about 1e-150) that the series' terms would overflow.
+ *   Where even the integer orders overflow a double, the RDP is reported as {@code +inf}, an upper bound.</li>
  * </ul>
  */
 final class SampledGaussianRdp {
@@ -31,6 +32,11 @@ final class SampledGaussianRdp {
      * orders then use the chord of {@code ln A_alpha} between the neighbouring integer orders.
      */
     private static final double SERIES_PRECISION_FLOOR = 1e-8;
+    /**
+     * Above this value of {@code alpha^2 / (2 z^2)}, the scale of the real-order series' exponents (a noise multiplier
+     * below about 1e-150), its terms would overflow; real orders then use the same chord.
+     */
+    private static final double SERIES_EXPONENT_LIMIT = 1e300;
 
     private SampledGaussianRdp() {
     }
@@ -52,11 +58,11 @@ final class SampledGaussianRdp {
         if (isInteger(alpha)) {
             return logAInteger(q, z, (int) alpha) / (alpha - 1.0);
         }
-        if (logAInteger(q, z, 2) >= SERIES_PRECISION_FLOOR) {
+        if (logAInteger(q, z, 2) >= SERIES_PRECISION_FLOOR && alpha * alpha / (2.0 * z * z) < SERIES_EXPONENT_LIMIT) {
             return logAFractional(q, z, alpha) / (alpha - 1.0);
         }
         // ln A_alpha = (alpha-1) D_alpha is convex in alpha (Hoelder) and 0 at alpha = 1, so its chord
-        // between the neighbouring integers bounds it from above.
+        // between the neighbouring integers bounds it from above (+inf where even they overflow: an upper bound).
         int lo = (int) Math.floor(alpha);
         double t = alpha - lo;
         double logALo = lo == 1 ? 0.0 : logAInteger(q, z, lo);

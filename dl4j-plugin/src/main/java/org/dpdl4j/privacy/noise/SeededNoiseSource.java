@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * source, on the AES-CTR key stream of a key derived from the noise key (without the floating-point
  * mitigation, which cannot matter for noise anyone with the seed can regenerate).
  * <b>Not secure</b>: anyone who knows the seed can subtract the noise, so a "private" run with this
- * source protects nothing against that party. Use it for experiments and tests; it logs a warning the
- * first time it is used in a JVM.
+ * source protects nothing against that party. Use it for experiments and tests; it warns the first time it is
+ * used in a JVM, through the logging, or on standard error where no logging provider would show it.
  */
 public final class SeededNoiseSource implements NoiseSource {
     private static final Logger LOG = LoggerFactory.getLogger(SeededNoiseSource.class);
@@ -25,8 +25,9 @@ public final class SeededNoiseSource implements NoiseSource {
         this.key = key;
         this.sampler = new GaussianSampler(new KeyStream(StreamCipher.AES_256_CTR, key.digest(), 0), false);
         if (WARNED.compareAndSet(false, true)) {
-            LOG.warn("Using seeded noise (seed {}): reproducible but NOT secure; anyone who knows the seed can remove it."
-                    + " Use secure noise (--noise secure, NoiseKind.SECURE) for any real privacy guarantee.", key.masterSeed());
+            UnmissableWarning.warn(LOG, "Using seeded noise (seed " + key.masterSeed() + "): reproducible but NOT secure;"
+                    + " anyone who knows the seed can remove it. Use secure noise (--noise secure, NoiseKind.SECURE) for any"
+                    + " real privacy guarantee.");
         }
     }
 

@@ -18,7 +18,7 @@ public final class EngineOptions {
             ValueType.checked("local or the name of an installed engine, e.g. spark", RunEngines::checkName), FREE,
             "Where the rounds run: local (default; one process, the parties as rows of one tensor) or spark (the parties"
                     + " split into blocks over a Spark cluster; the decentralized and federated protocols).");
-    public static final RunOption<String> MASTER = RunOption.of("master", "URL", ValueType.text("a Spark master URL"), FREE,
+    public static final RunOption<String> MASTER = RunOption.of("master", "URL", ValueType.checked("a Spark master URL", MasterUrl::check), FREE,
             "With --engine spark: the cluster, local[N] (N threads in this process) or spark://HOST:PORT (a standalone"
                     + " cluster); default: the spark.master property (as spark-submit sets it), else local[*].");
     public static final RunOption<Long> BLOCKS = RunOption.of("blocks", "K", ValueType.integer(1, 1_000_000), FREE,

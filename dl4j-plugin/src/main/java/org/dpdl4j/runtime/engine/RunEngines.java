@@ -101,7 +101,13 @@ public final class RunEngines {
             throw EngineOptions.ENGINE.invalid("--engine " + name + " runs the decentralized and federated protocols, whose"
                     + " parties can be split into blocks; " + run.protocol() + " runs on --engine local only");
         }
-        distributable.distribute(connect(settings, "dpdl4j " + run.protocol()).orElseThrow());
+        BlockEngine engine = connect(settings, "dpdl4j " + run.protocol()).orElseThrow();
+        try {
+            distributable.distribute(engine);
+        } catch (RuntimeException e) {
+            engine.close();   // the run refused it (e.g. more blocks than parties), so it does not own it
+            throw e;
+        }
         return run;
     }
 

@@ -23,6 +23,13 @@ class LogMathTest {
             // absolute error of ln erfc = relative error of erfc
             assertEquals(g[1], LogMath.logErfc(g[0]), 2e-13 * Math.max(1.0, Math.abs(g[1])), "x=" + g[0]);
         }
+        // Far tail: ln erfc(x) = -x^2 - ln(x sqrt(pi)) - 1/(2x^2) + ..., where x * (1/x) need not round to 1.
+        for (double x : new double[] {5.314750874958087e9, 1e12, 1e100}) {
+            double expected = -x * x - Math.log(x) - LogMath.LOG_SQRT_PI;
+            assertEquals(expected, LogMath.logErfc(x), 1e-15 * Math.abs(expected), "x=" + x);
+            assertEquals(Math.log(2.0), LogMath.logErfc(-x), 1e-15, "x=" + -x);
+        }
+        assertEquals(Double.NEGATIVE_INFINITY, LogMath.logErfc(2.474873734152916e300));   // below the smallest double
         assertEquals(0.0, LogMath.logErfc(0.0), 0.0);
         assertEquals(Double.NEGATIVE_INFINITY, LogMath.logErfc(Double.POSITIVE_INFINITY));
         assertThrows(IllegalArgumentException.class, () -> LogMath.logErfc(Double.NaN));
@@ -33,6 +40,8 @@ class LogMathTest {
         assertEquals(Math.log(5.0), LogMath.logAddExp(Math.log(2.0), Math.log(3.0)), 1e-15);
         assertEquals(1000.0 + Math.log(2.0), LogMath.logAddExp(1000.0, 1000.0), 1e-12);
         assertEquals(7.0, LogMath.logAddExp(Double.NEGATIVE_INFINITY, 7.0), 0.0);
+        assertEquals(Double.POSITIVE_INFINITY, LogMath.logAddExp(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY));
+        assertEquals(Double.POSITIVE_INFINITY, LogMath.logAddExp(3.0, Double.POSITIVE_INFINITY));
         assertEquals(Math.log(1.0), LogMath.logSubExp(Math.log(3.0), Math.log(2.0)), 1e-15);
         assertEquals(Double.NEGATIVE_INFINITY, LogMath.logSubExp(4.0, 4.0));
         assertThrows(IllegalArgumentException.class, () -> LogMath.logSubExp(1.0, 2.0));

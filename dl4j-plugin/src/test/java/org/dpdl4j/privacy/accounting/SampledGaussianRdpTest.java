@@ -106,6 +106,26 @@ class SampledGaussianRdpTest {
     }
 
     /**
+     * Noise so small that the exponents (of order alpha^2 / z^2) leave the range of a double: never NaN and never an
+     * error, never below the true value (which tends to alpha / (2 z^2)), and +inf where even that overflows.
+     */
+    @Test
+    void vanishingNoiseGivesAnUpperBoundOrInfinityNeverNaN() {
+        double q = 0.01;
+        for (double z : new double[] {1e-10, 1e-100, 1e-153, 1e-160, 1e-300}) {
+            for (double alpha : RdpAccountant.defaultOrders()) {
+                double v = SampledGaussianRdp.rdp(q, z, alpha);
+                double gaussian = alpha / (2 * z * z);
+                assertTrue(v >= 0.99 * gaussian, "z=" + z + " alpha=" + alpha + " rdp=" + v);
+                if (Double.isInfinite(gaussian)) {
+                    assertEquals(Double.POSITIVE_INFINITY, v, "z=" + z + " alpha=" + alpha);
+                }
+            }
+        }
+        assertEquals(Double.POSITIVE_INFINITY, DpSgd.accountant(q, 1e-300, 10).epsilon(1e-5));
+    }
+
+    /**
      * Oracle independent of double rounding: A_alpha for the DP-SGD example in 50-digit decimal
      * arithmetic, the binomial coefficients as exact integers.
      */

@@ -19,6 +19,7 @@ import org.dpdl4j.attacks.InputNormalization;
 import org.dpdl4j.attacks.LabelRows;
 import org.dpdl4j.attacks.image.ImageGrid;
 import org.dpdl4j.attacks.inversion.InversionAttack;
+import org.dpdl4j.attacks.network.TargetNetwork;
 import org.dpdl4j.attacks.observe.AttackScenario;
 import org.dpdl4j.attacks.observe.AttackScenarios;
 import org.dpdl4j.attacks.observe.ScenarioRequest;
@@ -116,16 +117,23 @@ public final class ReleaseAttack {
         if (s.noiseRelative() != null && s.noiseStd() != 0) {
             throw new InvalidOptionException("--noise-relative", "give either --noise-std or --noise-relative, not both");
         }
-        Activation hidden = hiddenActivation();
+        boolean binary = s.model() == ModelKind.LOGISTIC;
+        MultiLayerNetwork net = network(binary, hiddenActivation());
+        // What the attack cannot do follows from the model alone: refuse it before --out is claimed and the data read.
+        attack.limitation(TargetNetwork.of(net), s.batchSize()).ifPresent(why -> {
+            throw new InvalidOptionException("--model", attackName + " cannot attack --model " + s.model().cliName()
+                    + (s.batchSize() == 1 ? "" : " with --batch-size " + s.batchSize()) + ": " + why);
+        });
         // --out is claimed before the data is read, so a taken directory is refused at once
         try (RunDirectory run = RunDirectory.of(out, "dpdl4j attack " + attackName, "attack-" + attackName + "-"
                 + scenario.algorithm() + "-" + s.model().cliName())) {
-            return run(data, run, scenario, observer, hidden, arguments, console);
+            return run(data, run, scenario, observer, net, binary, arguments, console);
         }
     }
 
     private List<AttackResult> run(DataDirectory data, RunDirectory run, AttackScenario scenario, String observer,
-                                   Activation hidden, List<String> arguments, PrintWriter console) throws IOException {
+                                   MultiLayerNetwork net, boolean binary, List<String> arguments, PrintWriter console)
+            throws IOException {
         TrainTest mnist = Datasets.mnist(data, s.scaling());
         LabeledData train = mnist.train();
         long end = (long) s.targetIndex() + (long) s.count() * s.batchSize();
@@ -134,8 +142,6 @@ public final class ReleaseAttack {
                     + s.batchSize() + " and --count " + s.count() + " reaches past the " + train.size() + " MNIST training"
                     + " examples; use 0.." + (train.size() - (long) s.count() * s.batchSize()));
         }
-        boolean binary = s.model() == ModelKind.LOGISTIC;
-        MultiLayerNetwork net = network(binary, hidden);
         trainBeforeRelease(net, train, binary);
         double accuracy = accuracy(net, mnist.test(), binary);
 

@@ -20,7 +20,8 @@ import org.dpdl4j.runtime.RunFilePermissions;
  * fails while the first holds it, so two runs can never write into one directory; the lock disappears with the
  * process, so a crashed run never leaves its directory claimed. The lock file stays after the release, holding only
  * the command that wrote the directory ({@code command=dpdl4j train}), so that a later claim by another command can
- * tell that the directory is not its own.
+ * tell that the directory is not its own; a claim {@linkplain #abandon abandoned} (nothing written under it) leaves the
+ * directory's record as it was, removing the lock file if the claim created it.
  */
 public final class DirectoryLock implements AutoCloseable {
     /** The lock file inside a claimed directory. */
@@ -33,12 +34,15 @@ public final class DirectoryLock implements AutoCloseable {
     private final FileChannel channel;
     private final FileLock lock;
     private final String command;
+    /** Whether this claim created the lock file (so that abandoning the claim removes it). */
+    private final boolean createdFile;
 
-    private DirectoryLock(Path file, FileChannel channel, FileLock lock, String command) {
+    private DirectoryLock(Path file, FileChannel channel, FileLock lock, String command, boolean createdFile) {
         this.file = file;
         this.channel = channel;
         this.lock = lock;
         this.command = command;
+        this.createdFile = createdFile;
     }
 
     /**
@@ -55,6 +59,7 @@ public final class DirectoryLock implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             RunFilePermissions.restrictDirectory(dir);   // the claimed directory protects whatever is written in it
+            boolean created = !Files.exists(file);
             channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE), RunFilePermissions.fileAttributes(file));
             FileLock lock;
@@ -68,10 +73,17 @@ public final class DirectoryLock implements AutoCloseable {
                 return Optional.empty();
             }
             channel.truncate(0);
-            channel.write(ByteBuffer.wrap(("pid=" + ProcessHandle.current().pid() + "\npurpose=" + purpose + "\nsince="
-                    + Instant.now() + "\n").getBytes(StandardCharsets.UTF_8)));
+            String holder = "pid=" + ProcessHandle.current().pid() + "\npurpose=" + purpose + "\nsince=" + Instant.now() + "\n";
+            channel.write(ByteBuffer.wrap(holder.getBytes(StandardCharsets.UTF_8)));
             channel.force(false);
-            return Optional.of(new DirectoryLock(file, channel, lock, command));
+            if (!holder.equals(readOrNull(file))) {
+                // An abandoned claim removed the file between our opening and locking it: the lock is on a file that is
+                // no longer the directory's. Start again on the directory's current lock file.
+                lock.release();
+                channel.close();
+                return tryClaim(dir, command, purpose);
+            }
+            return Optional.of(new DirectoryLock(file, channel, lock, command, created));
         } catch (IOException e) {
             if (channel != null) {
                 try {
@@ -118,6 +130,14 @@ public final class DirectoryLock implements AutoCloseable {
         }
     }
 
+    private static String readOrNull(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** The claimed directory. */
     public Path directory() {
         return file.getParent();
@@ -134,11 +154,23 @@ public final class DirectoryLock implements AutoCloseable {
     }
 
     /**
-     * Releases a claim that was refused or not used, leaving the record the lock file held before (the command that
-     * wrote the directory, or nothing).
+     * Releases a claim that was refused or not used, leaving the directory's record as it was: the lock file the claim
+     * created goes (removed while still locked, so that a claimant that opened it meanwhile sees, once it gets the
+     * lock, that the file is no longer the directory's and claims afresh); an earlier one keeps what it held (the
+     * command that wrote the directory, or nothing).
      */
     public void abandon(Optional<String> previousCommand) {
-        release(previousCommand);
+        if (!createdFile) {
+            release(previousCommand);
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+            lock.release();
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot release the claim on " + directory() + ": " + e.getMessage(), e);
+        }
     }
 
     private void release(Optional<String> record) {

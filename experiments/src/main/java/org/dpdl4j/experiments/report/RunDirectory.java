@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * name is taken; directories are created atomically, so two processes started in the same second get different ones).
  *
  * <p>A run directory is claimed for its process ({@link DirectoryLock}) before anything is written in it, so two
- * processes never share one. Files inside are written whole or not at all (written to a temporary file, then moved
+ * processes never share one. A run that ends without writing anything (it failed first) leaves the directory as it
+ * found it: closing abandons the claim, and removes the directory if the run created it. Files inside are written whole or not at all (written to a temporary file, then moved
  * into place), except {@link MetricsCsv}, which appends and flushes row by row.
  */
 public final class RunDirectory implements AutoCloseable {
@@ -46,10 +47,16 @@ public final class RunDirectory implements AutoCloseable {
 
     private final Path path;
     private final DirectoryLock lock;
+    /** The command the lock file recorded before this claim: restored if the run writes nothing. */
+    private final Optional<String> writtenBefore;
+    /** Whether this run created the directory (and so removes it if it writes nothing). */
+    private final boolean createdDirectory;
 
-    private RunDirectory(Path path, DirectoryLock lock) {
+    private RunDirectory(Path path, DirectoryLock lock, Optional<String> writtenBefore, boolean createdDirectory) {
         this.path = path;
         this.lock = lock;
+        this.writtenBefore = writtenBefore;
+        this.createdDirectory = createdDirectory;
     }
 
     /** What a claimed {@code --out} directory may already hold. */
@@ -113,7 +120,7 @@ public final class RunDirectory implements AutoCloseable {
                 if (!created.equals(base)) {
                     LOG.info("{} already exists; writing this run to {}", base, created);
                 }
-                return new RunDirectory(created, claimed.get());
+                return new RunDirectory(created, claimed.get(), Optional.empty(), true);
             }
             throw new IOException("more than " + MAX_SUFFIX + " runs named " + base.getFileName() + " exist beside it");
         } catch (IOException e) {
@@ -146,6 +153,7 @@ public final class RunDirectory implements AutoCloseable {
             throw new IllegalStateException("--out " + out + " is a file, not a directory; give a directory");
         }
         Optional<String> writtenBy = DirectoryLock.recordedCommand(out);
+        boolean createdDirectory = !Files.exists(out);
         DirectoryLock lock = DirectoryLock.claim(out, command, purpose);
         try {
             if (reuse == Reuse.NOTHING && !isEmptyBut(out, DirectoryLock.FILE_NAME)) {
@@ -166,7 +174,7 @@ public final class RunDirectory implements AutoCloseable {
             }
             throw new UncheckedIOException("cannot read " + out + ": " + e.getMessage(), (IOException) e);
         }
-        return new RunDirectory(out, lock);
+        return new RunDirectory(out, lock, writtenBy, createdDirectory);
     }
 
     private static String firstEntry(Path dir) throws IOException {
@@ -316,10 +324,33 @@ public final class RunDirectory implements AutoCloseable {
         return String.join(", ", shown);
     }
 
-    /** Releases the directory's claim. */
+    /**
+     * Releases the directory's claim. When the run wrote nothing (it failed before its first file), the directory is
+     * left as the run found it: the claim is abandoned, and the directory removed if the run created it.
+     */
     @Override
     public void close() {
-        lock.close();
+        if (!holdsOnlyTheLock()) {
+            lock.close();
+            return;
+        }
+        lock.abandon(writtenBefore);
+        if (createdDirectory) {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // Another claim wrote into it meanwhile (not empty), or it cannot be removed: it stays, harmlessly.
+                LOG.debug("kept the run directory {}: {}", path, e.toString());
+            }
+        }
+    }
+
+    private boolean holdsOnlyTheLock() {
+        try {
+            return isEmptyBut(path, DirectoryLock.FILE_NAME);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Override

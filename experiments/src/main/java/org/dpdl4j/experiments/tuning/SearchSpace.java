@@ -58,10 +58,10 @@ public final class SearchSpace implements ParameterSpace<Map<String, String>> {
         }
         JsonNode root;
         try {
-            root = JSON.readTree(file.toFile());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("search space " + file + " is not valid JSON: " + e.getMessage()
-                    + "; write one member per option, e.g. {\"lr\": {\"log\": [0.01, 1]}}", e);
+            root = UserJson.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("search space " + e.getMessage() + "; write one member per option, e.g."
+                    + " {\"lr\": {\"log\": [0.01, 1]}}", e);
         }
         return fromJson(root, file.toString());
     }
@@ -84,8 +84,13 @@ public final class SearchSpace implements ParameterSpace<Map<String, String>> {
             String kindName = range.fieldNames().next();
             SearchDimension.Kind kind = SearchDimension.Kind.parse(kindName, option);
             JsonNode bounds = range.get(kindName);
-            if (!bounds.isArray() || bounds.isEmpty()) {
+            if (!bounds.isArray()) {
                 throw new IllegalArgumentException(source + ": '" + option + "' needs an array: [min, max] or the choices");
+            }
+            if (bounds.isEmpty()) {
+                throw new IllegalArgumentException(source + ": '" + option + "' has an empty " + kindName + " list; give "
+                        + (kind == SearchDimension.Kind.CHOICE ? "at least one value, e.g. {\"choice\": [\"relu\", \"tanh\"]}"
+                        : "[min, max], e.g. {\"" + kindName + "\": [1, 10]}"));
             }
             if (kind == SearchDimension.Kind.CHOICE) {
                 List<String> values = new ArrayList<>();

@@ -130,6 +130,48 @@ class RunDirectoryTest {
     }
 
     @Test
+    void aRunThatWritesNothingLeavesTheDirectoryAsItFoundIt() throws Exception {
+        // created by the run: removed
+        RunDirectory.of(work.resolve("new"), "dpdl4j train", "x").close();
+        assertFalse(Files.exists(work.resolve("new")));
+        RunDirectory.fresh("failed", work, CLOCK).close();
+        assertFalse(Files.exists(work.resolve("runs/20240102-030405-failed")));
+        // made by the user: kept, without the lock file
+        Path empty = Files.createDirectories(work.resolve("empty"));
+        RunDirectory.of(empty, "dpdl4j train", "x").close();
+        assertTrue(Files.isDirectory(empty));
+        assertFalse(Files.exists(empty.resolve(DirectoryLock.FILE_NAME)));
+        // a user's directory with other files, refused: no lock file added
+        Path users = Files.createDirectories(work.resolve("users"));
+        Files.writeString(users.resolve("notes.txt"), "mine");
+        assertThrows(IllegalStateException.class, () -> RunDirectory.of(users, "dpdl4j train", "x"));
+        try (var entries = Files.list(users)) {
+            assertEquals(List.of("notes.txt"), entries.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+
+    @Test
+    void aRunThatWroteKeepsItsFilesAndItsRecordAndAnIdleResumeChangesNeither() throws Exception {
+        Path out = work.resolve("done");
+        try (RunDirectory run = RunDirectory.claim(out, "dpdl4j reproduce recal", "test", RunDirectory.Reuse.SAME_COMMAND)) {
+            run.writeText("results.csv", "a\n");
+        }
+        try (RunDirectory again = RunDirectory.claim(out, "dpdl4j reproduce recal", "test", RunDirectory.Reuse.SAME_COMMAND)) {
+            assertEquals(out, again.path());   // adds nothing
+        }
+        assertTrue(Files.exists(out.resolve("results.csv")));
+        assertEquals(java.util.Optional.of("dpdl4j reproduce recal"), DirectoryLock.recordedCommand(out));
+        // a directory holding only the record of an earlier command keeps that record when a claim writes nothing
+        Path recorded = work.resolve("recorded");
+        try (RunDirectory run = RunDirectory.claim(recorded, "dpdl4j reproduce recal", "test", RunDirectory.Reuse.SAME_COMMAND)) {
+            run.writeText("results.csv", "a\n");
+        }
+        Files.delete(recorded.resolve("results.csv"));
+        RunDirectory.claim(recorded, "dpdl4j reproduce recal", "test", RunDirectory.Reuse.SAME_COMMAND).close();
+        assertEquals(java.util.Optional.of("dpdl4j reproduce recal"), DirectoryLock.recordedCommand(recorded));
+    }
+
+    @Test
     void unsafeNamesAreRefused() {
         for (String name : new String[] {"", "a/b", "../up", "-dash", "sp ace"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -1,14 +1,20 @@
 package org.dpdl4j.experiments.tuning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.deeplearning4j.arbiter.optimize.generator.RandomSearchGenerator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class SearchSpaceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -85,6 +91,26 @@ class SearchSpaceTest {
         assertTrue(e.getMessage().startsWith("f.json"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> SearchSpace.of("no-such-preset-or-file"));
         assertTrue(e.getMessage().contains("dp-sgd"), e.getMessage());
+    }
+
+    /** A file a person wrote: each mistake is named by line and column in plain words, and a duplicate is refused. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            {'lr': {'log': [0.01, 1],}}                          | line 1, column 26 | unexpected '}'
+            {`lr`: {'log': [0.01, 1]}}                           | line 1, column 2  | unexpected '`'
+            {'lr': {'log': [0.01, NaN]}}                         | line 1           | 'NaN' is not a JSON value
+            {'lr': {'log': [0.01, 1]}                            | line 1           | ends before the JSON is complete
+            {'lr': {'log': [0.01, 1]}} // a comment              | line 1           | unexpected '/'
+            {'lr': {'log': [0.01, 1]}, 'lr': {'log': [0.1, 1]}}  | line 1           | 'lr' is given twice
+            {'activation': {'choice': []}}                       | activation       | empty choice list
+            """)
+    void aBrokenSpaceFileIsExplainedInPlainWords(String json, String where, String problem, @TempDir Path dir) throws Exception {
+        // the cases write ' for JSON's double quote, to keep the table readable
+        Path file = Files.writeString(dir.resolve("space.json"), json.replace('\'', '"'));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SearchSpace.of(file.toString()));
+        assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains(where)
+                && e.getMessage().contains(problem), e.getMessage());
+        assertFalse(e.getMessage().matches("(?s).*(Feature|ALLOW_|Source: |code \\d+|needs an array).*"), e.getMessage());
     }
 
     @Test
