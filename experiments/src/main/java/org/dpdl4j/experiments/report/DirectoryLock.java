@@ -58,7 +58,6 @@ public final class DirectoryLock implements AutoCloseable {
         FileChannel channel = null;
         try {
             Files.createDirectories(dir);
-            RunFilePermissions.restrictDirectory(dir);   // the claimed directory protects whatever is written in it
             boolean created = !Files.exists(file);
             channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE), RunFilePermissions.fileAttributes(file));

@@ -21,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * The output directory of one run: exactly {@code --out DIR} when given (never another: a directory that holds
@@ -120,6 +121,7 @@ public final class RunDirectory implements AutoCloseable {
                 if (!created.equals(base)) {
                     LOG.info("{} already exists; writing this run to {}", base, created);
                 }
+                RunFilePermissions.restrictDirectory(created);
                 return new RunDirectory(created, claimed.get(), Optional.empty(), true);
             }
             throw new IOException("more than " + MAX_SUFFIX + " runs named " + base.getFileName() + " exist beside it");
@@ -167,6 +169,8 @@ public final class RunDirectory implements AutoCloseable {
                 throw new IllegalStateException("--out " + out + " holds the output of '" + writtenBy.get() + "', not of '"
                         + command + "'; the two are never mixed in one directory: give another --out");
             }
+            // only once the claim stands: a refused directory keeps its permissions
+            RunFilePermissions.restrictDirectory(out);
         } catch (IOException | RuntimeException e) {
             lock.abandon(writtenBy);
             if (e instanceof RuntimeException r) {

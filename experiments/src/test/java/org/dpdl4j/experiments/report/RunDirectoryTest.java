@@ -123,6 +123,15 @@ class RunDirectoryTest {
     }
 
     @Test
+    void aRefusedClaimLeavesTheDirectoryPermissionsAsTheyWere() throws Exception {
+        Path mine = Files.createDirectories(work.resolve("users-own"));
+        Files.writeString(mine.resolve("notes.txt"), "mine\n");
+        Files.setPosixFilePermissions(mine, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThrows(IllegalStateException.class, () -> RunDirectory.of(mine, "dpdl4j train", "x"));
+        assertEquals("rwxr-xr-x", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(mine)));
+    }
+
+    @Test
     void explicitOutThatIsAFileIsRefused() throws Exception {
         Path file = Files.writeString(work.resolve("taken"), "x");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> RunDirectory.of(file, "dpdl4j train", "x"));
