@@ -205,12 +205,7 @@ public final class AttackCommand implements Runnable {
                     options.hiddenActivation, pixelScaling(), dataType("--model-precision", options.modelPrecision),
                     options.learningRate, options.targetIndex, options.count, options.batchSize, options.trainSteps,
                     options.noiseStd, options.noiseRelative, options.fitScale, options.seed);
-            DataDirectory dir;
-            try {
-                dir = options.data.resolve();
-            } catch (IllegalArgumentException e) {
-                throw bad("--data-dir: " + e.getMessage());
-            }
+            DataDirectory dir = options.data.resolve(spec.commandLine());
             try {
                 new ReleaseAttack(settings, name(), attack(), attackSettings()).run(dir, options.out,
                         spec.commandLine().getParseResult().originalArgs(), spec.commandLine().getOut());

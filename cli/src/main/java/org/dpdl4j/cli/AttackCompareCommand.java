@@ -24,7 +24,6 @@ import org.dpdl4j.attacks.observe.ScenarioRun;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.data.TrainTest;
-import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.models.ImageShape;
@@ -105,13 +104,7 @@ final class AttackCompareCommand implements Callable<Integer> {
         };
         // --out is claimed before the data is read, so a taken directory is refused at once
         try (RunDirectory run = RunDirectory.of(out, "dpdl4j attack compare", "attack-compare")) {
-            DataDirectory dir;
-            try {
-                dir = data.resolve();
-            } catch (IllegalArgumentException e) {
-                throw bad("--data-dir: " + e.getMessage());
-            }
-            TrainTest mnist = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL);
+            TrainTest mnist = Datasets.mnist(data.resolve(spec.commandLine()), PixelScaling.UNIT_INTERVAL);
             if (targetIndex < 0 || targetIndex >= mnist.train().size()) {
                 throw bad("--target-index must lie in 0.." + (mnist.train().size() - 1) + ", got " + targetIndex);
             }

@@ -26,7 +26,6 @@ import org.dpdl4j.attacks.inversion.InvertingGradientsConfig;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.data.TrainTest;
-import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.models.ImageShape;
@@ -177,13 +176,7 @@ final class AttackReportCommand implements Callable<Integer> {
             run = RunDirectory.of(out, "dpdl4j attack report", "attack-report");
         }
         try (run) {
-            DataDirectory dir;
-            try {
-                dir = data.resolve();
-            } catch (IllegalArgumentException e) {
-                throw bad("--data-dir: " + e.getMessage());
-            }
-            TrainTest mnist = Datasets.mnist(dir, PixelScaling.UNIT_INTERVAL);
+            TrainTest mnist = Datasets.mnist(data.resolve(spec.commandLine()), PixelScaling.UNIT_INTERVAL);
             if (images < 1 || images > mnist.train().size()) {
                 throw bad("--images must lie in 1.." + mnist.train().size() + ", got " + images);
             }

@@ -1,6 +1,7 @@
 package org.dpdl4j.cli;
 
 import org.dpdl4j.data.catalog.DataDirectory;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -15,5 +16,14 @@ public final class DataDirOption {
     /** The data directory: the option, else the environment variable, else the default under the home directory. */
     public DataDirectory resolve() {
         return DataDirectory.resolve(dataDir);
+    }
+
+    /** The data directory, or a usage error of {@code --data-dir} of {@code command} that says what is wrong with it. */
+    public DataDirectory resolve(CommandLine command) {
+        try {
+            return resolve();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(command, "--data-dir: " + e.getMessage());
+        }
     }
 }
