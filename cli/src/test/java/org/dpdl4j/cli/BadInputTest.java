@@ -36,9 +36,9 @@ class BadInputTest {
     enum Outcome { CLEAR, UNCLEAR, STACK_TRACE, SILENT }
 
     private static final Map<Outcome, Integer> TALLY = new EnumMap<>(Outcome.class);
-    /** Words that belong to the code, not to the user: field names, enum constants, exception names. */
+    /** Words that belong to the code, not to the user: field names, enum constants, exception names (not options). */
     private static final Pattern INTERNAL = Pattern.compile(
-            "\\brho\\b|trainFraction|\\btotal\\b|No enum constant|Exception|internal error|\\bnull\\b");
+            "\\brho\\b|trainFraction|(?<!-)\\btotal\\b|No enum constant|Exception|internal error|\\bnull\\b");
 
     @TempDir
     static Path tmp;
@@ -259,7 +259,26 @@ class BadInputTest {
                         "--sigma-cor", "1"),
                 bad("datasets unknown", "unknown data set 'foo'", "datasets", "fetch", "foo"),
                 bad("bench zero batch", "'0' must be a whole number >= 1", "bench", "dp-step", "--batch-size", "0"),
-                bad("bench recal zero blocks", "'0' must be a whole number >= 1", "bench", "recal", "--blocks", "0"));
+                bad("bench recal zero blocks", "'0' must be a whole number >= 1", "bench", "recal", "--blocks", "0"),
+                // tune: a private search space may not vary what the guarantee is (refused before the data is read)
+                tune("tune space searching the noise source", "--noise changes the guarantee && drop it from the space",
+                        "{\"noise\": {\"choice\": [\"seeded\"]}}"),
+                tune("tune space searching delta", "--delta changes the guarantee && give --delta once",
+                        "{\"lr\": {\"log\": [0.1, 1]}, \"delta\": {\"log\": [1e-6, 1e-4]}}"),
+                tune("tune space searching epsilon", "--epsilon changes the guarantee && --epsilon-total",
+                        "{\"epsilon\": {\"choice\": [\"1\", \"8\"]}}"));
+    }
+
+    /** {@code tune} of dp-sgd on a small a9a, searching the space written (as JSON) to a file of its own. */
+    private static Arguments tune(String name, String expected, String spaceJson) {
+        Path space = tmp.resolve("space-" + name.replace(' ', '-') + ".json");
+        try {
+            Files.writeString(space, spaceJson);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bad(name, expected, "tune", "--algo", "dp-sgd", "--dataset", "a9a", "--data-dir", dir("data-small"), "--clip", "1",
+                "--space", space.toString(), "--epsilon-total", "3", "--out", out(name.replace(' ', '-')));
     }
 
     /** The placeholders of the checkpoint cases, replaced once the files exist. */
