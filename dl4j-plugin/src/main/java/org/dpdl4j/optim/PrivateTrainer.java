@@ -236,11 +236,12 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     public PrivacyStatement statement() {
         RunLedger l = ledger().orElseThrow();
         SamplingScheme scheme = sampler instanceof PoissonSampler ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT;
+        List<MechanismDescription> segments = segments(l.ledger());
         MechanismDescription d = new MechanismDescription("DP-SGD (subsampled Gaussian mechanism, per-example clipping to C = "
-                + config.clipNorm() + ")", ProtectedUnit.EXAMPLE, scheme, sampler.samplingRate(), optimizer.noiseMultiplier(),
-                completedSteps());
+                + (segments.isEmpty() ? config.clipNorm() + ")" : "each segment's clip)"), ProtectedUnit.EXAMPLE, scheme,
+                sampler.samplingRate(), optimizer.noiseMultiplier(), completedSteps());
         return new PrivacyStatement(d, l.accounting().relation(), l.spent(Conversion.STANDARD), l.spent(Conversion.IMPROVED),
-                segments(l.ledger()));
+                segments);
     }
 
     /**

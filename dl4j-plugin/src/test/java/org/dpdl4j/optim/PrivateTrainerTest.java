@@ -274,7 +274,8 @@ class PrivateTrainerTest {
         second.restore(first.state(), first.completedSteps());
         second.run(3);
         String text = second.privacyStatement();
-        assertTrue(text.contains("composed of 2 settings segments"), text);
+        assertTrue(text.startsWith("Privacy statement: DP-SGD (subsampled Gaussian mechanism, per-example clipping to C = each"
+                + " segment's clip)\n") && text.contains("composed of 2 settings segments"), text);
         assertTrue(text.contains("  Segment 1 (as started), steps 1 to 7: DP-SGD step") && text.contains("    Steps: 7, i.e. 0.35 epochs")
                 && text.contains("    Noise multiplier: z = 1 (") && text.contains("with probability q = 0.05."), text);
         assertTrue(text.contains("  Segment 2 (resumed under changed settings), steps 8 to 10: DP-SGD step")
