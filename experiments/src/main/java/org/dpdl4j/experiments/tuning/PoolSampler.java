@@ -55,7 +55,7 @@ final class PoolSampler implements CandidateGenerator {
         CandidatePool.Entry e = pool.get(random == null ? given : random.nextInt(pool.size()));
         Map<String, Object> data = new HashMap<>();
         data.put(POOL_INDEX, e.index());
-        data.put(SEED, seeds.nextLong());
+        data.put(SEED, (long) seeds.nextInt(Integer.MAX_VALUE));   // short and non-negative: readable in the train command
         return new Candidate<>(e.values(), given++, e.flat(), data, null);
     }
 
