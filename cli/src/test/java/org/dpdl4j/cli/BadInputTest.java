@@ -36,9 +36,9 @@ class BadInputTest {
     enum Outcome { CLEAR, UNCLEAR, STACK_TRACE, SILENT }
 
     private static final Map<Outcome, Integer> TALLY = new EnumMap<>(Outcome.class);
-    /** Words that belong to the code, not to the user: field names, enum constants, exception names. */
+    /** Words that belong to the code, not to the user: field names, enum constants, exception names (not options). */
     private static final Pattern INTERNAL = Pattern.compile(
-            "\\brho\\b|trainFraction|\\btotal\\b|No enum constant|Exception|internal error|\\bnull\\b"
+            "\\brho\\b|trainFraction|(?<!-)\\btotal\\b|No enum constant|Exception|internal error|\\bnull\\b"
             + "|shardsPerNode|numFeatures|LibSvmFormat|BinaryLabelScheme|MatchingEngine|TargetNetwork|Feature|ALLOW_|0-based"
             + "|chmod");
 
@@ -289,6 +289,8 @@ class BadInputTest {
                 bad("attack compare into a run", "already holds a run", "attack", "compare", "--target-index", "0", "--out",
                         dir("finished")),
                 bad("attack report into a run", "already holds a run", "attack", "report", "--out", dir("finished")),
+                bad("tune into a run", "already holds a run", "tune", "--algo", "dp-sgd", "--dataset", "a9a", "--data-dir",
+                        dir("data-small"), "--space", "dp-sgd", "--epsilon-total", "5", "--out", dir("finished")),
                 bad("dp-sgd resume of nothing", "nothing to resume && drop --resume", "reproduce", "dp-sgd", "--dataset", "a9a",
                         "--resume", "--out", out("nothing-to-resume")),
                 bad("resume into a directory that holds something else", "already holds a run", "train", "--dataset",
@@ -345,7 +347,26 @@ class BadInputTest {
                 train("missing edge list", "the edge list && no-such-edges.txt does not exist", "--algo", "dsgd", "--topology",
                         "file:" + dir("no-such-edges.txt")),
                 bad("reproduce personalized out is a file", "dpdl4j reproduce personalized: && a-file is a file, not a"
-                        + " directory", "reproduce", "personalized", "--quick", "--out", dir("a-file")));
+                        + " directory", "reproduce", "personalized", "--quick", "--out", dir("a-file")),
+                // tune: a private search space may not vary what the guarantee is (refused before the data is read)
+                tune("tune space searching the noise source", "--noise changes the guarantee && drop it from the space",
+                        "{\"noise\": {\"choice\": [\"seeded\"]}}"),
+                tune("tune space searching delta", "--delta changes the guarantee && give --delta once",
+                        "{\"lr\": {\"log\": [0.1, 1]}, \"delta\": {\"log\": [1e-6, 1e-4]}}"),
+                tune("tune space searching epsilon", "--epsilon changes the guarantee && --epsilon-total",
+                        "{\"epsilon\": {\"choice\": [\"1\", \"8\"]}}"));
+    }
+
+    /** {@code tune} of dp-sgd on a small a9a, searching the space written (as JSON) to a file of its own. */
+    private static Arguments tune(String name, String expected, String spaceJson) {
+        Path space = tmp.resolve("space-" + name.replace(' ', '-') + ".json");
+        try {
+            Files.writeString(space, spaceJson);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bad(name, expected, "tune", "--algo", "dp-sgd", "--dataset", "a9a", "--data-dir", dir("data-small"), "--clip", "1",
+                "--space", space.toString(), "--epsilon-total", "3", "--out", out(name.replace(' ', '-')));
     }
 
     /** The placeholders of the checkpoint cases, replaced once the files exist. */

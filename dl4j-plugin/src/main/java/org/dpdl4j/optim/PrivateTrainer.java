@@ -24,6 +24,7 @@ import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.LedgerEntry;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.LookAheadNoiseSource;
@@ -235,10 +236,31 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     public PrivacyStatement statement() {
         RunLedger l = ledger().orElseThrow();
         SamplingScheme scheme = sampler instanceof PoissonSampler ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT;
+        List<MechanismDescription> segments = segments(l.ledger());
         MechanismDescription d = new MechanismDescription("DP-SGD (subsampled Gaussian mechanism, per-example clipping to C = "
-                + config.clipNorm() + ")", ProtectedUnit.EXAMPLE, scheme, sampler.samplingRate(), optimizer.noiseMultiplier(),
-                completedSteps());
-        return new PrivacyStatement(d, l.accounting().relation(), l.spent(Conversion.STANDARD), l.spent(Conversion.IMPROVED));
+                + (segments.isEmpty() ? config.clipNorm() + ")" : "each segment's clip)"), ProtectedUnit.EXAMPLE, scheme,
+                sampler.samplingRate(), optimizer.noiseMultiplier(), completedSteps());
+        return new PrivacyStatement(d, l.accounting().relation(), l.spent(Conversion.STANDARD), l.spent(Conversion.IMPROVED),
+                segments);
+    }
+
+    /**
+     * Every settings segment of a resumed run as its ledger recorded it (its steps' event gives q and z, its entry's
+     * description the clip), so that the statement never describes the last segment's settings as every step's.
+     */
+    private static List<MechanismDescription> segments(PrivacyLedger ledger) {
+        List<MechanismDescription> out = new ArrayList<>();
+        for (LedgerEntry e : ledger.entries()) {
+            DpEvent event = e.event();
+            SamplingScheme scheme = event instanceof PoissonSampledEvent ? SamplingScheme.POISSON
+                    : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT;
+            double q = event instanceof PoissonSampledEvent p ? p.samplingProbability()
+                    : ((SampledWithoutReplacementEvent) event).samplingRatio();
+            DpEvent inner = event instanceof PoissonSampledEvent p ? p.event() : ((SampledWithoutReplacementEvent) event).event();
+            out.add(new MechanismDescription(e.mechanism(), ProtectedUnit.EXAMPLE, scheme, q,
+                    ((GaussianEvent) inner).noiseMultiplier(), e.count()));
+        }
+        return ledger.lastSegment() > 0 ? out : List.of();
     }
 
     @Override

@@ -259,4 +259,28 @@ class PrivateTrainerTest {
                 () -> PrivateTrainer.builder(logistic(), cfg).data(new ListDataSetIterator<>(masked.asList(), 100)));
         assertTrue(e.getMessage().contains("masks"), e.getMessage());
     }
+
+    @Test
+    void aRunResumedUnderChangedSettingsDescribesEverySegmentWithItsOwnSteps() {
+        INDArray[] d = data();
+        PrivateTrainer first = trainer(logistic(), DpSgdConfig.withNoise(1.0, 1.0, 1e-5, 100, 1), d);
+        first.run(7);
+        String single = first.statement().text();
+        assertTrue(single.contains("  Noise multiplier: z = 1 (") && single.contains("  Steps: 7, i.e. 0.35 epochs")
+                && !single.contains("Segment"), single);
+        // continued with twice the batch and less noise, as --continue-with-new-settings does
+        PrivateTrainer second = trainer(logistic(), DpSgdConfig.withNoise(1.0, 0.8, 1e-5, 200, 1), d);
+        second.ledger().orElseThrow().continueFrom(first.ledger().orElseThrow().ledger(), true);
+        second.restore(first.state(), first.completedSteps());
+        second.run(3);
+        String text = second.privacyStatement();
+        assertTrue(text.startsWith("Privacy statement: DP-SGD (subsampled Gaussian mechanism, per-example clipping to C = each"
+                + " segment's clip)\n") && text.contains("composed of 2 settings segments"), text);
+        assertTrue(text.contains("  Segment 1 (as started), steps 1 to 7: DP-SGD step") && text.contains("    Steps: 7, i.e. 0.35 epochs")
+                && text.contains("    Noise multiplier: z = 1 (") && text.contains("with probability q = 0.05."), text);
+        assertTrue(text.contains("  Segment 2 (resumed under changed settings), steps 8 to 10: DP-SGD step")
+                && text.contains("    Steps: 3, i.e. 0.30 epochs") && text.contains("    Noise multiplier: z = 0.8 (")
+                && text.contains("with probability q = 0.1."), text);
+        assertTrue(text.contains("  Steps in all: 10") && !text.contains("\n  Steps: 10"), "no one segment's q and z over every step: " + text);
+    }
 }

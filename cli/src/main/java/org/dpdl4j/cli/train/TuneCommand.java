@@ -53,7 +53,10 @@ public final class TuneCommand implements Callable<Integer> {
                 + " or grid search and priced before any data is touched; K candidates, K drawn from --candidates, each"
                 + " train a configuration drawn from the pool on the training data less a validation set, and release their"
                 + " validation accuracy with noise; the best candidate's model is released, with --epsilon-total covering"
-                + " the whole tuning (Papernot & Steinke, ICLR 2022). With --tuning-data public nothing is accounted."));
+                + " the whole tuning (Papernot & Steinke, ICLR 2022). The bound assumes K secret: the run directory holds"
+                + " only what is released (model.zip, privacy.txt, best.json), and the tuner's record of every candidate,"
+                + " like this screen, is the operator's (OUT/operator/, not covered). A private search may not vary what the"
+                + " guarantee is (noise, epsilon, delta, ...). With --tuning-data public nothing is accounted."));
         description.add("");
         description.add("Examples:");
         description.add("  dpdl4j tune --algo dp-sgd --dataset a9a --space dp-sgd --candidates geometric:10 --epsilon-total 4");

@@ -44,5 +44,7 @@ class TuneCommandTest {
         double eps = Double.parseDouble(privacy.replaceAll("(?s).*tuning included: epsilon = ([0-9.]+).*", "$1"));
         assertTrue(eps <= 3.0, privacy);
         assertTrue(Files.readString(out.resolve("best.json")).contains("dpdl4j train --algo dp-sgd"));
+        assertTrue(privacy.startsWith("WARNING: SEEDED NOISE"), privacy);
+        assertTrue(Files.isRegularFile(out.resolve("operator/candidates.csv")) && !Files.exists(out.resolve("candidates.csv")));
     }
 }

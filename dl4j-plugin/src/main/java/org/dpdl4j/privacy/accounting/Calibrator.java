@@ -16,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * {@code (hi - lo)/hi < 1e-6} or 100 iterations, and return {@code hi}: the achieved epsilon is
  * always at most the target. The bracket is confined to {@code [1e-12, 1e12]}; leaving it means the
  * target is infeasible (or trivially met), and the error says which.
+ *
+ * <p>A noise found in closed form instead (zCDP's {@code rho(epsilon, delta)} inverted) is exact in real arithmetic
+ * only: {@link #safeSide} moves it to the safe side of the target the same way, so that every calibration, searched
+ * or closed, spends at most its target.
  */
 public final class Calibrator {
     /** Largest noise tried before declaring the target infeasible. */
@@ -24,6 +28,8 @@ public final class Calibrator {
     public static final double MIN_NOISE = 1e-12;
     private static final double RELATIVE_WIDTH = 1e-6;
     private static final int MAX_BISECTIONS = 100;
+    /** The most a closed form's noise is raised for rounding: about a thousand steps of 1e-12. */
+    static final double MAX_ROUNDING = 1e-9;
     private static final Logger LOG = LoggerFactory.getLogger(Calibrator.class);
 
     private Calibrator() {
@@ -93,6 +99,41 @@ public final class Calibrator {
         LOG.debug("calibrated noise {} (epsilon {} <= target {}) after {} evaluations", hi, hiEps, targetEpsilon,
                 eps.count);
         return new Calibration(hi, hiEps, targetEpsilon, eps.count);
+    }
+
+    /**
+     * A noise found in closed form, moved to the safe side of the target: in doubles, the epsilon the accounting
+     * computes at the closed form's noise can land a few units in the last place above the target (e.g. 2.0000000000000013
+     * for a target of 2). Raises the noise by steps of about 1e-12 of itself until {@code epsilonOfNoise} is at most the
+     * target; a noise that already meets it is returned as it is.
+     *
+     * @param noise          the closed form's noise, positive and finite
+     * @param epsilonOfNoise noise to epsilon, computed as the run's ledger will price it; non-increasing, never NaN
+     * @param targetEpsilon  a positive finite target
+     * @throws IllegalStateException if more than rounding (a relative {@value #MAX_ROUNDING}) separates the closed form
+     *                               from the target: then the closed form does not invert this accounting
+     */
+    public static Calibration safeSide(double noise, DoubleUnaryOperator epsilonOfNoise, double targetEpsilon) {
+        Objects.requireNonNull(epsilonOfNoise, "epsilon function must not be null");
+        if (!(noise > 0) || Double.isInfinite(noise)) {
+            throw new IllegalArgumentException("the closed form's noise must be a positive finite number, got " + noise);
+        }
+        if (!(targetEpsilon > 0) || Double.isInfinite(targetEpsilon)) {
+            throw new IllegalArgumentException("target epsilon must be a positive finite number, got " + targetEpsilon);
+        }
+        Evaluator eps = new Evaluator(epsilonOfNoise);
+        double s = noise;
+        double e = eps.at(s);
+        while (e > targetEpsilon) {
+            if (s > noise * (1 + MAX_ROUNDING)) {
+                throw new IllegalStateException(String.format(java.util.Locale.ROOT, "the closed-form noise %s gives epsilon"
+                        + " %s, not the target %s: more than rounding apart, so the closed form does not invert this accounting",
+                        noise, epsilonOfNoise.applyAsDouble(noise), targetEpsilon));
+            }
+            s = Math.nextUp(s) * (1 + 1e-12);
+            e = eps.at(s);
+        }
+        return new Calibration(s, e, targetEpsilon, eps.count);
     }
 
     /**

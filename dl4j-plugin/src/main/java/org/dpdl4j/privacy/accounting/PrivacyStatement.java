@@ -1,5 +1,6 @@
 package org.dpdl4j.privacy.accounting;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -9,19 +10,30 @@ import java.util.Objects;
  * with the standard and the improved RDP conversions (each with its optimal order), and the
  * assumptions under which the numbers hold.
  *
- * @param description what was run
+ * <p>A run resumed under changed settings is made of several settings segments, each with its own sampling and noise:
+ * its statement describes every segment with its own steps, never one segment's settings as if they covered them all.
+ *
+ * @param description what was run (the last segment, for a run of several)
  * @param relation the accountant's neighbouring relation
- * @param standard epsilon with {@link Conversion#STANDARD}
- * @param improved epsilon with {@link Conversion#IMPROVED}
+ * @param standard epsilon with {@link Conversion#STANDARD}, every segment composed
+ * @param improved epsilon with {@link Conversion#IMPROVED}, every segment composed
+ * @param segments every settings segment in order, each with its own steps, when there are several; else empty
  */
 public record PrivacyStatement(MechanismDescription description, NeighbouringRelation relation,
-                               EpsilonBound standard, EpsilonBound improved) {
+                               EpsilonBound standard, EpsilonBound improved, List<MechanismDescription> segments) {
 
     public PrivacyStatement {
         Objects.requireNonNull(description, "description must not be null");
         Objects.requireNonNull(relation, "relation must not be null");
         Objects.requireNonNull(standard, "standard bound must not be null");
         Objects.requireNonNull(improved, "improved bound must not be null");
+        segments = segments.size() > 1 ? List.copyOf(segments) : List.of();
+    }
+
+    /** The statement of a run of one settings segment. */
+    public PrivacyStatement(MechanismDescription description, NeighbouringRelation relation, EpsilonBound standard,
+                            EpsilonBound improved) {
+        this(description, relation, standard, improved, List.of());
     }
 
     /**
@@ -70,16 +82,28 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
         s.append("Privacy statement: ").append(d.mechanism()).append('\n');
         s.append("  Protected: ").append(unit).append(" (").append(level).append(" privacy); neighbouring datasets")
                 .append(" differ by ").append(change).append(" [").append(relation).append("].\n");
-        s.append("  Sampling: ").append(samplingLine(d)).append('\n');
-        s.append("  Noise multiplier: z = ").append(num(d.noiseMultiplier()))
-                .append(" (noise std = z x clipping norm, added to the sum of clipped contributions).\n");
-        s.append("  Steps: ").append(d.steps()).append(", i.e. ").append(fmt("%.2f", d.epochs()))
-                .append(" epochs (steps x q).\n");
+        if (segments.isEmpty()) {
+            appendSettings(s, d, "  ");
+        } else {
+            s.append("  Resumed under changed settings: the run is composed of ").append(segments.size())
+                    .append(" settings segments, each described with its own steps; epsilon composes them all.\n");
+            long first = 1;
+            for (int i = 0; i < segments.size(); i++) {
+                MechanismDescription seg = segments.get(i);
+                s.append("  Segment ").append(i + 1).append(i == 0 ? " (as started)" : " (resumed under changed settings)")
+                        .append(", steps ").append(first).append(" to ").append(first + seg.steps() - 1).append(": ")
+                        .append(seg.mechanism()).append('\n');
+                appendSettings(s, seg, "    ");
+                first += seg.steps();
+            }
+            s.append("  Steps in all: ").append(first - 1).append('\n');
+        }
         s.append("  delta = ").append(num(delta())).append('\n');
         s.append("  epsilon = ").append(epsilonLine(standard, "standard RDP conversion (Mironov 2017)")).append('\n');
         s.append("  epsilon = ").append(epsilonLine(improved, "improved conversion (Balle et al. 2020)")).append('\n');
         s.append("Assumptions and limits:\n");
-        s.append("  - ").append(samplingAssumption(d.samplingScheme())).append('\n');
+        (segments.isEmpty() ? List.of(d) : segments).stream().map(MechanismDescription::samplingScheme).distinct()
+                .forEach(scheme -> s.append("  - ").append(samplingAssumption(scheme)).append('\n'));
         s.append("  - Each ").append(d.protectedUnit() == ProtectedUnit.EXAMPLE ? "example's" : "user's")
                 .append(" contribution to every step is clipped to the norm bound, and fresh noise is drawn each step")
                 .append(" from a cryptographically secure source; a seeded or reused noise stream voids the guarantee.\n");
@@ -95,6 +119,15 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
     @Override
     public String toString() {
         return text();
+    }
+
+    /** The sampling, noise and steps of one segment (or of the whole run), each line with the given indent. */
+    private static void appendSettings(StringBuilder s, MechanismDescription d, String indent) {
+        s.append(indent).append("Sampling: ").append(samplingLine(d)).append('\n');
+        s.append(indent).append("Noise multiplier: z = ").append(num(d.noiseMultiplier()))
+                .append(" (noise std = z x clipping norm, added to the sum of clipped contributions).\n");
+        s.append(indent).append("Steps: ").append(d.steps()).append(", i.e. ").append(fmt("%.2f", d.epochs()))
+                .append(" epochs (steps x q).\n");
     }
 
     private static String samplingLine(MechanismDescription d) {

@@ -140,6 +140,16 @@ public final class LedgerAccounting {
         return Calibrator.calibrate(s -> uncachedPlan(eventOfNoise.apply(s), count, delta), targetEpsilon);
     }
 
+    /**
+     * A noise parameter found in closed form, checked against this accounting's own price of {@code count} applications
+     * of {@code eventOfNoise(noise)} (the bits a ledger holding them reports) and moved to its safe side
+     * ({@link Calibrator#safeSide}).
+     */
+    public Calibration safeSide(double noise, DoubleFunction<DpEvent> eventOfNoise, long count, double delta, double targetEpsilon) {
+        Objects.requireNonNull(eventOfNoise, "noise-to-event function");
+        return Calibrator.safeSide(noise, s -> uncachedPlan(eventOfNoise.apply(s), count, delta), targetEpsilon);
+    }
+
     private double uncachedPlan(DpEvent event, long count, double delta) {
         if (pricing instanceof AdditiveAccountant additive) {
             double[] cost = additive.cost(event);

@@ -14,6 +14,21 @@ public final class LedgerStatement {
     private LedgerStatement() {
     }
 
+    /**
+     * The first lines of the statement of a run resumed under changed settings (empty for a run of one settings segment):
+     * a protocol's own description of its mechanism is that of the settings it runs under now, so the statement says
+     * first that the earlier segments ran under others, listed in the ledger.
+     */
+    public static String resumedPreamble(RunLedger run) {
+        int segments = run.ledger().lastSegment() + 1;
+        if (segments < 2) {
+            return "";
+        }
+        return "Resumed under changed settings: this run is composed of " + segments + " settings segments, each listed with"
+                + " its own mechanism in the ledger below, whose epsilon composes them all. The description that follows is"
+                + " of the last segment's settings (segment " + segments + "), not of every step.\n";
+    }
+
     /** The ledger section of a privacy statement. */
     public static String text(RunLedger run) {
         PrivacyLedger ledger = run.ledger();

@@ -413,7 +413,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             return "";
         }
         RunLedger l = ledger().orElseThrow();
-        StringBuilder s = new StringBuilder();
+        StringBuilder s = new StringBuilder(org.dpdl4j.privacy.ledger.LedgerStatement.resumedPreamble(l));
         s.append("Privacy statement: ").append(config.algorithm().cliName()).append(", ")
                 .append(config.unit().name().toLowerCase(java.util.Locale.ROOT)).append("-level (")
                 .append(privacy.relation()).append(")\n");

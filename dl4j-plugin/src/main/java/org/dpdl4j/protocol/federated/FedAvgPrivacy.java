@@ -70,7 +70,7 @@ public final class FedAvgPrivacy {
 
     /**
      * The noise multiplier z that keeps T rounds of DP-FedAvg within (epsilon, delta): closed form for local DP
-     * ({@code rho = 2T / z^2}), bisection with the RDP accountant over its order grid for central DP (the analysis of
+     * ({@code rho = 2T / z^2}, moved to the safe side of the target by rounding), bisection with the RDP accountant over its order grid for central DP (the analysis of
      * DP-FedAvg; a run's ledger may then report slightly less than the target, never more).
      */
     public static double calibrate(FedAvgVariant variant, ClientSampling sampling, int clients, long rounds, double epsilon,
@@ -79,7 +79,8 @@ public final class FedAvgPrivacy {
             throw new IllegalArgumentException("the number of rounds must be >= 1, got " + rounds);
         }
         return switch (variant) {
-            case DP_LOCAL -> Math.sqrt(2.0 * rounds / ZCdp.rho(epsilon, delta));
+            case DP_LOCAL -> LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).safeSide(
+                    Math.sqrt(2.0 * rounds / ZCdp.rho(epsilon, delta)), GaussianEvent::new, rounds, delta, epsilon).noise();
             case DP_CENTRAL -> {
                 Calibration c = new LedgerAccounting(AccountantFactory.rdp(), sampling.relation())
                         .calibrate(z -> sampling.centralEvent(clients, new GaussianEvent(z)), rounds, delta, epsilon);

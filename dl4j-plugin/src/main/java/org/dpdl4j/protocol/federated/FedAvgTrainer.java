@@ -373,7 +373,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (privacy == null) {
             return "";
         }
-        return privacy.statement(ledger().orElseThrow(), completedSteps(), config, adversary)
+        return org.dpdl4j.privacy.ledger.LedgerStatement.resumedPreamble(ledger().orElseThrow())
+                + privacy.statement(ledger().orElseThrow(), completedSteps(), config, adversary)
                 + org.dpdl4j.privacy.ledger.LedgerStatement.text(ledger().orElseThrow());
     }
 

@@ -1,11 +1,15 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.graph.Graph;
+import org.dpdl4j.privacy.accounting.Calibrator;
+import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.privacy.accounting.correlated.CorrelatedNoise;
 import org.dpdl4j.privacy.accounting.correlated.KappaResult;
 import org.dpdl4j.privacy.accounting.correlated.SecRdpAccountant;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -99,7 +103,10 @@ public final class GopaAccountant {
 
     /**
      * The largest kappa per release for which {@code releases} releases of sensitivity Delta stay within
-     * (epsilon, delta): the linear RDP curve gives {@code kappa = 2 rho(epsilon, delta) / (releases Delta^2)}.
+     * (epsilon, delta): the linear RDP curve gives {@code kappa = 2 rho(epsilon, delta) / (releases Delta^2)}, lowered
+     * by rounding only when the standard accounting prices the releases ({@link CorrelatedGaussianEvent}, replace-one:
+     * Delta is twice the contribution's norm) a few bits above epsilon ({@link Calibrator#safeSide}, its noise being
+     * the factor the budget is divided by).
      */
     public static double kappaBudget(double epsilon, double delta, long releases, double sensitivity) {
         if (releases < 1) {
@@ -108,7 +115,10 @@ public final class GopaAccountant {
         if (!(sensitivity > 0) || Double.isInfinite(sensitivity)) {
             throw new IllegalArgumentException("the L2 sensitivity must be a positive finite number, got " + sensitivity);
         }
-        return 2 * ZCdp.rho(epsilon, delta) / (releases * sensitivity * sensitivity);
+        double closedForm = 2 * ZCdp.rho(epsilon, delta) / (releases * sensitivity * sensitivity);
+        double divisor = LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).safeSide(1.0,
+                d -> new CorrelatedGaussianEvent(closedForm / d, sensitivity / 2), releases, delta, epsilon).noise();
+        return divisor == 1.0 ? closedForm : closedForm / divisor;
     }
 
     public Graph graph() {

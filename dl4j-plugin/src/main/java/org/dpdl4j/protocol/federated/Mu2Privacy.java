@@ -1,6 +1,7 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.privacy.accounting.Calibration;
+import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.Conversion;
@@ -156,7 +157,7 @@ public final class Mu2Privacy {
      * The noise std that makes T rounds {@code (epsilon, delta)}-DP, in closed form:
      * {@code sigma^2 = 2 T S^2 / rho} (untrusted) or {@code 2 T S^2 / (M^2 rho)} (trusted), with
      * {@code rho = (sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))^2}. The trusted sigma is exactly 1/M of the
-     * untrusted one.
+     * untrusted one. The closed form is moved to the safe side of the target by rounding ({@link Calibrator#safeSide}).
      *
      * @throws IllegalArgumentException if epsilon is not positive and finite, or delta is outside (0, 1)
      */
@@ -165,7 +166,10 @@ public final class Mu2Privacy {
         requireRun(sensitivityBound, machines, rounds);
         double rho = ZCdp.rho(epsilon, delta);
         double untrusted = sensitivityBound * Math.sqrt(2.0 * rounds / rho);
-        return trust == ServerTrust.TRUSTED ? untrusted / machines : untrusted;
+        double closedForm = trust == ServerTrust.TRUSTED ? untrusted / machines : untrusted;
+        // rounding can put the closed form a few bits above the target: checked as the ledger prices the rounds
+        return Calibrator.safeSide(closedForm, sigma -> of(trust, sensitivityBound, machines, NoiseSchedule.constant(sigma), delta)
+                .epsilon(rounds), epsilon).noise();
     }
 
     /**

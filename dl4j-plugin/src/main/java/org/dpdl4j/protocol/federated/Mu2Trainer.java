@@ -363,7 +363,8 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
         if (privacy == null) {
             return "";
         }
-        return privacy.statement(ledger().orElseThrow(), completedSteps(), setup == null ? null : setup.constants())
+        return org.dpdl4j.privacy.ledger.LedgerStatement.resumedPreamble(ledger().orElseThrow())
+                + privacy.statement(ledger().orElseThrow(), completedSteps(), setup == null ? null : setup.constants())
                 + org.dpdl4j.privacy.ledger.LedgerStatement.text(ledger().orElseThrow());
     }
 

@@ -1,6 +1,8 @@
 package org.dpdl4j.protocol.personalized;
 
+import java.util.Arrays;
 import java.util.Locale;
+import org.dpdl4j.privacy.accounting.Calibrator;
 
 /**
  * How an agent splits its budget epsilon-bar over its releases (spec 6.4).
@@ -77,6 +79,15 @@ public enum BudgetAllocation {
                 }
             }
         }
-        return out;
+        return withinBudget(out, epsilonBar);
+    }
+
+    /**
+     * The parts, scaled down (their Laplace noise up) when rounding puts their sum a unit in the last place above
+     * epsilon-bar, as {@link Calibrator#safeSide} moves any closed form; parts already within it are kept as they are.
+     */
+    private static double[] withinBudget(double[] parts, double epsilonBar) {
+        double scale = Calibrator.safeSide(1.0, k -> Arrays.stream(parts).map(e -> e / k).sum(), epsilonBar).noise();
+        return scale == 1.0 ? parts : Arrays.stream(parts).map(e -> e / scale).toArray();
     }
 }

@@ -2,8 +2,14 @@ package org.dpdl4j.protocol.recal;
 
 import java.util.Arrays;
 import java.util.Locale;
+import org.dpdl4j.privacy.accounting.Calibrator;
+import org.dpdl4j.privacy.accounting.Conversion;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.LedgerEntry;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 
 /**
  * The zCDP accounting of agents that publish noisy messages with a decaying Gaussian noise (spec 5.4, DP-RECAL's
@@ -76,7 +82,8 @@ public final class DecayingNoisePrivacy {
     /**
      * The smallest first-publication std {@code sigma} such that K publications stay within (epsilon, delta):
      * {@code sigma^2 = Delta^2 decaySum(zeta, K) / (2 rho(epsilon, delta))}, rounded up until the achieved epsilon is
-     * at most the target.
+     * at most the target, both in closed form (so that a calibration the ledger already accepted keeps its bits) and as
+     * a run's ledger adds the publications up, one by one ({@link #ledgerEpsilon}), which rounds differently.
      */
     public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta) {
         if (publications < 1) {
@@ -88,10 +95,19 @@ public final class DecayingNoisePrivacy {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "no finite noise keeps %d publications with zeta = %s"
                     + " within epsilon = %s: zeta^-K overflows; raise zeta towards 1 or publish less", publications, zeta, epsilon));
         }
-        while (ZCdp.epsilon(rho(sensitivity, s, zeta, publications), delta) > epsilon) {
-            s = Math.nextUp(s) * (1 + 1e-12);
+        double closedForm = Calibrator.safeSide(s, x -> ZCdp.epsilon(rho(sensitivity, x, zeta, publications), delta), epsilon)
+                .noise();
+        return Calibrator.safeSide(closedForm, x -> ledgerEpsilon(sensitivity, x, zeta, publications, delta), epsilon).noise();
+    }
+
+    /** The epsilon of K publications of one agent as its run's ledger (standard accounting) prices them. */
+    static double ledgerEpsilon(double sensitivity, double sigma, double zeta, long publications, double delta) {
+        PrivacyLedger plan = new PrivacyLedger();
+        for (long m = 1; m <= publications; m++) {
+            plan.add(new LedgerEntry(new ZCdpEvent(publicationRho(sensitivity, sigma, zeta, m)), 1, LedgerEntry.ALL_PARTIES,
+                    "plan", true, 0));
         }
-        return s;
+        return LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).bound(plan, delta, Conversion.STANDARD).epsilon();
     }
 
     /** The zCDP event of agent i's m-th publication. */

@@ -96,13 +96,22 @@ public final class RandomWalkPrivacy {
 
     /**
      * The noise std that keeps the most visited party within (epsilon, delta): with {@code rho = rho(epsilon, delta)},
-     * {@code sigma = L_F sqrt(2 N_max / rho)}.
+     * {@code sigma = L_F sqrt(2 N_max / rho)}, priced by the standard accounting (as {@link #ldpEpsilon()} prices it).
      */
     public static double calibrate(long maxVisits, double gradientBound, double epsilon, double delta) {
+        return calibrate(maxVisits, gradientBound, epsilon, delta, LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE));
+    }
+
+    /**
+     * The closed form, moved to the safe side of the target as {@code accounting} (the run's ledger's) prices the most
+     * visited party's visits, so that the walk never spends more than epsilon ({@link LedgerAccounting#safeSide}).
+     */
+    public static double calibrate(long maxVisits, double gradientBound, double epsilon, double delta, LedgerAccounting accounting) {
         if (maxVisits < 1) {
             throw new IllegalArgumentException("no party is visited: nothing to calibrate");
         }
-        return gradientBound * Math.sqrt(2.0 * maxVisits / ZCdp.rho(epsilon, delta));
+        double closedForm = gradientBound * Math.sqrt(2.0 * maxVisits / ZCdp.rho(epsilon, delta));
+        return accounting.safeSide(closedForm, s -> new GaussianEvent(s / gradientBound), maxVisits, delta, epsilon).noise();
     }
 
     /** The per-contribution network-DP curve on the default RDP orders (see {@link NetworkDpBound}). */

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -156,7 +157,8 @@ public final class RandomWalkRunBuilder {
         long maxVisits = java.util.Arrays.stream(visits).max().orElse(0);
         boolean byTarget = !Double.isNaN(targetEpsilon);
         require(!(byTarget && !Double.isNaN(sigma)), "give either a target (target(epsilon, delta)) or a noise std (sigma(s)), not both");
-        double s = byTarget ? RandomWalkPrivacy.calibrate(maxVisits, gradientBound, targetEpsilon, delta)
+        LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
+        double s = byTarget ? RandomWalkPrivacy.calibrate(maxVisits, gradientBound, targetEpsilon, delta, accounting)
                 : Double.isNaN(sigma) ? 0.0 : sigma;
         if (s > 0) {
             require(gradientBound > 0 && Double.isFinite(gradientBound), "a private walk needs a finite gradient bound L_F"

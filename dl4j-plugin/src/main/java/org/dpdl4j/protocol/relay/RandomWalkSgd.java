@@ -211,7 +211,8 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
         if (privacy == null) {
             return "";
         }
-        return String.format(java.util.Locale.ROOT, "Privacy statement: random-walk SGD, local DP of each party against"
+        return org.dpdl4j.privacy.ledger.LedgerStatement.resumedPreamble(ledger().orElseThrow())
+                + String.format(java.util.Locale.ROOT, "Privacy statement: random-walk SGD, local DP of each party against"
                         + " the next holder of the token (%s)%n  per visit: %s%n  L_F = %s, sigma = %s, %d parties, %d steps,"
                         + " at most %d visits to one party%n", privacy.relation(), mechanism, config.gradientBound(),
                 config.sigma(), parties.size(), config.steps(), privacy.maxVisits())

@@ -87,4 +87,21 @@ class CalibratorTest {
         assertThrows(IllegalArgumentException.class, () -> Calibrator.dpSgdNoiseMultiplier(1.0, 1e-5, 0.01, 0));
         assertThrows(IllegalArgumentException.class, () -> Calibrator.dpSgdNoiseMultiplier(1.0, 1.0, 0.01, 10));
     }
+
+    @Test
+    void aClosedFormIsMovedToTheSafeSideOfItsTargetByRoundingOnly() {
+        // epsilon = 1 / noise: the closed form 1 / target can land a bit above the target in doubles
+        java.util.function.DoubleUnaryOperator eps = s -> 1 / s;
+        for (double target : new double[] {0.1, 0.3, 0.7, 2.0, 3.3, 9.1}) {
+            double closedForm = Math.nextDown(1 / target);   // one unit in the last place too little noise
+            Calibration c = Calibrator.safeSide(closedForm, eps, target);
+            assertTrue(c.epsilon() <= target && eps.applyAsDouble(c.noise()) == c.epsilon(), target + ": " + c);
+            assertTrue(c.noise() >= closedForm && c.noise() <= closedForm * (1 + 1e-11), "moved by rounding only: " + c);
+        }
+        assertEquals(4.0, Calibrator.safeSide(4.0, eps, 0.25).noise(), 0.0, "a closed form already within the target is kept");
+        IllegalStateException wrong = assertThrows(IllegalStateException.class, () -> Calibrator.safeSide(3.9, eps, 0.25));
+        assertTrue(wrong.getMessage().contains("more than rounding"), wrong.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Calibrator.safeSide(Double.NaN, eps, 0.25));
+        assertThrows(IllegalArgumentException.class, () -> Calibrator.safeSide(4.0, eps, 0));
+    }
 }

@@ -154,6 +154,22 @@ class RunLedgerTest {
         }
     }
 
+    @Test
+    void aStatementOfSeveralSegmentsSaysFirstThatItsDescriptionIsTheLastSegments() {
+        RunLedger first = unlimited(REPLACE_ONE);
+        first.spend(0, new GaussianEvent(8), "round, sigma 8");
+        assertEquals("", LedgerStatement.resumedPreamble(first), "one segment: the protocol's description covers every step");
+        RunLedger resumed = unlimited(REPLACE_ONE);
+        resumed.continueFrom(first.ledger(), true);
+        resumed.spend(1, new GaussianEvent(4), "round, sigma 4");
+        String preamble = LedgerStatement.resumedPreamble(resumed);
+        assertTrue(preamble.contains("composed of 2 settings segments") && preamble.contains("last segment's settings (segment 2),"
+                + " not of every step"), preamble);
+        String ledger = LedgerStatement.text(resumed);
+        assertTrue(ledger.contains("segment 1 (as started):\n    1 x round, sigma 8")
+                && ledger.contains("segment 2 (resumed under changed settings):\n    1 x round, sigma 4"), ledger);
+    }
+
     /** The epsilon of {@code count} releases of the event to everyone (independently of any run). */
     private static double epsilonOf(DpEvent event, long count) {
         return LedgerAccounting.standard(REPLACE_ONE).plannedEpsilon(event, count, DELTA);

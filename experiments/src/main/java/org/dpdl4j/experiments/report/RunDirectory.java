@@ -228,6 +228,22 @@ public final class RunDirectory implements AutoCloseable {
     }
 
     /**
+     * A folder inside the run, created if missing, under this directory's claim (closing it releases nothing): for
+     * files kept apart from the run's top level, e.g. a tuning's operator-only record.
+     *
+     * @param name a plain name (letters, digits, '.', '_', '-')
+     */
+    public RunDirectory folder(String name) {
+        Path folder = file(name);
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + folder + ": " + e.getMessage(), e);
+        }
+        return new RunDirectory(folder, null, Optional.empty(), false);
+    }
+
+    /**
      * A file of the run, by plain file name (no directories).
      *
      * @throws IllegalArgumentException for names with separators, "..", or characters unsafe in file names
@@ -293,7 +309,8 @@ public final class RunDirectory implements AutoCloseable {
     /**
      * Every file the directory holds, for the line that lists a run's files: by name, numbered files of one kind as one
      * entry ({@code model-node-<i>.zip (16 files)}), and the lock file last, with what it is. A run directory is empty
-     * when claimed, so this names exactly what the run wrote (a resumed run's earlier files included).
+     * when claimed, so this names exactly what the run wrote (a resumed run's earlier files included). Folders are not
+     * listed, and a {@link #folder}'s listing has no lock file.
      */
     public String listing() {
         List<String> names = new ArrayList<>();
@@ -324,16 +341,22 @@ public final class RunDirectory implements AutoCloseable {
                 shown.add(family + " (" + families.get(family) + " files)");
             }
         }
-        shown.add(DirectoryLock.LISTED);
+        if (lock != null) {
+            shown.add(DirectoryLock.LISTED);
+        }
         return String.join(", ", shown);
     }
 
     /**
-     * Releases the directory's claim. When the run wrote nothing (it failed before its first file), the directory is
-     * left as the run found it: the claim is abandoned, and the directory removed if the run created it.
+     * Releases the directory's claim (a {@link #folder} holds none of its own). When the run wrote nothing (it failed
+     * before its first file), the directory is left as the run found it: the claim is abandoned, and the directory
+     * removed if the run created it.
      */
     @Override
     public void close() {
+        if (lock == null) {
+            return;
+        }
         if (!holdsOnlyTheLock()) {
             lock.close();
             return;

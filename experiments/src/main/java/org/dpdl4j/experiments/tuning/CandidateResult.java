@@ -4,7 +4,8 @@ import java.util.Map;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 
 /**
- * What one candidate did.
+ * What one candidate did. Only the best candidate's model, values and score are released; the rest (its number, and
+ * the list of every candidate, which show K) is the tuner's own record.
  *
  * @param number    its place in the tuning (0-based)
  * @param poolIndex the pool configuration it trained
@@ -13,13 +14,14 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
  * @param outcome   how its run ended
  * @param score     its released (noisy, for private tuning) validation accuracy; -Infinity when it produced no model
  * @param epsilon   what its own run's ledger spent (NaN without a ledger)
+ * @param secureNoise whether its run's noise came from a secure source (false without a ledger)
  * @param steps     steps it took
  * @param planned   steps it was planned for
  * @param seconds   wall-clock time of its training and scoring
  * @param model     its model, or null when it produced none
  */
 public record CandidateResult(int number, int poolIndex, Map<String, String> values, long seed, Outcome outcome, double score,
-                              double epsilon, long steps, long planned, double seconds, MultiLayerNetwork model) {
+                              double epsilon, boolean secureNoise, long steps, long planned, double seconds, MultiLayerNetwork model) {
 
     /** How a candidate's run ended. */
     public enum Outcome {

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import java.util.function.IntToLongFunction;
 import org.deeplearning4j.arbiter.optimize.api.Candidate;
 import org.deeplearning4j.arbiter.optimize.api.OptimizationResult;
 import org.deeplearning4j.arbiter.optimize.api.TaskCreator;
@@ -30,21 +29,17 @@ import org.dpdl4j.runtime.TrainingRun;
 final class CandidateTrainer implements TaskCreator {
     private final CandidateSetup setup;
     private final ValidationScore score;
-    private final IntToLongFunction seedOf;
     private final long count;
     private final Consumer<CandidateResult> onResult;
     private volatile RuntimeException failure;
 
     /**
-     * @param seedOf   the seed of the candidate with this number (independent candidates need their own noise)
-     * @param count    how many candidates the tuning runs (for the progress bar's label)
+     * @param count    how many candidates the tuning runs (for the progress bar's label: the operator's screen)
      * @param onResult called with every finished candidate, in order
      */
-    CandidateTrainer(CandidateSetup setup, ValidationScore score, IntToLongFunction seedOf, long count,
-                     Consumer<CandidateResult> onResult) {
+    CandidateTrainer(CandidateSetup setup, ValidationScore score, long count, Consumer<CandidateResult> onResult) {
         this.setup = setup;
         this.score = score;
-        this.seedOf = seedOf;
         this.count = count;
         this.onResult = onResult;
     }
@@ -87,7 +82,7 @@ final class CandidateTrainer implements TaskCreator {
         Map<String, String> values = (Map<String, String>) candidate.getValue();
         int number = candidate.getIndex();
         int poolIndex = (Integer) candidate.getDataParameters().get(PoolSampler.POOL_INDEX);
-        long seed = seedOf.applyAsLong(number);
+        long seed = (Long) candidate.getDataParameters().get(PoolSampler.SEED);
         CandidateResult result;
         try (TrainingRun run = setup.build(values, seed);
              ProgressBar bar = ProgressBar.builder(String.format("candidate %d/%d", number + 1, count), run.plannedSteps())
@@ -108,7 +103,8 @@ final class CandidateTrainer implements TaskCreator {
             boolean scored = outcome != CandidateResult.Outcome.DIVERGED;
             double value = scored ? score.score(run.model()) : Double.NEGATIVE_INFINITY;
             result = new CandidateResult(number, poolIndex, values, seed, outcome, value,
-                    run.ledger().map(l -> l.epsilon()).orElse(Double.NaN), run.completedSteps(), run.plannedSteps(),
+                    run.ledger().map(l -> l.epsilon()).orElse(Double.NaN),
+                    run.ledger().map(l -> l.secureNoise()).orElse(false), run.completedSteps(), run.plannedSteps(),
                     (System.currentTimeMillis() - start) / 1000.0, scored ? run.model() : null);
         }
         onResult.accept(result);

@@ -11,27 +11,35 @@ import org.deeplearning4j.arbiter.optimize.api.ParameterSpace;
 /**
  * The candidate generator Arbiter's runner asks for candidates: exactly {@code count} of them, each a pool
  * configuration drawn uniformly at random with replacement (private tuning: every candidate is an independent draw
- * of the same mechanism, as the tuning bound requires), or the pool in order (tuning on public data).
+ * of the same mechanism, as the tuning bound requires), or the pool in order (tuning on public data). Each candidate
+ * also gets its run's seed, drawn from a stream of its own: a released candidate's seed then says nothing about its
+ * place in the tuning (a seed derived from the place would reveal how many candidates came before it, a lower bound
+ * on K, which the tuning bound assumes secret).
  */
 final class PoolSampler implements CandidateGenerator {
     /** The key of a candidate's pool index in its data parameters. */
     static final String POOL_INDEX = "pool";
+    /** The key of a candidate's seed in its data parameters. */
+    static final String SEED = "seed";
 
     private final CandidatePool pool;
     private final long count;
     private final RandomGenerator random;
+    private final RandomGenerator seeds;
     private int given;
 
     /**
      * @param random the draws from the pool, or null to give the pool in order
+     * @param seeds  the candidates' seeds, one draw per candidate
      */
-    PoolSampler(CandidatePool pool, long count, RandomGenerator random) {
+    PoolSampler(CandidatePool pool, long count, RandomGenerator random, RandomGenerator seeds) {
         if (random == null && count > pool.size()) {
             throw new IllegalArgumentException("cannot give " + count + " candidates in order from a pool of " + pool.size());
         }
         this.pool = pool;
         this.count = count;
         this.random = random;
+        this.seeds = seeds;
     }
 
     @Override
@@ -47,6 +55,7 @@ final class PoolSampler implements CandidateGenerator {
         CandidatePool.Entry e = pool.get(random == null ? given : random.nextInt(pool.size()));
         Map<String, Object> data = new HashMap<>();
         data.put(POOL_INDEX, e.index());
+        data.put(SEED, (long) seeds.nextInt(Integer.MAX_VALUE));   // short and non-negative: readable in the train command
         return new Candidate<>(e.values(), given++, e.flat(), data, null);
     }
 

@@ -15,7 +15,8 @@ public final class TuningOptions {
 
     public static final RunOption<String> SPACE = RunOption.of("space", "SPACE", ValueType.text("a preset or a JSON file"), FREE,
             "The search space: a preset (" + String.join(", ", SearchSpace.PRESETS) + ") or a JSON file, e.g."
-                    + " {\"lr\": {\"log\": [0.01, 1]}, \"batch-size\": {\"log-integer\": [32, 1024]}}.");
+                    + " {\"lr\": {\"log\": [0.01, 1]}, \"batch-size\": {\"log-integer\": [32, 1024]}}. A private search"
+                    + " may not vary what the guarantee is (noise, epsilon, delta, epsilon-budget, adversary, unit, ...).");
     public static final RunOption<String> CANDIDATES = RunOption.of("candidates", "DIST", ValueType.checked(
                     "geometric:MEAN, logarithmic:MEAN, negative-binomial:ETA:MEAN or poisson:MEAN", TuningOptions::checkCandidates),
             FREE, "The random number of candidates: geometric:MEAN (default geometric:10), logarithmic:MEAN,"

@@ -10,8 +10,8 @@ import org.dpdl4j.runtime.options.RunSettings;
  * What a tuning produced.
  *
  * @param directory    where its files are
- * @param candidates   every candidate, in order (the tuner's own record: with K and every score, it is not covered by
- *                     the guarantee)
+ * @param candidates   every candidate, in order (the tuner's own record, like the run directory's operator/ folder:
+ *                     with K and every score, it is not covered by the guarantee)
  * @param best         the best candidate, empty when none produced a model (or K was 0)
  * @param bestSettings the best candidate's full protocol settings, for {@code train}
  * @param cost         the privacy cost of a private tuning; empty on public data

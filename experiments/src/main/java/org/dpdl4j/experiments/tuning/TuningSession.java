@@ -19,13 +19,8 @@ import org.deeplearning4j.arbiter.optimize.runner.LocalOptimizationRunner;
 import org.deeplearning4j.util.ModelSerializer;
 import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.experiments.report.AtomicFiles;
-import org.dpdl4j.experiments.report.Figure;
-import org.dpdl4j.experiments.report.MetricsCsv;
-import org.dpdl4j.experiments.report.Panel;
-import org.dpdl4j.experiments.report.Plots;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
-import org.dpdl4j.experiments.report.Series;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.training.SessionOptions;
 import org.dpdl4j.experiments.workload.Evaluation;
@@ -34,7 +29,6 @@ import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.LedgerStatement;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -54,12 +48,15 @@ import org.dpdl4j.tuning.CandidateCount;
  * configuration drawn uniformly from the pool, is trained on the training data less a held-out validation set and
  * scored there with noise; the best candidate's model is the released model, and its ledger holds the tuning's cost.
  * With {@code --epsilon-total}, every candidate's {@code --epsilon} is calibrated so that the released model stays
- * within it. On data declared public nothing is accounted, every pool configuration is trained once, and the best
- * configuration is saved for {@code train}.
+ * within it. A private search space may not vary what the guarantee is (noise source, epsilon, delta, adversary, ...:
+ * {@link GuaranteeSettings}). On data declared public nothing is accounted, every pool configuration is trained once,
+ * and the best configuration is saved for {@code train}.
  *
- * <p>Files: {@code best.json} (the best configuration and the {@code train} command that reruns it),
- * {@code model.zip} and {@code privacy.txt} (the released model and its statement), and the tuner's own record,
- * {@code candidates.csv}, {@code tuning.png} and {@code summary.md}.
+ * <p>Files. Released, in the run directory itself, none of them holding K or a candidate's place: {@code best.json}
+ * (the best configuration, its seed, drawn at random, and the {@code train} command that reruns it), {@code model.zip}
+ * and {@code privacy.txt} (the released model and its statement). The tuner's own record, which shows K and every
+ * candidate and is not covered by the guarantee, is in the folder {@code operator/} ({@link OperatorRecord}); so is the
+ * terminal's output, which is the operator's screen.
  */
 public final class TuningSession {
     private static final double DEFAULT_SCORE_NOISE = 20;
@@ -100,12 +97,25 @@ public final class TuningSession {
      * @throws IllegalArgumentException for settings that do not fit (naming the option and the fix)
      */
     public TuningResult run() throws IOException {
-        publicData();   // a mode that does not fit is refused before the data is read
+        boolean publicData = publicData();   // a mode or a space that does not fit is refused before the data is read
         long seed = settings.get(RunOptions.SEED, 1L);
         SearchSpace space = SearchSpace.of(settings.require(TuningOptions.SPACE, "choose a search space (a preset or a JSON file)"));
+        if (!publicData) {
+            GuaranteeSettings.refuseInPrivateSearch(space);
+        }
         RunSettings workloadSettings = only(settings, WorkloadOptions.all());
         DataDirectory dataDir = DataDirectory.resolve(settings.get(SessionOptions.DATA_DIR).map(Path::of).orElse(null));
-        return run(Workloads.load(workloadSettings.with(RunOptions.SEED, seed), protocol, dataDir), space);
+        // --out is claimed before the data is read, so a taken directory is refused at once
+        try (RunDirectory dir = claim(settings.require(WorkloadOptions.DATASET, "choose the data set"))) {
+            return run(Workloads.load(workloadSettings.with(RunOptions.SEED, seed), protocol, dataDir), space, dir);
+        }
+    }
+
+    /** The tuning's directory: --out, claimed as every command claims it, else a new one under runs/. */
+    private RunDirectory claim(String dataset) {
+        return settings.get(SessionOptions.OUT).map(Path::of)
+                .map(p -> RunDirectory.claim(p, "dpdl4j tune", "dpdl4j tune --algo " + protocol.name(), RunDirectory.Reuse.NOTHING))
+                .orElseGet(() -> RunDirectory.fresh("tune-" + protocol.name() + "-" + dataset));
     }
 
     /**
@@ -131,7 +141,16 @@ public final class TuningSession {
 
     /** Tunes on a workload already loaded (the data set options are then only used for the network). */
     TuningResult run(Workload workload, SearchSpace space) throws IOException {
+        try (RunDirectory dir = claim(workload.name())) {
+            return run(workload, space, dir);
+        }
+    }
+
+    private TuningResult run(Workload workload, SearchSpace space, RunDirectory dir) throws IOException {
         boolean publicData = publicData();
+        if (!publicData) {
+            GuaranteeSettings.refuseInPrivateSearch(space);
+        }
         long seed = settings.get(RunOptions.SEED, 1L);
         RunSettings workloadSettings = only(settings, WorkloadOptions.all());
         RunSettings fixed = without(settings, sessionOptions());
@@ -159,23 +178,22 @@ public final class TuningSession {
         }
         long k = publicData ? pool.size() : count.sample(noise.sampling(new NoiseKey(seed, "tuning-count", 0, 0)));
         RandomGenerator draws = publicData ? null : noise.sampling(new NoiseKey(seed, "tuning-draws", 0, 0));
-        try (RunDirectory dir = settings.get(SessionOptions.OUT).map(Path::of)
-                .map(p -> RunDirectory.claim(p, "dpdl4j tune", "dpdl4j tune --algo " + protocol.name(), RunDirectory.Reuse.NOTHING))
-                .orElseGet(() -> RunDirectory.fresh("tune-" + protocol.name() + "-" + workload.name()))) {
-            dir.writeConfig(config(space, pool, count, k, cost), Provenance.capture(Map.of("seed", seed), arguments));
-            List<CandidateResult> results = Collections.synchronizedList(new ArrayList<>());
-            CandidateTrainer trainer = new CandidateTrainer(setup, score, number -> seed + 1 + number, k, results::add);
-            runArbiter(pool, k, draws, score, trainer);
-            return report(dir, setup, space, results, cost, k, publicData, held);
-        }
+        // K must stay secret, so a private candidate's seed is a draw of the tuning's (secure) randomness, not its place
+        RandomGenerator seeds = (publicData ? NoiseKind.SEEDED : noise).sampling(new NoiseKey(seed, "tuning-seeds", 0, 0));
+        OperatorRecord record = new OperatorRecord(dir, protocol.name(), !publicData);
+        record.writeConfig(config(space, pool, count, k, cost), Provenance.capture(Map.of("seed", seed), arguments));
+        List<CandidateResult> results = Collections.synchronizedList(new ArrayList<>());
+        CandidateTrainer trainer = new CandidateTrainer(setup, score, k, results::add);
+        runArbiter(new PoolSampler(pool, k, draws, seeds), k, score, trainer);
+        return report(dir, record, setup, space, results, cost, publicData, noise, held);
     }
 
-    private void runArbiter(CandidatePool pool, long k, RandomGenerator draws, ValidationScore score, CandidateTrainer trainer) {
+    private void runArbiter(PoolSampler sampler, long k, ValidationScore score, CandidateTrainer trainer) {
         if (k == 0) {
             return;
         }
         OptimizationConfiguration config = new OptimizationConfiguration.Builder()
-                .candidateGenerator(new PoolSampler(pool, k, draws))
+                .candidateGenerator(sampler)
                 .scoreFunction(score)
                 .terminationConditions(new MaxCandidatesCondition((int) Math.min(k, Integer.MAX_VALUE)))
                 .build();
@@ -309,71 +327,59 @@ public final class TuningSession {
         out.flush();
     }
 
-    private TuningResult report(RunDirectory dir, CandidateSetup setup, SearchSpace space, List<CandidateResult> results,
-                                Optional<TuningCost> cost, long k, boolean publicData, Workload.HeldOut held) throws IOException {
+    private TuningResult report(RunDirectory dir, OperatorRecord record, CandidateSetup setup, SearchSpace space,
+                                List<CandidateResult> results, Optional<TuningCost> cost, boolean publicData, NoiseKind noise,
+                                Workload.HeldOut held) throws IOException {
         List<CandidateResult> all = List.copyOf(results);
         Optional<CandidateResult> best = all.stream().filter(r -> r.model() != null)
                 .reduce((a, b) -> b.score() > a.score() ? b : a);
-        writeCandidates(dir, space, all);
+        record.writeCandidates(space, all);
         Optional<RunSettings> bestSettings = best.map(b -> setup.settings(b.values(), b.seed()));
-        Optional<RunLedger> ledger = Optional.empty();
-        if (cost.isPresent()) {
-            RunLedger l = new RunLedger(LedgerAccounting.standard(cost.get().relation()),
-                    settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.get().delta()))
-                            .orElse(PrivacyBudget.unlimited(cost.get().delta())),
-                    without(settings, sessionOptions()).get(RunOptions.NOISE, NoiseKind.SECURE).isSecure());
-            l.spend(0, cost.get().event(), "tuning: the best of K candidates released (Papernot & Steinke 2022)");
-            ledger = Optional.of(l);
-        }
+        // seeded noise anywhere (the candidates' runs, the score, the draws) voids the guarantee: the ledger says so
+        boolean secureNoise = noise.isSecure() && all.stream().allMatch(CandidateResult::secureNoise);
+        Optional<RunLedger> ledger = cost.map(c -> tuningLedger(c, secureNoise));
         Optional<Double> testAccuracy = best.filter(b -> held.training().test() != held.training().train())
                 .map(b -> Evaluation.of(b.model(), held.training().test(), true).accuracy());
         if (best.isPresent()) {
-            writeBest(dir, setup, best.get(), bestSettings.get(), ledger, publicData, testAccuracy);
+            writeBest(dir, best.get(), bestSettings.get(), ledger, publicData, testAccuracy);
             if (!publicData) {
                 AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(best.get().model(), f.toFile(), false));
             }
         }
-        String statement = statement(cost, ledger, k, best, held, publicData);
+        String statement = publicData ? TuningStatement.publicData()
+                : TuningStatement.privateTuning(cost.orElseThrow(), ledger.orElseThrow(), held.validation().size(), best.isPresent());
         dir.writeText("privacy.txt", statement);
-        TerminalTable table = table(space, all, best);
+        TerminalTable table = record.table(space, all, best);
+        String bestLine = testAccuracy.map(a -> String.format(Locale.ROOT, "Best candidate: #%d, test accuracy %.4f%n",
+                best.get().number() + 1, a)).orElse("");
         out.println();
         out.print(table.render());
-        testAccuracy.ifPresent(a -> out.printf(Locale.ROOT, "Best candidate: #%d, test accuracy %.4f%n", best.get().number() + 1, a));
+        out.print(bestLine);
         out.println();
         out.print(statement);
-        dir.writeText("summary.md", "# Tuning " + protocol.name() + " on " + held.training().name() + "\n\n" + table.toMarkdown()
-                + testAccuracy.map(a -> String.format(Locale.ROOT, "%nBest candidate: #%d, test accuracy %.4f%n",
-                best.get().number() + 1, a)).orElse("") + "\n```\n" + statement + "```\n");
-        if (!all.isEmpty()) {
-            Plots.write(dir.file("tuning.png"), Figure.of(plot(all)));
-        }
+        record.writeSummary(held.training().name(), table, bestLine, statement);
+        record.writePlot(all);
         out.println("Tuning files: " + dir.path().toAbsolutePath());
-        out.println("  " + dir.listing());
+        out.println("  released: " + dir.listing());
+        out.println("  the operator's record (shows K; not covered, and neither is this screen): " + record.listing());
         out.flush();
         return new TuningResult(dir.path(), all, best, bestSettings, cost, ledger);
     }
 
-    private static void writeCandidates(RunDirectory dir, SearchSpace space, List<CandidateResult> all) {
-        List<String> header = new ArrayList<>(List.of("candidate", "pool_index"));
-        space.options().forEach(header::add);
-        header.addAll(List.of("outcome", "score", "best_so_far", "run_epsilon", "steps", "planned_steps"));
-        try (MetricsCsv csv = MetricsCsv.create(dir.file("candidates.csv"), header)) {
-            double bestSoFar = Double.NEGATIVE_INFINITY;
-            for (CandidateResult r : all) {
-                bestSoFar = Math.max(bestSoFar, r.score());
-                List<Object> row = new ArrayList<>(List.of(r.number() + 1, r.poolIndex()));
-                space.options().forEach(o -> row.add(r.values().get(o)));
-                row.addAll(List.of(r.outcome().label(), r.score(), bestSoFar, r.epsilon(), r.steps(), r.planned()));
-                csv.append(row);
-            }
-        }
+    /** The released model's ledger: one application of the tuning's event. */
+    private RunLedger tuningLedger(TuningCost cost, boolean secureNoise) {
+        RunLedger l = new RunLedger(LedgerAccounting.standard(cost.relation()),
+                settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.delta()))
+                        .orElse(PrivacyBudget.unlimited(cost.delta())), secureNoise);
+        l.spend(0, cost.event(), "tuning: the best of K candidates released (Papernot & Steinke 2022)");
+        return l;
     }
 
-    private void writeBest(RunDirectory dir, CandidateSetup setup, CandidateResult best, RunSettings run,
-                           Optional<RunLedger> ledger, boolean publicData, Optional<Double> testAccuracy) {
+    /** {@code best.json}: released, so it holds neither K nor the best candidate's place. */
+    private void writeBest(RunDirectory dir, CandidateResult best, RunSettings run, Optional<RunLedger> ledger,
+                           boolean publicData, Optional<Double> testAccuracy) {
         ObjectNode o = JSON.createObjectNode();
         o.put("algorithm", protocol.name());
-        o.put("candidate", best.number() + 1);
         o.put("validationScore", best.score());
         testAccuracy.ifPresent(a -> o.put("testAccuracy", a));
         ObjectNode options = o.putObject("options");
@@ -395,83 +401,15 @@ public final class TuningSession {
             t.put("accounted", true);
             t.put("epsilon", l.epsilon());
             t.put("delta", l.delta());
+            t.put("secureNoise", l.secureNoise());
+            if (!l.secureNoise()) {
+                t.put("warning", "seeded noise: anyone who knows the seed can remove it; these numbers are not a guarantee");
+            }
         });
         if (publicData) {
             o.putObject("tuning").put("accounted", false);
         }
         dir.writeJson("best.json", o);
-    }
-
-    private String statement(Optional<TuningCost> cost, Optional<RunLedger> ledger, long k, Optional<CandidateResult> best,
-                             Workload.HeldOut held, boolean publicData) {
-        StringBuilder s = new StringBuilder();
-        if (publicData) {
-            s.append("Privacy of the tuning: NOT ACCOUNTED. The data was declared public (or held out of the private data)"
-                    + " with --tuning-data public, so choosing the best configuration costs nothing here. Each candidate's own"
-                    + " run had its ledger (run_epsilon in candidates.csv); a model trained with the best configuration on"
-                    + " private data is covered by that training's ledger only.\n");
-            return s.toString();
-        }
-        TuningCost c = cost.orElseThrow();
-        s.append(String.format(Locale.ROOT, "Privacy of the released model, tuning included: epsilon = %.4f at delta = %s"
-                + " (%s).%n", ledger.orElseThrow().epsilon(), c.delta(), c.relation()));
-        s.append("  How: K candidates were run, K drawn from " + tuningDistribution(c) + "; each candidate trained one"
-                + " configuration drawn uniformly from a pool fixed in advance, on the training data less " + held.validation().size()
-                + " validation examples, and released its validation accuracy with Gaussian noise on the count of correct"
-                + " predictions; only the best candidate (its model, configuration and noisy score) is released.\n");
-        s.append("  Bound: Papernot & Steinke, \"Hyperparameter Tuning with Renyi Differential Privacy\" (ICLR 2022), "
-                + (c.event().isPoisson() ? "Theorem 6 (Poisson)" : "Theorem 2 (truncated negative binomial)")
-                + ", applied to one candidate's Renyi curve: the pointwise maximum over the pool of every configuration's"
-                + " planned ledger (worst party), composed with the score's Gaussian mechanism; converted to (epsilon,"
-                + " delta) at the best order.\n");
-        s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %.4f; the tuning adds %.4f.%n",
-                c.candidate().epsilon(), c.epsilon() - c.candidate().epsilon()));
-        s.append("  Not covered: candidates.csv, tuning.png and summary.md show every candidate and K (the tuner's own"
-                + " record); publishing them releases more than the best candidate.\n");
-        if (best.isEmpty()) {
-            s.append(k == 0 ? "  K = 0: no candidate was run and nothing is released.\n"
-                    : "  No candidate produced a model (all diverged): nothing is released.\n");
-        }
-        s.append('\n').append(LedgerStatement.text(ledger.orElseThrow()));
-        return s.toString();
-    }
-
-    private static String tuningDistribution(TuningCost c) {
-        return c.event().isPoisson() ? String.format(Locale.ROOT, "Poisson(mean %s)", c.event().mean())
-                : String.format(Locale.ROOT, "the truncated negative binomial (eta %s, mean %s)", c.event().shape(), c.event().mean());
-    }
-
-    private TerminalTable table(SearchSpace space, List<CandidateResult> all, Optional<CandidateResult> best) {
-        List<String> columns = new ArrayList<>(List.of("#", "pool"));
-        columns.addAll(space.options());
-        columns.addAll(List.of("outcome", "score", "run eps", "best"));
-        TerminalTable t = new TerminalTable("Candidates (" + protocol.name() + ", score = "
-                + (settings.get(TuningOptions.TUNING_DATA, "private").equals("public") ? "" : "noisy ") + "validation accuracy)", columns);
-        for (CandidateResult r : all) {
-            List<Object> row = new ArrayList<>(List.of(r.number() + 1, r.poolIndex()));
-            space.options().forEach(o -> row.add(r.values().get(o)));
-            row.add(r.outcome().label());
-            row.add(String.format(Locale.ROOT, "%.4f", r.score()));
-            row.add(Double.isNaN(r.epsilon()) ? "-" : String.format(Locale.ROOT, "%.3f", r.epsilon()));
-            row.add(best.isPresent() && best.get().number() == r.number() ? "*" : "");
-            t.addRow(row);
-        }
-        return t;
-    }
-
-    private Panel plot(List<CandidateResult> all) {
-        double[] x = new double[all.size()];
-        double[] y = new double[all.size()];
-        double[] bestSoFar = new double[all.size()];
-        double best = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < x.length; i++) {
-            x[i] = i + 1;
-            y[i] = Double.isInfinite(all.get(i).score()) ? Double.NaN : all.get(i).score();
-            best = Math.max(best, all.get(i).score());
-            bestSoFar[i] = Double.isInfinite(best) ? Double.NaN : best;
-        }
-        return Panel.of("Tuning " + protocol.name(), "candidate", "validation accuracy",
-                List.of(new Series("candidate", x, y), new Series("best so far", x, bestSoFar))).withMarkers(true);
     }
 
     private Map<String, Object> config(SearchSpace space, CandidatePool pool, CandidateCount count, long k, Optional<TuningCost> cost) {

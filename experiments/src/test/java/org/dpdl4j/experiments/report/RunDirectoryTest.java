@@ -274,4 +274,19 @@ class RunDirectoryTest {
                     + " directory's claim; it names the command that wrote it)", run.listing());
         }
     }
+
+    @Test
+    void aFolderIsInsideTheRunUnderItsClaimAndListsNoLock() throws Exception {
+        try (RunDirectory run = RunDirectory.claim(work.resolve("with-folder"), "test", false)) {
+            RunDirectory folder = run.folder("operator");
+            folder.writeText("record.csv", "a\n");
+            folder.close();   // holds no claim of its own
+            assertEquals(run.path().resolve("operator"), folder.path());
+            assertEquals("record.csv", folder.listing());
+            assertEquals(".dpdl4j.lock (the directory's claim, emptied at the end)", run.listing());
+            assertThrows(IllegalStateException.class, () -> RunDirectory.claim(run.path(), "another", true),
+                    "the run is still claimed");
+            assertThrows(IllegalArgumentException.class, () -> run.folder("../outside"));
+        }
+    }
 }

@@ -39,7 +39,7 @@ class TuningSessionTest {
      * Two Gaussian classes in 5 dimensions. The workload is named a9a only so that the data set defaults of the
      * candidates' options apply; every option that matters is given.
      */
-    private static Workload toy() {
+    static Workload toy() {
         SplittableRandom r = new SplittableRandom(11);
         double[][] x = new double[2 * N][5];
         int[] y = new int[2 * N];
@@ -60,7 +60,7 @@ class TuningSessionTest {
         return new Workload.Split(d.features(), d.labelMatrix(LabelEncoding.BINARY));
     }
 
-    private static RunSettings settings(Path out) {
+    static RunSettings settings(Path out) {
         return RunSettings.empty().withText(WorkloadOptions.DATASET, "a9a").withText(SessionOptions.OUT, out.toString())
                 .withText(RunOptions.NOISE, "seeded").withText(RunOptions.CLIP, "1").withText(RunOptions.BATCH_SIZE, "50")
                 .withText(TuningOptions.SPACE, "unused: the test passes the space")
@@ -68,7 +68,7 @@ class TuningSessionTest {
                 .withText(TuningOptions.EPSILON_TOTAL, "3").withText(TuningOptions.VALIDATION_FRACTION, "0.2");
     }
 
-    private static SearchSpace space() {
+    static SearchSpace space() {
         return new SearchSpace(List.of(SearchDimension.log("lr", 0.05, 2), SearchDimension.choice("epochs", List.of("1", "2"))));
     }
 
@@ -89,12 +89,13 @@ class TuningSessionTest {
         }
         assertTrue(best.score() > 0.7, "the best candidate learned the task: " + best.score());
         Path run = dir.resolve("run");
-        for (String f : List.of("config.json", "candidates.csv", "best.json", "model.zip", "privacy.txt", "summary.md", "tuning.png")) {
+        for (String f : List.of("best.json", "model.zip", "privacy.txt", "operator/config.json", "operator/candidates.csv",
+                "operator/summary.md", "operator/tuning.png")) {
             assertTrue(Files.isRegularFile(run.resolve(f)), f);
         }
         String privacy = Files.readString(run.resolve("privacy.txt"));
         assertTrue(privacy.contains("tuning included") && privacy.contains("Theorem 2"), privacy);
-        assertEquals(result.candidates().size() + 1, Files.readAllLines(run.resolve("candidates.csv")).size());
+        assertEquals(result.candidates().size() + 1, Files.readAllLines(run.resolve("operator/candidates.csv")).size());
         String bestJson = Files.readString(run.resolve("best.json"));
         assertTrue(bestJson.contains("dpdl4j train --algo dp-sgd") && bestJson.contains("\"lr\" : \"" + best.values().get("lr") + "\""),
                 bestJson);
@@ -106,7 +107,7 @@ class TuningSessionTest {
                 new PrintWriter(new StringWriter())).run(toy(), space());
         TuningResult b = new TuningSession(ProtocolRegistry.standard().get("dp-sgd"), settings(dir.resolve("b")), List.of(),
                 new PrintWriter(new StringWriter())).run(toy(), space());
-        assertEquals(Files.readString(dir.resolve("a/candidates.csv")), Files.readString(dir.resolve("b/candidates.csv")));
+        assertEquals(Files.readString(dir.resolve("a/operator/candidates.csv")), Files.readString(dir.resolve("b/operator/candidates.csv")));
         assertEquals(a.epsilon(), b.epsilon());
     }
 

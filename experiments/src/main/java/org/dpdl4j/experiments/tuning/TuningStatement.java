@@ -1,0 +1,69 @@
+package org.dpdl4j.experiments.tuning;
+
+import java.util.Locale;
+import org.dpdl4j.privacy.ledger.LedgerStatement;
+import org.dpdl4j.privacy.ledger.RunLedger;
+
+/**
+ * A tuning's {@code privacy.txt}: what is released and what it costs, tuning included, what is not covered (the
+ * operator's record, which shows K), then the ledger. It never states K or a candidate's number: it is released.
+ */
+final class TuningStatement {
+    private TuningStatement() {
+    }
+
+    /** The statement of a tuning on data declared public: nothing is accounted. */
+    static String publicData() {
+        return "Privacy of the tuning: NOT ACCOUNTED. The data was declared public (or held out of the private data) with"
+                + " --tuning-data public, so choosing the best configuration costs nothing here. Each candidate's own run had"
+                + " its ledger (run_epsilon in " + OperatorRecord.FOLDER + "/candidates.csv); a model trained with the best"
+                + " configuration on private data is covered by that training's ledger only.\n";
+    }
+
+    /**
+     * The statement of a private tuning.
+     *
+     * @param cost        the tuning's cost
+     * @param ledger      the released model's ledger
+     * @param validation  how many examples scored the candidates
+     * @param released    whether a model was released (false: K = 0, or no candidate produced a model)
+     */
+    static String privateTuning(TuningCost cost, RunLedger ledger, long validation, boolean released) {
+        StringBuilder s = new StringBuilder();
+        if (!ledger.secureNoise()) {
+            s.append("WARNING: SEEDED NOISE, NO GUARANTEE. The candidates' noise (--noise seeded), the noise on their scores"
+                    + " and the draws of K, of the candidates and of their seeds are reproducible from --seed: anyone who knows"
+                    + " it can remove the noise and recompute K, so the numbers below describe the noise level, not a"
+                    + " guarantee. Tune with secure noise (the default: leave out --noise seeded) for a model you release.\n\n");
+        }
+        s.append(String.format(Locale.ROOT, "Privacy of the released model, tuning included: epsilon = %.4f at delta = %s"
+                + " (%s).%n", ledger.epsilon(), cost.delta(), cost.relation()));
+        s.append(released ? "  Released: model.zip, best.json (the best candidate's configuration, seed and noisy validation"
+                + " score) and this statement; none of them holds K or a candidate's place in the tuning (each candidate's"
+                + " seed is drawn at random, not from its place).\n"
+                : "  Released: this statement only. No candidate produced a model (K = 0, or every candidate diverged).\n");
+        s.append("  How: K candidates were run, K drawn from " + distribution(cost) + " and kept secret; each candidate"
+                + " trained one configuration drawn uniformly from a pool fixed in advance, on the training data less "
+                + validation + " validation examples, and released its validation accuracy with Gaussian noise on the count"
+                + " of correct predictions; only the best candidate (its model, configuration and noisy score) is released.\n");
+        s.append("  Bound: Papernot & Steinke, \"Hyperparameter Tuning with Renyi Differential Privacy\" (ICLR 2022), "
+                + (cost.event().isPoisson() ? "Theorem 6 (Poisson)" : "Theorem 2 (truncated negative binomial)")
+                + ", applied to one candidate's Renyi curve: the pointwise maximum over the pool of every configuration's"
+                + " planned ledger (worst party), composed with the score's Gaussian mechanism; converted to (epsilon,"
+                + " delta) at the best order. It assumes K stays secret.\n");
+        s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %.4f; the tuning adds %.4f.%n",
+                cost.candidate().epsilon(), cost.epsilon() - cost.candidate().epsilon()));
+        s.append("  Not covered: the folder " + OperatorRecord.FOLDER + "/ (the tuner's own record: config.json with the pool"
+                + " and K, candidates.csv, tuning.png and summary.md with every candidate and its score) and the tuning's"
+                + " terminal output; publishing them releases more than the best candidate. The time the tuning took grows"
+                + " with K: publish the released files' contents, not their timestamps, nor the run directory's name (its"
+                + " start time, without --out).\n");
+        s.append('\n').append(LedgerStatement.text(ledger));
+        return s.toString();
+    }
+
+    private static String distribution(TuningCost c) {
+        return c.event().isPoisson() ? String.format(Locale.ROOT, "Poisson(mean %s)", c.event().mean())
+                : String.format(Locale.ROOT, "the truncated negative binomial (eta %s, mean %s)", c.event().shape(), c.event().mean());
+    }
+}
