@@ -277,14 +277,15 @@ class RunDirectoryTest {
 
     @Test
     void aFolderIsInsideTheRunUnderItsClaimAndListsNoLock() throws Exception {
-        try (RunDirectory run = RunDirectory.claim(work.resolve("with-folder"), "test", false)) {
+        try (RunDirectory run = RunDirectory.claim(work.resolve("with-folder"), "dpdl4j tune", "test", RunDirectory.Reuse.NOTHING)) {
             RunDirectory folder = run.folder("operator");
             folder.writeText("record.csv", "a\n");
             folder.close();   // holds no claim of its own
             assertEquals(run.path().resolve("operator"), folder.path());
             assertEquals("record.csv", folder.listing());
-            assertEquals(".dpdl4j.lock (the directory's claim, emptied at the end)", run.listing());
-            assertThrows(IllegalStateException.class, () -> RunDirectory.claim(run.path(), "another", true),
+            assertEquals(".dpdl4j.lock (the directory's claim; it names the command that wrote it)", run.listing());
+            assertThrows(IllegalStateException.class, () -> RunDirectory.claim(run.path(), "dpdl4j tune", "another",
+                    RunDirectory.Reuse.SAME_COMMAND),
                     "the run is still claimed");
             assertThrows(IllegalArgumentException.class, () -> run.folder("../outside"));
         }
