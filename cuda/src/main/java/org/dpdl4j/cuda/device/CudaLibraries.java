@@ -26,10 +26,10 @@ public final class CudaLibraries {
     /** How to make the CUDA 13 libraries of a pip installation of PyTorch (or of the CUDA toolkit) visible. */
     public static final String HOW_TO_FIX = "put the CUDA 13 libraries on LD_LIBRARY_PATH before starting Java: from a"
             + " CUDA 13 toolkit (export LD_LIBRARY_PATH=/usr/local/cuda-13/lib64:$LD_LIBRARY_PATH), or from the pip"
-            + " packages of PyTorch (nvidia-cuda-runtime, nvidia-cublas, nvidia-cuda-nvrtc): export LD_LIBRARY_PATH="
-            + "$(python3 -c \"import nvidia, os; b = nvidia.__path__[0]; print(':'.join(os.path.join(b, d, 'lib') for d in"
-            + " sorted(os.listdir(b)) if os.path.isdir(os.path.join(b, d, 'lib'))))\"):$LD_LIBRARY_PATH; the NVIDIA"
-            + " driver (580 or later for CUDA 13) provides libcuda.so.1";
+            + " packages that PyTorch installs (nvidia-cuda-runtime, nvidia-cublas, nvidia-cuda-nvrtc; their lib folders"
+            + " are under site-packages/nvidia): export LD_LIBRARY_PATH=$(python3 -c \"import nvidia, os; print(':'.join(r"
+            + " for b in nvidia.__path__ for r, d, f in os.walk(b) if os.path.basename(r) == 'lib'))\"):$LD_LIBRARY_PATH;"
+            + " the NVIDIA driver (580 or later for CUDA 13) provides libcuda.so.1";
 
     private CudaLibraries() {
     }

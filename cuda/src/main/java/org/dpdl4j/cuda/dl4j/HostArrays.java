@@ -23,9 +23,13 @@ final class HostArrays {
         return a.castTo(DataType.FLOAT).dup('c');
     }
 
-    /** A pointer to the first value of an array {@link #rowMajorFloats} returned (its buffer starts at the array). */
+    /**
+     * A pointer to the first value of an array {@link #rowMajorFloats} returned (its buffer starts at the array), at
+     * position 0: the CUDA copies take the address as it is.
+     */
     static FloatPointer pointer(INDArray rowMajor) {
-        return new FloatPointer(rowMajor.data().addressPointer());
+        FloatPointer p = new FloatPointer(rowMajor.data().addressPointer());
+        return p.position() == 0 ? p : p.getPointer(p.position());
     }
 
     /**
