@@ -73,6 +73,21 @@ final class CheckModels {
         return y;
     }
 
+    /** Each example's squared feature norm, as dpdl4j's trainer hands them to the step (computed once per dataset). */
+    static float[] squaredNorms(DenseModel model, float[] features, int b) {
+        float[] out = new float[b];
+        int n = model.nIn();
+        for (int i = 0; i < b; i++) {
+            float s = 0f;
+            for (int j = 0; j < n; j++) {
+                float v = features[i * n + j];
+                s += v * v;
+            }
+            out[i] = s;
+        }
+        return out;
+    }
+
     private static double gaussian(SplittableRandom r) {
         double u1 = 1.0 - r.nextDouble();
         double u2 = r.nextDouble();

@@ -80,6 +80,13 @@ final class CorrectnessCheck {
                     report("norms vs double oracle", where, normError(gm.norms(), truth.norms()));
                 }
             }
+            // the first layer's norms handed in with the batch instead of computed from it
+            onGpu.loadBatch(x, y, CheckModels.squaredNorms(model, x, b), b);
+            onGpu.clippedSum(median);
+            float[] gpuSum = new float[params.length];
+            onGpu.readGradient(gpuSum);
+            report("clipped sum vs double oracle, feature norms supplied", c.name() + " batch=" + b + " C=" + median,
+                    relative(gpuSum, DoubleOracle.clippedSum(model, params, x, y, b, median).clippedSum()));
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * Times the engine's step as {@code gpu_step.py} times torch's: the same model, batch sizes, C = 1, noise multiplier 1,
- * SGD lr 0.01, the batch already on the device (uniform random inputs), a warm-up, then interleaved blocks of steps
+ * SGD lr 0.01, the batch and its squared feature norms already on the device (uniform random inputs), a warm-up, then interleaved blocks of steps
  * (one untimed step first, the order reversed every other block), each block timed from a synchronised start to a
  * synchronised end; the result is the median over blocks of the mean time per step, printed as {@code RESULT} lines in
  * gpu_step.py's format. Modes:
@@ -49,7 +49,9 @@ final class StepBenchmark {
         DenseModel model = c.model();
         try (DenseDpStep step = new DenseDpStep(gpu, model)) {
             step.setParameters(CheckModels.parameters(model, 11));
-            step.loadBatch(CheckModels.features(model, b, 12), CheckModels.labels(model, b, 13), null, b);
+            float[] x = CheckModels.features(model, b, 12);
+            // the feature norms come with the batch, as dpdl4j's trainer and gpu_step.py's ghost-norm step have them
+            step.loadBatch(x, CheckModels.labels(model, b, 13), CheckModels.squaredNorms(model, x, b), b);
             float[] hostNoise = CheckModels.features(model, (int) model.numParams() / model.nIn() + 1, 14);
             float[] noise = new float[(int) model.numParams()];
             System.arraycopy(hostNoise, 0, noise, 0, noise.length);
