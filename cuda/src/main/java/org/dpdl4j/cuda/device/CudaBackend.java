@@ -50,7 +50,7 @@ public final class CudaBackend implements Backend {
         this.blas = new CublasBlas(cublasHandle);
         KernelModule module = KernelModule.forDevice(gpu);
         this.target = module.target();
-        this.kernels = new CudaKernels(module, new KernelLaunch(stream, gpu.processors()));
+        this.kernels = new CudaKernels(new KernelLaunch(module, stream, gpu.processors()));
     }
 
     /**

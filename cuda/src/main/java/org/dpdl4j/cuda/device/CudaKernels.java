@@ -7,16 +7,14 @@ import org.dpdl4j.cuda.engine.OutputLoss;
 
 /** The kernels of {@code dense_step.cu} launched on the backend's stream, arguments in the order of their signatures. */
 final class CudaKernels implements Kernels {
-    private final KernelModule module;
-    private final KernelLaunch launch;
+    private final KernelCall launch;
 
-    CudaKernels(KernelModule module, KernelLaunch launch) {
-        this.module = module;
+    CudaKernels(KernelCall launch) {
         this.launch = launch;
     }
 
     private void run(String name, long work) {
-        launch.launch(module.function(name), name, work);
+        launch.launch(name, work);
     }
 
     @Override

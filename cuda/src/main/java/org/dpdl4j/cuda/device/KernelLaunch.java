@@ -17,11 +17,12 @@ import java.nio.ByteOrder;
  * {@code dense_step.cu}: device pointers as 8 bytes, {@code int} and {@code float} as 4, {@code double} and
  * {@code unsigned long long} as 8.
  */
-final class KernelLaunch {
+final class KernelLaunch implements KernelCall {
     private static final int MAX_ARGS = 16;
     /** Threads per block; every kernel is a grid-stride loop, so the grid only sets how many run at once. */
     private static final int THREADS = 128;
 
+    private final KernelModule module;
     private final CUstream_st stream;
     private final int maxBlocks;
     private final BytePointer values = new BytePointer(8L * MAX_ARGS);
@@ -29,7 +30,8 @@ final class KernelLaunch {
     private final LongPointer argumentPointers = new LongPointer(MAX_ARGS);
     private int count;
 
-    KernelLaunch(CUstream_st stream, int multiprocessors) {
+    KernelLaunch(KernelModule module, CUstream_st stream, int multiprocessors) {
+        this.module = module;
         this.stream = stream;
         this.maxBlocks = Math.max(1, multiprocessors) * 16;
         for (int i = 0; i < MAX_ARGS; i++) {
@@ -37,33 +39,38 @@ final class KernelLaunch {
         }
     }
 
-    /** Starts a new argument list. */
-    KernelLaunch args() {
+    @Override
+    public KernelLaunch args() {
         count = 0;
         return this;
     }
 
-    KernelLaunch ptr(DeviceArray a) {
+    @Override
+    public KernelLaunch ptr(DeviceArray a) {
         slots.putLong(slot(), CudaArray.addressOf(a));
         return this;
     }
 
-    KernelLaunch i32(int v) {
+    @Override
+    public KernelLaunch i32(int v) {
         slots.putInt(slot(), v);
         return this;
     }
 
-    KernelLaunch f32(float v) {
+    @Override
+    public KernelLaunch f32(float v) {
         slots.putFloat(slot(), v);
         return this;
     }
 
-    KernelLaunch f64(double v) {
+    @Override
+    public KernelLaunch f64(double v) {
         slots.putDouble(slot(), v);
         return this;
     }
 
-    KernelLaunch u64(long v) {
+    @Override
+    public KernelLaunch u64(long v) {
         slots.putLong(slot(), v);
         return this;
     }
@@ -75,11 +82,12 @@ final class KernelLaunch {
         return 8 * count++;
     }
 
-    /** Launches {@code f} over {@code work} outputs (nothing for none). */
-    void launch(CUfunc_st f, String name, long work) {
+    @Override
+    public void launch(String name, long work) {
         if (work <= 0) {
             return;
         }
+        CUfunc_st f = module.function(name);
         int blocks = (int) Math.min(maxBlocks, (work + THREADS - 1) / THREADS);
         CudaCalls.driver(cudart.cuLaunchKernel(f, blocks, 1, 1, THREADS, 1, 1, 0, stream, argumentPointers, null),
                 "cuLaunchKernel(" + name + ")");
