@@ -39,7 +39,7 @@ public final class CudaLibraries {
         m.put("libcuda.so.1", "the NVIDIA driver");
         m.put("libcudart.so.13", "the CUDA 13 runtime");
         m.put("libcublas.so.13", "cuBLAS 13");
-        m.put("libcublasLt.so.13", "cuBLASLt 13 (cuBLAS needs it)");
+        m.put("libcublasLt.so.13", "cuBLASLt 13, which cuBLAS needs");
         m.put("libnvrtc.so.13", "NVRTC 13, the run-time compiler of the kernels");
         return m;
     }
