@@ -7,6 +7,9 @@ import org.dpdl4j.data.catalog.FileStatus;
 import org.dpdl4j.experiments.diagnostics.Bytes;
 import org.dpdl4j.experiments.diagnostics.Diagnosis;
 import org.dpdl4j.experiments.diagnostics.RuntimeFacts;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DeviceEngine;
+import org.dpdl4j.optim.DeviceEngines;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,10 +23,11 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code dpdl4j doctor}: what dpdl4j runs on (Java, the ND4J backend and its devices, BLAS, OpenMP threads, heap and
- * off-heap limits), the data directory with the state of every data set, and the settings known to hurt.
+ * off-heap limits, dpdl4j's CUDA engine: the GPU, its driver, the CUDA libraries found, whether it is usable), the data
+ * directory with the state of every data set, and the settings known to hurt.
  */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
-        description = {"Print the ND4J backend and its devices, BLAS, OpenMP threads, heap and off-heap limits, the data "
+        description = {"Print the ND4J backend and its devices, BLAS, OpenMP threads, heap and off-heap limits, whether dpdl4j's CUDA engine can run (GPU, driver, CUDA libraries), the data "
                 + "directory and which data sets are present and verified, and warn about settings known to hurt.",
             "Exit status 0, or 1 when a data file does not match the catalog's SHA-256."})
 public final class DoctorCommand implements Callable<Integer> {
@@ -49,6 +53,18 @@ public final class DoctorCommand implements Callable<Integer> {
                 + " (org.bytedeco.javacpp.maxbytes); whole process up to " + (f.physicalMax() > 0 ? Bytes.format(f.physicalMax())
                 : "unlimited") + " (maxphysicalbytes); machine " + Bytes.format(f.machineMemory()) + ", "
                 + Bytes.format(f.availableMemory()) + " available");
+        for (DeviceEngine engine : DeviceEngines.installed()) {
+            DeviceEngine.Report r = engine.report();
+            out.println(String.format("%-12s", engine.device().name() + " engine") + (r.usable()
+                    ? "usable: dp-sgd clips per example on the GPU (--device auto or " + engine.device().label() + ")"
+                    : "not usable: " + r.problem()));
+            for (String fact : r.facts()) {
+                out.println("  " + fact);
+            }
+        }
+        if (DeviceEngines.find(ComputeDevice.CUDA).isEmpty()) {
+            out.println("CUDA engine not installed (module dpdl4j-cuda); dp-sgd clips per example on the CPU");
+        }
         out.println();
 
         DataDirectory dir = data.resolve();

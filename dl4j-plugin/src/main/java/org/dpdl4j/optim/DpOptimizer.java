@@ -28,8 +28,8 @@ import java.util.Objects;
  *   <li>DL4J's updater (learning rate, momentum, Adam moments, regularization, gradient normalization)
  *       and parameter step, exactly as {@code net.fit} does them.</li>
  * </ol>
- * With C = infinity, z = 0 and a fixed batch this is {@code net.fit(batch)}: bit for bit for dense networks, to
- * rounding for the others (whose layers DL4J computes in another order).
+ * With C = infinity, z = 0 and a fixed batch this is {@code net.fit(batch)}: bit for bit for dense networks on the CPU,
+ * to rounding for the others (whose layers DL4J computes in another order) and on a GPU ({@link ComputeDevice}).
  * It does no sampling and no accounting; {@link PrivateTrainer} adds both.
  */
 public final class DpOptimizer {
@@ -62,7 +62,18 @@ public final class DpOptimizer {
      * @param noise           the noise source (use the secure one for real guarantees)
      */
     public DpOptimizer(MultiLayerNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
-        this(TrainableNetwork.of(net), clipNorm, noiseMultiplier, divisor, noise);
+        this(net, clipNorm, noiseMultiplier, divisor, noise, ComputeDevice.AUTO);
+    }
+
+    /**
+     * As above, with the per-example clipping on {@code device} ({@link ComputeDevice#AUTO}: a GPU engine when one is
+     * installed and usable, the CPU otherwise). Noise and the updater's step stay as described above, on the host.
+     *
+     * @throws DeviceUnavailableException when {@code device} cannot compute this network here (the message says why)
+     */
+    public DpOptimizer(MultiLayerNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise,
+                       ComputeDevice device) {
+        this(TrainableNetwork.of(net, device), clipNorm, noiseMultiplier, divisor, noise);
     }
 
     /**
@@ -70,7 +81,7 @@ public final class DpOptimizer {
      * vertices {@link org.dpdl4j.optim.layers.LayeredGradients} supports; otherwise as the constructor above.
      */
     public DpOptimizer(ComputationGraph graph, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
-        this(TrainableNetwork.of(graph), clipNorm, noiseMultiplier, divisor, noise);
+        this(TrainableNetwork.of(graph, ComputeDevice.AUTO), clipNorm, noiseMultiplier, divisor, noise);
     }
 
     private DpOptimizer(TrainableNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
@@ -235,6 +246,20 @@ public final class DpOptimizer {
     /** The network being trained: a {@link MultiLayerNetwork} or a {@link ComputationGraph}. */
     public org.deeplearning4j.nn.api.Model model() {
         return net.model();
+    }
+
+    /**
+     * Computes the per-example clipping on {@code device} from the next step on.
+     *
+     * @throws DeviceUnavailableException when that device cannot compute this network here
+     */
+    public void useDevice(ComputeDevice device) {
+        net.useDevice(device);
+    }
+
+    /** Releases the per-example engine's resources (a GPU engine's device memory); the optimizer takes no step after. */
+    public void close() {
+        net.closeEngine();
     }
 
     public double clipNorm() {

@@ -15,7 +15,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@link PerExampleGradients} (ND4J operations only, and able to run many stacked models at once); every other
  * supported network - convolutions,
  * pooling, embeddings, loss layers, preprocessors, computation graphs - gets {@link LayeredGradients}, which runs
- * one per-layer handler from the {@link org.dpdl4j.optim.layers.ExampleLayerRegistry} per layer.
+ * one per-layer handler from the {@link org.dpdl4j.optim.layers.ExampleLayerRegistry} per layer. An installed device
+ * engine ({@link DeviceEngine}, e.g. dpdl4j-cuda's) takes dense networks it computes when it can run here, or when
+ * asked for ({@link #of(MultiLayerNetwork, ComputeDevice)}).
+ *
+ * <p>An engine that holds resources (device memory) is {@link AutoCloseable}; whoever created it closes it.
  */
 public interface ExampleGradients {
     /**
@@ -38,16 +42,41 @@ public interface ExampleGradients {
      * @throws UnsupportedModelException listing every layer or option that cannot be clipped per example
      */
     static ExampleGradients of(MultiLayerNetwork net) {
+        return of(net, ComputeDevice.AUTO);
+    }
+
+    /**
+     * The engine for a network on a device: with {@link ComputeDevice#AUTO} an installed device engine (dpdl4j-cuda)
+     * when it can run here and computes the network, else the CPU's; with {@link ComputeDevice#CUDA} the CUDA engine.
+     *
+     * @throws UnsupportedModelException  listing every layer or option that cannot be clipped per example
+     * @throws DeviceUnavailableException when {@code device} is CUDA and the engine is missing, cannot run here, or does
+     *                                    not compute this network
+     */
+    static ExampleGradients of(MultiLayerNetwork net, ComputeDevice device) {
         if (DpModelValidator.isDense(net.getLayerWiseConfigurations())) {
             DenseNetworkSpec spec = DpModelValidator.validate(net);
+            ExampleGradients onDevice = DeviceEngines.select(device, spec);
+            if (onDevice != null) {
+                return onDevice;
+            }
             HostDenseGradients host = HostDenseGradients.of(spec);
             return host != null ? host : new PerExampleGradients(spec);
         }
-        return LayeredGradients.of(net);
+        ExampleGradients layered = LayeredGradients.of(net);
+        DeviceEngines.requireCpuIsEnough(device, "a network with convolution, pooling, embedding or other non-dense layers");
+        return layered;
     }
 
     /** The per-layer engine for a computation graph with one input and one output. */
     static ExampleGradients of(ComputationGraph graph) {
-        return LayeredGradients.of(graph);
+        return of(graph, ComputeDevice.AUTO);
+    }
+
+    /** As {@link #of(ComputationGraph)}; a computation graph runs on the CPU ({@link ComputeDevice#CUDA} is refused). */
+    static ExampleGradients of(ComputationGraph graph, ComputeDevice device) {
+        ExampleGradients layered = LayeredGradients.of(graph);
+        DeviceEngines.requireCpuIsEnough(device, "a computation graph");
+        return layered;
     }
 }

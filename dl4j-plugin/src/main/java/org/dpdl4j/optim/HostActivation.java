@@ -11,9 +11,9 @@ import org.nd4j.linalg.activations.impl.ActivationTanH;
  * A hidden layer's activation for {@link HostDenseGradients}, applied in place to one column of pre-activations.
  * Each derivative here is written through the activation's output, so the backward pass needs only the
  * activations it already keeps. The DL4J activations with a kernel here are the ones {@link #of} maps; any other
- * leaves the network to the ND4J engine.
+ * leaves the network to the ND4J engine. Public for the device engines, which compute the same functions.
  */
-sealed interface HostActivation {
+public sealed interface HostActivation {
     /** z[0..b) := f(z[0..b)). */
     void apply(float[] z, int b);
 

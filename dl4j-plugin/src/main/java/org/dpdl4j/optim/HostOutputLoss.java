@@ -16,9 +16,10 @@ import java.lang.reflect.Field;
  * (columns), each example's loss and the error dL/dz that starts the backward pass, with DL4J's formulas (its
  * clipping of probabilities included). {@link #of} maps the unweighted DL4J losses that have a kernel here:
  * softmax with multi-class cross-entropy (MCXENT, NEGATIVELOGLIKELIHOOD), sigmoid with binary cross-entropy
- * (XENT), and squared error (L2, MSE) after any activation {@link HostActivation} knows.
+ * (XENT), and squared error (L2, MSE) after any activation {@link HostActivation} knows. Public for the device
+ * engines, which compute the same losses.
  */
-sealed interface HostOutputLoss {
+public sealed interface HostOutputLoss {
     /**
      * Overwrites z[k][0..b) with dL/dz and writes each example's loss into scores[0..b).
      *

@@ -66,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * <p>By default noise comes from {@link SecureNoiseSource} (drawn one step ahead on a background thread,
  * {@link LookAheadNoiseSource}) and batches are sampled with {@link SecureRandom}.
  */
-public final class PrivateTrainer extends AbstractTrainingRun implements EpochRun {
+public final class PrivateTrainer extends AbstractTrainingRun implements EpochRun, DeviceRun {
     /** The protocol name of central DP-SGD. */
     public static final String PROTOCOL = "dp-sgd";
     private static final Logger LOG = LoggerFactory.getLogger(PrivateTrainer.class);
@@ -86,7 +86,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private ClippedBatch lastBatch;
 
     private PrivateTrainer(Model net, DpSgdConfig config, INDArray features, INDArray labels, NoiseSource noise,
-                           RandomGenerator random, AccountantFactory accountants, RunSettings settings) {
+                           RandomGenerator random, AccountantFactory accountants, RunSettings settings, ComputeDevice device) {
         super(PROTOCOL, settings, ledger(config, features, noise, accountants));
         this.config = config;
         this.features = Objects.requireNonNull(features, "features");
@@ -115,7 +115,10 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                 + " Gaussian mechanism, per-example clip C = " + config.clipNorm() + ", z = " + z;
         this.optimizer = net instanceof ComputationGraph graph
                 ? new DpOptimizer(graph, config.clipNorm(), z, sampler.expectedBatchSize(), noise)
-                : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise);
+                : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, device);
+        if (net instanceof ComputationGraph) {
+            optimizer.useDevice(device);
+        }
         if (!noise.isSecure()) {
             LOG.warn("DP-SGD is running with an insecure noise source ({}); its epsilon is not a real guarantee.",
                     noise.description());
@@ -369,8 +372,15 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         }
     }
 
+    /** Computes the per-example clipping on {@code device} from the next step on ({@link DpOptimizer#useDevice}). */
+    @Override
+    public void useDevice(ComputeDevice device) {
+        optimizer.useDevice(device);
+    }
+
     @Override
     public void close() {
+        optimizer.close();
         if (noise instanceof AutoCloseable c) {
             try {
                 c.close();
@@ -390,6 +400,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private RandomGenerator random;
         private AccountantFactory accountants = AccountantFactory.standard();
         private RunSettings settings;
+        private ComputeDevice device = ComputeDevice.AUTO;
 
         private Builder(Model net, DpSgdConfig config) {
             this.net = Objects.requireNonNull(net, "network");
@@ -454,6 +465,15 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
+        /**
+         * Where the per-example clipping runs: {@link ComputeDevice#AUTO} (default: dpdl4j's CUDA engine when the
+         * dpdl4j-cuda module is installed and a usable GPU is there, else the CPU), CPU or CUDA.
+         */
+        public Builder device(ComputeDevice computeDevice) {
+            this.device = Objects.requireNonNull(computeDevice, "device");
+            return this;
+        }
+
         /** The settings recorded with the run (in its checkpoint); by default those of the config. */
         public Builder settings(RunSettings runSettings) {
             this.settings = Objects.requireNonNull(runSettings, "settings");
@@ -465,7 +485,8 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                 throw new IllegalStateException("give the training data with data(features, labels) or data(iterator)");
             }
             return new PrivateTrainer(net, config, features, labels, noise != null ? noise : new LookAheadNoiseSource(),
-                    random != null ? random : new SecureRandom(), accountants, settings != null ? settings : config.settings());
+                    random != null ? random : new SecureRandom(), accountants, settings != null ? settings : config.settings(),
+                    device);
         }
     }
 }

@@ -31,17 +31,56 @@ abstract sealed class TrainableNetwork {
         this.gradient = gradient;
     }
 
-    static TrainableNetwork of(MultiLayerNetwork net) {
-        return new Layers(net);
+    static TrainableNetwork of(MultiLayerNetwork net, ComputeDevice device) {
+        return new Layers(net, device);
     }
 
-    static TrainableNetwork of(ComputationGraph graph) {
-        return new Graph(graph);
+    static TrainableNetwork of(ComputationGraph graph, ComputeDevice device) {
+        return new Graph(graph, device);
     }
 
     abstract Model model();
 
-    abstract ExampleGradients engine();
+    private ExampleGradients engine;
+    private ComputeDevice device;
+
+    /** The per-example engine for the device chosen last. */
+    final ExampleGradients engine() {
+        if (engine == null) {
+            throw new IllegalStateException("this private step's engine is closed: build a new optimizer or trainer");
+        }
+        return engine;
+    }
+
+    /**
+     * Computes the per-example clipping on {@code device} from now on (the engine of another device is closed).
+     *
+     * @throws DeviceUnavailableException when that device cannot compute this network here
+     */
+    final void useDevice(ComputeDevice newDevice) {
+        if (newDevice == device) {
+            return;
+        }
+        ExampleGradients next = engineFor(newDevice);
+        closeEngine();
+        engine = next;
+        device = newDevice;
+    }
+
+    /** Releases what the engine holds (device memory); a later step needs {@link #useDevice} again. */
+    final void closeEngine() {
+        if (engine instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the per-example engine failed: " + e.getMessage(), e);
+            }
+        }
+        engine = null;
+        device = null;
+    }
+
+    abstract ExampleGradients engineFor(ComputeDevice device);
 
     abstract INDArray params();
 
@@ -93,12 +132,10 @@ abstract sealed class TrainableNetwork {
 
     private static final class Layers extends TrainableNetwork {
         private final MultiLayerNetwork net;
-        private final ExampleGradients engine;
-
-        Layers(MultiLayerNetwork net) {
+        Layers(MultiLayerNetwork net, ComputeDevice device) {
             super(keyed(net));
             this.net = net;
-            this.engine = ExampleGradients.of(net);
+            useDevice(device);
         }
 
         private static Gradient keyed(MultiLayerNetwork net) {
@@ -123,8 +160,8 @@ abstract sealed class TrainableNetwork {
         }
 
         @Override
-        ExampleGradients engine() {
-            return engine;
+        ExampleGradients engineFor(ComputeDevice device) {
+            return ExampleGradients.of(net, device);
         }
 
         @Override
@@ -198,12 +235,10 @@ abstract sealed class TrainableNetwork {
 
     private static final class Graph extends TrainableNetwork {
         private final ComputationGraph graph;
-        private final ExampleGradients engine;
-
-        Graph(ComputationGraph graph) {
+        Graph(ComputationGraph graph, ComputeDevice device) {
             super(keyed(graph));
             this.graph = graph;
-            this.engine = ExampleGradients.of(graph);
+            useDevice(device);
         }
 
         private static Gradient keyed(ComputationGraph graph) {
@@ -231,8 +266,8 @@ abstract sealed class TrainableNetwork {
         }
 
         @Override
-        ExampleGradients engine() {
-            return engine;
+        ExampleGradients engineFor(ComputeDevice device) {
+            return ExampleGradients.of(graph, device);
         }
 
         @Override

@@ -7,6 +7,7 @@ import org.dpdl4j.experiments.bench.PairedTiming;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.models.ModelKind;
 import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DpOptimizer;
 import org.dpdl4j.privacy.noise.LookAheadNoiseSource;
 import org.dpdl4j.privacy.noise.NoiseKey;
@@ -25,7 +26,8 @@ import java.util.concurrent.Callable;
 
 /**
  * A full DP-SGD step (per-example clipping, secure noise, DL4J updater) against a plain DL4J
- * {@code fit} step, same model, same batch.
+ * {@code fit} step, same model, same batch; the clipping on the device {@code --device} names (the plain step always runs
+ * on ND4J's backend).
  */
 @Command(name = "dp-step", mixinStandardHelpOptions = true,
         description = "DP-SGD step (clipping + secure noise + updater) over a plain DL4J fit step, same model and batch.")
@@ -45,6 +47,10 @@ final class DpStepBench implements Callable<Integer> {
     @Option(converter = Converters.NonNegativeInt.class, names = "--warmup", defaultValue = "2000", description = "Untimed steps of each kind first, at least (JIT compilation, workspace sizing); the warm-up then goes "
             + "on until the JIT compilers are nearly idle; default ${DEFAULT-VALUE}.")
     int warmup;
+
+    @Option(names = "--device", defaultValue = "auto", description = "Where the DP step clips per example: auto (default:"
+            + " dpdl4j's CUDA engine when a usable GPU is there), cpu or cuda (refused, saying what is missing, without one).")
+    String device;
 
     @Option(names = "--noise", defaultValue = "secure", description = "secure (default: drawn one step ahead on a background thread, as PrivateTrainer does), secure-inline (same, on the calling thread) or seeded.")
     String noise;
@@ -74,13 +80,14 @@ final class DpStepBench implements Callable<Integer> {
             case "seeded" -> SeededNoiseSource.forKey(new NoiseKey(1, "bench", 0, 0));
             default -> throw new IllegalArgumentException("--noise must be secure, secure-inline or seeded, got " + noise);
         };
-        DpOptimizer dp = new DpOptimizer(priv, 1.0, 1.1, batch, source);
+        ComputeDevice where = ComputeDevice.parse(device);
+        DpOptimizer dp = new DpOptimizer(priv, 1.0, 1.1, batch, source, where);
         // What PrivateTrainer hands the step with each batch: the batch's feature norms, gathered from the
         // dataset's, which it computes once (data only).
         INDArray xNormsSq = x.mul(x).sum(1);
         PairedTiming.Result r = PairedTiming.measure("fit", () -> plain.fit(ds), "dp-step", () -> dp.step(x, y, xNormsSq), warmup, blocks, perBlock);
-        System.out.printf("model=%s (%d parameters) batch=%d noise=%s OMP_NUM_THREADS=%s%n", model, plain.numParams(), batch,
-                source.description(), System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
+        System.out.printf("model=%s (%d parameters) batch=%d noise=%s device=%s OMP_NUM_THREADS=%s%n", model,
+                plain.numParams(), batch, source.description(), where.label(), System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
         System.out.println(r.format());
         System.out.printf("ratio=%.3f%n", r.ratio());
         return 0;

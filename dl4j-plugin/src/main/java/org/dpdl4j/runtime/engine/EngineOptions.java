@@ -3,6 +3,7 @@ package org.dpdl4j.runtime.engine;
 import static org.dpdl4j.runtime.options.ResumeRule.FREE;
 
 import java.util.List;
+import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.ValueType;
 
@@ -25,8 +26,14 @@ public final class EngineOptions {
             "With --engine spark: split the parties into K blocks (at most one per party); default: one per core the"
                     + " cluster offers.");
 
+    public static final RunOption<String> DEVICE = RunOption.of("device", "DEVICE",
+            ValueType.checked("auto, cpu or cuda", text -> ComputeDevice.parse(text).label()), FREE,
+            "Where dp-sgd clips per example: auto (default: dpdl4j's CUDA engine when a usable GPU and the CUDA 13 libraries"
+                    + " are there and it computes the network, else the CPU), cpu, or cuda (refused, saying what is"
+                    + " missing, when it cannot run).");
+
     /** Every engine option. */
     public static List<RunOption<?>> all() {
-        return List.of(ENGINE, MASTER, BLOCKS);
+        return List.of(ENGINE, MASTER, BLOCKS, DEVICE);
     }
 }

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DeviceRun;
+import org.dpdl4j.optim.DeviceUnavailableException;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.dpdl4j.runtime.options.RunOption;
@@ -93,6 +96,7 @@ public final class RunEngines {
      */
     public static TrainingRun place(TrainingRun run, RunSettings settings) {
         check(settings);
+        placeOnDevice(run, settings);
         String name = settings.get(EngineOptions.ENGINE, LOCAL);
         if (name.equals(LOCAL)) {
             return run;
@@ -109,6 +113,29 @@ public final class RunEngines {
             throw e;
         }
         return run;
+    }
+
+    /**
+     * Moves a run's per-example clipping to the device {@code --device} names ({@code auto} leaves the run's own
+     * choice, which is also auto).
+     *
+     * @throws InvalidOptionException when the device cannot compute the run here, or the protocol has no device choice
+     */
+    private static void placeOnDevice(TrainingRun run, RunSettings settings) {
+        ComputeDevice device = ComputeDevice.parse(settings.get(EngineOptions.DEVICE, "auto"));
+        if (device == ComputeDevice.AUTO) {
+            return;
+        }
+        if (run instanceof DeviceRun d) {
+            try {
+                d.useDevice(device);
+            } catch (DeviceUnavailableException e) {
+                throw EngineOptions.DEVICE.invalid(e.getMessage());
+            }
+        } else if (device != ComputeDevice.CPU) {
+            throw EngineOptions.DEVICE.invalid("--device " + device.label() + " moves the per-example clipping of dp-sgd;"
+                    + " " + run.protocol() + " runs on the CPU: drop --device");
+        }
     }
 
     /** How a run's rounds are computed, for its configuration: {@code local}, or the engine's description. */

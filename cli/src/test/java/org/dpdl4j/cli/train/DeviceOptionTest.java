@@ -1,0 +1,52 @@
+package org.dpdl4j.cli.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.nio.file.Path;
+import org.dpdl4j.cli.CommandRun;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DeviceEngines;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code train --device}: cpu trains as before, cuda is refused before training with what is missing and the fix when
+ * the CUDA engine cannot run, and a protocol without a device choice refuses cuda.
+ */
+class DeviceOptionTest {
+
+    @Test
+    void cpuTrainsDpSgd(@TempDir Path dir) {
+        CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--algo", "dp-sgd", "--clip", "1", "--epsilon", "1",
+                "--epochs", "0.2", "--device", "cpu", "--out", dir.resolve("run").toString());
+        assertEquals(0, r.exitCode(), r.both());
+    }
+
+    @Test
+    void cudaWithoutAUsableGpuIsRefusedSayingWhy(@TempDir Path dir) {
+        assumeFalse(DeviceEngines.find(ComputeDevice.CUDA).orElseThrow().report().usable(),
+                "checks the refusal on a machine without a usable CUDA GPU; this one has one");
+        CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--algo", "dp-sgd", "--clip", "1", "--epsilon", "1",
+                "--device", "cuda", "--out", dir.resolve("run").toString());
+        assertEquals(2, r.exitCode(), r.both());
+        assertTrue(r.err().contains("--device cuda: ") && r.err().contains("or use --device cpu"), r.both());
+        assertTrue(r.err().contains("driver") || r.err().contains("LD_LIBRARY_PATH"), r.both());
+    }
+
+    @Test
+    void aProtocolWithoutADeviceChoiceRefusesCuda(@TempDir Path dir) {
+        CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--algo", "sgd", "--device", "cuda",
+                "--out", dir.resolve("run").toString());
+        assertEquals(2, r.exitCode(), r.both());
+        assertTrue(r.err().contains("sgd runs on the CPU: drop --device"), r.both());
+    }
+
+    @Test
+    void anUnknownDeviceIsRefused(@TempDir Path dir) {
+        CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--device", "tpu", "--out", dir.resolve("run").toString());
+        assertEquals(2, r.exitCode(), r.both());
+        assertTrue(r.err().contains("tpu") && r.err().contains("auto, cpu or cuda"), r.both());
+    }
+}

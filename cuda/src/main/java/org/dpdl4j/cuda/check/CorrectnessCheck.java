@@ -1,0 +1,176 @@
+package org.dpdl4j.cuda.check;
+
+import org.dpdl4j.cuda.engine.Backend;
+import org.dpdl4j.cuda.engine.DenseDpStep;
+import org.dpdl4j.cuda.engine.DenseModel;
+import org.dpdl4j.cuda.engine.DoubleOracle;
+import org.dpdl4j.cuda.engine.JavaBackend;
+import org.dpdl4j.cuda.engine.StepMeasures;
+import org.dpdl4j.cuda.engine.StepNoise;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The GPU against the engine's plain-Java reference backend (which the Maven tests hold to dpdl4j's host engine and to
+ * DL4J's batch-of-one oracle) and against the double-precision batch-of-one oracle: the clipped sum to 1e-5 relative
+ * (L2), every norm to 1e-5 of the batch's largest, the loss sum to 1e-5 relative, clipping inactive and active; then a
+ * full private step (noise copied in, SGD) and the device's Philox noise against the reference. Prints one
+ * {@code CHECK ... PASS|FAIL} line per comparison.
+ */
+final class CorrectnessCheck {
+    static final double TOLERANCE = 1e-5;
+
+    private final Backend gpu;
+    private final PrintStream out;
+    private int failures;
+
+    CorrectnessCheck(Backend gpu, PrintStream out) {
+        this.gpu = gpu;
+        this.out = out;
+    }
+
+    /** Runs every comparison; returns the number that failed. */
+    int run() {
+        for (CheckModels.Case c : List.of(CheckModels.MLP, CheckModels.LOGISTIC, CheckModels.SOFTMAX, CheckModels.TANH_MSE)) {
+            for (int b : new int[]{64, 256}) {
+                clippedSums(c, b);
+            }
+        }
+        privateStep(CheckModels.MLP, 128);
+        philox(CheckModels.MLP);
+        return failures;
+    }
+
+    private void clippedSums(CheckModels.Case c, int b) {
+        DenseModel model = c.model();
+        float[] params = CheckModels.parameters(model, 1);
+        float[] x = CheckModels.features(model, b, 2 + b);
+        float[] y = CheckModels.labels(model, b, 3 + b);
+        DoubleOracle.Result unclipped = DoubleOracle.clippedSum(model, params, x, y, b, Double.POSITIVE_INFINITY);
+        double[] sorted = unclipped.norms().clone();
+        Arrays.sort(sorted);
+        double median = sorted[b / 2];
+        double max = sorted[b - 1];
+        try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
+            for (DenseDpStep s : new DenseDpStep[]{onGpu, onCpu}) {
+                s.setParameters(params);
+                s.loadBatch(x, y, null, b);
+            }
+            for (double clip : new double[]{Double.POSITIVE_INFINITY, 2 * max, median, median / 10}) {
+                String where = String.format(Locale.ROOT, "%s batch=%d C=%s (%s)", c.name(), b, clip,
+                        clip >= max ? "clipping inactive" : "clipping active");
+                float[] gpuSum = new float[params.length];
+                float[] cpuSum = new float[params.length];
+                onGpu.clippedSum(clip);
+                onGpu.readGradient(gpuSum);
+                StepMeasures gm = onGpu.measures();
+                onCpu.clippedSum(clip);
+                onCpu.readGradient(cpuSum);
+                StepMeasures cm = onCpu.measures();
+                DoubleOracle.Result truth = Double.isInfinite(clip) ? unclipped
+                        : DoubleOracle.clippedSum(model, params, x, y, b, clip);
+                report("clipped sum vs reference", where, relative(gpuSum, toDouble(cpuSum)));
+                report("clipped sum vs double oracle", where, relative(gpuSum, truth.clippedSum()));
+                report("loss sum vs double oracle", where, Math.abs(gm.lossSum() - truth.lossSum()) / Math.abs(truth.lossSum()));
+                report("loss sum vs reference", where, Math.abs(gm.lossSum() - cm.lossSum()) / Math.abs(cm.lossSum()));
+                if (!Double.isInfinite(clip)) {
+                    report("norms vs double oracle", where, normError(gm.norms(), truth.norms()));
+                }
+            }
+            // the first layer's norms handed in with the batch instead of computed from it
+            onGpu.loadBatch(x, y, CheckModels.squaredNorms(model, x, b), b);
+            onGpu.clippedSum(median);
+            float[] gpuSum = new float[params.length];
+            onGpu.readGradient(gpuSum);
+            report("clipped sum vs double oracle, feature norms supplied", c.name() + " batch=" + b + " C=" + median,
+                    relative(gpuSum, DoubleOracle.clippedSum(model, params, x, y, b, median).clippedSum()));
+        }
+    }
+
+    private void privateStep(CheckModels.Case c, int b) {
+        DenseModel model = c.model();
+        float[] params = CheckModels.parameters(model, 5);
+        float[] x = CheckModels.features(model, b, 6);
+        float[] y = CheckModels.labels(model, b, 7);
+        float[] noise = CheckModels.features(model, model.layers().get(0).nIn(), 8);
+        float[] noiseFull = new float[params.length];
+        for (int j = 0; j < noiseFull.length; j++) {
+            noiseFull[j] = noise[j % noise.length] - 0.5f;
+        }
+        float[][] after = new float[2][params.length];
+        try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
+            DenseDpStep[] steps = {onGpu, onCpu};
+            for (int k = 0; k < 2; k++) {
+                steps[k].setParameters(params);
+                for (int s = 0; s < 3; s++) {
+                    steps[k].loadBatch(x, y, null, b);
+                    steps[k].clippedSum(1.0);
+                    steps[k].step(new StepNoise.FromArray(noiseFull), b, 0.05);
+                }
+                steps[k].readParameters(after[k]);
+            }
+        }
+        report("parameters after 3 private steps vs reference", c.name() + " batch=" + b, relative(after[0], toDouble(after[1])));
+    }
+
+    private void philox(CheckModels.Case c) {
+        DenseModel model = c.model();
+        int p = (int) model.numParams();
+        float[][] drawn = new float[2][p];
+        try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
+            DenseDpStep[] steps = {onGpu, onCpu};
+            for (int k = 0; k < 2; k++) {
+                steps[k].setParameters(new float[p]);
+                steps[k].loadBatch(new float[0], new float[0], null, 0);
+                steps[k].clippedSum(1.0);
+                steps[k].step(new StepNoise.SeededPhilox(12345, 7, 1f), 1.0, -1.0);   // params := the noise
+                steps[k].readParameters(drawn[k]);
+            }
+        }
+        double worst = 0;
+        for (int j = 0; j < p; j++) {
+            worst = Math.max(worst, Math.abs(drawn[0][j] - drawn[1][j]) / Math.max(1.0, Math.abs(drawn[1][j])));
+        }
+        report("Philox noise vs reference (max abs)", c.name() + " " + p + " draws", worst);
+    }
+
+    private void report(String what, String where, double error) {
+        boolean ok = error <= TOLERANCE;
+        if (!ok) {
+            failures++;
+        }
+        out.printf(Locale.ROOT, "CHECK %s %s: %s error %.2e (tolerance %.0e)%n", ok ? "PASS" : "FAIL", where, what, error, TOLERANCE);
+    }
+
+    private static double relative(float[] got, double[] expected) {
+        double d = 0;
+        double n = 0;
+        for (int j = 0; j < got.length; j++) {
+            double e = got[j] - expected[j];
+            d += e * e;
+            n += expected[j] * expected[j];
+        }
+        return n == 0 ? Math.sqrt(d) : Math.sqrt(d / n);
+    }
+
+    private static double normError(float[] got, double[] expected) {
+        double largest = 0;
+        double worst = 0;
+        for (int i = 0; i < expected.length; i++) {
+            largest = Math.max(largest, expected[i]);
+            worst = Math.max(worst, Math.abs(got[i] - expected[i]));
+        }
+        return worst / largest;
+    }
+
+    private static double[] toDouble(float[] v) {
+        double[] d = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            d[i] = v[i];
+        }
+        return d;
+    }
+}

@@ -1,0 +1,205 @@
+package org.dpdl4j.cuda.device;
+
+import org.bytedeco.cuda.cublas.cublasContext;
+import org.bytedeco.cuda.cudart.CUctx_st;
+import org.bytedeco.cuda.cudart.CUstream_st;
+import org.bytedeco.cuda.global.cublas;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.javacpp.FloatPointer;
+import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.dpdl4j.cuda.engine.Backend;
+import org.dpdl4j.cuda.engine.Blas;
+import org.dpdl4j.cuda.engine.DeviceArray;
+import org.dpdl4j.cuda.engine.Kernels;
+
+/**
+ * The engine's backend on one NVIDIA GPU: device memory, one stream on which every copy, product and kernel is queued
+ * in order, cuBLAS, and the kernels NVRTC compiled for this GPU. Host copies of Java arrays go through a pinned staging
+ * buffer; copies from and to other host memory (ND4J's buffers) go directly.
+ *
+ * <p>Open it with {@link #open()}, which refuses with the reason (what is missing, how to fix it) when the machine has no
+ * usable GPU. The primary context of the GPU is made current on whichever thread calls, so one backend may be used from
+ * several threads one after another (not at once).
+ */
+public final class CudaBackend implements Backend {
+    private final CudaStatus.GpuInfo gpu;
+    private final CUctx_st context = new CUctx_st();
+    private final CUstream_st stream = new CUstream_st();
+    private final cublasContext cublasHandle = new cublasContext();
+    private final CublasBlas blas;
+    private final CudaKernels kernels;
+    private final String target;
+    private final ThreadLocal<Boolean> current = ThreadLocal.withInitial(() -> false);
+    private FloatPointer staging;
+    private long stagingFloats;
+    private boolean closed;
+
+    private CudaBackend(CudaStatus.GpuInfo gpu) {
+        this.gpu = gpu;
+        CudaCalls.runtime(cudart.cudaSetDevice(gpu.ordinal()), "cudaSetDevice");
+        CudaCalls.runtime(cudart.cudaFree(null), "cudaFree(null) (creating the context)");
+        int[] handle = new int[1];
+        CudaCalls.driver(cudart.cuDeviceGet(handle, gpu.ordinal()), "cuDeviceGet");
+        CudaCalls.driver(cudart.cuDevicePrimaryCtxRetain(context, handle[0]), "cuDevicePrimaryCtxRetain");
+        CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+        current.set(true);
+        CudaCalls.runtime(cudart.cudaStreamCreateWithFlags(stream, cudart.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+        CudaCalls.cublas(cublas.cublasCreate_v2(cublasHandle), "cublasCreate");
+        CudaCalls.cublas(cublas.cublasSetStream_v2(cublasHandle, stream), "cublasSetStream");
+        this.blas = new CublasBlas(cublasHandle);
+        KernelModule module = KernelModule.forDevice(gpu);
+        this.target = module.target();
+        this.kernels = new CudaKernels(new KernelLaunch(module, stream, gpu.processors()));
+    }
+
+    /**
+     * A backend on GPU 0.
+     *
+     * @throws CudaUnavailableException naming what is missing (driver, GPU, library) and the fix
+     */
+    public static CudaBackend open() {
+        CudaStatus status = CudaProbe.status();
+        if (!status.usable()) {
+            throw new CudaUnavailableException(status.problem());
+        }
+        return new CudaBackend(status.device());
+    }
+
+    public CudaStatus.GpuInfo gpu() {
+        return gpu;
+    }
+
+    /** Makes the GPU's context current on the calling thread (each thread has its own current context). */
+    private void bind() {
+        if (closed) {
+            throw new IllegalStateException("this CUDA backend is closed");
+        }
+        if (!current.get()) {
+            CudaCalls.runtime(cudart.cudaSetDevice(gpu.ordinal()), "cudaSetDevice");
+            CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+            current.set(true);
+        }
+    }
+
+    @Override
+    public DeviceArray allocate(long length) {
+        bind();
+        Pointer p = new Pointer();
+        CudaCalls.runtime(cudart.cudaMalloc(p, Math.max(1, length) * Float.BYTES), "cudaMalloc(" + length + " floats)");
+        return new CudaArray(p.address(), length);
+    }
+
+    @Override
+    public void free(DeviceArray array) {
+        bind();
+        CudaCalls.runtime(cudart.cudaFree(CudaArray.of(array).pointer()), "cudaFree");
+    }
+
+    @Override
+    public void upload(float[] src, int offset, DeviceArray dst) {
+        bind();
+        long n = dst.length();
+        FloatPointer stage = staging(n);
+        // the staging buffer may still feed an earlier copy: wait for the stream before overwriting it
+        synchronize();
+        stage.position(0).put(src, offset, (int) n);
+        copy(CudaArray.of(dst).pointer(), stage, n, cudart.cudaMemcpyHostToDevice);
+    }
+
+    @Override
+    public void upload(FloatPointer src, DeviceArray dst) {
+        bind();
+        copy(CudaArray.of(dst).pointer(), src, dst.length(), cudart.cudaMemcpyHostToDevice);
+    }
+
+    @Override
+    public void download(DeviceArray src, float[] dst, int offset) {
+        bind();
+        long n = src.length();
+        FloatPointer stage = staging(n);
+        copy(stage, CudaArray.of(src).pointer(), n, cudart.cudaMemcpyDeviceToHost);
+        synchronize();
+        stage.position(0).get(dst, offset, (int) n);
+    }
+
+    @Override
+    public void download(DeviceArray src, FloatPointer dst) {
+        bind();
+        copy(dst, CudaArray.of(src).pointer(), src.length(), cudart.cudaMemcpyDeviceToHost);
+        synchronize();
+    }
+
+    private void copy(Pointer dst, Pointer src, long floats, int kind) {
+        if (floats > 0) {
+            CudaCalls.runtime(cudart.cudaMemcpyAsync(dst, src, floats * Float.BYTES, kind, stream), "cudaMemcpyAsync");
+        }
+    }
+
+    @Override
+    public void fill(DeviceArray array, float value) {
+        bind();
+        if (value == 0f && Float.floatToRawIntBits(value) == 0) {
+            CudaCalls.runtime(cudart.cudaMemsetAsync(CudaArray.of(array).pointer(), 0, array.length() * Float.BYTES, stream),
+                    "cudaMemsetAsync");
+        } else {
+            float[] values = new float[(int) array.length()];
+            java.util.Arrays.fill(values, value);
+            upload(values, 0, array);
+        }
+    }
+
+    /** Pinned host memory of at least n floats (pinned, so that copies through it are real DMA, not a second copy). */
+    private FloatPointer staging(long n) {
+        if (n > stagingFloats) {
+            synchronize();
+            if (staging != null) {
+                cudart.cudaFreeHost(staging);
+            }
+            long size = Math.max(n, 2 * stagingFloats);
+            Pointer p = new Pointer();
+            CudaCalls.runtime(cudart.cudaMallocHost(p, size * Float.BYTES), "cudaMallocHost(" + size + " floats)");
+            staging = new FloatPointer(p).capacity(size).limit(size);
+            stagingFloats = size;
+        }
+        return staging;
+    }
+
+    @Override
+    public Blas blas() {
+        bind();
+        return blas;
+    }
+
+    @Override
+    public Kernels kernels() {
+        bind();
+        return kernels;
+    }
+
+    @Override
+    public void synchronize() {
+        bind();
+        CudaCalls.runtime(cudart.cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    }
+
+    @Override
+    public String describe() {
+        return gpu.name() + " (" + gpu.architecture() + ", kernels compiled for " + target + ")";
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        synchronize();
+        closed = true;
+        cublas.cublasDestroy_v2(cublasHandle);
+        cudart.cudaStreamDestroy(stream);
+        if (staging != null) {
+            cudart.cudaFreeHost(staging);
+            staging = null;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.dpdl4j.cuda.device;
+
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.cuda.global.cublas;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.cuda.global.nvrtc;
+
+/** Turns the status codes of the CUDA runtime, the driver API, cuBLAS and NVRTC into exceptions that name the call. */
+final class CudaCalls {
+    private CudaCalls() {
+    }
+
+    /** A CUDA runtime call ({@code cuda...}). */
+    static void runtime(int status, String call) {
+        if (status != cudart.cudaSuccess) {
+            throw new CudaException(call + " failed: " + text(cudart.cudaGetErrorName(status)) + " ("
+                    + text(cudart.cudaGetErrorString(status)) + ")");
+        }
+    }
+
+    /** A CUDA driver call ({@code cu...}). */
+    static void driver(int status, String call) {
+        if (status != 0) {
+            BytePointer name = new BytePointer((BytePointer) null);
+            BytePointer text = new BytePointer((BytePointer) null);
+            String n = cudart.cuGetErrorName(status, name) == 0 ? name.getString() : "CUresult " + status;
+            String t = cudart.cuGetErrorString(status, text) == 0 ? text.getString() : "";
+            throw new CudaException(call + " failed: " + n + (t.isEmpty() ? "" : " (" + t + ")"));
+        }
+    }
+
+    /** A cuBLAS call. */
+    static void cublas(int status, String call) {
+        if (status != cublas.CUBLAS_STATUS_SUCCESS) {
+            throw new CudaException(call + " failed: " + text(cublas.cublasGetStatusString(status)) + " (status " + status + ")");
+        }
+    }
+
+    /** An NVRTC call. */
+    static void nvrtc(int status, String call) {
+        if (status != nvrtc.NVRTC_SUCCESS) {
+            throw new CudaException(call + " failed: " + text(nvrtc.nvrtcGetErrorString(status)));
+        }
+    }
+
+    private static String text(BytePointer p) {
+        return p == null || p.isNull() ? "unknown error" : p.getString();
+    }
+}

@@ -1,0 +1,77 @@
+package org.dpdl4j.cuda.device;
+
+import org.dpdl4j.cuda.engine.Activation;
+import org.dpdl4j.cuda.engine.DeviceArray;
+import org.dpdl4j.cuda.engine.Kernels;
+import org.dpdl4j.cuda.engine.OutputLoss;
+
+/** The kernels of {@code dense_step.cu} launched on the backend's stream, arguments in the order of their signatures. */
+final class CudaKernels implements Kernels {
+    private final KernelCall launch;
+
+    CudaKernels(KernelCall launch) {
+        this.launch = launch;
+    }
+
+    private void run(String name, long work) {
+        launch.launch(name, work);
+    }
+
+    @Override
+    public void biasActivation(DeviceArray z, DeviceArray bias, int b, int n, Activation f) {
+        launch.args().ptr(z).ptr(bias).i32(b).i32(n).i32(f.kind().code()).f32(f.slope());
+        run("bias_activation", (long) b * n);
+    }
+
+    @Override
+    public void activationBackprop(DeviceArray eps, DeviceArray a, int count, Activation f) {
+        launch.args().ptr(eps).ptr(a).i32(count).i32(f.kind().code()).f32(f.slope());
+        run("activation_backprop", count);
+    }
+
+    @Override
+    public void outputLoss(OutputLoss kind, DeviceArray z, DeviceArray labels, DeviceArray loss, int b, int n) {
+        switch (kind.kind()) {
+            case SOFTMAX_CROSS_ENTROPY -> {
+                launch.args().ptr(z).ptr(labels).ptr(loss).i32(b).i32(n).f64(kind.clipEps());
+                run("softmax_cross_entropy", b);
+            }
+            case SIGMOID_CROSS_ENTROPY -> {
+                launch.args().ptr(z).ptr(labels).ptr(loss).i32(b).i32(n).f64(kind.clipEps());
+                run("sigmoid_cross_entropy", b);
+            }
+            case SQUARED_ERROR -> {
+                Activation f = kind.activation();
+                launch.args().ptr(z).ptr(labels).ptr(loss).i32(b).i32(n).i32(f.kind().code()).f32(f.slope())
+                        .i32(kind.mean() ? 1 : 0);
+                run("squared_error", b);
+            }
+        }
+    }
+
+    @Override
+    public void addGhostNorms(DeviceArray sq, DeviceArray a, int rowStride, int colStride, DeviceArray inputSq,
+                              DeviceArray error, int b, int nIn, int nOut, boolean hasBias, boolean first) {
+        launch.args().ptr(sq).ptr(a).i32(rowStride).i32(colStride).ptr(inputSq).ptr(error).i32(b).i32(nIn).i32(nOut)
+                .i32(hasBias ? 1 : 0).i32(first ? 1 : 0);
+        run("add_ghost_norms", b);
+    }
+
+    @Override
+    public void clipErrors(DeviceArray errors, int b, int cols, DeviceArray sq, DeviceArray norms, float clip) {
+        launch.args().ptr(errors).i32(b).i32(cols).ptr(sq).ptr(norms).f32(clip);
+        run("clip_errors", (long) b * cols);
+    }
+
+    @Override
+    public void noisySgd(DeviceArray params, DeviceArray grad, DeviceArray noise, int p, float divisor, float lr) {
+        launch.args().ptr(params).ptr(grad).ptr(noise).i32(p).f32(divisor).f32(lr);
+        run("noisy_sgd", p);
+    }
+
+    @Override
+    public void addPhiloxGaussian(DeviceArray grad, int p, long seed, long stream, float std) {
+        launch.args().ptr(grad).i32(p).u64(seed).u64(stream).f32(std);
+        run("add_philox_gaussian", p);
+    }
+}

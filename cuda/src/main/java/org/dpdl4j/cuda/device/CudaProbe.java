@@ -1,0 +1,137 @@
+package org.dpdl4j.cuda.device;
+
+import org.bytedeco.cuda.global.cublas;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.cuda.global.nvrtc;
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.SizeTPointer;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Finds out whether dpdl4j's CUDA engine can run on this machine: the CUDA libraries, their JNI bindings, the driver
+ * and a GPU of compute capability 7.5 or more (what CUDA 13 supports). Never throws: every failure becomes the
+ * {@link CudaStatus#problem()} that names what is missing and the fix.
+ */
+public final class CudaProbe {
+    /** CUDA 13 compiles for Turing (sm_75) and later. */
+    static final int MIN_CAPABILITY = 75;
+
+    private static volatile CudaStatus cached;
+
+    private CudaProbe() {
+    }
+
+    /** The status of this machine, probed once per JVM. */
+    public static CudaStatus status() {
+        CudaStatus s = cached;
+        if (s == null) {
+            synchronized (CudaProbe.class) {
+                if (cached == null) {
+                    cached = probe();
+                }
+                s = cached;
+            }
+        }
+        return s;
+    }
+
+    private static CudaStatus probe() {
+        List<String> facts = new ArrayList<>();
+        Map<String, Optional<Path>> libs = CudaLibraries.locate();
+        libs.forEach((lib, path) -> facts.add(String.format(Locale.ROOT, "%-18s %s", lib,
+                path.map(Path::toString).orElse("not found (" + CudaLibraries.REQUIRED.get(lib) + ")"))));
+        List<String> missing = CudaLibraries.missing();
+        String jni = loadBindings(facts);
+        if (jni != null) {
+            String why = missing.isEmpty() ? jni : "missing " + String.join(", ", missing) + " (" + jni + ")";
+            return new CudaStatus(false, facts, "the CUDA engine cannot load the CUDA libraries: " + why + "; "
+                    + CudaLibraries.HOW_TO_FIX, null);
+        }
+        int[] version = new int[1];
+        int status = cudart.cudaDriverGetVersion(version);
+        if (status != cudart.cudaSuccess || version[0] == 0) {
+            return new CudaStatus(false, facts, "no NVIDIA driver answers (cudaDriverGetVersion: " + status + "); install"
+                    + " the NVIDIA driver, 580 or later for CUDA 13, or run on a machine with a GPU", null);
+        }
+        facts.add("driver             CUDA " + version[0] / 1000 + "." + version[0] % 1000 / 10);
+        int[] runtime = new int[1];
+        cudart.cudaRuntimeGetVersion(runtime);
+        facts.add("runtime            CUDA " + runtime[0] / 1000 + "." + runtime[0] % 1000 / 10);
+        int[] nvrtcMajor = new int[1];
+        int[] nvrtcMinor = new int[1];
+        nvrtc.nvrtcVersion(nvrtcMajor, nvrtcMinor);
+        facts.add("NVRTC              " + nvrtcMajor[0] + "." + nvrtcMinor[0]);
+        int[] count = new int[1];
+        status = cudart.cudaGetDeviceCount(count);
+        if (status == cudart.cudaErrorInsufficientDriver) {
+            return new CudaStatus(false, facts, "the NVIDIA driver (CUDA " + version[0] / 1000 + "." + version[0] % 1000 / 10
+                    + ") is older than the CUDA " + runtime[0] / 1000 + " runtime; install driver 580 or later", null);
+        }
+        if (status != cudart.cudaSuccess || count[0] == 0) {
+            return new CudaStatus(false, facts, "the driver sees no CUDA GPU (cudaGetDeviceCount: "
+                    + cudart.cudaGetErrorName(status).getString() + "); check nvidia-smi and CUDA_VISIBLE_DEVICES", null);
+        }
+        CudaStatus.GpuInfo gpu = null;
+        for (int d = 0; d < count[0]; d++) {
+            CudaStatus.GpuInfo info = describe(d);
+            facts.add(String.format(Locale.ROOT, "GPU %d              %s, %s, %d SMs, %.1f GiB", d, info.name(),
+                    info.architecture(), info.processors(), info.memory() / (double) (1L << 30)));
+            if (gpu == null) {
+                gpu = info;
+            }
+        }
+        if (gpu.major() * 10 + gpu.minor() < MIN_CAPABILITY) {
+            return new CudaStatus(false, facts, "GPU 0 (" + gpu.name() + ", " + gpu.architecture() + ") is older than"
+                    + " CUDA 13 supports (sm_75 and later); use DL4J's own CUDA backend (build with -Dcuda) on it", gpu);
+        }
+        return new CudaStatus(true, facts, null, gpu);
+    }
+
+    /** Loads the JNI bindings of cudart, cuBLAS and NVRTC; null when all load, else why not. */
+    private static String loadBindings(List<String> facts) {
+        for (Class<?> binding : new Class<?>[]{cudart.class, cublas.class, nvrtc.class}) {
+            try {
+                Loader.load(binding);
+            } catch (Throwable e) {   // UnsatisfiedLinkError, or the class's initializer failing on it
+                Throwable root = e;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
+                String message = binding.getSimpleName() + " bindings: " + root;
+                facts.add("bindings           " + message);
+                return message;
+            }
+        }
+        facts.add("bindings           cudart, cublas, nvrtc loaded (javacpp " + Loader.class.getPackage().getImplementationVersion() + ")");
+        return null;
+    }
+
+    private static CudaStatus.GpuInfo describe(int device) {
+        int[] v = new int[1];
+        CudaCalls.runtime(cudart.cudaDeviceGetAttribute(v, cudart.cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+        int major = v[0];
+        CudaCalls.runtime(cudart.cudaDeviceGetAttribute(v, cudart.cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+        int minor = v[0];
+        CudaCalls.runtime(cudart.cudaDeviceGetAttribute(v, cudart.cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+        int sms = v[0];
+        CudaCalls.driver(cudart.cuInit(0), "cuInit");
+        int[] handle = new int[1];
+        CudaCalls.driver(cudart.cuDeviceGet(handle, device), "cuDeviceGet");
+        byte[] name = new byte[256];
+        CudaCalls.driver(cudart.cuDeviceGetName(name, name.length, handle[0]), "cuDeviceGetName");
+        int end = 0;
+        while (end < name.length && name[end] != 0) {
+            end++;
+        }
+        SizeTPointer mem = new SizeTPointer(1);
+        CudaCalls.driver(cudart.cuDeviceTotalMem(mem, handle[0]), "cuDeviceTotalMem");
+        return new CudaStatus.GpuInfo(device, new String(name, 0, end, java.nio.charset.StandardCharsets.UTF_8), major, minor,
+                sms, mem.get());
+    }
+}

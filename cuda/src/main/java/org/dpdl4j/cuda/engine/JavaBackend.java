@@ -1,0 +1,81 @@
+package org.dpdl4j.cuda.engine;
+
+import org.bytedeco.javacpp.FloatPointer;
+
+import java.util.Arrays;
+
+/**
+ * The engine's arithmetic in plain Java on the CPU: {@link JavaKernels} mirror the CUDA kernels operation by operation,
+ * {@link JavaBlas} is the textbook column-major product. It needs no GPU and no ND4J, so the tests run the whole engine
+ * with it, and the device check compares the GPU with it. Slow (naive products): for checks, not for training.
+ */
+public final class JavaBackend implements Backend {
+    private final Blas blas = new JavaBlas();
+    private final Kernels kernels = new JavaKernels();
+
+    @Override
+    public DeviceArray allocate(long length) {
+        if (length < 0 || length > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("the Java backend holds arrays of up to 2^31-9 floats, asked for " + length);
+        }
+        return new JavaArray(new float[(int) length], 0, (int) length);
+    }
+
+    @Override
+    public void free(DeviceArray array) {
+        JavaArray.of(array);
+    }
+
+    @Override
+    public void upload(float[] src, int offset, DeviceArray dst) {
+        JavaArray d = JavaArray.of(dst);
+        System.arraycopy(src, offset, d.data(), d.offset(), d.size());
+    }
+
+    @Override
+    public void upload(FloatPointer src, DeviceArray dst) {
+        JavaArray d = JavaArray.of(dst);
+        src.get(d.data(), d.offset(), d.size());
+    }
+
+    @Override
+    public void download(DeviceArray src, float[] dst, int offset) {
+        JavaArray s = JavaArray.of(src);
+        System.arraycopy(s.data(), s.offset(), dst, offset, s.size());
+    }
+
+    @Override
+    public void download(DeviceArray src, FloatPointer dst) {
+        JavaArray s = JavaArray.of(src);
+        dst.put(s.data(), s.offset(), s.size());
+    }
+
+    @Override
+    public void fill(DeviceArray array, float value) {
+        JavaArray a = JavaArray.of(array);
+        Arrays.fill(a.data(), a.offset(), a.offset() + a.size(), value);
+    }
+
+    @Override
+    public Blas blas() {
+        return blas;
+    }
+
+    @Override
+    public Kernels kernels() {
+        return kernels;
+    }
+
+    @Override
+    public void synchronize() {
+    }
+
+    @Override
+    public String describe() {
+        return "Java reference (CPU)";
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,183 @@
+package org.dpdl4j.cuda.engine;
+
+/**
+ * The kernels of {@code dense_step.cu} in Java, one loop per kernel over the same outputs with the same float and
+ * double operations in the same order (the CUDA source is compiled without fused multiply-adds for that reason), so
+ * that a test of the engine on this backend tests the arithmetic the GPU runs.
+ */
+final class JavaKernels implements Kernels {
+
+    @Override
+    public void biasActivation(DeviceArray za, DeviceArray biasArray, int b, int n, Activation f) {
+        JavaArray z = JavaArray.of(za);
+        JavaArray bias = JavaArray.of(biasArray);
+        for (int e = 0; e < b * n; e++) {
+            float v = z.get(e);
+            if (bias != null) {
+                v += bias.get(e / b);
+            }
+            z.set(e, f.apply(v));
+        }
+    }
+
+    @Override
+    public void activationBackprop(DeviceArray epsArray, DeviceArray aArray, int count, Activation f) {
+        JavaArray eps = JavaArray.of(epsArray);
+        JavaArray a = JavaArray.of(aArray);
+        for (int e = 0; e < count; e++) {
+            eps.set(e, f.timesDerivative(a.get(e), eps.get(e)));
+        }
+    }
+
+    @Override
+    public void outputLoss(OutputLoss kind, DeviceArray za, DeviceArray labelArray, DeviceArray lossArray, int b, int n) {
+        JavaArray z = JavaArray.of(za);
+        JavaArray labels = JavaArray.of(labelArray);
+        JavaArray loss = JavaArray.of(lossArray);
+        switch (kind.kind()) {
+            case SOFTMAX_CROSS_ENTROPY -> softmaxCrossEntropy(z, labels, loss, b, n, kind.clipEps());
+            case SIGMOID_CROSS_ENTROPY -> sigmoidCrossEntropy(z, labels, loss, b, n, kind.clipEps());
+            case SQUARED_ERROR -> squaredError(z, labels, loss, b, n, kind.activation(), kind.mean());
+        }
+    }
+
+    private static void softmaxCrossEntropy(JavaArray z, JavaArray labels, JavaArray loss, int b, int n, double clipEps) {
+        for (int i = 0; i < b; i++) {
+            double max = z.get(i);
+            for (int k = 1; k < n; k++) {
+                double v = z.get(i + k * b);
+                max = v > max ? v : max;
+            }
+            double total = 0.0;
+            for (int k = 0; k < n; k++) {
+                total += Math.exp(z.get(i + k * b) - max);
+            }
+            double labelSum = 0.0;
+            for (int k = 0; k < n; k++) {
+                labelSum += labels.get(i * n + k);
+            }
+            double l = 0.0;
+            for (int k = 0; k < n; k++) {
+                double p = Math.exp(z.get(i + k * b) - max) / total;
+                double y = labels.get(i * n + k);
+                if (y != 0.0) {
+                    double clipped = clipEps > 0.0 ? Math.min(Math.max(p, clipEps), 1.0 - clipEps) : p;
+                    l -= y * Math.log(clipped);
+                }
+                z.set(i + k * b, (float) (p * labelSum - y));
+            }
+            loss.set(i, (float) l);
+        }
+    }
+
+    private static void sigmoidCrossEntropy(JavaArray z, JavaArray labels, JavaArray loss, int b, int n, double clipEps) {
+        for (int i = 0; i < b; i++) {
+            double l = 0.0;
+            for (int k = 0; k < n; k++) {
+                double p = 1.0 / (1.0 + Math.exp(-(double) z.get(i + k * b)));
+                double clipped = clipEps > 0.0 ? Math.min(Math.max(p, clipEps), 1.0 - clipEps) : p;
+                double y = labels.get(i * n + k);
+                l -= (y == 0.0 ? 0.0 : y * Math.log(clipped)) + (y == 1.0 ? 0.0 : (1.0 - y) * Math.log(1.0 - clipped));
+                z.set(i + k * b, (float) ((clipped - y) / (clipped * (1.0 - clipped)) * (p * (1.0 - p))));
+            }
+            loss.set(i, (float) l);
+        }
+    }
+
+    private static void squaredError(JavaArray z, JavaArray labels, JavaArray loss, int b, int n, Activation f, boolean mean) {
+        for (int i = 0; i < b; i++) {
+            float scale = mean ? 1.0f / (float) n : 1.0f;
+            float l = 0.0f;
+            for (int k = 0; k < n; k++) {
+                float a = f.apply(z.get(i + k * b));
+                float diff = a - labels.get(i * n + k);
+                l += diff * diff * scale;
+                float g = 2.0f * diff * scale;
+                z.set(i + k * b, f.timesDerivative(a, g));
+            }
+            loss.set(i, l);
+        }
+    }
+
+    @Override
+    public void addGhostNorms(DeviceArray sqArray, DeviceArray aArray, int rowStride, int colStride, DeviceArray inputSqArray,
+                              DeviceArray errorArray, int b, int nIn, int nOut, boolean hasBias, boolean first) {
+        JavaArray sq = JavaArray.of(sqArray);
+        JavaArray a = JavaArray.of(aArray);
+        JavaArray inputSq = JavaArray.of(inputSqArray);
+        JavaArray error = JavaArray.of(errorArray);
+        for (int i = 0; i < b; i++) {
+            float t = 0.0f;
+            if (inputSq != null) {
+                t = inputSq.get(i);
+            } else {
+                for (int j = 0; j < nIn; j++) {
+                    float v = a.get(i * rowStride + j * colStride);
+                    t += v * v;
+                }
+            }
+            if (hasBias) {
+                t += 1.0f;
+            }
+            float s = 0.0f;
+            for (int k = 0; k < nOut; k++) {
+                float v = error.get(i + k * b);
+                s += v * v;
+            }
+            float term = t * s;
+            sq.set(i, first ? term : sq.get(i) + term);
+        }
+    }
+
+    @Override
+    public void clipErrors(DeviceArray errorArray, int b, int cols, DeviceArray sqArray, DeviceArray normArray, float clip) {
+        JavaArray errors = JavaArray.of(errorArray);
+        JavaArray sq = JavaArray.of(sqArray);
+        JavaArray norms = JavaArray.of(normArray);
+        for (int e = 0; e < b * cols; e++) {
+            int i = e % b;
+            float norm = (float) Math.sqrt(sq.get(i));
+            float f = clip / norm;
+            f = f > 1.0f ? 1.0f : f;
+            errors.set(e, errors.get(e) * f);
+            if (e < b) {
+                norms.set(i, norm);
+            }
+        }
+    }
+
+    @Override
+    public void noisySgd(DeviceArray paramArray, DeviceArray gradArray, DeviceArray noiseArray, int p, float divisor, float lr) {
+        JavaArray params = JavaArray.of(paramArray);
+        JavaArray grad = JavaArray.of(gradArray);
+        JavaArray noise = JavaArray.of(noiseArray);
+        for (int j = 0; j < p; j++) {
+            float g = grad.get(j);
+            if (noise != null) {
+                g += noise.get(j);
+            }
+            g = g / divisor;
+            grad.set(j, g);
+            params.set(j, params.get(j) - g * lr);
+        }
+    }
+
+    @Override
+    public void addPhiloxGaussian(DeviceArray gradArray, int p, long seed, long stream, float std) {
+        JavaArray grad = JavaArray.of(gradArray);
+        int[] c = new int[4];
+        for (int j = 0; j < p; j++) {
+            c[0] = j;
+            c[1] = 0;
+            c[2] = (int) stream;
+            c[3] = (int) (stream >>> 32);
+            Philox.philox4x32(c, (int) seed, (int) (seed >>> 32));
+            long w1 = ((Integer.toUnsignedLong(c[0]) << 32) | Integer.toUnsignedLong(c[1])) >>> 11;
+            long w2 = ((Integer.toUnsignedLong(c[2]) << 32) | Integer.toUnsignedLong(c[3])) >>> 11;
+            double u1 = ((double) w1 + 1.0) * 1.1102230246251565e-16;
+            double u2 = (double) w2 * 1.1102230246251565e-16;
+            double z = Math.sqrt(-2.0 * Math.log(u1)) * Math.cos(6.283185307179586 * u2);
+            grad.set(j, grad.get(j) + (float) (std * z));
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package org.dpdl4j.cuda.engine;
+
+/**
+ * The elementwise and per-example kernels of the DP step, one method per kernel of {@code dense_step.cu}, with the same
+ * arguments in the same order. Activations and errors are column-major [b, n]; labels row-major. Arrays that may be
+ * absent are null.
+ */
+public interface Kernels {
+    /** z := f(z + bias) over [b, n]. */
+    void biasActivation(DeviceArray z, DeviceArray bias, int b, int n, Activation f);
+
+    /** eps := eps * f'(z) given a = f(z), over {@code count} elements. */
+    void activationBackprop(DeviceArray eps, DeviceArray a, int count, Activation f);
+
+    /** Per example, the loss into {@code loss[i]} and the error dL/dz in place of the output pre-activations z [b, n]. */
+    void outputLoss(OutputLoss kind, DeviceArray z, DeviceArray labels, DeviceArray loss, int b, int n);
+
+    /**
+     * sq[i] (+)= (||a_i||^2 + [bias]) ||error_i||^2, with a's element (i, j) at {@code i * rowStride + j * colStride}, or
+     * ||a_i||^2 given in {@code inputSq}; writes instead of adding when {@code first}.
+     */
+    void addGhostNorms(DeviceArray sq, DeviceArray a, int rowStride, int colStride, DeviceArray inputSq, DeviceArray error,
+                       int b, int nIn, int nOut, boolean hasBias, boolean first);
+
+    /** Every row i of errors [b, cols] times min(1, clip / sqrt(sq[i])); norms[i] := sqrt(sq[i]). */
+    void clipErrors(DeviceArray errors, int b, int cols, DeviceArray sq, DeviceArray norms, float clip);
+
+    /** g = (grad + noise) / divisor kept in grad; params -= g * lr. */
+    void noisySgd(DeviceArray params, DeviceArray grad, DeviceArray noise, int p, float divisor, float lr);
+
+    /** grad[j] += std * z_j with z_j from Philox4x32-10 under {@code seed} at counter (j, 0, stream): NOT secure. */
+    void addPhiloxGaussian(DeviceArray grad, int p, long seed, long stream, float std);
+}

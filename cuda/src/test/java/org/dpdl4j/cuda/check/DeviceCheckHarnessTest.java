@@ -1,0 +1,41 @@
+package org.dpdl4j.cuda.check;
+
+import org.dpdl4j.cuda.engine.JavaBackend;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The device check's harness on the reference backend standing in for the GPU: every comparison it makes passes (the
+ * reference against itself, and against the double-precision oracle at the check's tolerance), and the benchmark prints
+ * gpu_step.py's RESULT lines. On the GPU machine the same code compares the GPU.
+ */
+class DeviceCheckHarnessTest {
+
+    @Test
+    void correctnessChecksPassOnTheReference() {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        int failures = new CorrectnessCheck(new JavaBackend(), new PrintStream(text, true, StandardCharsets.UTF_8)).run();
+        String out = text.toString(StandardCharsets.UTF_8);
+        assertEquals(0, failures, out);
+        assertTrue(out.contains("CHECK PASS mlp batch=256 C="), out);
+        assertTrue(out.contains("clipping active") && out.contains("clipping inactive"), out);
+        assertTrue(out.contains("Philox noise vs reference"), out);
+    }
+
+    @Test
+    void benchmarkPrintsResultLines() {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        new StepBenchmark(new JavaBackend(), "Java reference", new PrintStream(text, true, StandardCharsets.UTF_8), 2, 1, 0)
+                .run(CheckModels.LOGISTIC, 8);
+        String out = text.toString(StandardCharsets.UTF_8);
+        for (String mode : new String[]{"dpdl4j-plain", "dpdl4j-dp-philox", "dpdl4j-dp-hostnoise", "dpdl4j-dp-philox-readback"}) {
+            assertTrue(out.contains("RESULT device=Java_reference model=logistic batch=8 mode=" + mode + " block_median_ms="), out);
+        }
+    }
+}

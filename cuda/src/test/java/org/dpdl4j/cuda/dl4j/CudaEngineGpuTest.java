@@ -1,0 +1,77 @@
+package org.dpdl4j.cuda.dl4j;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.cuda.device.CudaBackend;
+import org.dpdl4j.cuda.device.CudaProbe;
+import org.dpdl4j.cuda.engine.DenseDpStep;
+import org.dpdl4j.cuda.engine.JavaBackend;
+import org.dpdl4j.cuda.engine.StepNoise;
+import org.dpdl4j.optim.DpModelValidator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The engine on a real GPU: the same checks as on the reference backend (host engine and batch-of-one oracle, 1e-5,
+ * clipping active and inactive), and the device's Philox noise equal to the reference's. Skipped, with the probe's
+ * reason, where there is no usable GPU; never passed without one.
+ */
+class CudaEngineGpuTest {
+
+    @BeforeAll
+    static void needsAGpu() {
+        assumeTrue(CudaProbe.status().usable(), () -> "needs a CUDA GPU and the CUDA 13 libraries (" + gpuMissing() + ")");
+    }
+
+    /** A short, stable reason (the probe's full message names machine paths). */
+    private static String gpuMissing() {
+        String p = CudaProbe.status().problem();
+        return p.contains("driver") && !p.contains("LD_LIBRARY_PATH") ? "no GPU or driver" : "no GPU, driver or CUDA 13 libraries";
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.dpdl4j.cuda.dl4j.EngineCases#networks")
+    void equalsTheHostEngineAndTheOracle(String name, Activation hidden, Activation out, LossFunction loss, int[] sizes, int b) {
+        MultiLayerNetwork net = EngineCases.network(hidden, out, loss, sizes);
+        try (CudaExampleGradients engine = new CudaExampleGradients(DpModelValidator.validate(net), CudaBackend.open(), true)) {
+            for (int batch : new int[]{b, 256, 3}) {
+                INDArray x = EngineCases.features(batch, sizes);
+                INDArray y = EngineCases.labels(loss, batch, sizes);
+                HostComparison.assertMatchesHost(engine, net, x, y, name + " on " + engine.describe() + ", batch " + batch);
+            }
+        }
+    }
+
+    @Test
+    void philoxNoiseEqualsTheReference() {
+        MultiLayerNetwork net = EngineCases.network(Activation.RELU, Activation.SOFTMAX, LossFunction.MCXENT, new int[]{30, 20, 5});
+        var model = DenseModels.of(DpModelValidator.validate(net));
+        int p = (int) model.numParams();
+        float[] gpu = new float[p];
+        float[] cpu = new float[p];
+        try (CudaBackend backend = CudaBackend.open();
+             DenseDpStep onGpu = new DenseDpStep(backend, model);
+             DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
+            for (DenseDpStep s : new DenseDpStep[]{onGpu, onCpu}) {
+                s.setParameters(new float[p]);
+                s.loadBatch(new float[0], new float[0], null, 0);
+                s.clippedSum(1.0);
+                s.step(new StepNoise.SeededPhilox(99, 5, 1f), 1.0, -1.0);   // params := 0 + noise
+            }
+            onGpu.readParameters(gpu);
+            onCpu.readParameters(cpu);
+        }
+        for (int j = 0; j < p; j++) {
+            assertTrue(Math.abs(gpu[j] - cpu[j]) <= 1e-6f * Math.max(1f, Math.abs(cpu[j])), "draw " + j + ": " + gpu[j] + " vs " + cpu[j]);
+        }
+        assertArrayEquals(new float[0], new float[0]);
+    }
+}

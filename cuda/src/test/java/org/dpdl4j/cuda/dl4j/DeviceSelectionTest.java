@@ -1,0 +1,73 @@
+package org.dpdl4j.cuda.dl4j;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.cuda.device.CudaBackend;
+import org.dpdl4j.cuda.device.CudaProbe;
+import org.dpdl4j.cuda.device.CudaStatus;
+import org.dpdl4j.cuda.device.CudaUnavailableException;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DeviceEngine;
+import org.dpdl4j.optim.DeviceEngines;
+import org.dpdl4j.optim.DeviceUnavailableException;
+import org.dpdl4j.optim.DpModelValidator;
+import org.dpdl4j.optim.ExampleGradients;
+import org.dpdl4j.optim.TestNetworks;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.learning.config.Sgd;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/** The core finds the CUDA engine by service lookup, and chooses or refuses it as --device says, with the reasons. */
+class DeviceSelectionTest {
+    private static final MultiLayerNetwork MLP = EngineCases.network(Activation.RELU, Activation.SOFTMAX, LossFunction.MCXENT,
+            new int[]{20, 8, 3});
+
+    @Test
+    void theCoreFindsTheCudaEngineByServiceLookup() {
+        DeviceEngine engine = DeviceEngines.find(ComputeDevice.CUDA).orElseThrow();
+        assertInstanceOf(CudaDeviceEngine.class, engine);
+        assertFalse(engine.report().facts().isEmpty(), "the report lists what it found");
+    }
+
+    @Test
+    void withoutAGpuAutoTakesTheCpuAndCudaIsRefusedSayingWhatIsMissing() {
+        CudaStatus status = CudaProbe.status();
+        assumeFalse(status.usable(), "checks the machine without a usable CUDA GPU; this one has one");
+        assertNotNull(status.problem());
+        assertFalse(ExampleGradients.of(MLP, ComputeDevice.AUTO) instanceof CudaExampleGradients, "auto falls back to the CPU");
+        DeviceUnavailableException e = assertThrows(DeviceUnavailableException.class,
+                () -> ExampleGradients.of(MLP, ComputeDevice.CUDA));
+        assertTrue(e.getMessage().startsWith("--device cuda: "), e.getMessage());
+        assertTrue(e.getMessage().contains(status.problem()), e.getMessage());
+        assertTrue(e.getMessage().endsWith("or use --device cpu"), e.getMessage());
+        assertTrue(status.problem().contains("driver") || status.problem().contains("LD_LIBRARY_PATH"),
+                "the problem names the driver or the libraries and how to fix it: " + status.problem());
+        CudaUnavailableException refused = assertThrows(CudaUnavailableException.class, CudaBackend::open);
+        assertEquals(status.problem(), refused.getMessage());
+    }
+
+    @Test
+    void networksTheEngineDoesNotComputeAreRefusedWithTheReason() {
+        MultiLayerNetwork doubles = TestNetworks.mlp(DataType.DOUBLE, 3, Activation.RELU, Activation.SOFTMAX,
+                LossFunction.MCXENT, new Sgd(0.1), 20, 8, 3);
+        assertTrue(DenseModels.whyNot(DpModelValidator.validate(doubles)).contains("float32"));
+        MultiLayerNetwork softsign = TestNetworks.mlp(DataType.FLOAT, 3, Activation.SOFTSIGN, Activation.SOFTMAX,
+                LossFunction.MCXENT, new Sgd(0.1), 20, 8, 3);
+        assertTrue(DenseModels.whyNot(DpModelValidator.validate(softsign)).contains("has no CUDA kernel"));
+        assertEquals(null, DenseModels.whyNot(DpModelValidator.validate(MLP)));
+    }
+
+    @Test
+    void theCpuIsAlwaysTheCpu() {
+        assertFalse(ExampleGradients.of(MLP, ComputeDevice.CPU) instanceof CudaExampleGradients);
+    }
+}

@@ -1,0 +1,59 @@
+package org.dpdl4j.cuda.dl4j;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.cuda.engine.DenseDpStep;
+import org.dpdl4j.cuda.engine.JavaBackend;
+import org.dpdl4j.cuda.engine.StepNoise;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DpModelValidator;
+import org.dpdl4j.optim.DpOptimizer;
+import org.dpdl4j.privacy.noise.NoiseKey;
+import org.dpdl4j.privacy.noise.SeededNoiseSource;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The engine's whole private step on the device side - clipped sum, noise copied in, division by the expected batch
+ * size, SGD update - equals {@link DpOptimizer}'s step on the CPU with the same noise, over several steps.
+ */
+class DeviceStepTest {
+
+    @Test
+    void stepsLikeTheDpOptimizer() {
+        int[] sizes = {40, 24, 6};
+        MultiLayerNetwork host = EngineCases.network(Activation.RELU, Activation.SOFTMAX, LossFunction.MCXENT, sizes);
+        double clip = 0.5;
+        double z = 1.1;
+        double divisor = 20;
+        double lr = 0.1;   // EngineCases' networks use Sgd(0.1)
+        NoiseKey key = new NoiseKey(7, "device-step-test", 0, 0);
+        DpOptimizer optimizer = new DpOptimizer(host, clip, z, divisor, SeededNoiseSource.forKey(key), ComputeDevice.CPU);
+        SeededNoiseSource sameNoise = SeededNoiseSource.forKey(key);
+        int p = (int) host.numParams();
+        try (DenseDpStep step = new DenseDpStep(new JavaBackend(), DenseModels.of(DpModelValidator.validate(host)))) {
+            step.setParameters(host.params().toFloatVector());
+            for (int s = 0; s < 3; s++) {
+                INDArray x = EngineCases.features(16 + s, sizes);
+                INDArray y = EngineCases.labels(LossFunction.MCXENT, 16 + s, sizes);
+                optimizer.step(x, y);
+                INDArray noise = Nd4j.create(DataType.FLOAT, p);
+                sameNoise.writeGaussian(noise, z * clip);
+                step.loadBatch(EngineCases.rowMajor(x), EngineCases.rowMajor(y), null, 16 + s);
+                step.clippedSum(clip);
+                step.step(new StepNoise.FromArray(noise.toFloatVector()), divisor, lr);
+                float[] got = new float[p];
+                step.readParameters(got);
+                INDArray expected = host.params().castTo(DataType.DOUBLE).reshape(p);
+                double err = expected.sub(Nd4j.createFromArray(got).castTo(DataType.DOUBLE)).norm2Number().doubleValue()
+                        / expected.norm2Number().doubleValue();
+                assertTrue(err < 1e-6, "parameters after step " + s + " differ by " + err + " (relative)");
+            }
+        }
+    }
+}

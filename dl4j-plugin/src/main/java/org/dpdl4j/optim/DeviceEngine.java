@@ -1,0 +1,39 @@
+package org.dpdl4j.optim;
+
+import java.util.List;
+
+/**
+ * A per-example gradient engine on an accelerator, installed by a module of its own (dpdl4j-cuda) and found through
+ * {@link java.util.ServiceLoader}: list the implementation in {@code META-INF/services/org.dpdl4j.optim.DeviceEngine}.
+ * {@link DeviceEngines} chooses among them; the core keeps no dependency on any accelerator library.
+ */
+public interface DeviceEngine {
+    /** The device it runs on, as {@code --device} names it. */
+    ComputeDevice device();
+
+    /** Whether it can run on this machine, with the facts to show and, when it cannot, what is missing and the fix. */
+    Report report();
+
+    /** Null when it computes this network; else why not, naming the layer or setting and what to use instead. */
+    String whyNot(DenseNetworkSpec spec);
+
+    /**
+     * The engine for a network it computes ({@link #whyNot} null) on a machine where it can run.
+     *
+     * @throws DeviceUnavailableException when the device cannot be used after all (e.g. its kernels do not compile)
+     */
+    ExampleGradients open(DenseNetworkSpec spec);
+
+    /**
+     * What a device engine found on this machine.
+     *
+     * @param usable  whether it can run here
+     * @param facts   lines to show: the GPU, its driver, the libraries found
+     * @param problem null when usable; else what is missing and how to fix it
+     */
+    record Report(boolean usable, List<String> facts, String problem) {
+        public Report {
+            facts = List.copyOf(facts);
+        }
+    }
+}

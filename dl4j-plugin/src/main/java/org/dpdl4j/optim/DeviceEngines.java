@@ -1,0 +1,91 @@
+package org.dpdl4j.optim;
+
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+
+/**
+ * The installed {@link DeviceEngine}s and the choice among them for a network of dense layers: {@code auto} takes one
+ * that can run here and computes the network, {@code cpu} none, {@code cuda} the CUDA engine or a
+ * {@link DeviceUnavailableException} naming what is missing.
+ */
+public final class DeviceEngines {
+    /** Where the CUDA engine comes from, for refusals. */
+    static final String CUDA_MODULE = "dpdl4j's CUDA engine comes with the dpdl4j-cuda module (org.dpdl4j:dpdl4j-cuda,"
+            + " in the dpdl4j command's lib/ folder): put it on the class path";
+
+    private DeviceEngines() {
+    }
+
+    /** The installed device engines. */
+    public static List<DeviceEngine> installed() {
+        List<DeviceEngine> out = new ArrayList<>();
+        ServiceLoader.load(DeviceEngine.class, DeviceEngines.class.getClassLoader()).forEach(out::add);
+        return out;
+    }
+
+    /** The installed engine of a device. */
+    public static Optional<DeviceEngine> find(ComputeDevice device) {
+        return installed().stream().filter(e -> e.device() == device).findFirst();
+    }
+
+    /**
+     * The device engine for a dense network, or null for the CPU's engines.
+     *
+     * @throws DeviceUnavailableException when {@code device} is {@link ComputeDevice#CUDA} and the CUDA engine is not
+     *                                    installed, cannot run here, or does not compute this network
+     */
+    static ExampleGradients select(ComputeDevice device, DenseNetworkSpec spec) {
+        if (device == ComputeDevice.CPU) {
+            return null;
+        }
+        if (device == ComputeDevice.CUDA) {
+            DeviceEngine engine = find(ComputeDevice.CUDA).orElseThrow(() -> new DeviceUnavailableException(
+                    "--device cuda: " + CUDA_MODULE + "; or use --device cpu"));
+            requireUsable(engine);
+            String why = engine.whyNot(spec);
+            if (why != null) {
+                throw new DeviceUnavailableException("--device cuda: " + why + "; or use --device cpu");
+            }
+            return engine.open(spec);
+        }
+        if (!Nd4j.getEnvironment().isCPU()) {
+            return null;   // ND4J's own GPU backend computes the network already
+        }
+        for (DeviceEngine engine : installed()) {
+            if (engine.report().usable() && engine.whyNot(spec) == null) {
+                try {
+                    return engine.open(spec);
+                } catch (DeviceUnavailableException e) {
+                    org.slf4j.LoggerFactory.getLogger(DeviceEngines.class).warn("{} engine not used: {}",
+                            engine.device().label(), e.getMessage());
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Refuses a device other than the CPU for a network no device engine computes (convolutions, graphs, ...).
+     *
+     * @throws DeviceUnavailableException for {@link ComputeDevice#CUDA}
+     */
+    static void requireCpuIsEnough(ComputeDevice device, String network) {
+        if (device == ComputeDevice.CUDA) {
+            throw new DeviceUnavailableException("--device cuda: dpdl4j's CUDA engine computes float32 networks of dense"
+                    + " layers (MLP, logistic and softmax regression); " + network + " runs on the CPU: use --device cpu"
+                    + " or auto");
+        }
+    }
+
+    private static void requireUsable(DeviceEngine engine) {
+        DeviceEngine.Report report = engine.report();
+        if (!report.usable()) {
+            throw new DeviceUnavailableException("--device " + engine.device().label() + ": " + report.problem()
+                    + "; or use --device cpu");
+        }
+    }
+}

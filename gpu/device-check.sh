@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The device check of dpdl4j's CUDA engine, for a GPU machine with no JDK and no network.
+#
+#   gpu/device-check.sh build          here (Maven, a JDK with jlink): builds the self-contained bundle
+#                                      gpu/dpdl4j-device-check.tgz (a jlinked Java runtime, the engine's jars, the
+#                                      bytedeco CUDA presets for linux-x86_64, this script, table.py, gpu_step.py with
+#                                      Opacus 1.6.0) and prints its size
+#   bash device-check.sh run [DIR]     there, inside the unpacked bundle: finds the CUDA 13 libraries of the machine's
+#                                      PyTorch, runs the correctness check, dpdl4j's step benchmark and PyTorch's side
+#                                      (gpu_step.py), and prints one table; every output goes to DIR (default $OUT, else
+#                                      ./device-check-results)
+#
+# Build settings (environment): JLINK_JDK, the JDK whose jlink makes the runtime (default: Temurin 25, whose builds run
+# on glibc 2.17 and later); PEERS_DIR, the folder of gpu_step.py and vendor/opacus-1.6.0 (default: ../shared/peers
+# beside the repository). Run settings: PYTHON (default python3, the one with torch), CHECK_TIMEOUT (seconds for the
+# Java part, default 300).
+set -euo pipefail
+
+NAME=dpdl4j-device-check
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+build() {
+    local root stage jdk peers modules size_bundle size_tree
+    root="$(cd "$HERE/.." && pwd)"
+    jdk="${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+    peers="${PEERS_DIR:-$root/../shared/peers}"
+    [ -x "$jdk/bin/jlink" ] || { echo "no jlink in $jdk/bin: set JLINK_JDK to a JDK 17 or later (Temurin's builds run on glibc 2.17+)" >&2; exit 1; }
+    [ -f "$peers/gpu_step.py" ] && [ -d "$peers/vendor/opacus-1.6.0" ] || {
+        echo "no gpu_step.py with vendor/opacus-1.6.0 in $peers: set PEERS_DIR to the folder that holds them" >&2; exit 1; }
+    stage="$HERE/build/$NAME"
+    rm -rf "$HERE/build" "$HERE/$NAME.tgz"
+    mkdir -p "$stage/lib"
+
+    # The engine's jar and its bytedeco dependencies (javacpp, the CUDA presets and their linux-x86_64 JNI libraries);
+    # no ND4J: the check runs on the engine's core only.
+    (cd "$root" && ./mvnw -B -q -pl cuda -am -Dmaven.test.skip=true package dependency:copy-dependencies \
+        -DincludeGroupIds=org.bytedeco -DincludeScope=runtime -DoutputDirectory="$stage/lib")
+    cp "$root"/cuda/target/dpdl4j-cuda-*.jar "$stage/lib/"
+    rm -f "$stage"/lib/openblas-*.jar
+
+    # The fewest modules the check needs (jdeps over its jars), jlinked from a JDK whose builds run on old glibc.
+    modules="$("$jdk/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 17 "$stage"/lib/*.jar)"
+    "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress zip-9 \
+        --output "$stage/runtime"
+
+    cp "$HERE/device-check.sh" "$HERE/table.py" "$peers/gpu_step.py" "$stage/"
+    mkdir -p "$stage/vendor"
+    cp -r "$peers/vendor/opacus-1.6.0" "$stage/vendor/"
+    find "$stage/vendor" -name '__pycache__' -prune -exec rm -rf {} +
+    (cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown) > "$stage/COMMIT"
+
+    tar -C "$HERE/build" -czf "$HERE/$NAME.tgz" "$NAME"
+    size_bundle=$(stat -c %s "$HERE/$NAME.tgz")
+    size_tree=$(cd "$root" && git ls-files -z | xargs -0 stat -c %s 2>/dev/null | awk '{s+=$1} END {print s+0}')
+    echo "bundle: gpu/$NAME.tgz, $((size_bundle / 1024 / 1024)) MiB ($size_bundle bytes; runtime modules: $modules)"
+    echo "with the repository's tracked files ($((size_tree / 1024 / 1024)) MiB): $(((size_bundle + size_tree) / 1024 / 1024)) MiB of the 64 MiB a device run takes"
+    if [ $((size_bundle + size_tree)) -gt $((64 * 1024 * 1024)) ]; then
+        echo "too large for one device run" >&2
+        exit 1
+    fi
+    echo "on the device: tar xzf gpu/$NAME.tgz -C /tmp && bash /tmp/$NAME/device-check.sh run \"\$OUT\""
+}
+
+# The lib folders of the pip nvidia-* packages (CUDA 13 wheels put them in nvidia/cu13/lib, older ones in
+# nvidia/<package>/lib), for LD_LIBRARY_PATH.
+cuda_library_path() {
+    "$PYTHON" - <<'EOF' 2>/dev/null || true
+import os
+import nvidia
+dirs = set()
+for base in nvidia.__path__:
+    depth0 = base.rstrip(os.sep).count(os.sep)
+    for root, subdirs, files in os.walk(base):
+        if os.path.basename(root) == "lib" and any(f.startswith("lib") and ".so" in f for f in files):
+            dirs.add(root)
+        if root.count(os.sep) - depth0 >= 3:
+            subdirs[:] = []
+print(":".join(sorted(dirs)))
+EOF
+}
+
+run() {
+    local results libs cache java_status=0
+    results="${OUT:-$PWD/device-check-results}"
+    if [ $# -gt 0 ]; then
+        results="$1"
+        shift
+    fi
+    mkdir -p "$results"
+    results="$(cd "$results" && pwd)"
+    PYTHON="${PYTHON:-python3}"
+    {
+        echo "# bundle $(cat "$HERE/COMMIT" 2>/dev/null), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -srm)"
+        echo "# $(ldd --version 2>&1 | head -1) (the bytedeco JNI libraries need glibc 2.34 or later)"
+        nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/# nvidia-smi: /' || true
+    } | tee "$results/machine.txt"
+
+    libs="$(cuda_library_path)"
+    echo "# CUDA libraries from pip: ${libs:-none found (is torch with its nvidia-* packages installed for $PYTHON?)}" \
+        | tee -a "$results/machine.txt"
+    export LD_LIBRARY_PATH="${libs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+    echo "== dpdl4j: correctness check and step benchmark"
+    cache="$(mktemp -d "${TMPDIR:-/tmp}/dpdl4j-javacpp.XXXXXX")"   # where JavaCPP unpacks the JNI libraries
+    set +e
+    timeout "${CHECK_TIMEOUT:-300}" "$HERE/runtime/bin/java" -Xmx8g -XX:+UseParallelGC \
+        --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
+        -Dorg.bytedeco.javacpp.cachedir="$cache" \
+        -cp "$HERE/lib/*" org.dpdl4j.cuda.check.DeviceCheck "$@" 2>&1 | tee "$results/dpdl4j.txt"
+    java_status=${PIPESTATUS[0]}
+    set -e
+    rm -rf "$cache"
+
+    echo "== PyTorch on the same GPU (gpu_step.py, Opacus 1.6.0)"
+    (
+        cd "$HERE"
+        set +e
+        "$PYTHON" gpu_step.py --model mlp --batches 64 --check 2>&1 | tee "$results/torch-check.txt"
+        "$PYTHON" gpu_step.py --model mlp --batches 256,4096 2>&1 | tee "$results/torch-mlp.txt"
+        "$PYTHON" gpu_step.py --model logistic --batches 256 --modes plain,torch-ghostnorm,opacus-ghost 2>&1 \
+            | tee "$results/torch-logistic.txt"
+        "$PYTHON" gpu_step.py --model cnn --batches 2048 --modes plain,opacus-ghost --blocks 5 2>&1 \
+            | tee "$results/torch-cnn.txt"
+        true
+    )
+
+    "$PYTHON" "$HERE/table.py" "$results" | tee "$results/table.txt" || echo "table.py failed: the raw results are in $results"
+    case $java_status in
+        0) echo "device check: every correctness check passed" ;;
+        1) echo "device check: correctness checks FAILED (CHECK FAIL lines in $results/dpdl4j.txt)" ;;
+        3) echo "device check: the CUDA engine cannot run here (UNUSABLE line in $results/dpdl4j.txt)" ;;
+        124) echo "device check: the Java part ran past ${CHECK_TIMEOUT:-300} s and was stopped" ;;
+        *) echo "device check: the Java part failed with status $java_status (see $results/dpdl4j.txt)" ;;
+    esac
+    exit "$java_status"
+}
+
+case "${1:-}" in
+    build) shift; build "$@" ;;
+    run) shift; run "$@" ;;
+    *) echo "usage: gpu/device-check.sh build   (here)   |   bash device-check.sh run [RESULTS_DIR]   (on the GPU machine, in the unpacked bundle)" >&2; exit 2 ;;
+esac

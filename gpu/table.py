@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""One table from a device check's results folder: the card, dpdl4j's correctness verdict, and for every model and
+batch the ms per step of dpdl4j's engine and of PyTorch's modes (gpu_step.py), with the ratios the issue's targets
+name. Reads the RESULT, CHECK and '#' lines of dpdl4j.txt and torch-*.txt."""
+import glob
+import os
+import re
+import sys
+
+folder = sys.argv[1] if len(sys.argv) > 1 else "."
+results = {}   # (model, batch) -> {mode: ms}
+card = {}
+checks = {"PASS": 0, "FAIL": 0}
+notes = []
+for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
+    if os.path.basename(path) == "table.txt":
+        continue
+    side = "dpdl4j" if os.path.basename(path).startswith("dpdl4j") else "torch"
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith("RESULT "):
+            f = dict(kv.split("=", 1) for kv in line[7:].split() if "=" in kv)
+            card.setdefault(side, f.get("device", "?").replace("_", " "))
+            results.setdefault((f["model"], int(f["batch"])), {})[f["mode"]] = float(f["block_median_ms"])
+        elif line.startswith("CHECK PASS") or line.startswith("CHECK FAIL"):
+            checks[line.split()[1]] += 1
+        elif line.startswith("UNUSABLE") or line.startswith("SKIP") or line.startswith("CHECK batch="):
+            notes.append(f"{side}: {line}")
+
+print("== dpdl4j CUDA engine device check")
+print(f"card: {card.get('dpdl4j') or card.get('torch') or 'unknown'}"
+      + (f" (torch saw {card['torch']})" if card.get("torch") and card.get("torch") != card.get("dpdl4j") else ""))
+print(f"dpdl4j correctness checks: {checks['PASS']} passed, {checks['FAIL']} failed"
+      + ("" if checks["PASS"] + checks["FAIL"] else " (none ran: see dpdl4j.txt)"))
+print()
+print(f"{'model':<10} {'batch':>6}  {'mode':<28} {'ms/step':>9} {'examples/s':>12}")
+for (model, batch) in sorted(results):
+    for mode, ms in sorted(results[(model, batch)].items(), key=lambda kv: (not kv[0].startswith("dpdl4j"), kv[0])):
+        print(f"{model:<10} {batch:>6}  {mode:<28} {ms:>9.4f} {batch / ms * 1e3:>12.0f}")
+print()
+print("ratios (dpdl4j DP step with Philox noise on the device; with host noise in parentheses) and the issue's targets:")
+for (model, batch) in sorted(results):
+    r = results[(model, batch)]
+    dp, host = r.get("dpdl4j-dp-philox"), r.get("dpdl4j-dp-hostnoise")
+    if dp is None:
+        continue
+    def ratio(other, target=None):
+        if other not in r:
+            return None
+        t = f" (target <= {target})" if target else ""
+        return f"{dp / r[other]:.3f} ({host / r[other]:.3f}){t}" if host else f"{dp / r[other]:.3f}{t}"
+    rows = [("dpdl4j DP / dpdl4j plain", ratio("dpdl4j-plain")),
+            ("dpdl4j DP / torch plain", ratio("plain")),
+            ("dpdl4j DP / torch ghost-norm", ratio("torch-ghostnorm", "1.0" if batch <= 256 and model == "mlp" else
+                                                   "1.2" if model == "mlp" else None)),
+            ("dpdl4j DP / Opacus 1.6 ghost", ratio("opacus-ghost", "0.5" if batch == 256 and model == "mlp" else None)),
+            ("dpdl4j DP / Opacus 1.6 hooks", ratio("opacus-hooks"))]
+    for name, value in rows:
+        if value:
+            print(f"  {model} batch {batch}: {name} = {value}")
+if ("cnn", 2048) in results:
+    print("  cnn batch 2048: dpdl4j's tanh CNN is not built on the GPU engine yet (torch's times above for reference)")
+for n in notes:
+    print(n)
