@@ -39,8 +39,10 @@ class InvertingGradientsTest {
         MultiLayerNetwork cnn = ModelKind.CNN.network(784, 10, ModelOptions.defaults());
         AttackCase c = AttackModels.fedAvgCase(cnn, MnistTestSet.truth(mnist, new int[] {7},
                 org.dpdl4j.attacks.InputNormalization.NONE, DataType.FLOAT), 0.1);
+        // 1500 iterations: at 1000 the reconstruction sits at 20 dB, on one side or the other depending on the CPU's
+        // floating-point paths; the attack's own defaults run longer
         AttackResult r = new InvertingGradientsAttack(InvertingGradientsConfig.defaults().withRestarts(1)
-                .withIterations(1000)).attack(c);
+                .withIterations(1500)).attack(c);
         assertTrue(r.psnr() >= 20, "Inverting Gradients on the CNN: PSNR " + r.psnr() + " dB, SSIM " + r.ssim());
         assertTrue(r.allLabelsCorrect(), "label from the output bias");
         assertTrue(r.method().contains("cosine"), r.method());
