@@ -1,7 +1,9 @@
 package org.dpdl4j.cli;
 
 import org.dpdl4j.runtime.engine.EngineOptions;
+import org.dpdl4j.runtime.engine.RunEngines;
 import org.dpdl4j.runtime.options.InvalidOptionException;
+import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -10,7 +12,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code --engine}, {@code --master} and {@code --blocks} for the commands that build their runs themselves (the
- * reproductions); {@code train} reads the same options from their declarations in {@link EngineOptions}.
+ * reproductions); {@code train} reads the same options from their declarations ({@link EngineOptions}, and the Spark
+ * engine's own, which is where {@code --master} and {@code --blocks} are checked here too).
  */
 public final class EngineOption {
     @Spec(Spec.Target.MIXEE)
@@ -38,16 +41,23 @@ public final class EngineOption {
             if (engine != null) {
                 s = s.withText(EngineOptions.ENGINE, engine);
             }
-            if (master != null) {
-                s = s.withText(EngineOptions.MASTER, master);
-            }
-            if (blocks != null) {
-                s = s.withText(EngineOptions.BLOCKS, blocks);
-            }
-            org.dpdl4j.runtime.engine.RunEngines.check(s);
+            s = withEngineOption(s, "master", master);
+            s = withEngineOption(s, "blocks", blocks);
+            RunEngines.check(s);
             return s;
         } catch (InvalidOptionException e) {
             throw new CommandLine.ParameterException(mixee.commandLine(), e.getMessage(), e, null, e.option());
         }
+    }
+
+    /** {@code settings} with an installed engine's option, as given; refused when no installed engine reads it. */
+    private RunSettings withEngineOption(RunSettings settings, String name, String text) {
+        if (text == null) {
+            return settings;
+        }
+        RunOption<?> option = RunEngines.option(name).orElseThrow(() -> new CommandLine.ParameterException(
+                mixee.commandLine(), "--" + name + " is an option of the Spark engine, which this installation lacks (it"
+                + " comes with the dpdl4j-spark module); drop --" + name));
+        return settings.withText(option, text);
     }
 }

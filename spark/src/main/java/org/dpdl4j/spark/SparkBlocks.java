@@ -6,7 +6,6 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockProgram;
 import org.dpdl4j.runtime.engine.BlockRunner;
-import org.dpdl4j.runtime.engine.EngineOptions;
 
 /**
  * Blocks of parties on a Spark cluster. {@link #connect} starts a Spark application of its own, which {@link #close()}
@@ -64,7 +63,7 @@ public final class SparkBlocks implements BlockEngine {
             return Math.max(1, Math.min(parties, sc.defaultParallelism()));
         }
         if (blocks > parties) {
-            throw EngineOptions.BLOCKS.invalid("--blocks " + blocks + " asks for more blocks than this run has nodes ("
+            throw SparkOptions.BLOCKS.invalid("--blocks " + blocks + " asks for more blocks than this run has nodes ("
                     + parties + "): a block holds at least one node; give --blocks " + parties + " or fewer, or leave it out"
                     + " for one block per core");
         }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.dpdl4j.runtime.engine.EngineOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +49,7 @@ final class SparkConnection {
         try {
             sc = new JavaSparkContext(conf);
         } catch (Exception e) {   // Spark's own SparkException is checked, but Scala throws it undeclared
-            throw EngineOptions.MASTER.invalid("--master " + master + ": Spark could not start the application: " + e.getMessage());
+            throw SparkOptions.MASTER.invalid("--master " + master + ": Spark could not start the application: " + e.getMessage());
         }
         if (!master.startsWith("local")) {
             awaitExecutor(sc, master, settings);
@@ -73,7 +72,7 @@ final class SparkConnection {
                 problems.add(hostPort + " (" + e.getMessage() + ")");
             }
         }
-        throw EngineOptions.MASTER.invalid("--master " + master + ": no Spark master answers at " + String.join(", ", problems)
+        throw SparkOptions.MASTER.invalid("--master " + master + ": no Spark master answers at " + String.join(", ", problems)
                 + "; start one (sbin/start-master.sh, or StandaloneCluster on this machine) or check the host and port");
     }
 
@@ -96,7 +95,7 @@ final class SparkConnection {
             }
         }
         if (!folders.isEmpty()) {
-            throw EngineOptions.MASTER.invalid("the driver's class path holds folders (" + String.join(", ", folders) + "), which"
+            throw SparkOptions.MASTER.invalid("the driver's class path holds folders (" + String.join(", ", folders) + "), which"
                     + " cannot be shipped to a cluster's executors; run the packaged dpdl4j command or submit the cluster jar"
                     + " with spark-submit, or set spark.executor.extraClassPath where the executors share this file system");
         }
@@ -139,7 +138,7 @@ final class SparkConnection {
         while (sc.sc().statusTracker().getExecutorInfos().length < 2) {   // the driver is listed too
             if (System.nanoTime() > deadline) {
                 sc.stop();
-                throw EngineOptions.MASTER.invalid("--master " + master + ": the cluster gave this application no executor within "
+                throw SparkOptions.MASTER.invalid("--master " + master + ": the cluster gave this application no executor within "
                         + settings.executorWait().toSeconds() + " s; check that its workers are alive and have free cores and"
                         + " the memory asked for (spark.executor.memory, default 1g)");
             }

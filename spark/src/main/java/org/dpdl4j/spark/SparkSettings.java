@@ -2,7 +2,6 @@ package org.dpdl4j.spark;
 
 import java.time.Duration;
 import java.util.Map;
-import org.dpdl4j.runtime.engine.EngineOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 
 /**
@@ -21,10 +20,10 @@ public record SparkSettings(String master, Integer blocks, Duration executorWait
 
     public SparkSettings {
         if (master != null) {
-            master = EngineOptions.MASTER.parse(master);   // the option's own check: the forms dpdl4j can start
+            master = SparkOptions.MASTER.parse(master);   // the option's own check: the forms dpdl4j can start
         }
         if (blocks != null && blocks < 1) {
-            throw EngineOptions.BLOCKS.invalid("--blocks " + blocks + ": give at least 1 block");
+            throw SparkOptions.BLOCKS.invalid("--blocks " + blocks + ": give at least 1 block");
         }
         if (executorWait == null || executorWait.isNegative() || executorWait.isZero()) {
             throw new IllegalArgumentException("the wait for executors must be positive, got " + executorWait);
@@ -39,8 +38,8 @@ public record SparkSettings(String master, Integer blocks, Duration executorWait
 
     /** The settings of the engine options ({@code --master}, {@code --blocks}). */
     public static SparkSettings of(RunSettings settings) {
-        return new SparkSettings(settings.get(EngineOptions.MASTER).orElse(null),
-                settings.get(EngineOptions.BLOCKS).map(Long::intValue).orElse(null), DEFAULT_EXECUTOR_WAIT, Map.of());
+        return new SparkSettings(settings.get(SparkOptions.MASTER).orElse(null),
+                settings.get(SparkOptions.BLOCKS).map(Long::intValue).orElse(null), DEFAULT_EXECUTOR_WAIT, Map.of());
     }
 
     /** The same with {@code k} blocks. */

@@ -27,7 +27,7 @@ class SparkEngineTest {
 
     @Test
     void aClusterOptionWithoutTheSparkEngineIsRefused() {
-        RunSettings settings = RunSettings.empty().withText(EngineOptions.MASTER, "local[2]");
+        RunSettings settings = RunSettings.empty().withText(SparkOptions.MASTER, "local[2]");
         InvalidOptionException e = assertThrows(InvalidOptionException.class, () -> RunEngines.place(new CentralRun(), settings));
         assertTrue(e.getMessage().contains("--master local[2] has no effect with --engine local") && e.getMessage().contains("--engine spark"),
                 e.getMessage());

@@ -1,5 +1,7 @@
 package org.dpdl4j.runtime.engine;
 
+import java.util.List;
+import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunSettings;
 
 /**
@@ -14,6 +16,14 @@ public interface RunEngine {
 
     /** One line for help. */
     String summary();
+
+    /**
+     * The options this engine reads besides {@code --engine} (e.g. a cluster's address), offered by every command that
+     * can run on it and refused when another engine is chosen.
+     */
+    default List<RunOption<?>> options() {
+        return List.of();
+    }
 
     /**
      * Connects to what will run the blocks, as the engine options ({@link EngineOptions}) say.

@@ -54,21 +54,30 @@ public final class RunEngines {
     }
 
     /**
-     * Checks that the engine options fit together: a cluster option ({@code --master}, {@code --blocks}) needs a cluster
-     * engine. Cheap; callers run it before any work.
+     * Checks that the engine options fit together: an option an engine declares needs that engine. Cheap; callers run it
+     * before any work.
      *
      * @throws InvalidOptionException naming the option and the fix
      */
     public static void check(RunSettings settings) {
-        if (!settings.get(EngineOptions.ENGINE, LOCAL).equals(LOCAL)) {
-            return;
-        }
-        for (RunOption<?> o : List.of(EngineOptions.MASTER, EngineOptions.BLOCKS)) {
-            if (settings.has(o)) {
-                throw o.invalid(o.flag() + " " + settings.texts().get(o.name()) + " has no effect with --engine local (the"
-                        + " default); add --engine spark to run on a cluster, or drop " + o.flag());
+        String chosen = settings.get(EngineOptions.ENGINE, LOCAL);
+        for (RunEngine engine : installed()) {
+            if (engine.name().equals(chosen)) {
+                continue;
+            }
+            for (RunOption<?> o : engine.options()) {
+                if (settings.has(o)) {
+                    throw o.invalid(o.flag() + " " + settings.texts().get(o.name()) + " has no effect with --engine " + chosen
+                            + (chosen.equals(LOCAL) ? " (the default)" : "") + "; add --engine " + engine.name()
+                            + ", or drop " + o.flag());
+                }
             }
         }
+    }
+
+    /** The option of an installed engine by name, e.g. {@code master}; empty when no installed engine reads it. */
+    public static Optional<RunOption<?>> option(String name) {
+        return installed().stream().flatMap(e -> e.options().stream()).filter(o -> o.name().equals(name)).findFirst();
     }
 
     /**

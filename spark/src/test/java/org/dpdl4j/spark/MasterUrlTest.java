@@ -1,4 +1,4 @@
-package org.dpdl4j.runtime.engine;
+package org.dpdl4j.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,7 +14,7 @@ class MasterUrlTest {
     void theFormsSparkTakesAreKeptAsGiven() {
         for (String url : new String[] {"local", "local[1]", "local[*]", "local[4,2]", "spark://host:7077",
                 "spark://a:7077,b:7078"}) {
-            assertEquals(url, EngineOptions.MASTER.parse(url), url);
+            assertEquals(url, SparkOptions.MASTER.parse(url), url);
         }
     }
 
@@ -29,7 +29,7 @@ class MasterUrlTest {
     }
 
     private static void assertRefused(String url, String... parts) {
-        InvalidOptionException e = assertThrows(InvalidOptionException.class, () -> EngineOptions.MASTER.parse(url));
+        InvalidOptionException e = assertThrows(InvalidOptionException.class, () -> SparkOptions.MASTER.parse(url));
         for (String part : parts) {
             assertTrue(e.getMessage().contains(part), e.getMessage());
         }

@@ -1,4 +1,4 @@
-package org.dpdl4j.runtime.engine;
+package org.dpdl4j.spark;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
