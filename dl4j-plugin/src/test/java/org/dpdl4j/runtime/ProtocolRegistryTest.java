@@ -14,6 +14,7 @@ import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.options.ValueType;
 import org.junit.jupiter.api.Test;
+import org.dpdl4j.runtime.options.PartyOptions;
 
 /** The protocols found on the class path, and the checks a registry makes when it is built. */
 class ProtocolRegistryTest {
@@ -106,7 +107,7 @@ class ProtocolRegistryTest {
         assertEquals(List.of("sgd", "dp-sgd"), standard.reading(RunOptions.EPOCHS).stream().map(Protocol::name).toList());
         assertEquals(List.of("decor"), standard.reading(DecentralizedOptions.SIGMA_COR).stream().map(Protocol::name).toList());
         assertEquals(List.of("dsgd", "decor", "ldp", "recal", "dp-recal", "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids"),
-                standard.reading(DecentralizedOptions.TOPOLOGY).stream().map(Protocol::name).toList());
+                standard.reading(PartyOptions.TOPOLOGY).stream().map(Protocol::name).toList());
         for (RunOption<?> o : standard.options()) {
             assertFalse(standard.reading(o).isEmpty(), o + " is read by some protocol");
         }

@@ -4,7 +4,6 @@ import static org.dpdl4j.runtime.options.ResumeRule.FREE;
 import static org.dpdl4j.runtime.options.ResumeRule.IDENTITY;
 import static org.dpdl4j.runtime.options.ResumeRule.MECHANISM;
 
-import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.ValueType;
@@ -14,13 +13,6 @@ public final class DecentralizedOptions {
     private DecentralizedOptions() {
     }
 
-    public static final RunOption<String> TOPOLOGY = RunOption.of("topology", "T",
-            ValueType.checked("ring, torus, complete, star, path, regular:D, erdos-renyi:P, k-out:K or file:PATH",
-                    t -> TopologySpec.parse(t).name()), MECHANISM,
-            "Communication graph: ring, torus, complete, star, path, regular:D, erdos-renyi:P, k-out:K or file:PATH; default ring.");
-    public static final RunOption<String> NODES = RunOption.of("nodes", "N",
-            ValueType.checked("a whole number >= 1, or RxC for a torus", DecentralizedOptions::nodeCount), IDENTITY,
-            "Number of nodes (RxC for a torus); default 16.");
     public static final RunOption<String> ADVERSARY = RunOption.of("adversary", "A",
             ValueType.checked("eavesdropper, curious or colluding:Q", t -> Adversary.parse(t).name()), MECHANISM,
             "Who Decor's guarantee holds against: eavesdropper (sees every message), curious (any one node, with its"
@@ -41,24 +33,4 @@ public final class DecentralizedOptions {
                     + " paper's algorithm, and not covered by the ledger's epsilon.");
 
     /** Checks a node count: a whole number, or RxC. */
-    private static String nodeCount(String text) {
-        String t = text.toLowerCase(java.util.Locale.ROOT);
-        String[] parts = t.split("x", -1);
-        try {
-            long total = 1;
-            for (String p : parts) {
-                int v = Integer.parseInt(p.strip());
-                if (v < 1) {
-                    throw new NumberFormatException();
-                }
-                total *= v;
-            }
-            if (parts.length > 2 || total > Integer.MAX_VALUE) {
-                throw new NumberFormatException();
-            }
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("must be a whole number >= 1, or RxC for a torus (e.g. 4x4)");
-        }
-        return t;
-    }
 }

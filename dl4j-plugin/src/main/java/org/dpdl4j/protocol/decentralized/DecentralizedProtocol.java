@@ -2,12 +2,12 @@ package org.dpdl4j.protocol.decentralized;
 
 import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.ADVERSARY;
 import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.LR_DECAY;
-import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.NODES;
+import static org.dpdl4j.runtime.options.PartyOptions.NODES;
 import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.NOISE_PAIR;
 import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.REFERENCE_COMPAT;
 import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.SIGMA_CDP;
 import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.SIGMA_COR;
-import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.TOPOLOGY;
+import static org.dpdl4j.runtime.options.PartyOptions.TOPOLOGY;
 import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.UNIT;
 import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
 import static org.dpdl4j.runtime.options.RunOptions.CLIP;
@@ -38,6 +38,7 @@ import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
+import org.dpdl4j.runtime.options.PartyOptions;
 
 /**
  * One decentralized algorithm (D-SGD, Decor, LDP, CDP) as a registered protocol: its options, and a run set up by

@@ -22,6 +22,7 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.options.PartyOptions;
 
 /**
  * Sets up a decentralized run (D-SGD, Decor, LDP, CDP) from what a user decides, with the library's defaults for
@@ -344,7 +345,7 @@ public final class DecentralizedRunBuilder {
     /** What a checkpoint of a run built without settings records, so that a resume is still checked. */
     private RunSettings settingsOf(DecentralizedConfig c, int n) {
         RunSettings r = RunSettings.empty().with(RunOptions.SEED, c.seed()).with(RunOptions.ROUNDS, c.rounds())
-                .with(DecentralizedOptions.NODES, Integer.toString(n)).with(RunOptions.NOISE, noise);
+                .with(PartyOptions.NODES, Integer.toString(n)).with(RunOptions.NOISE, noise);
         if (c.sampling() != SamplingScheme.FULL_BATCH) {
             r = r.with(RunOptions.BATCH_SIZE, (long) c.batchSize());
         }

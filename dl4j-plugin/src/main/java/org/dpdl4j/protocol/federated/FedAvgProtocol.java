@@ -6,7 +6,7 @@ import static org.dpdl4j.protocol.federated.FederatedOptions.COLLUDING_FRACTION;
 import static org.dpdl4j.protocol.federated.FederatedOptions.COLLUDING_SETS;
 import static org.dpdl4j.protocol.federated.FederatedOptions.GOPA_K;
 import static org.dpdl4j.protocol.federated.FederatedOptions.LOCAL_STEPS;
-import static org.dpdl4j.protocol.federated.FederatedOptions.MACHINES;
+import static org.dpdl4j.runtime.options.PartyOptions.MACHINES;
 import static org.dpdl4j.protocol.federated.FederatedOptions.PAIRWISE_MULTIPLIER;
 import static org.dpdl4j.protocol.federated.FederatedOptions.SERVER_LR;
 import static org.dpdl4j.protocol.federated.FederatedOptions.WEIGHTING;

@@ -12,8 +12,6 @@ public final class FederatedOptions {
     private FederatedOptions() {
     }
 
-    public static final RunOption<Long> MACHINES = RunOption.of("machines", "M", ValueType.integer(1, 1_000_000), IDENTITY,
-            "Number of machines (clients, parties) holding the training data; default 10.");
     public static final RunOption<Double> DIAMETER = RunOption.of("diameter", "D", ValueType.realAbove(0, 1e12), MECHANISM,
             "mu2: diameter of the parameter ball K = {||theta|| <= D/2}; default 0.1 (the paper's MNIST setup).");
     public static final RunOption<Double> LIPSCHITZ = RunOption.of("lipschitz", "G", ValueType.realAbove(0, 1e12), MECHANISM,

@@ -3,7 +3,7 @@ package org.dpdl4j.protocol.federated;
 import static org.dpdl4j.protocol.federated.FederatedOptions.DIAMETER;
 import static org.dpdl4j.protocol.federated.FederatedOptions.INIT;
 import static org.dpdl4j.protocol.federated.FederatedOptions.LIPSCHITZ;
-import static org.dpdl4j.protocol.federated.FederatedOptions.MACHINES;
+import static org.dpdl4j.runtime.options.PartyOptions.MACHINES;
 import static org.dpdl4j.protocol.federated.FederatedOptions.SMOOTHNESS;
 import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
 import static org.dpdl4j.runtime.options.RunOptions.DELTA;

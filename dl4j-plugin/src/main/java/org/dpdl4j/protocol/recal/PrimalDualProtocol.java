@@ -1,7 +1,7 @@
 package org.dpdl4j.protocol.recal;
 
-import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.NODES;
-import static org.dpdl4j.protocol.decentralized.DecentralizedOptions.TOPOLOGY;
+import static org.dpdl4j.runtime.options.PartyOptions.NODES;
+import static org.dpdl4j.runtime.options.PartyOptions.TOPOLOGY;
 import static org.dpdl4j.protocol.recal.PrimalDualOptions.LCI;
 import static org.dpdl4j.protocol.recal.PrimalDualOptions.MU;
 import static org.dpdl4j.protocol.recal.PrimalDualOptions.PENALTY;
@@ -30,6 +30,7 @@ import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
+import org.dpdl4j.runtime.options.PartyOptions;
 
 /** One algorithm of the DP-RECAL comparison as a registered protocol: its options and how settings build its run. */
 public final class PrimalDualProtocol implements Protocol {

@@ -1,6 +1,6 @@
 package org.dpdl4j.protocol.relay;
 
-import static org.dpdl4j.protocol.federated.FederatedOptions.MACHINES;
+import static org.dpdl4j.runtime.options.PartyOptions.MACHINES;
 import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
 import static org.dpdl4j.runtime.options.RunOptions.CLIP;
 import static org.dpdl4j.runtime.options.RunOptions.DELTA;
