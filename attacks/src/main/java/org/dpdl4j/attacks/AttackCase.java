@@ -25,11 +25,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *                   the gradients at {@code model} and a second model
  */
 public record AttackCase(MultiLayerNetwork model, INDArray observed, ObservationScale scale, double noiseStd,
-                         int batchSize, GroundTruth truth, Provenance provenance, GradientForm form) {
+                         int batchSize, GroundTruth truth, ReleaseOrigin provenance, GradientForm form) {
 
     /** A case whose observation is a multiple of the gradient at {@code model}. */
     public AttackCase(MultiLayerNetwork model, INDArray observed, ObservationScale scale, double noiseStd, int batchSize,
-                      GroundTruth truth, Provenance provenance) {
+                      GroundTruth truth, ReleaseOrigin provenance) {
         this(model, observed, scale, noiseStd, batchSize, truth, provenance, GradientForm.AT_MODEL);
     }
 

@@ -25,7 +25,7 @@ import org.dpdl4j.models.ImageShape;
  * @param originals         the attacked examples as pixels in [0, 1]
  * @param reconstruction    the reported reconstructions as pixels, in the order of {@code originals}
  */
-public record AttackResult(String attack, String method, Provenance provenance, List<ImageOutcome> images,
+public record AttackResult(String attack, String method, ReleaseOrigin provenance, List<ImageOutcome> images,
                            double mse, double psnr, double ssim, double labelAccuracy, double finalMatchingLoss,
                            NoiseLevel noise, List<Snapshot> snapshots, Timing timing, StopReason stopReason,
                            ImageShape shape, double[][] originals, double[][] reconstruction) {

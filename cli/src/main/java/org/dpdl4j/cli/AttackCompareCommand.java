@@ -17,8 +17,8 @@ import org.dpdl4j.attacks.inversion.AnalyticInversion;
 import org.dpdl4j.attacks.inversion.InversionAttack;
 import org.dpdl4j.attacks.inversion.RestartingAttack;
 import org.dpdl4j.experiments.campaign.CampaignAttack;
-import org.dpdl4j.attacks.observe.GossipRun;
-import org.dpdl4j.attacks.observe.RunSettings;
+import org.dpdl4j.attacks.observe.DecentralizedRun;
+import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
 import org.dpdl4j.attacks.observe.ScenarioRun;
 import org.dpdl4j.experiments.report.Provenance;
@@ -110,9 +110,9 @@ final class AttackCompareCommand implements Callable<Integer> {
             }
             RunWorkload workload;
             try {
-                RunSettings d = RunSettings.defaults();
+                CampaignSettings d = CampaignSettings.defaults();
                 workload = new RunWorkload(mnist.train(), mnist.test(), new int[] {targetIndex}, ImageShape.MNIST,
-                        new RunSettings(seed, d.hiddenUnits(), d.learningRate(), d.clipNorm(), d.delta(), attackRound));
+                        new CampaignSettings(seed, d.hiddenUnits(), d.learningRate(), d.clipNorm(), d.delta(), attackRound));
             } catch (IllegalArgumentException e) {
                 throw bad(e.getMessage());
             }
@@ -122,8 +122,8 @@ final class AttackCompareCommand implements Callable<Integer> {
                     new Panel("Decor neighbour, eps " + eps, DecentralizedAlgorithm.DECOR, "neighbour"));
             Map<DecentralizedAlgorithm, ScenarioRun> runs = new LinkedHashMap<>();
             runs.put(DecentralizedAlgorithm.DSGD,
-                    new GossipRun(DecentralizedAlgorithm.DSGD).run(workload, Double.POSITIVE_INFINITY));
-            runs.put(DecentralizedAlgorithm.DECOR, new GossipRun(DecentralizedAlgorithm.DECOR).run(workload, epsilon));
+                    new DecentralizedRun(DecentralizedAlgorithm.DSGD).run(workload, Double.POSITIVE_INFINITY));
+            runs.put(DecentralizedAlgorithm.DECOR, new DecentralizedRun(DecentralizedAlgorithm.DECOR).run(workload, epsilon));
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("dataset", dataset);
             config.put("target_index", targetIndex);

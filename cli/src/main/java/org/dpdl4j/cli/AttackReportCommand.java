@@ -19,7 +19,7 @@ import org.dpdl4j.experiments.campaign.RowSummary;
 import org.dpdl4j.experiments.campaign.Verdict;
 import org.dpdl4j.attacks.inversion.DlgConfig;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
-import org.dpdl4j.attacks.observe.RunSettings;
+import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
 import org.dpdl4j.attacks.observe.AttackedModel;
 import org.dpdl4j.attacks.inversion.InvertingGradientsConfig;
@@ -187,8 +187,8 @@ final class AttackReportCommand implements Callable<Integer> {
             RunWorkload workload;
             AttackCampaign.Plan plan;
             try {
-                RunSettings defaults = RunSettings.defaults();
-                RunSettings settings = new RunSettings(seed, defaults.hiddenUnits(), defaults.learningRate(),
+                CampaignSettings defaults = CampaignSettings.defaults();
+                CampaignSettings settings = new CampaignSettings(seed, defaults.hiddenUnits(), defaults.learningRate(),
                         defaults.clipNorm(), defaults.delta(), attackRound,
                         cnn ? AttackedModel.TANH_CNN : AttackedModel.SIGMOID_MLP);
                 workload = new RunWorkload(mnist.train(), mnist.test(), targets, ImageShape.MNIST, settings);

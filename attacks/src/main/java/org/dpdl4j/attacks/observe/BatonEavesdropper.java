@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.protocol.recal.BatonPublication;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -54,7 +54,7 @@ public final class BatonEavesdropper implements AttackObserver<BatonRelease> {
         ObservationScale scale = Double.isInfinite(release.clip()) ? ObservationScale.known(size)
                 : ObservationScale.unknownPositive(size * clipFactor);
         double noise = p.noiseStd() / Math.abs(coefficient);
-        Provenance provenance = new Provenance(protocol, "eavesdropper", context.round(), context.modelAccuracy(),
+        ReleaseOrigin provenance = new ReleaseOrigin(protocol, "eavesdropper", context.round(), context.modelAccuracy(),
                 context.details())
                 .with("agent", Integer.toString(p.agent()))
                 .with("activation", Long.toString(p.activation()))

@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.protocol.recal.BatonPublication;
 
 /**
@@ -35,7 +35,7 @@ public final class BatonIncrementObserver implements AttackObserver<BatonRelease
         MultiLayerNetwork model = release.modelAtRelease();
         double clipFactor = ClipFactor.of(model, context.truth(), release.clip(), true);
         double factor = -p.gradientCoefficient() * context.truth().size() * clipFactor;
-        Provenance provenance = new Provenance(protocol, "increment", context.round(), context.modelAccuracy(),
+        ReleaseOrigin provenance = new ReleaseOrigin(protocol, "increment", context.round(), context.modelAccuracy(),
                 context.details())
                 .with("agent", Integer.toString(p.agent()))
                 .with("activation", Long.toString(p.activation()))

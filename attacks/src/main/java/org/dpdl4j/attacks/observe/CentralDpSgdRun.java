@@ -53,7 +53,7 @@ public final class CentralDpSgdRun implements ProtocolScenario {
     @Override
     public ScenarioRun run(RunWorkload workload, double epsilon) {
         Epsilons.require(this, epsilon);
-        RunSettings s = workload.settings();
+        CampaignSettings s = workload.settings();
         int n = workload.train().size();
         int[] targets = workload.targets();
         long samplingSeed = new NoiseKey(s.seed(), "sampling", 0, 0).seed();

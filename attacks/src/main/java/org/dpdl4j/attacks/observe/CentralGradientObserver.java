@@ -2,7 +2,7 @@ package org.dpdl4j.attacks.observe;
 
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 
 /**
  * Whoever receives a released gradient directly (a parameter server in synchronous SGD, an eavesdropper on a
@@ -22,7 +22,7 @@ public final class CentralGradientObserver implements AttackObserver<GradientRel
 
     @Override
     public AttackCase observe(GradientRelease release, CaseContext context) {
-        Provenance provenance = new Provenance(SURFACE.protocol(), SURFACE.position(), context.round(),
+        ReleaseOrigin provenance = new ReleaseOrigin(SURFACE.protocol(), SURFACE.position(), context.round(),
                 context.modelAccuracy(), context.details())
                 .with("noise_std", Double.toString(release.noiseStd()));
         return new AttackCase(release.model(), release.gradient(), ObservationScale.known(release.scale()),

@@ -2,7 +2,7 @@ package org.dpdl4j.attacks.observe;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -31,7 +31,7 @@ public final class DecentralizedObserver implements AttackObserver<NodeRelease> 
         MultiLayerNetwork model = release.template().clone();
         model.setParams(tap.before().getRow(release.node()).dup().reshape(1, model.numParams())
                 .castTo(model.params().dataType()));
-        Provenance provenance = new Provenance("decentralized",
+        ReleaseOrigin provenance = new ReleaseOrigin("decentralized",
                 release.neighbour() < 0 ? "eavesdropper" : "neighbour " + release.neighbour(), tap.round(),
                 context.modelAccuracy(), context.details())
                 .with("node", Integer.toString(release.node()))

@@ -3,7 +3,7 @@ package org.dpdl4j.attacks.observe;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.optim.StepTap;
 
 /**
@@ -42,7 +42,7 @@ public final class DpSgdObserver implements AttackObserver<DpSgdRelease> {
         model.setParams(tap.parameters().dup().reshape(1, model.numParams()).castTo(model.params().dataType()));
         double factor = ClipFactor.of(model, context.truth(), tap.clipNorm(), false) * batch / tap.divisor();
         boolean plain = !clipped && tap.noiseStd() == 0;
-        Provenance provenance = new Provenance(plain ? "sgd" : SURFACE.protocol(), SURFACE.position(), tap.iteration(),
+        ReleaseOrigin provenance = new ReleaseOrigin(plain ? "sgd" : SURFACE.protocol(), SURFACE.position(), tap.iteration(),
                 context.modelAccuracy(), context.details())
                 .with("clip_norm", Double.toString(tap.clipNorm()))
                 .with("divisor", Double.toString(tap.divisor()))

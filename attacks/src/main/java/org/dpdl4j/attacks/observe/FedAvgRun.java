@@ -79,7 +79,7 @@ public final class FedAvgRun implements ProtocolScenario {
     @Override
     public ScenarioRun run(RunWorkload workload, double epsilon) {
         Epsilons.require(this, epsilon);
-        RunSettings s = workload.settings();
+        CampaignSettings s = workload.settings();
         double clip = s.learningRate() * s.clipNorm();
         SeededNoiseStreams clientStreams = new SeededNoiseStreams(s.seed());
         int[][] parties = TargetPlacement.split(workload.train().size(), CLIENTS, s.seed());
@@ -131,7 +131,7 @@ public final class FedAvgRun implements ProtocolScenario {
 
     /** What the run was calibrated to, for the report. */
     private void describe(Map<String, String> calibration, FedAvgConfig config, FedAvgPrivacy privacy, GopaAccountant gopa,
-                          double clip, RunSettings s, RunWorkload workload) {
+                          double clip, CampaignSettings s, RunWorkload workload) {
         if (variant == FedAvgVariant.FEDAVG) {
             calibration.put("noise", "none (FedAvg, no clipping)");
         } else if (variant == FedAvgVariant.GOPA) {

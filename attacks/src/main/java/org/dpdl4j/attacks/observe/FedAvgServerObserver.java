@@ -2,7 +2,7 @@ package org.dpdl4j.attacks.observe;
 
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -30,7 +30,7 @@ public final class FedAvgServerObserver implements AttackObserver<FedAvgUpload> 
         }
         INDArray theta = upload.globalModel().params();
         INDArray update = upload.clientParameters().reshape(1, theta.length()).sub(theta.reshape(1, theta.length()));
-        Provenance provenance = new Provenance(SURFACE.protocol(), SURFACE.position(), context.round(),
+        ReleaseOrigin provenance = new ReleaseOrigin(SURFACE.protocol(), SURFACE.position(), context.round(),
                 context.modelAccuracy(), context.details())
                 .with("learning_rate", Double.toString(upload.learningRate()))
                 .with("local_steps", Integer.toString(upload.localSteps()))

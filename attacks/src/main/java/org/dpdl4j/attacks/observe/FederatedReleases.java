@@ -5,7 +5,7 @@ import java.util.TreeMap;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.protocol.federated.FedAvgConfig;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -46,7 +46,7 @@ final class FederatedReleases {
         details.put("client", Integer.toString(client));
         details.put("learning_rate", Double.toString(config.localRate().at(round)));
         details.put("update_clip", Double.toString(config.clipNorm()));
-        Provenance provenance = new Provenance(config.variant().cliName(), observer, round, context.modelAccuracy(),
+        ReleaseOrigin provenance = new ReleaseOrigin(config.variant().cliName(), observer, round, context.modelAccuracy(),
                 details);
         AttackCase known = new AttackCase(model, observed.dup().reshape(1, model.numParams())
                 .castTo(model.params().dataType()), ObservationScale.known(factor), noiseStd, 1, context.truth(),

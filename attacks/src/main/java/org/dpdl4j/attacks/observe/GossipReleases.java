@@ -6,7 +6,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.GroundTruth;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
@@ -76,7 +76,7 @@ final class GossipReleases {
                              Map<String, String> extra) {
         Map<String, String> details = new TreeMap<>(context.details());
         details.putAll(extra);
-        Provenance provenance = new Provenance(config.algorithm().cliName(), observer, round.tap().round(),
+        ReleaseOrigin provenance = new ReleaseOrigin(config.algorithm().cliName(), observer, round.tap().round(),
                 context.modelAccuracy(), details)
                 .with("node", Integer.toString(round.node()))
                 .with("degree", Integer.toString(round.tap().graph().degree(round.node())))

@@ -6,7 +6,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.GradientForm;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.protocol.federated.Mu2Config;
 import org.dpdl4j.protocol.federated.Mu2Iterates;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -46,7 +46,7 @@ final class Mu2Releases {
         details.put("mu2_t", Long.toString(t));
         details.put("alpha_t", Double.toString(a));
         details.put("q_clip", Double.toString(config.qClip()));
-        Provenance provenance = new Provenance(config.algorithmName(), observer, t - 1, context.modelAccuracy(),
+        ReleaseOrigin provenance = new ReleaseOrigin(config.algorithmName(), observer, t - 1, context.modelAccuracy(),
                 details);
         GradientForm form = new GradientForm.Difference(previousPoint, a, b);
         AttackCase known = new AttackCase(current, observed.dup().reshape(1, current.numParams())

@@ -84,7 +84,7 @@ public final class Mu2Run implements ProtocolScenario {
     @Override
     public ScenarioRun run(RunWorkload workload, double epsilon) {
         Epsilons.require(this, epsilon);
-        RunSettings s = workload.settings();
+        CampaignSettings s = workload.settings();
         MultiLayerNetwork template = workload.newModel();
         long d = template.numParams();
         Mu2Constants constants = Mu2Constants.given(s.clipNorm(), 0.0, DIAMETER, false);

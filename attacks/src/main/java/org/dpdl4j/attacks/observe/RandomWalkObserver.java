@@ -3,7 +3,7 @@ package org.dpdl4j.attacks.observe;
 import java.util.Locale;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.attacks.ObservationScale;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -30,7 +30,7 @@ public final class RandomWalkObserver implements AttackObserver<RandomWalkHop> {
         double clipFactor = ClipFactor.of(hop.model(), context.truth(), hop.gradientBound(), false);
         ObservationScale scale = Double.isInfinite(hop.gradientBound()) ? ObservationScale.known(1.0)
                 : ObservationScale.unknownPositive(clipFactor);
-        Provenance provenance = new Provenance(SURFACE.protocol(), SURFACE.position(), context.round(),
+        ReleaseOrigin provenance = new ReleaseOrigin(SURFACE.protocol(), SURFACE.position(), context.round(),
                 context.modelAccuracy(), context.details())
                 .with("holder", Integer.toString(hop.holder()))
                 .with("step", Long.toString(hop.step()))

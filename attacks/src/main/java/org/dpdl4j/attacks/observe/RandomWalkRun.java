@@ -51,7 +51,7 @@ public final class RandomWalkRun implements ProtocolScenario {
     @Override
     public ScenarioRun run(RunWorkload workload, double epsilon) {
         Epsilons.require(this, epsilon);
-        RunSettings s = workload.settings();
+        CampaignSettings s = workload.settings();
         int[] targets = workload.targets();
         int[] helperRows = OtherRecords.draw(workload.train().size(), targets, (PARTIES - 1) * RECORDS_PER_PARTY, s.seed(),
                 "random-walk-helpers", "random-walk");

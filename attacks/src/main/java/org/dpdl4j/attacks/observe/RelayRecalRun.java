@@ -77,7 +77,7 @@ public final class RelayRecalRun implements ProtocolScenario {
     @Override
     public ScenarioRun run(RunWorkload workload, double epsilon) {
         Epsilons.require(this, epsilon);
-        RunSettings s = workload.settings();
+        CampaignSettings s = workload.settings();
         int[] targets = workload.targets();
         int[] helperRows = OtherRecords.draw(workload.train().size(), targets, (AGENTS - 1) * RECORDS_PER_AGENT, s.seed(),
                 "recal-helpers", "relay");

@@ -25,7 +25,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * @param shape         image shape of a row
  * @param settings      model, learning rate, clip, delta, attacked round
  */
-public record RunWorkload(LabeledData train, LabeledData test, int[] targets, ImageShape shape, RunSettings settings) {
+public record RunWorkload(LabeledData train, LabeledData test, int[] targets, ImageShape shape, CampaignSettings settings) {
 
     public RunWorkload {
         Objects.requireNonNull(train, "training set must not be null");

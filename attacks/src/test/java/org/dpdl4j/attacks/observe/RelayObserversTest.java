@@ -164,6 +164,6 @@ class RelayObserversTest {
         }
         LabeledData all = new LabeledData("synthetic", Nd4j.create(pixels, new long[] {n, side * side}, DataType.FLOAT), labels, CLASSES);
         LabeledData test = all.subset(java.util.stream.IntStream.range(0, 50).toArray());
-        return new RunWorkload(all, test, new int[] {3, 11}, new org.dpdl4j.models.ImageShape(1, side, side), RunSettings.defaults().withAttackRound(6));
+        return new RunWorkload(all, test, new int[] {3, 11}, new org.dpdl4j.models.ImageShape(1, side, side), CampaignSettings.defaults().withAttackRound(6));
     }
 }

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.ImageOutcome;
 import org.dpdl4j.attacks.NoiseLevel;
-import org.dpdl4j.attacks.Provenance;
+import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.attacks.Snapshot;
 import org.dpdl4j.runtime.RunFilePermissions;
 
@@ -73,7 +73,7 @@ public final class ResultJson {
         return root;
     }
 
-    private static ObjectNode provenance(Provenance p) {
+    private static ObjectNode provenance(ReleaseOrigin p) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("protocol", p.protocol());
         n.put("observer", p.observer());

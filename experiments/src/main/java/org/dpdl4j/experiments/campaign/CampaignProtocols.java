@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.dpdl4j.attacks.observe.CentralDpSgdRun;
 import org.dpdl4j.attacks.observe.FedAvgRun;
-import org.dpdl4j.attacks.observe.GossipRun;
+import org.dpdl4j.attacks.observe.DecentralizedRun;
 import org.dpdl4j.attacks.observe.Mu2Run;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
 import org.dpdl4j.attacks.observe.RandomWalkRun;
@@ -28,8 +28,8 @@ public final class CampaignProtocols {
      */
     public static List<ProtocolScenario> all() {
         return List.of(new CentralDpSgdRun(false), new CentralDpSgdRun(true),
-                new GossipRun(DecentralizedAlgorithm.DSGD), new GossipRun(DecentralizedAlgorithm.DECOR),
-                new GossipRun(DecentralizedAlgorithm.LDP), new GossipRun(DecentralizedAlgorithm.CDP),
+                new DecentralizedRun(DecentralizedAlgorithm.DSGD), new DecentralizedRun(DecentralizedAlgorithm.DECOR),
+                new DecentralizedRun(DecentralizedAlgorithm.LDP), new DecentralizedRun(DecentralizedAlgorithm.CDP),
                 new FedAvgRun(FedAvgVariant.FEDAVG), new FedAvgRun(FedAvgVariant.DP_LOCAL),
                 new FedAvgRun(FedAvgVariant.DP_CENTRAL), new FedAvgRun(FedAvgVariant.GOPA),
                 Mu2Run.nonPrivate(), Mu2Run.of(ServerTrust.UNTRUSTED), Mu2Run.of(ServerTrust.TRUSTED),

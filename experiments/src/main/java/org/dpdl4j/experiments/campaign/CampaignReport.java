@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.dpdl4j.attacks.image.PanelGrid;
-import org.dpdl4j.attacks.observe.RunSettings;
+import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
 import org.dpdl4j.runtime.RunFilePermissions;
 
@@ -146,7 +146,7 @@ public final class CampaignReport {
 
     /** The report in Markdown. */
     public String markdown() {
-        RunSettings s = workload.settings();
+        CampaignSettings s = workload.settings();
         int[] targets = workload.targets();
         long params = workload.newModel().numParams();
         StringBuilder md = new StringBuilder();

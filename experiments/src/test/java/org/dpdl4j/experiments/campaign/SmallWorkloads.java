@@ -1,7 +1,7 @@
 package org.dpdl4j.experiments.campaign;
 
 import org.dpdl4j.attacks.MnistTestSet;
-import org.dpdl4j.attacks.observe.RunSettings;
+import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.mnist.PixelScaling;
@@ -29,6 +29,6 @@ final class SmallWorkloads {
             testRows[i] = train + i;
         }
         return new RunWorkload(mnist.subset(trainRows), mnist.subset(testRows), targets, ImageShape.MNIST,
-                RunSettings.defaults().withAttackRound(attackRound));
+                CampaignSettings.defaults().withAttackRound(attackRound));
     }
 }

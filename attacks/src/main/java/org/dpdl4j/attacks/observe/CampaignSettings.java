@@ -11,15 +11,15 @@ package org.dpdl4j.attacks.observe;
  * @param attackRound   rounds (steps) of training before the first attacked release
  * @param model         the attacked network
  */
-public record RunSettings(long seed, int hiddenUnits, double learningRate, double clipNorm, double delta,
+public record CampaignSettings(long seed, int hiddenUnits, double learningRate, double clipNorm, double delta,
                           int attackRound, AttackedModel model) {
 
     /** Settings of a campaign on the sigmoid MLP. */
-    public RunSettings(long seed, int hiddenUnits, double learningRate, double clipNorm, double delta, int attackRound) {
+    public CampaignSettings(long seed, int hiddenUnits, double learningRate, double clipNorm, double delta, int attackRound) {
         this(seed, hiddenUnits, learningRate, clipNorm, delta, attackRound, AttackedModel.SIGMOID_MLP);
     }
 
-    public RunSettings {
+    public CampaignSettings {
         java.util.Objects.requireNonNull(model, "attacked model must not be null");
         if (hiddenUnits < 1) {
             throw new IllegalArgumentException("hidden units must be >= 1, got " + hiddenUnits);
@@ -39,17 +39,17 @@ public record RunSettings(long seed, int hiddenUnits, double learningRate, doubl
     }
 
     /** Seed 1234, 128 sigmoid units, learning rate 0.1, C = 1, delta = 1e-5, first attack after 50 rounds. */
-    public static RunSettings defaults() {
-        return new RunSettings(1234L, 128, 0.1, 1.0, 1e-5, 50);
+    public static CampaignSettings defaults() {
+        return new CampaignSettings(1234L, 128, 0.1, 1.0, 1e-5, 50);
     }
 
     /** The same settings with another first attacked round. */
-    public RunSettings withAttackRound(int round) {
-        return new RunSettings(seed, hiddenUnits, learningRate, clipNorm, delta, round, model);
+    public CampaignSettings withAttackRound(int round) {
+        return new CampaignSettings(seed, hiddenUnits, learningRate, clipNorm, delta, round, model);
     }
 
     /** The same settings with another attacked network. */
-    public RunSettings withModel(AttackedModel newModel) {
-        return new RunSettings(seed, hiddenUnits, learningRate, clipNorm, delta, attackRound, newModel);
+    public CampaignSettings withModel(AttackedModel newModel) {
+        return new CampaignSettings(seed, hiddenUnits, learningRate, clipNorm, delta, attackRound, newModel);
     }
 }

@@ -12,10 +12,10 @@ import java.util.Objects;
  * @param modelAccuracy test accuracy of the model at that round, NaN if not measured
  * @param details       further settings (learning rate, noise, seed, dataset index), as text
  */
-public record Provenance(String protocol, String observer, long round, double modelAccuracy,
+public record ReleaseOrigin(String protocol, String observer, long round, double modelAccuracy,
                          Map<String, String> details) {
 
-    public Provenance {
+    public ReleaseOrigin {
         Objects.requireNonNull(protocol, "protocol must not be null");
         Objects.requireNonNull(observer, "observer must not be null");
         if (round < 0) {
@@ -28,9 +28,9 @@ public record Provenance(String protocol, String observer, long round, double mo
     }
 
     /** The same provenance with one more detail. */
-    public Provenance with(String key, String value) {
+    public ReleaseOrigin with(String key, String value) {
         var copy = new java.util.TreeMap<>(details);
         copy.put(key, value);
-        return new Provenance(protocol, observer, round, modelAccuracy, copy);
+        return new ReleaseOrigin(protocol, observer, round, modelAccuracy, copy);
     }
 }

@@ -45,7 +45,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * decentralized trainer does. Target j is the example node {@code j mod 16} draws in round
  * {@code attackRound + j / 16}.
  */
-public final class GossipRun implements ProtocolScenario {
+public final class DecentralizedRun implements ProtocolScenario {
     /** Nodes of the graph (Decor's MNIST setting). */
     public static final int NODES = 16;
     /** Rounds the noise is calibrated for (Decor's MNIST setting). */
@@ -53,7 +53,7 @@ public final class GossipRun implements ProtocolScenario {
 
     private final DecentralizedAlgorithm algorithm;
 
-    public GossipRun(DecentralizedAlgorithm algorithm) {
+    public DecentralizedRun(DecentralizedAlgorithm algorithm) {
         this.algorithm = java.util.Objects.requireNonNull(algorithm, "algorithm must not be null");
     }
 
@@ -88,7 +88,7 @@ public final class GossipRun implements ProtocolScenario {
     @Override
     public ScenarioRun run(RunWorkload workload, double epsilon) {
         Epsilons.require(this, epsilon);
-        RunSettings s = workload.settings();
+        CampaignSettings s = workload.settings();
         Graph graph = graph();
         MixingMatrix mixing = algorithm.defaultMixing(graph);
         SeededNoiseStreams streams = new SeededNoiseStreams(s.seed());
