@@ -47,6 +47,11 @@ final class StackedModelsAlgebra implements LayerAlgebra {
     public void writeGradients(INDArray input, INDArray delta, INDArray gradOut, DenseLayerSpec layer) {
         INDArray weightGrad = Nd4j.matmul(input.castTo(delta.dataType()), delta, true, false, false);
         weights(gradOut, layer).assign(weightGrad);
+        // As large as the models themselves: freed now rather than whenever the garbage collector runs (an array in a
+        // round's workspace is not closeable and goes with the workspace).
+        if (weightGrad.closeable()) {
+            weightGrad.close();
+        }
         if (layer.hasBias()) {
             bias(gradOut, layer).assign(delta.sum(1));
         }
