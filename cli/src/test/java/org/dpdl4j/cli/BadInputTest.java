@@ -264,7 +264,7 @@ class BadInputTest {
                 // fit is refused with what it needs, what there is and what would fit. These run in this JVM, so their sizes
                 // are far beyond any test JVM's -Xmx and maxbytes. First the probe's two runs on real MNIST (skipped without
                 // DPDL4J_DATA), then the same without real data and one run per protocol family (the personalized family's
-                // collaborative task generates its users' data before any protocol runs, so no large run of it is cheap)
+                // collaborative task is checked before it generates its users' data)
                 bad("60000 MNIST clients of an MLP", "needs about && at most && (--machines", "train", "--algo", "dp-fedavg-central",
                         "--dataset", "mnist", "--data-dir", "REAL_DATA", "--machines", "60000", "--clip", "1", "--epsilon", "3",
                         "--out", out("memory-mnist-clients")),
@@ -282,7 +282,9 @@ class BadInputTest {
                 memory("random walk on ten billion parameters", "a smaller model", "--algo", "random-walk", "--model", "mlp",
                         "--hidden", "100000,100000", "--clip", "1", "--epsilon", "1", "--rounds", "10"),
                 memory("dp-recal over 100000 agents", "(--nodes", "--algo", "dp-recal", "--nodes", "100000", "--clip", "1",
-                        "--epsilon", "1", "--rounds", "10"));
+                        "--epsilon", "1", "--rounds", "10"),
+                bad("personalized learning of 100000 users", "needs about && (--users", "train", "--dataset", "collaborative",
+                        "--algo", "personalized-cd", "--users", "100000", "--rounds", "10", "--out", out("memory-users")));
     }
 
     /** {@code train} on the small valid a9a of a run too large for any machine: refused up front, saying what fits. */

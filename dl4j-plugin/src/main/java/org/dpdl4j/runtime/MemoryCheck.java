@@ -60,7 +60,7 @@ public final class MemoryCheck {
         List<String> out = new ArrayList<>();
         for (MemoryEstimate.Knob k : estimate.knobs()) {
             long fits = largestFitting(k, limits);
-            if (fits >= 1) {
+            if (fits >= k.least()) {
                 out.add(String.format(Locale.ROOT, "at most %d %s (%s %d)", fits, k.noun(), k.flag(), fits));
             }
         }
@@ -88,9 +88,9 @@ public final class MemoryCheck {
         return options;
     }
 
-    /** The largest value of the knob, below its current one, whose estimate fits; 0 when none does. */
+    /** The largest value of the knob, below its current one, whose estimate fits; below its least when none does. */
     private static long largestFitting(MemoryEstimate.Knob knob, MemoryLimits limits) {
-        long lo = 0;
+        long lo = knob.least() - 1;
         long hi = knob.value() - 1;
         while (lo < hi) {
             long mid = lo + (hi - lo + 1) / 2;

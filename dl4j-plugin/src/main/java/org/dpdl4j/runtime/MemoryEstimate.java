@@ -63,10 +63,11 @@ public record MemoryEstimate(String subject, List<Part> parts, List<Knob> knobs,
      *
      * @param flag  its option, e.g. {@code --machines}
      * @param noun  what it counts, for "use at most 800 machines"
+     * @param least its smallest valid value
      * @param value its value in this run
-     * @param at    the estimate of the same run with another value (1 to {@code value})
+     * @param at    the estimate of the same run with another value ({@code least} to {@code value})
      */
-    public record Knob(String flag, String noun, long value, LongFunction<MemoryEstimate> at) {
+    public record Knob(String flag, String noun, long least, long value, LongFunction<MemoryEstimate> at) {
         public Knob {
             Objects.requireNonNull(flag, "flag");
             Objects.requireNonNull(noun, "noun");
@@ -139,9 +140,14 @@ public record MemoryEstimate(String subject, List<Part> parts, List<Knob> knobs,
             return this;
         }
 
-        /** A setting whose lower values need less (see {@link Knob}). */
+        /** A setting whose lower values, down to 1, need less (see {@link Knob}). */
         public Builder knob(String flag, String noun, long value, LongFunction<MemoryEstimate> at) {
-            knobs.add(new Knob(flag, noun, value, at));
+            return knob(flag, noun, 1, value, at);
+        }
+
+        /** A setting whose lower values, down to {@code least}, need less (see {@link Knob}). */
+        public Builder knob(String flag, String noun, long least, long value, LongFunction<MemoryEstimate> at) {
+            knobs.add(new Knob(flag, noun, least, value, at));
             return this;
         }
 
