@@ -14,25 +14,21 @@ import org.dpdl4j.nn.ModelReader;
  * @param valueBytes    bytes per value of the network's data type
  * @param inputs        values of one input example
  * @param activations   values every layer outputs for one example, summed over the layers
- * @param largestLayer  parameters of the largest layer
  * @param unfolded      values of the unfolded (im2col) input of every convolution for one example, summed
  * @param exampleNorms  values one example's gradient norms take in a convolution: two T x T Gram matrices, or the
  *                      example's own kernel gradient, whichever the per-example clipping computes (see
  *                      {@code NormStrategy}), summed over the convolutions
  */
-public record ModelFootprint(long parameters, int valueBytes, long inputs, long activations, long largestLayer, long unfolded,
-                             long exampleNorms) {
+public record ModelFootprint(long parameters, int valueBytes, long inputs, long activations, long unfolded, long exampleNorms) {
 
     /** The footprint of a configuration; a layer whose shapes the reader cannot follow adds no activations. */
     public static ModelFootprint of(MultiLayerConfiguration conf) {
         ModelDescription d = ModelReader.read(conf);
         long activations = 0;
-        long largest = 0;
         long unfolded = 0;
         long norms = 0;
         for (LayerDescription layer : d.layers()) {
             activations += layer.output() == null ? 0 : layer.output().size();
-            largest = Math.max(largest, layer.paramCount());
             ConvolutionGeometry g = layer.convolution();
             if (g != null) {
                 long positions = g.outputPositions();
@@ -42,8 +38,7 @@ public record ModelFootprint(long parameters, int valueBytes, long inputs, long 
                 norms += ghost ? 2 * positions * positions : columns * g.outChannels();
             }
         }
-        return new ModelFootprint(d.numParams(), d.dataType().width(), Math.max(0, d.inputSize()), activations, largest,
-                unfolded, norms);
+        return new ModelFootprint(d.numParams(), d.dataType().width(), Math.max(0, d.inputSize()), activations, unfolded, norms);
     }
 
     /** Bytes of {@code count} copies of the parameter vector. */

@@ -11,6 +11,8 @@ public final class PartyMemory {
      * errors sent back to the layer below, and the activation's and loss's own temporaries.
      */
     static final int ACTIVATION_COPIES = 5;
+    /** A round workspace's size over what it holds (its over-allocation). */
+    static final double WORKSPACE_SIZE = 1.1;
     /** Java objects of one party's data (its feature and label arrays and their buffers), in heap bytes. */
     static final double HEAP_PER_PARTY = 1_000;
 
@@ -30,17 +32,16 @@ public final class PartyMemory {
     }
 
     /**
-     * What one step of the stacked engine allocates for {@code models} models with {@code width} examples each: the
-     * weight gradients (a [models, p] array that is freed as soon as it is written, or lives in the round's workspace),
-     * a copy of the largest layer's weights for the batched products, and per step (of {@code steps} whose
-     * temporaries the garbage collector may not have returned yet) the gathered batch and its activations and errors.
+     * What one step of the stacked engine allocates for {@code models} models with {@code width} examples each, in the
+     * round (or step) workspace it runs in, which holds a tenth more than it learned in its first round
+     * ({@link RoundWorkspace}): the weight gradients (a [models, p] array), the gathered batch, and its activations and
+     * errors.
      */
     public static MemoryEstimate.Builder stackedSteps(MemoryEstimate.Builder b, ModelFootprint m, double models, double width,
-                                                       DataShape data, double steps) {
+                                                       DataShape data) {
         int w = m.valueBytes();
-        b.arrays("weight gradients", models, m.parameters(), w);
-        b.arrays("weight copies for the batched products", models, m.largestLayer(), w);
-        b.arrays("the batches' activations and errors", steps * models * width, ACTIVATION_COPIES * m.activations(), w);
-        return b.arrays("the gathered batches", steps * models * width, data.valuesPerExample() + 2, w);
+        b.arrays("weight gradients", WORKSPACE_SIZE * models, m.parameters(), w);
+        b.arrays("the batches' activations and errors", WORKSPACE_SIZE * models * width, ACTIVATION_COPIES * m.activations(), w);
+        return b.arrays("the gathered batches", WORKSPACE_SIZE * models * width, data.valuesPerExample() + 2, w);
     }
 }

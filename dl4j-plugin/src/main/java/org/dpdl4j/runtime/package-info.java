@@ -8,7 +8,8 @@
  * {@link PaddedBatch}, {@link RoundWorkspace} and {@link LearningRate} schedules. Every protocol declares what its runs
  * hold as a {@link MemoryEstimate} (from a {@link ModelFootprint} and a {@link DataShape}, with the parts in
  * {@link PartyMemory} the multi-party protocols share), and {@link MemoryCheck} refuses one that does not fit the
- * {@link MemoryLimits} of this JVM before anything large is allocated.
+ * {@link MemoryLimits} of this JVM before anything large is allocated; {@link ArrayMemory} frees large temporaries as
+ * soon as they are dead.
  *
  * <p>The protocols themselves are in {@code org.dpdl4j.protocol}, typed options and settings in
  * {@code org.dpdl4j.runtime.options}, and the ledger each run owns in {@code org.dpdl4j.privacy.ledger}; the

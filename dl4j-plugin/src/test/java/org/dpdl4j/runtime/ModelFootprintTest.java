@@ -24,7 +24,6 @@ class ModelFootprintTest {
         assertEquals(4, m.valueBytes());
         assertEquals(784, m.inputs());
         assertEquals(128 + 10, m.activations());
-        assertEquals(784 * 128 + 128, m.largestLayer());
         assertEquals(0, m.unfolded());
         assertEquals("a model of 101,770 parameters", m.describe());
     }

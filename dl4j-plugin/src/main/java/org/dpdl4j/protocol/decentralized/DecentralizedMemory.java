@@ -22,6 +22,8 @@ import org.dpdl4j.runtime.PartyMemory;
  */
 record DecentralizedMemory(DecentralizedAlgorithm algorithm, ModelFootprint model, DataShape data, int nodes, long edges,
                            SamplingScheme sampling, long batch) {
+    /** The largest memory pool the C library gives a thread of its own (64 MB on 64-bit Linux). */
+    private static final double LOOK_AHEAD_ARENA = 64e6;
 
     MemoryEstimate estimate() {
         int w = model.valueBytes();
@@ -32,12 +34,13 @@ record DecentralizedMemory(DecentralizedAlgorithm algorithm, ModelFootprint mode
         b.arrays("their gradients", n, model.parameters(), w);
         if (algorithm.isPrivate()) {
             b.arrays("their noise, this round's and the next", 2 * n, model.parameters(), w);
+            b.add("the thread that draws the next round's noise (its C library arena)", LOOK_AHEAD_ARENA, 0);
         }
         if (algorithm == DecentralizedAlgorithm.DECOR) {
             b.arrays("the edges' pairwise noise, this round's and the next", 2.0 * edges, model.parameters(), w);
         }
         b.add("the mixing matrix", 8 * n * n, 16 * n * n);
-        PartyMemory.stackedSteps(b, model, n, width(), data, 1);
+        PartyMemory.stackedSteps(b, model, n, width(), data);
         b.knob("--nodes", "nodes", nodes, m -> new DecentralizedMemory(algorithm, model, data.over(m, nodes), (int) m,
                 Math.max(m - 1, Math.round((double) edges * m / nodes)), sampling, batch).estimate());
         if (sampling != SamplingScheme.FULL_BATCH && batch > 1) {

@@ -7,20 +7,19 @@ import org.dpdl4j.runtime.PartyMemory;
 
 /**
  * What a FedAvg-family run holds in one JVM: the clients' data, and in a round the participants' models and gradients
- * as [K, p] matrices ({@link LocalTraining}), the temporaries of their L local steps, and GOPA's pairwise noise (one
- * row per edge of its graph) with its reveal.
+ * as [K, p] matrices ({@link LocalTraining}), the workspace of a local step (the batch, its activations and errors, the
+ * weight gradients), and GOPA's pairwise noise (one row per edge of its graph) with its reveal.
  *
  * @param variant    which protocol
  * @param model      the network's sizes
  * @param data       the data and its split
  * @param clients    N, the clients
  * @param sampling   the client sampling
- * @param localSteps L
  * @param localBatch the local mini-batch (0: a client's whole data)
  * @param gopaK      GOPA's secrets per client (its graph has at most N K edges)
  */
 record FedAvgMemory(FedAvgVariant variant, ModelFootprint model, DataShape data, int clients, ClientSampling sampling,
-                    int localSteps, int localBatch, int gopaK) {
+                    int localBatch, int gopaK) {
 
     MemoryEstimate estimate() {
         double k = participants(clients);
@@ -30,7 +29,7 @@ record FedAvgMemory(FedAvgVariant variant, ModelFootprint model, DataShape data,
         PartyMemory.splitData(b, data, clients, w, true);
         b.arrays("the participants' models", k, model.parameters(), w);
         b.arrays("their gradients", k, model.parameters(), w);
-        PartyMemory.stackedSteps(b, model, k, width, data, localSteps);
+        PartyMemory.stackedSteps(b, model, k, width, data);
         if (variant == FedAvgVariant.GOPA) {
             b.arrays("GOPA's pairwise noise and reveal", (double) clients * gopaK + k, model.parameters(), w);
         }
@@ -53,10 +52,10 @@ record FedAvgMemory(FedAvgVariant variant, ModelFootprint model, DataShape data,
     private FedAvgMemory withClients(int n) {
         ClientSampling s = sampling instanceof ClientSampling.FixedSize f
                 ? new ClientSampling.FixedSize((int) Math.max(1, Math.round((double) f.count() * n / clients))) : sampling;
-        return new FedAvgMemory(variant, model, data.over(n, clients), n, s, localSteps, localBatch, gopaK);
+        return new FedAvgMemory(variant, model, data.over(n, clients), n, s, localBatch, gopaK);
     }
 
     private FedAvgMemory withBatch(int batch) {
-        return new FedAvgMemory(variant, model, data, clients, sampling, localSteps, batch, gopaK);
+        return new FedAvgMemory(variant, model, data, clients, sampling, batch, gopaK);
     }
 }

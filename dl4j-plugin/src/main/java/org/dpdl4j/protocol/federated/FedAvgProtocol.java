@@ -45,8 +45,6 @@ public final class FedAvgProtocol implements Protocol {
     public static final String DEFAULT_PARTITION = "iid";
     /** Clients when --machines is not given. */
     public static final long DEFAULT_CLIENTS = 10;
-    /** Local steps when --local-steps is not given. */
-    public static final long DEFAULT_LOCAL_STEPS = 5;
     /** GOPA's secrets per client when --gopa-k is not given. */
     public static final long DEFAULT_GOPA_K = 3;
 
@@ -107,8 +105,7 @@ public final class FedAvgProtocol implements Protocol {
         ClientSampling sampling = FedAvgRunBuilder.sampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"),
                 clients);
         return new FedAvgMemory(variant, inputs.model().footprint(), data, clients, sampling,
-                (int) (long) s.get(LOCAL_STEPS, DEFAULT_LOCAL_STEPS), (int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH),
-                (int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).estimate();
+                (int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH), (int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).estimate();
     }
 
     @Override
@@ -121,7 +118,7 @@ public final class FedAvgProtocol implements Protocol {
         int clients = (int) (long) s.get(MACHINES, DEFAULT_CLIENTS);
         FedAvgRunBuilder b = FedAvgTrainer.builder().variant(variant).model(inputs.model().build(new Sgd(0.1), 0.0, seed))
                 .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), clients)
-                .rounds(s.get(ROUNDS, DEFAULT_ROUNDS)).localSteps((int) (long) s.get(LOCAL_STEPS, DEFAULT_LOCAL_STEPS))
+                .rounds(s.get(ROUNDS, DEFAULT_ROUNDS)).localSteps((int) (long) s.get(LOCAL_STEPS, 5L))
                 .localBatch((int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH))
                 .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
                 .serverRate(s.get(SERVER_LR, 1.0))

@@ -223,7 +223,7 @@ public final class FedAvgRunBuilder {
         ClientSampling sampling = sampling(clientRate, fixedSizeClients, n);
         DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, n, seed);
         MemoryCheck.require(new FedAvgMemory(variant, ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n, sampling,
-                localSteps, localBatch, gopaK).estimate());
+                localBatch, gopaK).estimate());
         if (local == null) {
             TrainingSet.Parties parts = splitSet.split(split, clients, seed);
             report = parts.report();

@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.optim.DenseLayerSpec;
 import org.dpdl4j.optim.DenseNetworkSpec;
+import org.dpdl4j.runtime.ArrayMemory;
 import org.nd4j.linalg.activations.impl.ActivationSigmoid;
 import org.nd4j.linalg.activations.impl.ActivationSoftmax;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -112,9 +113,9 @@ public record Mu2Constants(double lipschitz, double smoothness, double diameter,
                     .castTo(DataType.DOUBLE);
             INDArray squares = sq.mul(sq);
             maxSq = Math.max(maxSq, squares.sum(1).maxNumber().doubleValue());
-            squares.close();
+            ArrayMemory.release(squares);
             if (copies) {
-                sq.close();
+                ArrayMemory.release(sq);
             }
         }
         return Math.sqrt(maxSq + 1.0);

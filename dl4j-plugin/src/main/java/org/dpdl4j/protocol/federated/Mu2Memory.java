@@ -26,7 +26,7 @@ record Mu2Memory(String protocol, ModelFootprint model, DataShape data, int mach
         PartyMemory.splitData(b, data, machines, w, true);
         b.arrays("the machines' momentum estimates and messages", 2 * m, model.parameters(), w);
         b.arrays("their query points and gradients", 4 * m, model.parameters(), w);
-        PartyMemory.stackedSteps(b, model, 2 * m, Math.min(batch, data.widestParty()), data, 1);
+        PartyMemory.stackedSteps(b, model, 2 * m, Math.min(batch, data.widestParty()), data);
         b.knob("--machines", "machines", machines,
                 n -> new Mu2Memory(protocol, model, data.over(n, machines), (int) n, batch).estimate());
         if (batch > 1) {

@@ -35,13 +35,13 @@ class DecentralizedMemoryTest {
         return MemoryFixtures.parties(1000, 40, 300, 10);
     }
 
-    /** Measures building a Decor run of a thousand nodes on a ring and its first round. */
+    /** Measures building a Decor run of a thousand nodes on a ring and its first three rounds. */
     public static void main(String[] args) {
         MultiLayerNetwork net = network();
         List<NodeData> data = data();
         PeakResidentMemory.report(() -> {
             try (DecentralizedTrainer run = decor(net, Topologies.ring(1000), data).build()) {
-                run.step();
+                run.run(3);
             }
         });
     }
