@@ -200,7 +200,7 @@ class BadInputTest {
                 train("impossible epsilon", "cannot be reached", "--algo", "dp-sgd", "--clip", "1", "--epsilon", "0.0001",
                         "--epochs", "100"),
                 // sizes that do not fit
-                bad("too many nodes", "need about", "train", "--dataset", "a9a", "--data-dir", dir("data-small"), "--algo",
+                bad("too many nodes", "needs about", "train", "--dataset", "a9a", "--data-dir", dir("data-small"), "--algo",
                         "decor", "--model", "mlp", "--hidden", "4096", "--nodes", "100000", "--clip", "1", "--epsilon", "1",
                         "--out", out("nodes")),
                 train("nodes of the synthetic task", "this task has 16 users", "--algo", "dsgd", "--nodes", "100"),
@@ -354,7 +354,32 @@ class BadInputTest {
                 tune("tune space searching delta", "--delta changes the guarantee && give --delta once",
                         "{\"lr\": {\"log\": [0.1, 1]}, \"delta\": {\"log\": [1e-6, 1e-4]}}"),
                 tune("tune space searching epsilon", "--epsilon changes the guarantee && --epsilon-total",
-                        "{\"epsilon\": {\"choice\": [\"1\", \"8\"]}}"));
+                        "{\"epsilon\": {\"choice\": [\"1\", \"8\"]}}"),
+                // memory: every run is estimated before anything large is allocated or any file written, and one that cannot
+                // fit is refused with what it needs, what there is and what would fit. These run in this JVM, so their sizes
+                // are far beyond any test JVM's -Xmx and maxbytes. First the probe's two runs on real MNIST (skipped without
+                // DPDL4J_DATA), then the same without real data and one run per protocol family (the personalized family's
+                // collaborative task is checked before it generates its users' data)
+                bad("60000 MNIST clients of an MLP", "needs about && at most && (--machines", "train", "--algo", "dp-fedavg-central",
+                        "--dataset", "mnist", "--data-dir", "REAL_DATA", "--machines", "60000", "--clip", "1", "--epsilon", "3",
+                        "--out", out("memory-mnist-clients")),
+                bad("an MNIST network of ten billion parameters", "needs about && a smaller model", "train", "--dataset", "mnist",
+                        "--data-dir", "REAL_DATA", "--hidden", "100000,100000", "--out", out("memory-mnist-hidden")),
+                memory("60000 clients of a wide MLP", "(--machines", "--algo", "dp-fedavg-central", "--machines", "60000",
+                        "--model", "mlp", "--hidden", "4096", "--clip", "1", "--epsilon", "3"),
+                memory("sgd on ten billion parameters", "a smaller model", "--model", "mlp", "--hidden", "100000,100000"),
+                memory("dp-sgd on ten billion parameters", "a smaller model", "--algo", "dp-sgd", "--model", "mlp", "--hidden",
+                        "100000,100000", "--clip", "1", "--epsilon", "1"),
+                memory("dsgd on ten billion parameters", "a smaller model", "--algo", "dsgd", "--model", "mlp", "--hidden",
+                        "100000,100000"),
+                memory("mu2 on ten billion parameters", "a smaller model", "--algo", "mu2-sgd", "--model", "mlp", "--hidden",
+                        "100000,100000", "--lipschitz", "1", "--smoothness", "1"),
+                memory("random walk on ten billion parameters", "a smaller model", "--algo", "random-walk", "--model", "mlp",
+                        "--hidden", "100000,100000", "--clip", "1", "--epsilon", "1", "--rounds", "10"),
+                memory("dp-recal over 100000 agents", "(--nodes", "--algo", "dp-recal", "--nodes", "100000", "--clip", "1",
+                        "--epsilon", "1", "--rounds", "10"),
+                bad("personalized learning of 100000 users", "needs about && (--users", "train", "--dataset", "collaborative",
+                        "--algo", "personalized-cd", "--users", "100000", "--rounds", "10", "--out", out("memory-users")));
     }
 
     /** {@code tune} of dp-sgd on a small a9a, searching the space written (as JSON) to a file of its own. */
@@ -369,6 +394,14 @@ class BadInputTest {
                 "--space", space.toString(), "--epsilon-total", "3", "--out", out(name.replace(' ', '-')));
     }
 
+    /** {@code train} on the small valid a9a of a run too large for any machine: refused up front, saying what fits. */
+    private static Arguments memory(String name, String fix, String... options) {
+        List<String> args = new ArrayList<>(List.of("train", "--dataset", "a9a", "--data-dir", dir("data-small"), "--out",
+                out("memory-" + name.replace(' ', '-'))));
+        args.addAll(List.of(options));
+        return Arguments.of(name, "needs about && " + fix, args);
+    }
+
     /** The placeholders of the checkpoint cases, replaced once the files exist. */
     private static List<String> resolve(List<String> args) {
         return args.stream().map(a -> switch (a) {
@@ -376,6 +409,7 @@ class BadInputTest {
             case "TRUNCATED" -> truncated.toString();
             case "CONFIG" -> finished.resolveSibling("config.json").toString();
             case "FINISHED" -> finished.toString();
+            case "REAL_DATA" -> CommandRun.realDataDir("the memory cases on real MNIST");
             default -> a;
         }).toList();
     }

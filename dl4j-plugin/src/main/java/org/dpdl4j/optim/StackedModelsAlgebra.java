@@ -1,5 +1,6 @@
 package org.dpdl4j.optim;
 
+import org.dpdl4j.runtime.ArrayMemory;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.impl.broadcast.BroadcastAddOp;
 import org.nd4j.linalg.factory.Nd4j;
@@ -47,6 +48,7 @@ final class StackedModelsAlgebra implements LayerAlgebra {
     public void writeGradients(INDArray input, INDArray delta, INDArray gradOut, DenseLayerSpec layer) {
         INDArray weightGrad = Nd4j.matmul(input.castTo(delta.dataType()), delta, true, false, false);
         weights(gradOut, layer).assign(weightGrad);
+        ArrayMemory.release(weightGrad);   // as large as the models themselves
         if (layer.hasBias()) {
             bias(gradOut, layer).assign(delta.sum(1));
         }

@@ -5,9 +5,9 @@ import org.nd4j.linalg.learning.config.IUpdater;
 
 /**
  * Makes the network a run trains: the caller knows the architecture (the data's shape, the model family), the
- * protocol knows how it trains it (the updater and learning rate of central training, the seed).
+ * protocol knows how it trains it (the updater and learning rate of central training, the seed). Its
+ * {@link #footprint()} tells the network's sizes without building it, for the run's memory estimate.
  */
-@FunctionalInterface
 public interface ModelBuilder {
 
     /**
@@ -19,4 +19,7 @@ public interface ModelBuilder {
      * @param seed        the seed of its initial parameters
      */
     MultiLayerNetwork build(IUpdater updater, double weightDecay, long seed);
+
+    /** The sizes of the network {@link #build} makes, read from its configuration without allocating it. */
+    ModelFootprint footprint();
 }

@@ -48,6 +48,17 @@ public interface Protocol {
     List<RunOption<?>> options();
 
     /**
+     * What a run of these settings and inputs will hold in memory at its largest (see {@link MemoryEstimate}), worked out
+     * from the settings and the sizes of the inputs before anything large is allocated: the network is described by
+     * {@link ModelBuilder#footprint()}, not built. Callers check it with {@link MemoryCheck} before {@link #create} and
+     * before they write any file. It does not refuse settings; {@link #create} does.
+     *
+     * @param settings the resolved settings, as {@link #create} gets them
+     * @param inputs   the initial model and the training data
+     */
+    MemoryEstimate memory(RunSettings settings, RunInputs inputs);
+
+    /**
      * Builds a run.
      *
      * @param settings the resolved settings; only options from {@link #options()}

@@ -5,7 +5,11 @@
  * {@link AbstractTrainingRun} is the shared step loop, ledger charging and divergence check, {@link EpochRun} marks
  * central runs, {@link RunListener}s watch the steps, and {@link RunCheckpoint} saves and resumes a run with its
  * {@link RunState} under a {@link ResumePolicy}. Helpers the trainers share also live here: {@link NodeBatches} and
- * {@link PaddedBatch}, {@link RoundWorkspace}, {@link MemoryCheck} and {@link LearningRate} schedules.
+ * {@link PaddedBatch}, {@link RoundWorkspace} and {@link LearningRate} schedules. Every protocol declares what its runs
+ * hold as a {@link MemoryEstimate} (from a {@link ModelFootprint} and a {@link DataShape}, with the parts in
+ * {@link PartyMemory} the multi-party protocols share), and {@link MemoryCheck} refuses one that does not fit the
+ * {@link MemoryLimits} of this JVM before anything large is allocated; {@link ArrayMemory} frees large temporaries as
+ * soon as they are dead.
  *
  * <p>The protocols themselves are in {@code org.dpdl4j.protocol}, typed options and settings in
  * {@code org.dpdl4j.runtime.options}, and the ledger each run owns in {@code org.dpdl4j.privacy.ledger}; the

@@ -41,6 +41,11 @@ class ProtocolRegistryTest {
         }
 
         @Override
+        public MemoryEstimate memory(RunSettings settings, RunInputs inputs) {
+            return MemoryEstimate.of(name).build();
+        }
+
+        @Override
         public TrainingRun create(RunSettings settings, RunInputs inputs) {
             throw new UnsupportedOperationException();
         }

@@ -15,6 +15,8 @@ import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -51,6 +53,16 @@ public final class DpGdProtocol implements Protocol {
     @Override
     public List<RunOption<?>> options() {
         return List.of(SEED, ROUNDS, LEARNING_RATE, CLIP, NOISE_MULTIPLIER, DELTA, EPSILON_BUDGET, NOISE);
+    }
+
+    /** One model and its gradient, and the whole training set's activations and errors in every step. */
+    @Override
+    public MemoryEstimate memory(RunSettings s, RunInputs inputs) {
+        ModelFootprint m = inputs.model().footprint();
+        return MemoryEstimate.of(name() + " with " + m.describe())
+                .arrays("the model and its gradient", 2, m.parameters(), m.valueBytes())
+                .arrays("the activations and errors of the training set", inputs.train().size(), 5 * m.activations(), m.valueBytes())
+                .fix("a smaller model").build();
     }
 
     @Override

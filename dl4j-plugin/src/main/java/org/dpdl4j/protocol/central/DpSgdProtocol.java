@@ -20,6 +20,8 @@ import org.dpdl4j.optim.PrivateTrainer;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -56,6 +58,14 @@ public final class DpSgdProtocol implements Protocol {
     public List<RunOption<?>> options() {
         return List.of(SEED, EPOCHS, BATCH_SIZE, LEARNING_RATE, CentralOptions.UPDATER, WEIGHT_DECAY, EPSILON, DELTA,
                 EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, SAMPLING, NOISE);
+    }
+
+    @Override
+    public MemoryEstimate memory(RunSettings settings, RunInputs inputs) {
+        long n = inputs.train().size();
+        return new CentralMemory(name(), inputs.model().footprint(), DataShape.of(inputs.train()),
+                Math.max(1, Math.min(n, settings.get(BATCH_SIZE, n))), Updaters.stateValues(settings.get(CentralOptions.UPDATER, "sgd")),
+                settings.get(SAMPLING, "poisson").equals("poisson"), true).estimate();
     }
 
     @Override

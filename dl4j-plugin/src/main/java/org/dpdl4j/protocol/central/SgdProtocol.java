@@ -8,6 +8,8 @@ import static org.dpdl4j.runtime.options.RunOptions.WEIGHT_DECAY;
 
 import java.util.List;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -40,6 +42,14 @@ public final class SgdProtocol implements Protocol {
     @Override
     public List<RunOption<?>> options() {
         return List.of(SEED, EPOCHS, BATCH_SIZE, LEARNING_RATE, CentralOptions.UPDATER, WEIGHT_DECAY);
+    }
+
+    @Override
+    public MemoryEstimate memory(RunSettings settings, RunInputs inputs) {
+        long n = inputs.train().size();
+        long batch = settings.get(BATCH_SIZE, n);
+        return new CentralMemory(name(), inputs.model().footprint(), DataShape.of(inputs.train()), batch == 0 ? n : Math.min(n, batch),
+                Updaters.stateValues(settings.get(CentralOptions.UPDATER, "sgd")), false, false).estimate();
     }
 
     @Override

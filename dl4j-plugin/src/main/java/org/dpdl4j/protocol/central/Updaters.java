@@ -23,4 +23,9 @@ public final class Updaters {
             default -> throw new IllegalArgumentException("unknown updater '" + name + "'; use sgd, momentum or adam");
         };
     }
+
+    /** Values of the updater's state per parameter (Adam 2, momentum 1, SGD 0). */
+    public static double stateValues(String name) {
+        return of(name, 1.0).stateSize(1_000_000) / 1e6;
+    }
 }

@@ -30,7 +30,10 @@ import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
+import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -46,6 +49,11 @@ import org.dpdl4j.runtime.options.PartyOptions;
  * with full local gradients of the summed loss; otherwise the training set is split over the nodes.
  */
 public final class DecentralizedProtocol implements Protocol {
+    /** Nodes when --nodes is not given. */
+    static final String DEFAULT_NODES = "16";
+    /** The split of a data set over the nodes when --partition is not given. */
+    static final String DEFAULT_PARTITION = "dirichlet:10";
+
     private final DecentralizedAlgorithm algorithm;
 
     public DecentralizedProtocol(DecentralizedAlgorithm algorithm) {
@@ -96,6 +104,30 @@ public final class DecentralizedProtocol implements Protocol {
     }
 
     @Override
+    public MemoryEstimate memory(RunSettings s, RunInputs inputs) {
+        long seed = s.get(SEED, 1L);
+        Graph graph = graph(s, seed);
+        int n = graph != null ? graph.vertexCount() : nodeCount(s.get(NODES, DEFAULT_NODES));
+        long edges = graph != null ? graph.edgeCount() : (long) n * (n - 1) / 2;
+        ModelFootprint model = inputs.model().footprint();
+        if (inputs.hasUsers()) {
+            return new DecentralizedMemory(algorithm, model, DataShape.of(inputs.users()), n, edges, SamplingScheme.FULL_BATCH, 0)
+                    .estimate();
+        }
+        boolean userLevel = algorithm.isPrivate() && s.get(UNIT).filter(u -> u.equals("user")).isPresent();
+        SamplingScheme sampling = s.get(SAMPLING).map(v -> v.equals("poisson") ? SamplingScheme.POISSON
+                : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT).orElse(userLevel ? SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT
+                : SamplingScheme.POISSON);
+        DataShape data = DataShape.of(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), n, seed);
+        return new DecentralizedMemory(algorithm, model, data, n, edges, sampling, s.get(BATCH_SIZE, 1L)).estimate();
+    }
+
+    /** The communication graph, or null for CDP (which averages exactly over its nodes). */
+    private Graph graph(RunSettings s, long seed) {
+        return algorithm == DecentralizedAlgorithm.CDP ? null : TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, DEFAULT_NODES), seed);
+    }
+
+    @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
         double lr = s.require(LEARNING_RATE, name() + " needs a learning rate");
@@ -105,9 +137,8 @@ public final class DecentralizedProtocol implements Protocol {
                 .learningRate(decay > 0 ? new LearningRate.InverseTime(lr, decay) : new LearningRate.Constant(lr))
                 .weightDecay(s.get(WEIGHT_DECAY, 0.0)).rounds(s.require(ROUNDS, name() + " needs a number of rounds"))
                 .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).settings(s);
-        String nodes = s.get(NODES, "16");
-        Graph graph = algorithm == DecentralizedAlgorithm.CDP ? null : TopologySpec.resolve(s.get(TOPOLOGY, "ring"), nodes, seed);
-        int n = graph != null ? graph.vertexCount() : nodeCount(nodes);
+        Graph graph = graph(s, seed);
+        int n = graph != null ? graph.vertexCount() : nodeCount(s.get(NODES, DEFAULT_NODES));
         if (graph == null) {
             b.nodes(n);
         } else {
@@ -126,7 +157,7 @@ public final class DecentralizedProtocol implements Protocol {
             }
             b.nodeData(inputs.users()).objective(LocalObjective.SUM).sampling(SamplingScheme.FULL_BATCH);
         } else {
-            b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "dirichlet:10")));
+            b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)));
             long batch = s.require(BATCH_SIZE, name() + " needs the batch size of each node");
             if (batch == 0) {
                 throw BATCH_SIZE.invalid("--batch-size 0: " + name() + " samples a batch at every node in every round;"

@@ -16,8 +16,10 @@ import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
@@ -275,11 +277,11 @@ public final class DecentralizedRunBuilder {
             throw new IllegalArgumentException("the graph with " + n + " nodes is disconnected; gossip cannot reach consensus."
                     + " Use a connected topology");
         }
-        long p = template.numParams();
-        long bytes = template.params().dataType().width();
-        double perNode = 5.0 * p * bytes + (algorithm == DecentralizedAlgorithm.DECOR ? 4.0 * p * bytes * g.edgeCount() / n : 0);
-        MemoryCheck.requireFits("the models, gradients and noise of " + n + " nodes of " + p + " parameters",
-                16.0 * n * n, 8.0 * n * n + perNode * n, "use fewer nodes or a smaller model");
+        SamplingScheme planned = sampling != null ? sampling
+                : unit == ProtectedUnit.USER ? SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT : SamplingScheme.POISSON;
+        DataShape shape = data != null ? DataShape.of(data) : DataShape.of(splitSet, split, n, seed);
+        MemoryCheck.require(new DecentralizedMemory(algorithm, ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n,
+                g.edgeCount(), planned, batchSize != null ? batchSize : 1).estimate());
         MixingMatrix w = mixing != null ? mixing : algorithm.defaultMixing(g);
         List<NodeData> local = nodeData(n);
         long minLocal = local.stream().mapToLong(NodeData::size).min().orElseThrow();

@@ -59,6 +59,10 @@ public final class FedAvgBlock implements BlockWorker<FedAvgBlockInput, FedAvgBl
 
     @Override
     public void close() {
+        thread.round(() -> {
+            local.close();   // its workspace belongs to the block's thread
+            return null;
+        });
         thread.close();
     }
 }

@@ -24,7 +24,9 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -39,6 +41,12 @@ public final class FedAvgProtocol implements Protocol {
     public static final long DEFAULT_ROUNDS = 100;
     /** Local mini-batch when --batch-size is not given. */
     public static final long DEFAULT_LOCAL_BATCH = 32;
+    /** The split of the data set over the parties when --partition is not given. */
+    public static final String DEFAULT_PARTITION = "iid";
+    /** Clients when --machines is not given. */
+    public static final long DEFAULT_CLIENTS = 10;
+    /** GOPA's secrets per client when --gopa-k is not given. */
+    public static final long DEFAULT_GOPA_K = 3;
 
     private final FedAvgVariant variant;
 
@@ -90,15 +98,26 @@ public final class FedAvgProtocol implements Protocol {
     }
 
     @Override
+    public MemoryEstimate memory(RunSettings s, RunInputs inputs) {
+        int clients = (int) (long) s.get(MACHINES, DEFAULT_CLIENTS);
+        DataShape data = DataShape.of(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), clients,
+                s.get(SEED, 1L));
+        ClientSampling sampling = FedAvgRunBuilder.sampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"),
+                clients);
+        return new FedAvgMemory(variant, inputs.model().footprint(), data, clients, sampling,
+                (int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH), (int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).estimate();
+    }
+
+    @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException(name() + " trains a classifier on a data set split over clients; this task"
                     + " defines its own users (use mnist, a9a or covtype)");
         }
         long seed = s.get(SEED, 1L);
-        int clients = (int) (long) s.get(MACHINES, 10L);
+        int clients = (int) (long) s.get(MACHINES, DEFAULT_CLIENTS);
         FedAvgRunBuilder b = FedAvgTrainer.builder().variant(variant).model(inputs.model().build(new Sgd(0.1), 0.0, seed))
-                .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "iid")), clients)
+                .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), clients)
                 .rounds(s.get(ROUNDS, DEFAULT_ROUNDS)).localSteps((int) (long) s.get(LOCAL_STEPS, 5L))
                 .localBatch((int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH))
                 .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
@@ -122,7 +141,7 @@ public final class FedAvgProtocol implements Protocol {
             if (s.has(NOISE_MULTIPLIER) && !s.has(PAIRWISE_MULTIPLIER)) {
                 throw PAIRWISE_MULTIPLIER.invalid("gopa with --noise-multiplier also needs --pairwise-multiplier (sigma_Delta / S)");
             }
-            b.gopaK((int) (long) s.get(GOPA_K, 3L)).colluders(s.get(COLLUDING_FRACTION, 0.0),
+            b.gopaK((int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).colluders(s.get(COLLUDING_FRACTION, 0.0),
                     CollusionAnalysis.parse(s.get(COLLUDING_SETS, "worst"), seed));
         }
         if (s.has(EPSILON)) {

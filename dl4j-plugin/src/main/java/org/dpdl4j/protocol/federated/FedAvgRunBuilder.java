@@ -12,7 +12,10 @@ import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
@@ -215,14 +218,17 @@ public final class FedAvgRunBuilder {
             require(clients != null && clients >= 1, "give the number of clients, at least 1");
             require(clients <= splitSet.size(), clients + " clients is more than the " + splitSet.size()
                     + " training examples: every client needs at least one example; use at most " + splitSet.size() + " clients");
+        }
+        int n = local != null ? local.size() : clients;
+        ClientSampling sampling = sampling(clientRate, fixedSizeClients, n);
+        DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, n, seed);
+        MemoryCheck.require(new FedAvgMemory(variant, ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n, sampling,
+                localBatch, gopaK).estimate());
+        if (local == null) {
             TrainingSet.Parties parts = splitSet.split(split, clients, seed);
             report = parts.report();
             local = parts.data();
         }
-        int n = local.size();
-        ClientSampling sampling = clientRate == 1 ? new ClientSampling.Everyone()
-                : fixedSizeClients ? new ClientSampling.FixedSize(Math.max(1, (int) Math.round(clientRate * n)))
-                : new ClientSampling.Poisson(clientRate);
         double s = Double.POSITIVE_INFINITY;
         double z = 0;
         double zPairwise = 0;
@@ -276,6 +282,13 @@ public final class FedAvgRunBuilder {
                 settings != null ? settings : RunSettings.empty(), report);
         trainer.describeAdversary(adversary);
         return trainer;
+    }
+
+    /** Every client (rate 1), exactly round(q N) of them, or each with probability q. */
+    static ClientSampling sampling(double rate, boolean fixedSize, int clients) {
+        return rate == 1 ? new ClientSampling.Everyone()
+                : fixedSize ? new ClientSampling.FixedSize(Math.max(1, (int) Math.round(rate * clients)))
+                : new ClientSampling.Poisson(rate);
     }
 
     private static void require(boolean ok, String message) {

@@ -7,6 +7,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.ArrayMemory;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
@@ -135,6 +136,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         int n = sizes.length;
         int[] participants = config.sampling().select(n, serverStreams.sampling(0, round));
         lastParticipants = participants;
+        freeLastMessages();
         INDArray average;
         if (participants.length == 0) {
             measuredNoLoss();
@@ -147,6 +149,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             measuredLoss(u.meanLoss());
             INDArray messages = ClientRelease.release(config, u.deltas(), participants, round, clientStreams,
                     (clipped, r) -> gopa.reveal(clipped, clientStreams, r));
+            if (messages != u.deltas()) {
+                ArrayMemory.release(u.deltas());   // GOPA sends what it revealed
+            }
             average = aggregate(messages, participants, round);
         }
         if (average != null) {
@@ -249,6 +254,12 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         INDArray sum = Nd4j.zeros(theta.dataType(), theta.length());
         serverStreams.privateNoise(0, round).addGaussian(sum, config.noiseMultiplier() * config.clipNorm());
         return sum.divi(config.sampling().expectedCount(sizes.length));
+    }
+
+    /** Frees the last round's messages, a [K, p] matrix valid until the next step. */
+    private void freeLastMessages() {
+        ArrayMemory.release(lastMessages);
+        lastMessages = null;
     }
 
     /** Rounds done so far. */
@@ -385,6 +396,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
 
     @Override
     public void close() {
+        local.close();
         if (blocks != null) {
             blocks.close();
         }

@@ -4,6 +4,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.OperatorRows;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
+import org.dpdl4j.runtime.ArrayMemory;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -55,7 +56,12 @@ public final class GopaAveraging {
             throw new IllegalArgumentException("GOPA on " + graph.vertexCount() + " parties needs a [" + graph.vertexCount()
                     + ", p] matrix of values, got " + Arrays.toString(values.shape()));
         }
-        INDArray out = values.add(pairwise.draw(streams, round, values.size(1), sigmaPairwise).castTo(values.dataType()));
+        // the edges' noise [|E|, p] and its sum at each party [K, p], freed as soon as they are added
+        INDArray edges = pairwise.edgeNoise(streams, round, values.size(1), sigmaPairwise);
+        INDArray pairwiseSums = pairwise.combine(edges);
+        ArrayMemory.release(edges);
+        INDArray out = values.add(pairwiseSums.castTo(values.dataType()));
+        ArrayMemory.release(pairwiseSums);
         if (sigmaPrivate > 0) {
             streams.addPrivateNoise(out, round, sigmaPrivate);   // row k from party k's stream
         }

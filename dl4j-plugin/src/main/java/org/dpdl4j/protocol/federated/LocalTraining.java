@@ -4,9 +4,11 @@ import org.dpdl4j.optim.ClippedBatch;
 import org.dpdl4j.optim.FixedSizeSampler;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.ArrayMemory;
 import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
+import org.dpdl4j.runtime.RoundWorkspace;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -32,6 +34,7 @@ final class LocalTraining {
     private final int batchSize;
     private final DataType type;
     private final NodeBatches batches;
+    private final RoundWorkspace stepWorkspace = new RoundWorkspace();
     private PaddedBatch everyoneFull;
     private int everyoneFullWidth;
 
@@ -83,18 +86,24 @@ final class LocalTraining {
         double[] firstLossSums = null;
         int[] firstSizes = null;
         for (int s = 0; s < steps; s++) {
-            PaddedBatch batch = batch(participants, round * steps + s, streams, width);
-            ClippedBatch result = gradients.clippedSum(params, batch.features(), batch.labels(), batch.mask(),
-                    Double.POSITIVE_INFINITY, grad);
-            INDArray sizes = Nd4j.createFromArray(IntStream.of(batch.sizes()).mapToDouble(b -> Math.max(1, b)).toArray())
-                    .reshape(k, 1).castTo(type);
-            grad.diviColumnVector(sizes);
-            params.subi(grad.muli(eta));
-            if (s == 0) {
-                firstLossSums = result.lossSums().toDoubleVector();
-                firstSizes = batch.sizes().clone();
+            // A step's temporaries (the batch, activations, errors, weight gradients) live in a workspace reset at the
+            // end of the step: allocated one by one they would pile up, as large as the models, until the garbage
+            // collector ran. The models and gradients are updated in place.
+            try (MemoryWorkspace ws = stepWorkspace.open()) {
+                PaddedBatch batch = batch(participants, round * steps + s, streams, width);
+                ClippedBatch result = gradients.clippedSum(params, batch.features(), batch.labels(), batch.mask(),
+                        Double.POSITIVE_INFINITY, grad);
+                INDArray sizes = Nd4j.createFromArray(IntStream.of(batch.sizes()).mapToDouble(b -> Math.max(1, b)).toArray())
+                        .reshape(k, 1).castTo(type);
+                grad.diviColumnVector(sizes);
+                params.subi(grad.muli(eta));
+                if (s == 0) {
+                    firstLossSums = result.lossSums().toDoubleVector();
+                    firstSizes = batch.sizes().clone();
+                }
             }
         }
+        ArrayMemory.release(grad);   // as large as the models
         return new Updates(params.subiRowVector(theta.reshape(1, p)), firstLossSums, firstSizes);
     }
 
@@ -143,6 +152,11 @@ final class LocalTraining {
             return all.mask().get(who, all());
         }
         return Nd4j.ones(type, who.getIndexes().length, all.features().size(1));
+    }
+
+    /** Releases the local steps' workspace; call on the thread that ran them. */
+    void close() {
+        stepWorkspace.close();
     }
 
     static double meanLoss(double[] lossSums, int[] sizes) {

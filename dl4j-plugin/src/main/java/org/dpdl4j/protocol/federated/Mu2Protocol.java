@@ -21,6 +21,8 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
@@ -37,6 +39,10 @@ import org.nd4j.linalg.learning.config.Sgd;
  * of rounds is one pass over the smallest machine's data; the problem constants come from the options or the data.
  */
 public final class Mu2Protocol implements Protocol {
+    /** The split of the data set over the parties when --partition is not given. */
+    static final String DEFAULT_PARTITION = "iid";
+    /** Machines when --machines is not given. */
+    static final long DEFAULT_MACHINES = 10;
     private final ServerTrust trust;
 
     /** @param trust null for non-private mu^2-SGD */
@@ -82,6 +88,14 @@ public final class Mu2Protocol implements Protocol {
     }
 
     @Override
+    public MemoryEstimate memory(RunSettings s, RunInputs inputs) {
+        int machines = (int) (long) s.get(MACHINES, DEFAULT_MACHINES);
+        DataShape data = DataShape.of(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines,
+                s.get(SEED, 1L));
+        return new Mu2Memory(name(), inputs.model().footprint(), data, machines, Math.max(1, s.get(BATCH_SIZE, 1L))).estimate();
+    }
+
+    @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException(name() + " trains a classifier on a data set split over machines; this task"
@@ -89,12 +103,12 @@ public final class Mu2Protocol implements Protocol {
         }
         long seed = s.get(SEED, 1L);
         MultiLayerNetwork template = inputs.model().build(new Sgd(0.1), 0.0, seed);
-        int machines = (int) (long) s.get(MACHINES, 10L);
+        int machines = (int) (long) s.get(MACHINES, DEFAULT_MACHINES);
         if (machines > inputs.train().size()) {
             throw MACHINES.invalid("--machines " + machines + " is larger than the " + inputs.train().size() + " training"
                     + " examples: every machine needs at least one example; use at most " + inputs.train().size());
         }
-        TrainingSet.Parties parts = inputs.train().split(inputs.splits().apply(s.get(PARTITION, "iid")), machines, seed);
+        TrainingSet.Parties parts = inputs.train().split(inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines, seed);
         List<NodeData> data = parts.data();
         long minLocal = data.stream().mapToLong(NodeData::size).min().orElseThrow();
         long batch = s.get(BATCH_SIZE, 1L);

@@ -3,6 +3,9 @@ package org.dpdl4j.protocol.federated;
 import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import java.util.Optional;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
@@ -116,6 +119,8 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
             xs.add(d.features().get(interval(0, needed), all()));
             ys.add(d.labels().get(interval(0, needed), all()));
         }
+        MemoryCheck.require(new Mu2Memory(config.algorithmName(), ModelFootprint.of(template.getLayerWiseConfigurations()),
+                DataShape.of(local), count, config.batchSize()).estimate());
         this.features = roundMajor(xs, config);
         this.labels = roundMajor(ys, config);
         this.machines = new Mu2Machines(gradients, count, config.qClip());

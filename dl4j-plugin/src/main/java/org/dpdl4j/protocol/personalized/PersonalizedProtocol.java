@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
@@ -87,6 +89,19 @@ public final class PersonalizedProtocol implements Protocol {
             out.addAll(List.of(ADMM_PENALTY, LOCAL_STEPS));
         }
         return out;
+    }
+
+    @Override
+    public MemoryEstimate memory(RunSettings s, RunInputs inputs) {
+        java.util.List<NodeData> users = inputs.hasUsers() ? inputs.users() : java.util.List.of();
+        long links = 0;
+        if (inputs.hasUserGraph()) {
+            for (double[] row : inputs.userGraph()) {
+                links += java.util.Arrays.stream(row).filter(v -> v != 0).count();
+            }
+        }
+        return new PersonalizedMemory(name(), kind, users.isEmpty() ? DataShape.of(inputs.train()) : DataShape.of(users), users.size(),
+                s.get(ROUNDS, 1L), links).estimate();
     }
 
     @Override

@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -34,6 +36,10 @@ import org.dpdl4j.runtime.options.PartyOptions;
 
 /** One algorithm of the DP-RECAL comparison as a registered protocol: its options and how settings build its run. */
 public final class PrimalDualProtocol implements Protocol {
+    /** The split of the data set over the parties when --partition is not given. */
+    static final String DEFAULT_PARTITION = "iid";
+    /** Agents when --nodes is not given. */
+    static final String DEFAULT_AGENTS = "8";
     private final PrimalDualAlgorithm algorithm;
 
     public PrimalDualProtocol(PrimalDualAlgorithm algorithm) {
@@ -89,9 +95,18 @@ public final class PrimalDualProtocol implements Protocol {
     }
 
     @Override
+    public MemoryEstimate memory(RunSettings s, RunInputs inputs) {
+        long seed = s.get(SEED, 1L);
+        int n = TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, DEFAULT_AGENTS), seed).vertexCount();
+        DataShape data = inputs.hasUsers() ? DataShape.of(inputs.users())
+                : DataShape.of(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), n, seed);
+        return new PrimalDualMemory(algorithm, inputs.model().footprint(), data, n, s.get(ROUNDS, 1L)).estimate();
+    }
+
+    @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
-        Graph graph = TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, "8"), seed);
+        Graph graph = TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, DEFAULT_AGENTS), seed);
         PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).model(inputs.model().build(new Sgd(0.1), 0.0, seed))
                 .graph(graph).iterations(s.require(ROUNDS, name() + " needs the number of iterations (--rounds)"))
                 .penalty(Penalty.parse(s.get(PENALTY, "l1:0.01"))).stepScale(s.get(STEP_SCALE, 1.0))
@@ -105,7 +120,7 @@ public final class PrimalDualProtocol implements Protocol {
             }
             b.agents(inputs.users());
         } else {
-            b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "iid")), graph.vertexCount());
+            b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), graph.vertexCount());
         }
         if (algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC) {
             b.relaxation(s.get(THETA, 2.0), s.get(MU, algorithm == PrimalDualAlgorithm.DP_RECAL ? 0.0 : 1.0));

@@ -13,6 +13,9 @@ import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
@@ -206,8 +209,11 @@ public final class PrimalDualRunBuilder {
         if (p == null) {
             List<NodeData> local = data;
             require((data == null) != (split == null), "give the agents' data either as agents(list) or as split(set, how, count)");
+            require(local != null || agents >= 1, "give the number of agents, at least 1");
+            DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, agents, seed);
+            MemoryCheck.require(new PrimalDualMemory(algorithm, ModelFootprint.of(template.getLayerWiseConfigurations()), shape,
+                    local != null ? local.size() : agents, iterations).estimate());
             if (local == null) {
-                require(agents >= 1, "give the number of agents, at least 1");
                 TrainingSet.Parties parts = splitSet.split(split, agents, seed);
                 report = parts.report();
                 local = parts.data();

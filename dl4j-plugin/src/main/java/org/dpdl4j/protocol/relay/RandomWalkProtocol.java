@@ -15,6 +15,8 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.List;
 import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolProvider;
 import org.dpdl4j.runtime.RunInputs;
@@ -28,6 +30,10 @@ import org.nd4j.linalg.learning.config.Sgd;
  * noisy clipped gradient step), local DP accounted per party over its visits. Also its own provider.
  */
 public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
+    /** The split of the data set over the parties when --partition is not given. */
+    static final String DEFAULT_PARTITION = "iid";
+    /** Parties when --machines is not given. */
+    static final long DEFAULT_PARTIES = 10;
 
     @Override
     public List<Protocol> protocols() {
@@ -61,6 +67,14 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
     }
 
     @Override
+    public MemoryEstimate memory(RunSettings s, RunInputs inputs) {
+        int parties = (int) (long) s.get(MACHINES, DEFAULT_PARTIES);
+        DataShape data = DataShape.of(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), parties,
+                s.get(SEED, 1L));
+        return new RandomWalkMemory(inputs.model().footprint(), data, parties, s.get(ROUNDS, 1L), s.get(BATCH_SIZE, 0L)).estimate();
+    }
+
+    @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException("random-walk trains on a data set split over parties; this task defines its own users");
@@ -73,7 +87,7 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
         }
         double delta = s.get(DELTA, 1e-5);
         RandomWalkRunBuilder b = RandomWalkSgd.builder().model(inputs.model().build(new Sgd(0.1), 0.0, seed))
-                .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, "iid")), (int) (long) s.get(MACHINES, 10L))
+                .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), (int) (long) s.get(MACHINES, DEFAULT_PARTIES))
                 .steps(s.require(ROUNDS, "random-walk needs the number of hops (--rounds)"))
                 .stepSize(s.require(LEARNING_RATE, "random-walk needs the step size gamma (--lr)"))
                 .gradientBound(clip).batchSize((int) (long) s.get(BATCH_SIZE, 0L))

@@ -10,6 +10,9 @@ import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.DataShape;
+import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
@@ -143,6 +146,12 @@ public final class RandomWalkRunBuilder {
         List<NodeData> local = data;
         if (local == null) {
             require(parties != null && parties >= 1, "give the number of parties, at least 1");
+        }
+        int count = local != null ? local.size() : parties;
+        DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, count, seed);
+        MemoryCheck.require(new RandomWalkMemory(ModelFootprint.of(template.getLayerWiseConfigurations()), shape, count, steps,
+                batchSize).estimate());
+        if (local == null) {
             TrainingSet.Parties parts = splitSet.split(split, parties, seed);
             report = parts.report();
             local = parts.data();

@@ -32,10 +32,12 @@ import org.dpdl4j.experiments.workload.Workloads;
 import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.EpochRun;
+import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ResumePolicy;
 import org.dpdl4j.runtime.ResumeReport;
 import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingDivergedException;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.engine.RunEngines;
@@ -102,6 +104,9 @@ public final class TrainingSession {
         }
         Workload workload = Workloads.load(settings, protocol, dataDir);
         RunSettings runSettings = WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size());
+        RunInputs inputs = workload.inputs();
+        // Before the run directory and before anything large: a run that cannot fit says so instead of being killed.
+        MemoryCheck.require(protocol.memory(runSettings, inputs).plus(Evaluation.memory(workload)));
         String purpose = "dpdl4j train --algo " + protocol.name() + " --dataset " + dataset;
         Optional<Path> outDir = settings.get(SessionOptions.OUT).map(Path::of);
         // A resumed run continues in its own directory (or --out naming it); else --out must be new or empty.
@@ -111,7 +116,7 @@ public final class TrainingSession {
         try (RunDirectory dir = claimed.isPresent()
                 ? RunDirectory.claim(claimed.get(), COMMAND, purpose, ownDirectory ? RunDirectory.Reuse.SAME_COMMAND : RunDirectory.Reuse.NOTHING)
                 : RunDirectory.fresh(protocol.name() + "-" + dataset);
-             TrainingRun run = protocol.create(runSettings, workload.inputs())) {
+             TrainingRun run = protocol.create(runSettings, inputs)) {
             RunEngines.place(run, settings);
             run.ledger().ifPresent(l -> warnAboutDelta(l.delta(), workload));
             if (settings.get(SessionOptions.SAVE_NODE_MODELS, false) && run.partyParameters().isEmpty()) {

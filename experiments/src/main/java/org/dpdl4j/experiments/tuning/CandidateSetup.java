@@ -7,7 +7,9 @@ import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
+import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
@@ -93,9 +95,12 @@ final class CandidateSetup {
         return Workloads.withArchitecture(training, w);
     }
 
-    /** A candidate's run, built (noise calibrated, model initialised) but not trained. */
+    /** A candidate's run, built (noise calibrated, model initialised) but not trained, once its memory is known to fit. */
     TrainingRun build(Map<String, String> values, long seed) {
-        return protocol.create(settings(values, seed), workload(values).inputs());
+        RunSettings s = settings(values, seed);
+        RunInputs inputs = workload(values).inputs();
+        MemoryCheck.require(protocol.memory(s, inputs));
+        return protocol.create(s, inputs);
     }
 
     Workload training() {

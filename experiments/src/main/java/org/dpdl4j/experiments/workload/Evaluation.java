@@ -6,6 +6,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.dpdl4j.optim.DpModelValidator;
+import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ModelFootprint;
 
 /**
  * Loss and accuracy of a network on a split. Loss is DL4J's score: the mean per-example loss plus the
@@ -21,6 +23,18 @@ public record Evaluation(double loss, double accuracy) {
      * unfolded input) are hundreds of values per example, so a whole data set in one pass would take gigabytes.
      */
     static final int CHUNK = 2048;
+
+    /**
+     * What evaluating a workload's network takes, beside the run: a dense network's forward passes over the larger
+     * split at once (the loss and the predictions, each keeping every layer's activations), another network's over
+     * {@link #CHUNK} rows with the unfolded inputs of its convolutions.
+     */
+    public static MemoryEstimate.Part memory(Workload workload) {
+        ModelFootprint m = workload.footprint();
+        boolean dense = m.unfolded() == 0;
+        double rows = dense ? Math.max(workload.train().size(), workload.test().size()) : Math.min(CHUNK, workload.train().size());
+        return new MemoryEstimate.Part("the evaluation's forward passes", 2 * rows * (m.activations() + m.unfolded()) * m.valueBytes(), 0);
+    }
 
     /** Evaluates the network as it is. */
     public static Evaluation of(MultiLayerNetwork net, Workload.Split split, boolean classification) {

@@ -14,6 +14,7 @@ import org.dpdl4j.protocol.personalized.AgentData;
 import org.dpdl4j.models.ModelKind;
 import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.runtime.ModelBuilder;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingSet;
@@ -98,7 +99,7 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
     public MultiLayerNetwork network(org.nd4j.linalg.learning.config.IUpdater updater, double weightDecay, long seed) {
         ModelOptions options = ModelOptions.defaults().withSeed(seed).withUpdater(updater).withWeightDecay(weightDecay)
                 .withDataType(dataType);
-        MultiLayerNetwork net = new MultiLayerNetwork(model.configuration((int) nIn(), (int) nOut(), options, architecture));
+        MultiLayerNetwork net = new MultiLayerNetwork(configuration(options));
         net.init();
         if (synthetic != null) {
             net.params().assign(1.0);   // x^0 = 1: the start of Decor's synthetic task
@@ -106,9 +107,28 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
         return net;
     }
 
+    private org.deeplearning4j.nn.conf.MultiLayerConfiguration configuration(ModelOptions options) {
+        return model.configuration((int) nIn(), (int) nOut(), options, architecture);
+    }
+
+    /** The sizes of this workload's network, from its configuration (nothing is allocated). */
+    public ModelFootprint footprint() {
+        return ModelFootprint.of(configuration(ModelOptions.defaults().withDataType(dataType)));
+    }
+
     /** What a protocol needs: the model builder, the training set, the split schemes, and the synthetic users. */
     public RunInputs inputs() {
-        ModelBuilder builder = this::network;
+        ModelBuilder builder = new ModelBuilder() {
+            @Override
+            public MultiLayerNetwork build(org.nd4j.linalg.learning.config.IUpdater updater, double weightDecay, long seed) {
+                return network(updater, weightDecay, seed);
+            }
+
+            @Override
+            public ModelFootprint footprint() {
+                return Workload.this.footprint();
+            }
+        };
         TrainingSet set = labeled != null
                 ? new TrainingSet(train.features(), train.labels(), labeled.labels(), labeled.numClasses())
                 : new TrainingSet(train.features(), train.labels(), null, 0);

@@ -29,6 +29,8 @@ import org.dpdl4j.data.synthetic.BelletProblem;
 import org.dpdl4j.data.synthetic.DecorLeastSquares;
 import org.dpdl4j.models.Architecture;
 import org.dpdl4j.models.ModelKind;
+import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.dpdl4j.runtime.options.RunOption;
@@ -186,12 +188,27 @@ public final class Workloads {
         });
         BelletConfig config = BelletConfig.defaults().withAgents(Math.toIntExact(settings.get(USERS, 100L)))
                 .withDim(Math.toIntExact(settings.get(DIMENSION, 100L)));
+        MemoryCheck.require(collaborativeMemory(config));   // the users' data is generated before any protocol runs
         BelletProblem problem = BelletCollaborativeClassification.generate(config, seed);
         List<LabeledData> train = problem.agents().stream().map(BelletAgent::train).toList();
         List<LabeledData> test = problem.agents().stream().map(BelletAgent::test).toList();
         Architecture arch = architecture(settings, ModelKind.LOGISTIC, false);
         return new Workload("collaborative", pooled(train), pooled(test), null, null, problem, ModelKind.LOGISTIC, arch,
                 DataType.DOUBLE, 2);
+    }
+
+    /**
+     * What generating the collaborative task takes: every user's points as floats on the heap, then as an ND4J array,
+     * then in double precision to be pooled, and the users' similarity graph.
+     */
+    static MemoryEstimate collaborativeMemory(BelletConfig c) {
+        double values = (double) c.agents() * ((c.minTrain() + c.maxTrain()) / 2.0 + c.testPerAgent()) * c.dim();
+        return MemoryEstimate.of("the collaborative task of " + c.agents() + " users of dimension " + c.dim())
+                .add("the users' points, generated and pooled", values * (4 + 8 + 8), values * 4)
+                .heap("their similarity graph", 8.0 * c.agents() * c.agents())
+                .knob("--users", "users", 2, c.agents(), u -> collaborativeMemory(c.withAgents((int) u)))
+                .knob("--dim", "dimensions", 2, c.dim(), d -> collaborativeMemory(c.withDim((int) d)))
+                .build();
     }
 
     private static Workload.Split pooled(List<LabeledData> parts) {
