@@ -56,7 +56,7 @@ final class CorrectnessCheck {
         double max = sorted[b - 1];
         try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
             for (DenseDpStep s : new DenseDpStep[]{onGpu, onCpu}) {
-                s.setParameters(params);
+                s.parameters().set(params);
                 s.loadBatch(x, y, null, b);
             }
             for (double clip : new double[]{Double.POSITIVE_INFINITY, 2 * max, median, median / 10}) {
@@ -65,10 +65,10 @@ final class CorrectnessCheck {
                 float[] gpuSum = new float[params.length];
                 float[] cpuSum = new float[params.length];
                 onGpu.clippedSum(clip);
-                onGpu.readGradient(gpuSum);
+                onGpu.parameters().readGradient(gpuSum);
                 StepMeasures gm = onGpu.measures();
                 onCpu.clippedSum(clip);
-                onCpu.readGradient(cpuSum);
+                onCpu.parameters().readGradient(cpuSum);
                 StepMeasures cm = onCpu.measures();
                 DoubleOracle.Result truth = Double.isInfinite(clip) ? unclipped
                         : DoubleOracle.clippedSum(model, params, x, y, b, clip);
@@ -84,7 +84,7 @@ final class CorrectnessCheck {
             onGpu.loadBatch(x, y, CheckModels.squaredNorms(model, x, b), b);
             onGpu.clippedSum(median);
             float[] gpuSum = new float[params.length];
-            onGpu.readGradient(gpuSum);
+            onGpu.parameters().readGradient(gpuSum);
             report("clipped sum vs double oracle, feature norms supplied", c.name() + " batch=" + b + " C=" + median,
                     relative(gpuSum, DoubleOracle.clippedSum(model, params, x, y, b, median).clippedSum()));
         }
@@ -104,13 +104,13 @@ final class CorrectnessCheck {
         try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
             DenseDpStep[] steps = {onGpu, onCpu};
             for (int k = 0; k < 2; k++) {
-                steps[k].setParameters(params);
+                steps[k].parameters().set(params);
                 for (int s = 0; s < 3; s++) {
                     steps[k].loadBatch(x, y, null, b);
                     steps[k].clippedSum(1.0);
-                    steps[k].step(new StepNoise.FromArray(noiseFull), b, 0.05);
+                    steps[k].parameters().step(new StepNoise.FromArray(noiseFull), b, 0.05);
                 }
-                steps[k].readParameters(after[k]);
+                steps[k].parameters().read(after[k]);
             }
         }
         report("parameters after 3 private steps vs reference", c.name() + " batch=" + b, relative(after[0], toDouble(after[1])));
@@ -123,11 +123,11 @@ final class CorrectnessCheck {
         try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
             DenseDpStep[] steps = {onGpu, onCpu};
             for (int k = 0; k < 2; k++) {
-                steps[k].setParameters(new float[p]);
+                steps[k].parameters().set(new float[p]);
                 steps[k].loadBatch(new float[0], new float[0], null, 0);
                 steps[k].clippedSum(1.0);
-                steps[k].step(new StepNoise.SeededPhilox(12345, 7, 1f), 1.0, -1.0);   // params := the noise
-                steps[k].readParameters(drawn[k]);
+                steps[k].parameters().step(new StepNoise.SeededPhilox(12345, 7, 1f), 1.0, -1.0);   // params := the noise
+                steps[k].parameters().read(drawn[k]);
             }
         }
         double worst = 0;

@@ -70,6 +70,13 @@ final class CudaKernels implements Kernels {
     }
 
     @Override
+    public void noisyNesterovs(DeviceArray params, DeviceArray v, DeviceArray grad, DeviceArray noise, int p, float divisor,
+                               float lr, float momentum) {
+        launch.args().ptr(params).ptr(v).ptr(grad).ptr(noise).i32(p).f32(divisor).f32(lr).f32(momentum);
+        run("noisy_nesterovs", p);
+    }
+
+    @Override
     public void addPhiloxGaussian(DeviceArray grad, int p, long seed, long stream, float std) {
         launch.args().ptr(grad).i32(p).u64(seed).u64(stream).f32(std);
         run("add_philox_gaussian", p);

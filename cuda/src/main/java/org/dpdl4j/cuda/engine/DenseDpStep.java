@@ -11,10 +11,10 @@ import java.util.List;
  * {@code A^T diag(c) Delta} per layer as one product, the bias gradients and the loss sum as matrix-vector products; no
  * per-example loop on the host, no per-example gradient anywhere.
  *
- * <p>The parameters, the gradient and the current batch live in the backend's memory and stay there across steps:
- * {@link #loadBatch} copies a batch in, {@link #clippedSum} computes, {@link #step} adds the noise and takes the SGD
- * step on the device, and only what a caller reads ({@link #measures}, {@link #readGradient}, {@link #readParameters})
- * comes back. Activations and errors are column-major [b, n]; the batch's features and labels are row-major as the host
+ * <p>The parameters, the gradient, the updater state and the current batch live in the backend's memory and stay there
+ * across steps: {@link #loadBatch} copies a batch in, {@link #clippedSum} computes, {@link DeviceParameters#step} adds
+ * the noise and takes the update on the device, and only what a caller reads ({@link #measures}, the gradient or the
+ * parameters through {@link #parameters()}) comes back. Activations and errors are column-major [b, n]; the batch's features and labels are row-major as the host
  * holds them, and the first layer's products read them transposed instead of copying them.
  *
  * <p>Not thread-safe; one instance per model. Buffers grow to the largest batch seen.
@@ -26,10 +26,9 @@ public final class DenseDpStep implements AutoCloseable {
     /** Column offset of each layer's error in the error block (prefix sums of the widths). */
     private final int[] errorColumn;
     private final int totalUnits;
-    private final int p;
+    private final DeviceParameters parameters;
     private final DeviceArray params;
     private final DeviceArray grad;
-    private DeviceArray noise;
 
     private int capacity;
     private int b;
@@ -59,12 +58,11 @@ public final class DenseDpStep implements AutoCloseable {
             t += layers.get(l).nOut();
         }
         this.totalUnits = t;
-        this.p = (int) model.numParams();
-        this.params = backend.allocate(p);
-        this.grad = backend.allocate(p);
+        // parameters outside every layer (none in DL4J's dense networks) keep a zero gradient
+        this.parameters = new DeviceParameters(backend, (int) model.numParams());
+        this.params = parameters.values();
+        this.grad = parameters.gradient();
         this.lossSum = backend.allocate(1);
-        backend.fill(params, 0f);
-        backend.fill(grad, 0f);   // parameters outside every layer (none in DL4J's dense networks) keep a zero gradient
         this.activations = new DeviceArray[layers.size() - 1];
     }
 
@@ -76,41 +74,9 @@ public final class DenseDpStep implements AutoCloseable {
         return backend;
     }
 
-    /** The parameters in the backend's memory (DL4J's flat layout). */
-    public DeviceArray parameters() {
-        return params;
-    }
-
-    /** The gradient: the clipped sum after {@link #clippedSum}, the released (noisy, divided) one after {@link #step}. */
-    public DeviceArray gradient() {
-        return grad;
-    }
-
-    public void setParameters(float[] values) {
-        checkLength(values.length, "parameters");
-        backend.upload(values, 0, params);
-    }
-
-    public void setParameters(FloatPointer values) {
-        backend.upload(values, params);
-    }
-
-    public void readParameters(float[] out) {
-        checkLength(out.length, "parameter array");
-        backend.download(params, out, 0);
-    }
-
-    public void readParameters(FloatPointer out) {
-        backend.download(params, out);
-    }
-
-    public void readGradient(float[] out) {
-        checkLength(out.length, "gradient array");
-        backend.download(grad, out, 0);
-    }
-
-    public void readGradient(FloatPointer out) {
-        backend.download(grad, out);
+    /** The parameters (DL4J's flat layout), their gradient and updater state, and the step that moves them. */
+    public DeviceParameters parameters() {
+        return parameters;
     }
 
     /** The examples in the current batch. */
@@ -242,29 +208,6 @@ public final class DenseDpStep implements AutoCloseable {
         }
     }
 
-    /**
-     * The private step after {@link #clippedSum}: the noise added to the clipped sum, the sum divided by
-     * {@code divisor} (the expected batch size), kept in {@link #gradient()} as the released gradient, and the SGD
-     * update {@code params -= lr * g}, all on the device.
-     */
-    public void step(StepNoise stepNoise, double divisor, double learningRate) {
-        if (!(divisor > 0) || Double.isInfinite(divisor)) {
-            throw new IllegalArgumentException("divisor must be a positive finite number, got " + divisor);
-        }
-        DeviceArray added = null;
-        if (stepNoise instanceof StepNoise.FromHost h) {
-            backend.upload(h.values(), noiseBuffer());
-            added = noise;
-        } else if (stepNoise instanceof StepNoise.FromArray a) {
-            checkLength(a.values().length, "noise array");
-            backend.upload(a.values(), 0, noiseBuffer());
-            added = noise;
-        } else if (stepNoise instanceof StepNoise.SeededPhilox s) {
-            backend.kernels().addPhiloxGaussian(grad, p, s.seed(), s.stream(), s.std());
-        }
-        backend.kernels().noisySgd(params, grad, added, p, (float) divisor, (float) learningRate);
-    }
-
     /** Each example's norm (null without clipping) and the loss sum of the last {@link #clippedSum}; waits for them. */
     public StepMeasures measures() {
         float[] out = null;
@@ -277,13 +220,6 @@ public final class DenseDpStep implements AutoCloseable {
         }
         backend.download(lossSum, scalar, 0);
         return new StepMeasures(out, scalar[0]);
-    }
-
-    private DeviceArray noiseBuffer() {
-        if (noise == null) {
-            noise = backend.allocate(p);
-        }
-        return noise;
     }
 
     private DeviceArray error(int l) {
@@ -328,22 +264,11 @@ public final class DenseDpStep implements AutoCloseable {
         capacity = 0;
     }
 
-    private void checkLength(int length, String what) {
-        if (length != p) {
-            throw new IllegalArgumentException("the " + what + " has " + length + " values; the network has " + p
-                    + " parameters");
-        }
-    }
-
     /** Frees the device memory (the backend stays open: its owner closes it). */
     @Override
     public void close() {
         freeBatchBuffers();
-        backend.free(params);
-        backend.free(grad);
+        parameters.close();
         backend.free(lossSum);
-        if (noise != null) {
-            backend.free(noise);
-        }
     }
 }

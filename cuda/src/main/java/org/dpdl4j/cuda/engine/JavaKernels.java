@@ -163,6 +163,28 @@ final class JavaKernels implements Kernels {
     }
 
     @Override
+    public void noisyNesterovs(DeviceArray paramArray, DeviceArray stateArray, DeviceArray gradArray, DeviceArray noiseArray,
+                               int p, float divisor, float lr, float momentum) {
+        JavaArray params = JavaArray.of(paramArray);
+        JavaArray v = JavaArray.of(stateArray);
+        JavaArray grad = JavaArray.of(gradArray);
+        JavaArray noise = JavaArray.of(noiseArray);
+        float momentumT = -momentum - 1.0f;
+        for (int j = 0; j < p; j++) {
+            float g = grad.get(j);
+            if (noise != null) {
+                g += noise.get(j);
+            }
+            g = g / divisor;
+            grad.set(j, g);
+            float m = momentum * v.get(j);
+            float next = m - lr * g;
+            v.set(j, next);
+            params.set(j, params.get(j) - (m + momentumT * next));
+        }
+    }
+
+    @Override
     public void addPhiloxGaussian(DeviceArray gradArray, int p, long seed, long stream, float std) {
         JavaArray grad = JavaArray.of(gradArray);
         int[] c = new int[4];

@@ -12,7 +12,7 @@ public final class KernelSource {
 
     /** The kernels' entry points, as {@code extern "C"} names. */
     public static final String[] KERNELS = {"bias_activation", "activation_backprop", "softmax_cross_entropy",
-        "sigmoid_cross_entropy", "squared_error", "add_ghost_norms", "clip_errors", "noisy_sgd", "add_philox_gaussian"};
+        "sigmoid_cross_entropy", "squared_error", "add_ghost_norms", "clip_errors", "noisy_sgd", "noisy_nesterovs", "add_philox_gaussian"};
 
     /**
      * The compile options besides the architecture: no fused multiply-adds, so that the kernels make the float operations

@@ -28,6 +28,13 @@ public interface Kernels {
     /** g = (grad + noise) / divisor kept in grad; params -= g * lr. */
     void noisySgd(DeviceArray params, DeviceArray grad, DeviceArray noise, int p, float divisor, float lr);
 
+    /**
+     * g = (grad + noise) / divisor kept in grad; then DL4J's Nesterov momentum with the state v:
+     * {@code m = momentum v; v := m - lr g; params -= m + (-momentum - 1) v}.
+     */
+    void noisyNesterovs(DeviceArray params, DeviceArray v, DeviceArray grad, DeviceArray noise, int p, float divisor, float lr,
+                        float momentum);
+
     /** grad[j] += std * z_j with z_j from Philox4x32-10 under {@code seed} at counter (j, 0, stream): NOT secure. */
     void addPhiloxGaussian(DeviceArray grad, int p, long seed, long stream, float std);
 }

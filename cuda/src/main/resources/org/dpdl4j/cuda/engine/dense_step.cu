@@ -189,6 +189,25 @@ extern "C" __global__ void noisy_sgd(float* params, float* grad, const float* no
     }
 }
 
+// The private step with DL4J's Nesterov momentum (libnd4j's nesterovs updater, then params -= update): g = (clipped
+// sum + noise) / divisor kept in grad; m = momentum v; v := m - lr g; params -= m + (-momentum - 1) v.
+extern "C" __global__ void noisy_nesterovs(float* params, float* v, float* grad, const float* noise, int p, float divisor,
+                                           float lr, float momentum) {
+    float momentumT = -momentum - 1.0f;
+    GRID_STRIDE(j, p) {
+        float g = grad[j];
+        if (noise != 0) {
+            g += noise[j];
+        }
+        g = g / divisor;
+        grad[j] = g;
+        float m = momentum * v[j];
+        float next = m - lr * g;
+        v[j] = next;
+        params[j] -= m + momentumT * next;
+    }
+}
+
 // Philox4x32-10 (Salmon et al. 2011): four 32-bit words from a 128-bit counter and a 64-bit key.
 __device__ __forceinline__ void philox4x32(unsigned int c[4], unsigned int k0, unsigned int k1) {
     for (int round = 0; round < 10; round++) {

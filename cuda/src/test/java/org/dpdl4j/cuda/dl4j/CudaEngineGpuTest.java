@@ -61,13 +61,13 @@ class CudaEngineGpuTest {
              DenseDpStep onGpu = new DenseDpStep(backend, model);
              DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
             for (DenseDpStep s : new DenseDpStep[]{onGpu, onCpu}) {
-                s.setParameters(new float[p]);
+                s.parameters().set(new float[p]);
                 s.loadBatch(new float[0], new float[0], null, 0);
                 s.clippedSum(1.0);
-                s.step(new StepNoise.SeededPhilox(99, 5, 1f), 1.0, -1.0);   // params := 0 + noise
+                s.parameters().step(new StepNoise.SeededPhilox(99, 5, 1f), 1.0, -1.0);   // params := 0 + noise
             }
-            onGpu.readParameters(gpu);
-            onCpu.readParameters(cpu);
+            onGpu.parameters().read(gpu);
+            onCpu.parameters().read(cpu);
         }
         for (int j = 0; j < p; j++) {
             assertTrue(Math.abs(gpu[j] - cpu[j]) <= 1e-6f * Math.max(1f, Math.abs(cpu[j])), "draw " + j + ": " + gpu[j] + " vs " + cpu[j]);
