@@ -3,10 +3,12 @@ package org.dpdl4j.cuda.check;
 import org.dpdl4j.cuda.engine.Backend;
 import org.dpdl4j.cuda.engine.DenseDpStep;
 import org.dpdl4j.cuda.engine.DenseModel;
+import org.dpdl4j.cuda.engine.DeviceParameters;
 import org.dpdl4j.cuda.engine.DoubleOracle;
 import org.dpdl4j.cuda.engine.JavaBackend;
 import org.dpdl4j.cuda.engine.StepMeasures;
 import org.dpdl4j.cuda.engine.StepNoise;
+import org.dpdl4j.cuda.engine.UpdateSegment;
 
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -90,30 +92,52 @@ final class CorrectnessCheck {
         }
     }
 
+    /**
+     * Three private steps (noise copied in, division, update) with plain SGD over every parameter, and with the first
+     * layer on SGD and the others on Nesterov momentum (two segments, as DL4J's updater blocks can be).
+     */
     private void privateStep(CheckModels.Case c, int b) {
         DenseModel model = c.model();
+        int p = (int) model.numParams();
+        int split = (int) model.layers().get(1).weightOffset();
+        List<UpdateSegment> mixed = List.of(new UpdateSegment(0, split, UpdateSegment.Rule.SGD, 0),
+                new UpdateSegment(split, p - split, UpdateSegment.Rule.NESTEROVS, 0));
         float[] params = CheckModels.parameters(model, 5);
         float[] x = CheckModels.features(model, b, 6);
         float[] y = CheckModels.labels(model, b, 7);
         float[] noise = CheckModels.features(model, model.layers().get(0).nIn(), 8);
-        float[] noiseFull = new float[params.length];
+        float[] noiseFull = new float[p];
         for (int j = 0; j < noiseFull.length; j++) {
             noiseFull[j] = noise[j % noise.length] - 0.5f;
         }
-        float[][] after = new float[2][params.length];
-        try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
-            DenseDpStep[] steps = {onGpu, onCpu};
-            for (int k = 0; k < 2; k++) {
-                steps[k].parameters().set(params);
-                for (int s = 0; s < 3; s++) {
-                    steps[k].loadBatch(x, y, null, b);
-                    steps[k].clippedSum(1.0);
-                    steps[k].parameters().step(new StepNoise.FromArray(noiseFull), b, 0.05);
+        for (List<UpdateSegment> segments : List.of(List.of(UpdateSegment.sgd(p)), mixed)) {
+            boolean two = segments.size() == 2;
+            float[] lr = two ? new float[]{0.05f, 0.02f} : new float[]{0.05f};
+            float[] momentum = two ? new float[]{0f, 0.9f} : new float[]{0f};
+            float[][] after = new float[2][p];
+            float[][] state = new float[2][];
+            try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
+                DenseDpStep[] steps = {onGpu, onCpu};
+                for (int k = 0; k < 2; k++) {
+                    DeviceParameters on = steps[k].parameters();
+                    on.useUpdate(segments);
+                    on.set(params);
+                    for (int s = 0; s < 3; s++) {
+                        steps[k].loadBatch(x, y, null, b);
+                        steps[k].clippedSum(1.0);
+                        on.step(new StepNoise.FromArray(noiseFull), b, lr, momentum);
+                    }
+                    on.read(after[k]);
+                    state[k] = new float[on.stateLength()];
+                    on.readUpdaterState(state[k]);
                 }
-                steps[k].parameters().read(after[k]);
+            }
+            String where = c.name() + " batch=" + b + (two ? ", SGD and Nesterovs segments" : ", SGD");
+            report("parameters after 3 private steps vs reference", where, relative(after[0], toDouble(after[1])));
+            if (state[1].length > 0) {
+                report("momentum after 3 private steps vs reference", where, relative(state[0], toDouble(state[1])));
             }
         }
-        report("parameters after 3 private steps vs reference", c.name() + " batch=" + b, relative(after[0], toDouble(after[1])));
     }
 
     private void philox(CheckModels.Case c) {

@@ -26,6 +26,7 @@ class DeviceCheckHarnessTest {
         assertTrue(out.contains("CHECK PASS mlp batch=256 C="), out);
         assertTrue(out.contains("clipping active") && out.contains("clipping inactive"), out);
         assertTrue(out.contains("Philox noise vs reference"), out);
+        assertTrue(out.contains("CHECK PASS mlp batch=128, SGD and Nesterovs segments: momentum after 3 private steps"), out);
     }
 
     @Test

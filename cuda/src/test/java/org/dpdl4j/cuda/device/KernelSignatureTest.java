@@ -83,6 +83,7 @@ class KernelSignatureTest {
         k.addGhostNorms(a, a, 4, 1, null, a, 4, 4, 4, true, true);
         k.clipErrors(a, 4, 4, a, a, 1f);
         k.noisySgd(a, a, null, 16, 2f, 0.1f);
+        k.noisyNesterovs(a, a, a, null, 16, 2f, 0.1f, 0.9f);
         k.addPhiloxGaussian(a, 16, 1L, 2L, 1f);
         assertEquals(signatures(), r.launched);
     }

@@ -126,6 +126,13 @@ class KernelEmulationTest {
                     "noisy_sgd(w, g, " + (noise ? "noise" : "(const float*) 0") + ", " + p + ", 37.0f, 0.05f)",
                     m -> kernels.noisySgd(m.get("w"), m.get("g"), noise ? m.get("noise") : null, p, 37f, 0.05f), "w", "g");
         }
+        for (boolean noise : new boolean[]{true, false}) {
+            add("nesterovs_" + noise, arrays("w", gaussian(p, 1), "v", gaussian(p, 0.1), "g", gaussian(p, 5),
+                            "noise", gaussian(p, 2)),
+                    "noisy_nesterovs(w, v, g, " + (noise ? "noise" : "(const float*) 0") + ", " + p + ", 37.0f, 0.05f, 0.9f)",
+                    m -> kernels.noisyNesterovs(m.get("w"), m.get("v"), m.get("g"), noise ? m.get("noise") : null, p, 37f,
+                            0.05f, 0.9f), "w", "v", "g");
+        }
         add("philox", arrays("g", gaussian(p, 1)), "add_philox_gaussian(g, " + p + ", 0x9E3779B97F4A7C15ull, 0xFFFFFFFF00000007ull, 1.5f)",
                 m -> kernels.addPhiloxGaussian(m.get("g"), p, 0x9E3779B97F4A7C15L, 0xFFFFFFFF00000007L, 1.5f), "g");
 
