@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The CUDA C kernels themselves, run on the CPU: {@code dense_step.cu} compiled as C++ by g++ behind a small shim
+ * The CUDA C kernels themselves, run on the CPU: {@code dp_step.cu} compiled as C++ by g++ behind a small shim
  * ({@code __global__} as nothing, {@code threadIdx}/{@code blockIdx} as globals, every launch emulated by looping over a
  * grid of 2 blocks of 64 threads, fewer than most kernels' outputs, so that the grid-stride loops go round), without contracted multiply-adds, and
  * compared with {@link JavaKernels} on the same inputs: the engine's CPU tests check the Java reference, this checks
@@ -69,14 +69,18 @@ class KernelEmulationTest {
         for (Activation f : acts) {
             String act = f.kind().code() + ", " + lit(f.slope());
             add("bias_act_" + f.kind() + f.slope(), arrays("z", gaussian(b * n, 3), "bias", gaussian(n, 1)),
-                    "bias_activation(z, bias, " + b + ", " + n + ", " + act + ")",
-                    m -> kernels.biasActivation(m.get("z"), m.get("bias"), b, n, f), "z");
+                    "bias_activation(z, bias, " + b * n + ", " + b + ", " + n + ", " + act + ")",
+                    m -> kernels.biasActivation(m.get("z"), m.get("bias"), b * n, b, n, f), "z");
             add("backprop_" + f.kind() + f.slope(), arrays("eps", gaussian(b * n, 1), "a", activated(f, b * n)),
                     "activation_backprop(eps, a, " + b * n + ", " + act + ")",
                     m -> kernels.activationBackprop(m.get("eps"), m.get("a"), b * n, f), "eps");
         }
-        add("bias_act_no_bias", arrays("z", gaussian(b * n, 3)), "bias_activation(z, (const float*) 0, " + b + ", " + n
-                + ", 2, 0.0f)", m -> kernels.biasActivation(m.get("z"), null, b, n, Activation.TANH), "z");
+        add("bias_act_no_bias", arrays("z", gaussian(b * n, 3)), "bias_activation(z, (const float*) 0, " + b * n + ", " + b
+                + ", " + n + ", 2, 0.0f)", m -> kernels.biasActivation(m.get("z"), null, b * n, b, n, Activation.TANH), "z");
+        // NCHW maps: 3 examples of n channels of 4 x 3 positions, the bias per channel
+        add("bias_act_nchw", arrays("z", gaussian(3 * n * 12, 2), "bias", gaussian(n, 1)),
+                "bias_activation(z, bias, " + 3 * n * 12 + ", 12, " + n + ", 2, 0.0f)",
+                m -> kernels.biasActivation(m.get("z"), m.get("bias"), 3 * n * 12, 12, n, Activation.TANH), "z");
         for (double eps : new double[]{1e-10, 0.3}) {
             for (boolean soft : new boolean[]{false, true}) {
                 OutputLoss loss = OutputLoss.softmaxCrossEntropy(eps);
@@ -133,6 +137,30 @@ class KernelEmulationTest {
                     m -> kernels.noisyNesterovs(m.get("w"), m.get("v"), m.get("g"), noise ? m.get("noise") : null, p, 37f,
                             0.05f, 0.9f), "w", "v", "g");
         }
+        float[] cs = uniform(b, 4);
+        cs[5] = 0f;
+        add("clip_factors", arrays("sq", cs, "norms", new float[b], "f", new float[b]),
+                "clip_factors(sq, norms, f, " + b + ", 0.75f)",
+                m -> kernels.clipFactors(m.get("sq"), m.get("norms"), m.get("f"), b, 0.75f), "norms", "f");
+        for (int inner : new int[]{1, 7}) {
+            add("scale_" + inner, arrays("v", gaussian(b * 7, 1), "f", uniform(b, 1)),
+                    "scale_by_example(v, " + b * 7 + ", " + inner + ", " + b + ", f)",
+                    m -> kernels.scaleByExample(m.get("v"), b * 7, inner, b, m.get("f")), "v");
+        }
+        for (boolean first : new boolean[]{true, false}) {
+            add("column_squares_" + first, arrays("sq", uniform(b, 3), "g", gaussian(b * 13, 1)),
+                    "add_column_squares(sq, g, 13, " + b + ", " + (first ? 1 : 0) + ")",
+                    m -> kernels.addColumnSquares(m.get("sq"), m.get("g"), 13, b, first), "sq");
+        }
+        add("gram_dots", arrays("sq", uniform(b, 3), "gu", gaussian(b * 16, 1), "gd", gaussian(b * 16, 1)),
+                "add_gram_dots(sq, gu, gd, 16, " + b + ")",
+                m -> kernels.addGramDots(m.get("sq"), m.get("gu"), m.get("gd"), 16, b), "sq");
+        // strided, padded, non-square: 2 examples of 3 channels of 9 x 7, kernel 4 x 3, stride 2 x 1, padding 1 x 2
+        ConvShape conv = new ConvShape(3, 9, 7, 5, 4, 3, 2, 1, 1, 2);
+        int cols = 2 * conv.taps() * conv.positions();
+        add("im2col", arrays("x", gaussian(2 * conv.inSize(), 1), "cols", new float[cols]),
+                "im2col(x, cols, 2, 3, 9, 7, 4, 3, 2, 1, 1, 2, " + conv.outH() + ", " + conv.outW() + ")",
+                m -> kernels.im2col(m.get("x"), m.get("cols"), conv, 2), "cols");
         add("philox", arrays("g", gaussian(p, 1)), "add_philox_gaussian(g, " + p + ", 0x9E3779B97F4A7C15ull, 0xFFFFFFFF00000007ull, 1.5f)",
                 m -> kernels.addPhiloxGaussian(m.get("g"), p, 0x9E3779B97F4A7C15L, 0xFFFFFFFF00000007L, 1.5f), "g");
 
