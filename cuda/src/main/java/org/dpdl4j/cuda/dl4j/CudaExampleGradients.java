@@ -1,7 +1,11 @@
 package org.dpdl4j.cuda.dl4j;
 
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.cuda.engine.Backend;
+import org.dpdl4j.cuda.engine.ConvNetDpStep;
+import org.dpdl4j.cuda.engine.ConvNetModel;
 import org.dpdl4j.cuda.engine.DenseDpStep;
+import org.dpdl4j.cuda.engine.DpStep;
 import org.dpdl4j.cuda.engine.DeviceParameters;
 import org.dpdl4j.cuda.engine.StepMeasures;
 import org.dpdl4j.cuda.engine.StepNoise;
@@ -20,8 +24,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * dpdl4j's per-example seam on the engine, in two ways. As {@link org.dpdl4j.optim.ExampleGradients} each call copies
- * the parameters and the batch to the device, runs the batched clipping there ({@link DenseDpStep#clippedSum}) and
+ * dpdl4j's per-example seam on the engine (a network of dense layers, or a convolutional one), in two ways. As
+ * {@link org.dpdl4j.optim.ExampleGradients} each call copies the parameters and the batch to the device, runs the
+ * batched clipping there ({@link DpStep#clippedSum}) and
  * copies the clipped sum, the norms and the loss sum back, so that the noise and DL4J's updater run on the host. As
  * {@link ResidentTraining} the parameters, the updater state and the gradient stay on the device and the whole step
  * runs there, the host's noise copied in. On the reference {@link org.dpdl4j.cuda.engine.JavaBackend} it is the
@@ -30,21 +35,43 @@ import java.util.List;
  * <p>Not thread-safe; close it to free the device memory (the backend is closed with it when it owns it).
  */
 public final class CudaExampleGradients implements ResidentTraining, AutoCloseable {
-    private final DenseNetworkSpec spec;
     private final Backend backend;
     private final boolean ownsBackend;
-    private final DenseDpStep step;
+    private final DpStep step;
+    private final long nIn;
+    private final long nOut;
+    private final long numParams;
     private DeviceUpdater updater;
 
     /**
+     * The engine of a network of dense layers.
+     *
      * @param ownsBackend whether closing this engine closes the backend too
      * @throws IllegalArgumentException when the engine does not compute the network ({@link DenseModels#whyNot})
      */
     public CudaExampleGradients(DenseNetworkSpec spec, Backend backend, boolean ownsBackend) {
-        this.spec = spec;
+        this(new DenseDpStep(backend, DenseModels.of(spec)), backend, ownsBackend, spec.nIn(), spec.nOut(), spec.numParams());
+    }
+
+    private CudaExampleGradients(DpStep step, Backend backend, boolean ownsBackend, long nIn, long nOut, long numParams) {
+        this.step = step;
         this.backend = backend;
         this.ownsBackend = ownsBackend;
-        this.step = new DenseDpStep(backend, DenseModels.of(spec));
+        this.nIn = nIn;
+        this.nOut = nOut;
+        this.numParams = numParams;
+    }
+
+    /**
+     * The engine of a convolutional network (convolutions and max pooling, then dense layers), whose examples come as
+     * flat rows of pixels.
+     *
+     * @throws IllegalArgumentException when the engine does not compute the network ({@link ConvNetModels#whyNot})
+     */
+    public static CudaExampleGradients convolutional(MultiLayerNetwork net, Backend backend, boolean ownsBackend) {
+        ConvNetModel model = ConvNetModels.of(net);
+        return new CudaExampleGradients(new ConvNetDpStep(backend, model), backend, ownsBackend, model.nIn(), model.nOut(),
+                model.numParams());
     }
 
     /** The backend's device, e.g. {@code NVIDIA H100 80GB HBM3 (sm_90, ...)}. */
@@ -181,26 +208,26 @@ public final class CudaExampleGradients implements ResidentTraining, AutoCloseab
     }
 
     private void checkLength(INDArray a, String what) {
-        if (a.length() != spec.numParams()) {
+        if (a.length() != numParams) {
             throw new IllegalArgumentException("the " + what + " (" + a.length() + " values) must have the network's "
-                    + spec.numParams() + " elements");
+                    + numParams + " elements");
         }
     }
 
     private void checkShapes(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
-        if (features.rank() != 2 || features.size(1) != spec.nIn()) {
-            throw new IllegalArgumentException("features must be [batch, " + spec.nIn() + "], got shape "
+        if (features.rank() != 2 || features.size(1) != nIn) {
+            throw new IllegalArgumentException("features must be flat rows [batch, " + nIn + "], got shape "
                     + Arrays.toString(features.shape()));
         }
-        if (labels.rank() != 2 || labels.size(0) != features.size(0) || labels.size(1) != spec.nOut()) {
+        if (labels.rank() != 2 || labels.size(0) != features.size(0) || labels.size(1) != nOut) {
             throw new IllegalArgumentException("labels of shape " + Arrays.toString(labels.shape()) + " do not match features"
-                    + " of shape " + Arrays.toString(features.shape()) + " and " + spec.nOut() + " outputs");
+                    + " of shape " + Arrays.toString(features.shape()) + " and " + nOut + " outputs");
         }
         if (featureSquaredNorms != null && featureSquaredNorms.length() != features.size(0)) {
             throw new IllegalArgumentException("feature squared norms of shape " + Arrays.toString(featureSquaredNorms.shape())
                     + " do not match the batch of " + features.size(0) + ": give one squared norm per example");
         }
-        if (features.size(0) > Integer.MAX_VALUE / Math.max(1, Math.max(spec.nIn(), spec.nOut()))) {
+        if (features.size(0) > Integer.MAX_VALUE / Math.max(1, Math.max(nIn, nOut))) {
             throw new IllegalArgumentException("a batch of " + features.size(0) + " rows is too large for one step");
         }
     }
