@@ -103,6 +103,52 @@ class ResidentTrainingTest {
     }
 
     @Test
+    void aConvolutionalRunEqualsTheHostPath() {
+        MultiLayerNetwork hostNet = smallCnn();
+        MultiLayerNetwork deviceNet = smallCnn();
+        INDArray x = org.nd4j.linalg.factory.Nd4j.rand(DataType.FLOAT, 96, 2 * 12 * 12);
+        INDArray y = TestNetworks.oneHot(DataType.FLOAT, 43, 96, 3);
+        try (PrivateTrainer host = cnnTrainer(hostNet, x, y, false); PrivateTrainer device = cnnTrainer(deviceNet, x, y, true)) {
+            assertTrue(device.deviceResidence().startsWith("parameters, updater state and gradient stay on the device"),
+                    device.deviceResidence());
+            for (int e = 0; e < 2; e++) {
+                host.fitEpoch();
+                device.fitEpoch();
+            }
+            assertClose(hostNet.params(), deviceNet.params(), "CNN parameters after two epochs");
+            assertClose(hostNet.getUpdater().getStateViewArray(), deviceNet.getUpdater().getStateViewArray(),
+                    "CNN momentum after two epochs");
+        }
+    }
+
+    /** Convolution (tanh), max pooling, a convolution without bias (relu), dense, softmax: on flat 12x12x2 images. */
+    private static MultiLayerNetwork smallCnn() {
+        MultiLayerNetwork net = new MultiLayerNetwork(new org.deeplearning4j.nn.conf.NeuralNetConfiguration.Builder().seed(5)
+                .dataType(DataType.FLOAT).updater(new Nesterovs(0.05, 0.9))
+                .weightInit(org.deeplearning4j.nn.weights.WeightInit.XAVIER).list()
+                .layer(new org.deeplearning4j.nn.conf.layers.ConvolutionLayer.Builder(3, 3).nOut(4).padding(1, 1)
+                        .activation(Activation.TANH).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.SubsamplingLayer.Builder(
+                        org.deeplearning4j.nn.conf.layers.SubsamplingLayer.PoolingType.MAX).kernelSize(2, 2).stride(1, 1).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.ConvolutionLayer.Builder(2, 2).nOut(3).stride(2, 2).hasBias(false)
+                        .activation(Activation.RELU).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nOut(6).activation(Activation.TANH).build())
+                .layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(LossFunction.MCXENT).nOut(3)
+                        .activation(Activation.SOFTMAX).build())
+                .setInputType(org.deeplearning4j.nn.conf.inputs.InputType.convolutionalFlat(12, 12, 2)).build());
+        net.init();
+        return net;
+    }
+
+    private static PrivateTrainer cnnTrainer(MultiLayerNetwork net, INDArray x, INDArray y, boolean onDevice) {
+        PrivateTrainer.Builder b = PrivateTrainer.builder(net, DpSgdConfig.withNoise(1.0, 1.1, 1e-5, 16, 2))
+                .data(x, y).noise(SeededNoiseSource.forKey(new NoiseKey(9, "resident-cnn-test", 0, 0)))
+                .sampling(new SplittableRandom(6));
+        return onDevice ? b.engine(CudaExampleGradients.convolutional(net, new JavaBackend(), true)).build()
+                : b.device(ComputeDevice.CPU).build();
+    }
+
+    @Test
     void everyReaderSeesTheCurrentParameters() throws Exception {
         MultiLayerNetwork hostNet = network(new Nesterovs(0.05, 0.9));
         MultiLayerNetwork deviceNet = network(new Nesterovs(0.05, 0.9));
