@@ -78,8 +78,7 @@ public final class ConvNetDpStep extends DpStep {
     }
 
     @Override
-    void compute(float clip) {
-        boolean clipping = clip != Float.POSITIVE_INFINITY;
+    void compute(boolean clipping, float clip) {
         DeviceParameters p = parameters();
         Convolutions convs = backend.convolutions();
         Kernels k = backend.kernels();

@@ -21,11 +21,11 @@ public final class DenseDpStep extends DpStep {
     }
 
     @Override
-    void compute(float clip) {
+    void compute(boolean clipping, float clip) {
         DeviceParameters p = parameters();
         layers.forward(p.values(), x, b, y, loss);
         layers.backward(p.values(), null);
-        if (clip != Float.POSITIVE_INFINITY) {
+        if (clipping) {
             layers.addGhostNorms(sq, x, hasFeatureNorms ? xSq : null, true);
             layers.clipErrors(sq, norms, clip);
         }

@@ -124,16 +124,16 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
             backend.fill(lossSum, 0f);
             return;
         }
-        compute(clipped ? (float) clip : Float.POSITIVE_INFINITY);
+        compute(clipped, (float) clip);   // a clip beyond float's range scales nothing but still measures the norms
         backend.blas().gemv(true, b, 1, 1f, loss, b, ones, 0f, lossSum);
     }
 
     /**
      * The model's part of {@link #clippedSum}: the forward pass (each example's loss into {@link #loss}), the backward
-     * pass and, when {@code clip} is finite, the squared norms into {@link #sq}, the norms into {@link #norms} and the
-     * scaling; then the (clipped) sum into the parameters' gradient.
+     * pass and, when {@code clipping}, the squared norms into {@link #sq}, the norms into {@link #norms} and the scaling
+     * by {@code min(1, clip / norm)}; then the (clipped) sum into the parameters' gradient.
      */
-    abstract void compute(float clip);
+    abstract void compute(boolean clipping, float clip);
 
     /** Floats per example of the largest per-example buffer, for the size check of a batch. */
     abstract long unitsPerExample();
