@@ -63,18 +63,21 @@ class ResidentTrainingTest {
                         new StepSchedule(ScheduleType.ITERATION, 0.1, 0.5, 4), 0.8)));
     }
 
-    private static MultiLayerNetwork network(IUpdater updater) {
+    static MultiLayerNetwork network(IUpdater updater) {
         return TestNetworks.mlp(DataType.FLOAT, 3, Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, updater, SIZES);
     }
 
-    /** A trainer with seeded noise and sampling, on the host (engine null) or on the device path of the reference. */
+    /** A trainer with seeded noise and sampling, on the host or on the device path of the reference backend. */
     private static PrivateTrainer trainer(MultiLayerNetwork net, boolean onDevice) {
+        return trainer(net, onDevice ? new CudaExampleGradients(DpModelValidator.validate(net), new JavaBackend(), true) : null);
+    }
+
+    /** A trainer with seeded noise and sampling, on the host (engine null) or on the given engine. */
+    static PrivateTrainer trainer(MultiLayerNetwork net, org.dpdl4j.optim.ExampleGradients engine) {
         PrivateTrainer.Builder b = PrivateTrainer.builder(net, DpSgdConfig.withNoise(1.0, 1.1, 1e-5, 32, 2))
                 .data(X, Y).noise(SeededNoiseSource.forKey(new NoiseKey(9, "resident-test", 0, 0)))
                 .sampling(new SplittableRandom(5));
-        return onDevice
-                ? b.engine(new CudaExampleGradients(DpModelValidator.validate(net), new JavaBackend(), true)).build()
-                : b.device(ComputeDevice.CPU).build();
+        return engine != null ? b.engine(engine).build() : b.device(ComputeDevice.CPU).build();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -309,7 +312,7 @@ class ResidentTrainingTest {
         }
     }
 
-    private static void assertClose(INDArray expected, INDArray got, String what) {
+    static void assertClose(INDArray expected, INDArray got, String what) {
         INDArray e = expected.castTo(DataType.DOUBLE).reshape(expected.length());
         INDArray g = got.castTo(DataType.DOUBLE).reshape(got.length());
         double err = e.sub(g).norm2Number().doubleValue() / Math.max(1e-30, e.norm2Number().doubleValue());
