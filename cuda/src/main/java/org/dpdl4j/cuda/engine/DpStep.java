@@ -20,9 +20,10 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
     private final DeviceParameters parameters;
     private final int inputWidth;
     private final int labelWidth;
-    private final DeviceArray lossSum;
-    private final float[] scalar = new float[1];
     private float[] normsHost = new float[0];
+    private float[] measuredHost = new float[0];
+    /** Each example's norm, then each example's loss: one copy brings both back. */
+    private DeviceArray measured;
     private int capacity;
     private boolean clipped;
     /** Examples in the current batch. */
@@ -33,7 +34,9 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
     DeviceArray y;
     DeviceArray xSq;
     DeviceArray sq;
+    /** The current batch's norms ([0, b) of {@link #measured}). */
     DeviceArray norms;
+    /** The current batch's losses ([b, 2b) of {@link #measured}, right after the norms). */
     DeviceArray loss;
     DeviceArray ones;
 
@@ -43,7 +46,6 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
         this.parameters = new DeviceParameters(backend, (int) numParams);
         this.inputWidth = inputWidth;
         this.labelWidth = labelWidth;
-        this.lossSum = backend.allocate(1);
     }
 
     public Backend backend() {
@@ -108,6 +110,10 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
         ensureCapacity(batch);
         this.b = batch;
         this.hasFeatureNorms = withNorms;
+        if (batch > 0) {
+            norms = measured.slice(0, batch);
+            loss = measured.slice(batch, batch);
+        }
     }
 
     /**
@@ -121,11 +127,9 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
         clipped = !Double.isInfinite(clip);
         if (b == 0) {
             backend.fill(parameters.gradient(), 0f);
-            backend.fill(lossSum, 0f);
             return;
         }
         compute(clipped, (float) clip);   // a clip beyond float's range scales nothing but still measures the norms
-        backend.blas().gemv(true, b, 1, 1f, loss, b, ones, 0f, lossSum);
     }
 
     /**
@@ -144,18 +148,33 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
     /** Frees what {@link #allocate} allocated. */
     abstract void free();
 
-    /** Each example's norm (null without clipping) and the loss sum of the last {@link #clippedSum}; waits for them. */
+    /**
+     * Each example's norm (null without clipping) and the loss sum of the last {@link #clippedSum} (the examples' losses
+     * summed on the host in double); waits for them. One copy brings the norms and the losses back together.
+     */
     public StepMeasures measures() {
+        if (b == 0) {
+            return new StepMeasures(null, 0.0);
+        }
+        int from = clipped ? 0 : b;
+        int count = 2 * b - from;
+        if (measuredHost.length < count) {
+            measuredHost = new float[count];
+        }
+        backend.download(measured.slice(from, count), measuredHost, 0);
         float[] out = null;
-        if (clipped && b > 0) {
+        if (clipped) {
             if (normsHost.length != b) {
                 normsHost = new float[b];
             }
-            backend.download(norms.slice(0, b), normsHost, 0);
+            System.arraycopy(measuredHost, 0, normsHost, 0, b);
             out = normsHost;
         }
-        backend.download(lossSum, scalar, 0);
-        return new StepMeasures(out, scalar[0]);
+        double lossSum = 0;
+        for (int i = count - b; i < count; i++) {
+            lossSum += measuredHost[i];
+        }
+        return new StepMeasures(out, lossSum);
     }
 
     private void ensureCapacity(int batch) {
@@ -168,8 +187,7 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
         y = backend.allocate((long) c * labelWidth);
         xSq = backend.allocate(c);
         sq = backend.allocate(c);
-        norms = backend.allocate(c);
-        loss = backend.allocate(c);
+        measured = backend.allocate(2L * c);
         ones = backend.allocate(c);
         backend.fill(ones, 1f);
         allocate(c);
@@ -180,7 +198,7 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
         if (capacity == 0) {
             return;
         }
-        for (DeviceArray a : new DeviceArray[]{x, y, xSq, sq, norms, loss, ones}) {
+        for (DeviceArray a : new DeviceArray[]{x, y, xSq, sq, measured, ones}) {
             backend.free(a);
         }
         free();
@@ -192,6 +210,5 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
     public void close() {
         freeBatchBuffers();
         parameters.close();
-        backend.free(lossSum);
     }
 }
