@@ -65,6 +65,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>By default noise comes from {@link SecureNoiseSource} (drawn one step ahead on a background thread,
  * {@link LookAheadNoiseSource}) and batches are sampled with {@link SecureRandom}.
+ *
+ * <p>On a GPU engine that keeps the training in its memory ({@link ResidentTraining}), the parameters and the updater
+ * state stay there during {@link #fitEpoch()}, {@link #run(long)} and {@link #runToEnd()}; the network's own arrays are
+ * brought up to date when read through {@link #network()}, {@link #model()}, {@link #parameters()} or {@link #state()},
+ * for listeners that read parameters, and when those calls, a {@link #step()} taken on its own, or {@link #close()}
+ * return ({@link DpOptimizer#deviceResidence()}).
  */
 public final class PrivateTrainer extends AbstractTrainingRun implements EpochRun, DeviceRun {
     /** The protocol name of central DP-SGD. */
