@@ -66,9 +66,8 @@ final class CorrectnessCheck {
     }
 
     /**
-     * The GPU's clipped sums, norms and loss sums against the reference backend's, and for dense networks against the
-     * double-precision batch-of-one oracle ({@link DoubleOracle}; a convolutional network is held to the reference, which
-     * the Maven tests hold to dpdl4j's CPU engine and DL4J's batch-of-one oracle).
+     * The GPU's clipped sums, norms and loss sums against the reference backend's and against the double-precision
+     * batch-of-one oracle ({@link DoubleOracle}).
      */
     private void clippedSums(CheckModels.Case c, int b) {
         DenseModel model = c.dense();
@@ -85,8 +84,7 @@ final class CorrectnessCheck {
             Arrays.sort(sorted);
             double median = sorted[b / 2];
             double max = sorted[b - 1];
-            DoubleOracle.Result unclippedTruth = model == null ? null
-                    : DoubleOracle.clippedSum(model, params, x, y, b, Double.POSITIVE_INFINITY);
+            DoubleOracle.Result unclippedTruth = oracle(c, params, x, y, b, Double.POSITIVE_INFINITY);
             for (double clip : new double[]{Double.POSITIVE_INFINITY, 2 * max, median, median / 10}) {
                 String where = String.format(Locale.ROOT, "%s batch=%d C=%s (%s)", c.name(), b, clip,
                         clip >= max ? "clipping inactive" : "clipping active");
@@ -103,14 +101,11 @@ final class CorrectnessCheck {
                 if (!Double.isInfinite(clip)) {
                     report("norms vs reference", where, normError(gm.norms(), toDouble(cm.norms())));
                 }
-                if (model != null) {
-                    DoubleOracle.Result truth = Double.isInfinite(clip) ? unclippedTruth
-                            : DoubleOracle.clippedSum(model, params, x, y, b, clip);
-                    report("clipped sum vs double oracle", where, relative(gpuSum, truth.clippedSum()));
-                    report("loss sum vs double oracle", where, Math.abs(gm.lossSum() - truth.lossSum()) / Math.abs(truth.lossSum()));
-                    if (!Double.isInfinite(clip)) {
-                        report("norms vs double oracle", where, normError(gm.norms(), truth.norms()));
-                    }
+                DoubleOracle.Result truth = Double.isInfinite(clip) ? unclippedTruth : oracle(c, params, x, y, b, clip);
+                report("clipped sum vs double oracle", where, relative(gpuSum, truth.clippedSum()));
+                report("loss sum vs double oracle", where, Math.abs(gm.lossSum() - truth.lossSum()) / Math.abs(truth.lossSum()));
+                if (!Double.isInfinite(clip)) {
+                    report("norms vs double oracle", where, normError(gm.norms(), truth.norms()));
                 }
             }
             if (model != null) {
@@ -123,6 +118,11 @@ final class CorrectnessCheck {
                         relative(gpuSum, DoubleOracle.clippedSum(model, params, x, y, b, median).clippedSum()));
             }
         }
+    }
+
+    private static DoubleOracle.Result oracle(CheckModels.Case c, float[] params, float[] x, float[] y, int b, double clip) {
+        return c.dense() != null ? DoubleOracle.clippedSum(c.dense(), params, x, y, b, clip)
+                : DoubleOracle.clippedSum(c.cnn(), params, x, y, b, clip);
     }
 
     /**

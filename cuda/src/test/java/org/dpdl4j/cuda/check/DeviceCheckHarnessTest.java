@@ -28,6 +28,7 @@ class DeviceCheckHarnessTest {
         assertTrue(out.contains("Philox noise vs reference"), out);
         assertTrue(out.contains("CHECK PASS mlp batch=128, SGD and Nesterovs segments: momentum after 3 private steps"), out);
         assertTrue(out.contains("CHECK PASS cnn batch=64 C=") && out.contains("norms vs reference"), out);
+        assertTrue(out.matches("(?s).*CHECK PASS cnn batch=32 C=[^\\n]*clipping active\\): clipped sum vs double oracle.*"), out);
     }
 
     @Test
