@@ -38,7 +38,7 @@ for (model, batch) in sorted(results):
     for mode, ms in sorted(results[(model, batch)].items(), key=lambda kv: (not kv[0].startswith("dpdl4j"), kv[0])):
         print(f"{model:<10} {batch:>6}  {mode:<28} {ms:>9.4f} {batch / ms * 1e3:>12.0f}")
 print()
-print("ratios (dpdl4j DP step with Philox noise on the device; with host noise in parentheses) and the issue's targets:")
+print("ratios (dpdl4j DP step with Philox noise on the device; with host noise in parentheses) and the performance targets:")
 for (model, batch) in sorted(results):
     r = results[(model, batch)]
     dp, host = r.get("dpdl4j-dp-philox"), r.get("dpdl4j-dp-hostnoise")
