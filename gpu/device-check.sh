@@ -98,6 +98,11 @@ run() {
     libs="$(cuda_library_path)"
     echo "# CUDA libraries from pip: ${libs:-none found (is torch with its nvidia-* packages installed for $PYTHON?)}" \
         | tee -a "$results/machine.txt"
+    # cuDNN 9 (the nvidia-cudnn-cu13 wheel's lib folder) computes the CNN; without it the CNN is skipped, saying so
+    local cudnn_dir
+    cudnn_dir="$(for d in ${libs//:/ }; do [ -e "$d/libcudnn_cnn.so.9" ] && echo "$d" && break; done)"
+    echo "# cuDNN 9: ${cudnn_dir:-libcudnn_cnn.so.9 not found in those folders (pip install nvidia-cudnn-cu13)}" \
+        | tee -a "$results/machine.txt"
     export LD_LIBRARY_PATH="${libs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
     echo "== dpdl4j: correctness check and step benchmark"

@@ -56,7 +56,8 @@ public final class DoctorCommand implements Callable<Integer> {
         for (DeviceEngine engine : DeviceEngines.installed()) {
             DeviceEngine.Report r = engine.report();
             out.println(String.format("%-12s", engine.device().name() + " engine") + (r.usable()
-                    ? "usable: dp-sgd clips per example on the GPU (--device auto or " + engine.device().label() + ")"
+                    ? "usable: dp-sgd's private step runs on the GPU (--device auto or " + engine.device().label()
+                            + "; convolutional networks need cuDNN, below)"
                     : "not usable: " + r.problem()));
             for (String fact : r.facts()) {
                 out.println("  " + fact);

@@ -1,5 +1,7 @@
 package org.dpdl4j.optim;
 
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+
 import java.util.List;
 
 /**
@@ -23,6 +25,24 @@ public interface DeviceEngine {
      * @throws DeviceUnavailableException when the device cannot be used after all (e.g. its kernels do not compile)
      */
     ExampleGradients open(DenseNetworkSpec spec);
+
+    /**
+     * Null when it computes this network of convolution, pooling and dense layers (one {@code LayeredGradients}
+     * accepts); else why not. An engine of dense networks only keeps the default.
+     */
+    default String whyNotConvolutional(MultiLayerNetwork net) {
+        return "the " + device().label() + " engine computes networks of dense layers only";
+    }
+
+    /**
+     * The engine for a convolutional network it computes ({@link #whyNotConvolutional} null) on a machine where it can
+     * run.
+     *
+     * @throws DeviceUnavailableException when it cannot after all
+     */
+    default ExampleGradients openConvolutional(MultiLayerNetwork net) {
+        throw new DeviceUnavailableException(whyNotConvolutional(net));
+    }
 
     /**
      * What a device engine found on this machine.

@@ -1,14 +1,17 @@
 package org.dpdl4j.optim;
 
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.factory.Nd4j;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 
 /**
- * The installed {@link DeviceEngine}s and the choice among them for a network of dense layers: {@code auto} takes one
+ * The installed {@link DeviceEngine}s and the choice among them for a network (of dense layers, or convolutional):
+ * {@code auto} takes one
  * that can run here and computes the network, {@code cpu} none, {@code cuda} the CUDA engine or a
  * {@link DeviceUnavailableException} naming what is missing.
  */
@@ -39,6 +42,20 @@ public final class DeviceEngines {
      *                                    installed, cannot run here, or does not compute this network
      */
     static ExampleGradients select(ComputeDevice device, DenseNetworkSpec spec) {
+        return select(device, e -> e.whyNot(spec), e -> e.open(spec));
+    }
+
+    /**
+     * The device engine for a network of convolution, pooling and dense layers, or null for the CPU's engine.
+     *
+     * @throws DeviceUnavailableException as {@link #select(ComputeDevice, DenseNetworkSpec)}
+     */
+    static ExampleGradients selectConvolutional(ComputeDevice device, MultiLayerNetwork net) {
+        return select(device, e -> e.whyNotConvolutional(net), e -> e.openConvolutional(net));
+    }
+
+    private static ExampleGradients select(ComputeDevice device, Function<DeviceEngine, String> whyNot,
+                                           Function<DeviceEngine, ExampleGradients> open) {
         if (device == ComputeDevice.CPU) {
             return null;
         }
@@ -46,19 +63,19 @@ public final class DeviceEngines {
             DeviceEngine engine = find(ComputeDevice.CUDA).orElseThrow(() -> new DeviceUnavailableException(
                     "--device cuda: " + CUDA_MODULE + "; or use --device cpu"));
             requireUsable(engine);
-            String why = engine.whyNot(spec);
+            String why = whyNot.apply(engine);
             if (why != null) {
                 throw new DeviceUnavailableException("--device cuda: " + why + "; or use --device cpu");
             }
-            return engine.open(spec);
+            return open.apply(engine);
         }
         if (!Nd4j.getEnvironment().isCPU()) {
             return null;   // ND4J's own GPU backend computes the network already
         }
         for (DeviceEngine engine : installed()) {
-            if (engine.report().usable() && engine.whyNot(spec) == null) {
+            if (engine.report().usable() && whyNot.apply(engine) == null) {
                 try {
-                    return engine.open(spec);
+                    return open.apply(engine);
                 } catch (DeviceUnavailableException e) {
                     org.slf4j.LoggerFactory.getLogger(DeviceEngines.class).warn("{} engine not used: {}",
                             engine.device().label(), e.getMessage());
@@ -76,8 +93,8 @@ public final class DeviceEngines {
     static void requireCpuIsEnough(ComputeDevice device, String network) {
         if (device == ComputeDevice.CUDA) {
             throw new DeviceUnavailableException("--device cuda: dpdl4j's CUDA engine computes float32 networks of dense"
-                    + " layers (MLP, logistic and softmax regression); " + network + " runs on the CPU: use --device cpu"
-                    + " or auto");
+                    + " layers (MLP, logistic and softmax regression) and of convolutions with max pooling (the tanh CNN); "
+                    + network + " runs on the CPU: use --device cpu or auto");
         }
     }
 

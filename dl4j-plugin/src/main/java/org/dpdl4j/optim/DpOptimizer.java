@@ -10,6 +10,8 @@ import org.dpdl4j.runtime.RoundWorkspace;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,8 +33,16 @@ import java.util.Objects;
  * With C = infinity, z = 0 and a fixed batch this is {@code net.fit(batch)}: bit for bit for dense networks on the CPU,
  * to rounding for the others (whose layers DL4J computes in another order) and on a GPU ({@link ComputeDevice}).
  * It does no sampling and no accounting; {@link PrivateTrainer} adds both.
+ *
+ * <p>On a device engine that keeps the training in its memory ({@link ResidentTraining}: dpdl4j's CUDA engine) and an
+ * updater it applies ({@link DeviceUpdater}: Sgd, Nesterovs), steps 1 to 4 all run on the device; the noise is still
+ * drawn by the {@link NoiseSource} on the host and copied in. The network's own arrays are brought up to date after
+ * every {@link #step}, or, inside {@link #keepOnDevice()}, only when something reads them: {@link #network()},
+ * {@link #model()}, listeners that read parameters, observers, the end of the scope. With another updater the engine
+ * clips on the device and DL4J's updater runs on the host ({@link #deviceResidence()} says which and why).
  */
 public final class DpOptimizer {
+    private static final Logger LOG = LoggerFactory.getLogger(DpOptimizer.class);
     private final TrainableNetwork net;
     private final double clipNorm;
     private final double noiseMultiplier;
@@ -41,6 +51,14 @@ public final class DpOptimizer {
     private final StepFunction stepFunction = new NegativeDefaultStepFunction();
     private final RoundWorkspace workspace = new RoundWorkspace();
     private final List<StepObserver> observers = new ArrayList<>();
+    /** The device's hold on the parameters and updater state, when the engine keeps them; else null. */
+    private DeviceResidence residence;
+    /** Why the engine's device does not keep them (null on the host's engines, or when it does). */
+    private String notResident;
+    /** Open {@link #keepOnDevice()} scopes. */
+    private int keepScopes;
+    /** The noise of a step on the device, drawn on the host: a persistent [p] array. */
+    private INDArray noiseOut;
     /**
      * Where each step's per-example norms and loss sum are copied out of the step's workspace: persistent arrays
      * reused by every step, because an allocation outside a workspace (with JavaCPP's memory accounting) costs
@@ -67,7 +85,8 @@ public final class DpOptimizer {
 
     /**
      * As above, with the per-example clipping on {@code device} ({@link ComputeDevice#AUTO}: a GPU engine when one is
-     * installed and usable, the CPU otherwise). Noise and the updater's step stay as described above, on the host.
+     * installed and usable, the CPU otherwise). The noise is drawn on the host; the updater runs on the device when the
+     * engine keeps the training there (see above), on the host otherwise.
      *
      * @throws DeviceUnavailableException when {@code device} cannot compute this network here (the message says why)
      */
@@ -105,6 +124,49 @@ public final class DpOptimizer {
         try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
             this.lossOut = Nd4j.create(net.params().dataType(), 1);
         }
+        placeOnEngine();
+    }
+
+    /**
+     * A private step whose per-example clipping runs on an engine the caller opened (for instance dpdl4j-cuda's on a
+     * chosen backend); the optimizer takes it over and closes it. Otherwise as the constructor with a device.
+     */
+    public DpOptimizer(MultiLayerNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise,
+                       ExampleGradients engine) {
+        this(TrainableNetwork.of(net, engine), clipNorm, noiseMultiplier, divisor, noise);
+    }
+
+    /** Keeps the training on the engine's device when the engine and the updater allow it; says why not otherwise. */
+    private void placeOnEngine() {
+        residence = null;
+        notResident = null;
+        if (!(net.engine() instanceof ResidentTraining engine)) {
+            return;
+        }
+        if (!(net.model() instanceof MultiLayerNetwork m)) {
+            notResident = "a computation graph keeps its updater on the host";
+            return;
+        }
+        DeviceUpdater updater = DeviceUpdater.of(m);
+        notResident = updater.whyNot();
+        if (notResident == null) {
+            residence = new DeviceResidence(engine, m, updater);
+        } else {
+            LOG.info("The per-example clipping runs on the device; the updater runs on the host, because {}: every step"
+                    + " copies the parameters in and the gradient out.", notResident);
+        }
+    }
+
+    /**
+     * Where the training lives: one line, e.g. that the parameters and updater state stay on the device between steps,
+     * or why the updater runs on the host while the device clips.
+     */
+    public String deviceResidence() {
+        if (residence != null) {
+            return "parameters, updater state and gradient stay on the device between steps (noise from the host's "
+                    + noise.description() + ")";
+        }
+        return notResident == null ? "host engine" : "clipping on the device, updater on the host: " + notResident;
     }
 
     /**
@@ -125,32 +187,88 @@ public final class DpOptimizer {
      * @param featureSquaredNorms null, or ||x_i||^2 for each row of {@code features}: shape [b] or [b, 1]
      */
     public ClippedBatch step(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
+        ClippedBatch batch = takeStep(features, labels, featureSquaredNorms);
+        if (keepScopes == 0 && residence != null) {
+            residence.handOut();
+        }
+        return batch;
+    }
+
+    /**
+     * Lets the following steps keep the parameters and updater state on the device (when the engine keeps them) until
+     * the scope is closed, rather than copying them into the network after every step: reads through
+     * {@link #network()} and {@link #model()}, listeners that read parameters and observers still see current values,
+     * and closing the outermost scope brings the network's arrays up to date. Scopes nest.
+     */
+    public KeepOnDevice keepOnDevice() {
+        keepScopes++;
+        return new KeepOnDevice();
+    }
+
+    /** A scope of {@link #keepOnDevice()}; closing it twice is harmless. */
+    public final class KeepOnDevice implements AutoCloseable {
+        private boolean open = true;
+
+        private KeepOnDevice() {
+        }
+
+        @Override
+        public void close() {
+            if (open) {
+                open = false;
+                if (--keepScopes == 0 && residence != null) {
+                    residence.handOut();
+                }
+            }
+        }
+    }
+
+    private ClippedBatch takeStep(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
         INDArray grad = net.gradientView();
         ClippedBatch batch = null;
         Collection<TrainingListener> listeners = net.listeners();
-        if (!listeners.isEmpty() && features.size(0) > 0) {
-            List<TrainingListener> reading = ForwardPassListeners.of(listeners);
-            if (!reading.isEmpty()) {
-                net.announceForwardPass(features, reading);
+        // Who reads the parameters or the gradient during the step: the device's copies come back for them only.
+        boolean watched = !observers.isEmpty() || ParameterReadingListeners.any(listeners);
+        List<TrainingListener> reading = listeners.isEmpty() || features.size(0) == 0 ? List.of()
+                : ForwardPassListeners.of(listeners);
+        if (residence != null) {
+            residence.beforeStep();
+            if (watched || !reading.isEmpty()) {
+                residence.readParameters();   // the parameters the gradient is taken at
             }
         }
+        if (!reading.isEmpty()) {
+            net.announceForwardPass(features, reading);
+        }
+        int iteration = net.iteration();
+        int epoch = net.epoch();
         // The batched pass's temporaries live in a workspace reset every step; only the gradient (a persistent
         // view) and the small per-example results (copied out) survive it.
         try (MemoryWorkspace ws = workspace.open()) {
-            if (features.size(0) == 0) {
+            ClippedBatch inside = null;
+            if (residence != null) {
+                inside = residence.engine().clipAndSum(features, labels, featureSquaredNorms, clipNorm);
+                residence.engine().step(deviceNoise(), divisor, residence.updater().rates(iteration, epoch));
+                residence.stepped();
+            } else if (features.size(0) == 0) {
                 grad.assign(0.0);
             } else {
-                ClippedBatch inside = net.engine().sumClipped(net.params(), features, labels, featureSquaredNorms, clipNorm, grad);
+                inside = net.engine().sumClipped(net.params(), features, labels, featureSquaredNorms, clipNorm, grad);
+            }
+            if (inside != null && features.size(0) > 0) {
                 batch = new ClippedBatch(keepNorms(inside.norms()), lossOut.assign(inside.lossSums()), clipNorm);
             }
-            noise.addGaussian(grad, noiseStd());
-            if (!HostBuffers.divideVector(grad, divisor)) {
-                grad.divi(divisor);
+            if (residence == null) {
+                noise.addGaussian(grad, noiseStd());
+                if (!HostBuffers.divideVector(grad, divisor)) {
+                    grad.divi(divisor);
+                }
             }
         }
+        if (residence != null && watched) {
+            residence.readGradient(grad);   // the host's parameters are still those the gradient was taken at
+        }
 
-        int iteration = net.iteration();
-        int epoch = net.epoch();
         if (!observers.isEmpty()) {
             StepTap tap = new StepTap(iteration, net.params(), grad, noiseStd() / divisor, (int) features.size(0),
                     clipNorm, divisor);
@@ -167,9 +285,13 @@ public final class DpOptimizer {
                 listener.onGradientCalculation(net.model());
             }
         }
-        net.update(iteration, epoch);
-        refreshFlatViews(grad);
-        stepFunction.step(paramsFlat, gradFlat);
+        if (residence == null) {
+            net.update(iteration, epoch);
+            refreshFlatViews(grad);
+            stepFunction.step(paramsFlat, gradFlat);
+        } else if (watched) {
+            residence.readParameters();   // the updated parameters, for iterationDone
+        }
 
         double score = batch == null ? Double.NaN : batch.lossSums().getDouble(0) / Math.max(1, features.size(0));
         net.setScore(score);
@@ -177,8 +299,24 @@ public final class DpOptimizer {
             listener.iterationDone(net.model(), iteration, epoch);
         }
         net.setIteration(iteration + 1);
-        net.applyConstraints(iteration + 1, epoch);
+        if (residence == null) {
+            net.applyConstraints(iteration + 1, epoch);   // the device path refuses networks with constraints
+        }
         return batch;
+    }
+
+    /** The step's noise for the device, drawn on the host by the noise source; null when there is none. */
+    private INDArray deviceNoise() {
+        if (noiseStd() == 0) {
+            return null;
+        }
+        if (noiseOut == null) {
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                noiseOut = Nd4j.create(net.params().dataType(), net.params().length());
+            }
+        }
+        noise.writeGaussian(noiseOut, noiseStd());
+        return noiseOut;
     }
 
     private void refreshFlatViews(INDArray grad) {
@@ -223,6 +361,7 @@ public final class DpOptimizer {
      */
     public MultiLayerNetwork network() {
         if (net.model() instanceof MultiLayerNetwork m) {
+            handOut();
             return m;
         }
         throw new IllegalStateException("this optimizer trains a ComputationGraph; use model()");
@@ -230,6 +369,7 @@ public final class DpOptimizer {
 
     /** Calls the network's listeners' {@code onEpochStart}, as {@code fit} does before an epoch. */
     public void startEpoch() {
+        readForListeners();
         for (TrainingListener l : net.listeners()) {
             l.onEpochStart(net.model());
         }
@@ -237,15 +377,38 @@ public final class DpOptimizer {
 
     /** Calls the listeners' {@code onEpochEnd} and counts the epoch in the network, as {@code fit} does after one. */
     public void endEpoch() {
+        readForListeners();
         for (TrainingListener l : net.listeners()) {
             l.onEpochEnd(net.model());
         }
         net.incrementEpoch();
     }
 
-    /** The network being trained: a {@link MultiLayerNetwork} or a {@link ComputationGraph}. */
+    /**
+     * The network being trained: a {@link MultiLayerNetwork} or a {@link ComputationGraph}, with its arrays up to date
+     * (copied from the device when it keeps them; the device takes them again before the next step, so the caller may
+     * also change them).
+     */
     public org.deeplearning4j.nn.api.Model model() {
+        handOut();
         return net.model();
+    }
+
+    /** Brings the network's parameters and updater state up to date from the device, when it keeps them. */
+    public void synchronize() {
+        handOut();
+    }
+
+    private void handOut() {
+        if (residence != null) {
+            residence.handOut();
+        }
+    }
+
+    private void readForListeners() {
+        if (residence != null && ParameterReadingListeners.any(net.listeners())) {
+            residence.readParameters();
+        }
     }
 
     /**
@@ -254,11 +417,15 @@ public final class DpOptimizer {
      * @throws DeviceUnavailableException when that device cannot compute this network here
      */
     public void useDevice(ComputeDevice device) {
+        handOut();
         net.useDevice(device);
+        placeOnEngine();
     }
 
     /** Releases the per-example engine's resources (a GPU engine's device memory); the optimizer takes no step after. */
     public void close() {
+        handOut();
+        residence = null;
         net.closeEngine();
     }
 

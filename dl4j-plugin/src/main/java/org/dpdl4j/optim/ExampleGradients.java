@@ -16,8 +16,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * supported network - convolutions,
  * pooling, embeddings, loss layers, preprocessors, computation graphs - gets {@link LayeredGradients}, which runs
  * one per-layer handler from the {@link org.dpdl4j.optim.layers.ExampleLayerRegistry} per layer. An installed device
- * engine ({@link DeviceEngine}, e.g. dpdl4j-cuda's) takes dense networks it computes when it can run here, or when
- * asked for ({@link #of(MultiLayerNetwork, ComputeDevice)}).
+ * engine ({@link DeviceEngine}, e.g. dpdl4j-cuda's) takes the dense and convolutional networks it computes when it can
+ * run here, or when asked for ({@link #of(MultiLayerNetwork, ComputeDevice)}).
  *
  * <p>An engine that holds resources (device memory) is {@link AutoCloseable}; whoever created it closes it.
  */
@@ -46,8 +46,9 @@ public interface ExampleGradients {
     }
 
     /**
-     * The engine for a network on a device: with {@link ComputeDevice#AUTO} an installed device engine (dpdl4j-cuda)
-     * when it can run here and computes the network, else the CPU's; with {@link ComputeDevice#CUDA} the CUDA engine.
+     * The engine for a network on a device: with {@link ComputeDevice#AUTO} an installed device engine (dpdl4j-cuda:
+     * dense networks, and convolutional ones with cuDNN) when it can run here and computes the network, else the CPU's;
+     * with {@link ComputeDevice#CUDA} the CUDA engine.
      *
      * @throws UnsupportedModelException  listing every layer or option that cannot be clipped per example
      * @throws DeviceUnavailableException when {@code device} is CUDA and the engine is missing, cannot run here, or does
@@ -63,9 +64,9 @@ public interface ExampleGradients {
             HostDenseGradients host = HostDenseGradients.of(spec);
             return host != null ? host : new PerExampleGradients(spec);
         }
-        ExampleGradients layered = LayeredGradients.of(net);
-        DeviceEngines.requireCpuIsEnough(device, "a network with convolution, pooling, embedding or other non-dense layers");
-        return layered;
+        ExampleGradients layered = LayeredGradients.of(net);   // refuses, listing them, layers nobody clips per example
+        ExampleGradients onDevice = DeviceEngines.selectConvolutional(device, net);
+        return onDevice != null ? onDevice : layered;
     }
 
     /** The per-layer engine for a computation graph with one input and one output. */

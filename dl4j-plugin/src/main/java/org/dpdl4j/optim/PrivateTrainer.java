@@ -65,6 +65,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>By default noise comes from {@link SecureNoiseSource} (drawn one step ahead on a background thread,
  * {@link LookAheadNoiseSource}) and batches are sampled with {@link SecureRandom}.
+ *
+ * <p>On a GPU engine that keeps the training in its memory ({@link ResidentTraining}), the parameters and the updater
+ * state stay there during {@link #fitEpoch()}, {@link #run(long)} and {@link #runToEnd()}; the network's own arrays are
+ * brought up to date when read through {@link #network()}, {@link #model()}, {@link #parameters()} or {@link #state()},
+ * for listeners that read parameters, and when those calls, a {@link #step()} taken on its own, or {@link #close()}
+ * return ({@link DpOptimizer#deviceResidence()}).
  */
 public final class PrivateTrainer extends AbstractTrainingRun implements EpochRun, DeviceRun {
     /** The protocol name of central DP-SGD. */
@@ -86,7 +92,8 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private ClippedBatch lastBatch;
 
     private PrivateTrainer(Model net, DpSgdConfig config, INDArray features, INDArray labels, NoiseSource noise,
-                           RandomGenerator random, AccountantFactory accountants, RunSettings settings, ComputeDevice device) {
+                           RandomGenerator random, AccountantFactory accountants, RunSettings settings, ComputeDevice device,
+                           ExampleGradients engine) {
         super(PROTOCOL, settings, ledger(config, features, noise, accountants));
         this.config = config;
         this.features = Objects.requireNonNull(features, "features");
@@ -113,8 +120,14 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         accounting.requireSupported(stepEvent);
         this.mechanism = "DP-SGD step: " + (sampler instanceof PoissonSampler ? "Poisson-sampled" : "fixed-size batch of")
                 + " Gaussian mechanism, per-example clip C = " + config.clipNorm() + ", z = " + z;
+        if (engine != null && !(net instanceof MultiLayerNetwork)) {
+            throw new IllegalArgumentException("an engine of the caller's (engine(...)) clips a MultiLayerNetwork; build the"
+                    + " trainer of a ComputationGraph with device(...) instead");
+        }
         this.optimizer = net instanceof ComputationGraph graph
                 ? new DpOptimizer(graph, config.clipNorm(), z, sampler.expectedBatchSize(), noise)
+                : engine != null
+                ? new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, engine)
                 : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, device);
         if (net instanceof ComputationGraph) {
             optimizer.useDevice(device);
@@ -211,12 +224,42 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
      */
     @Override
     public void fitEpoch() {
-        optimizer.startEpoch();
-        long n = sampler.stepsPerEpoch();
-        for (long i = 0; i < n; i++) {
-            step();
+        try (DpOptimizer.KeepOnDevice scope = optimizer.keepOnDevice()) {
+            optimizer.startEpoch();
+            long n = sampler.stepsPerEpoch();
+            for (long i = 0; i < n; i++) {
+                step();
+            }
+            optimizer.endEpoch();
         }
-        optimizer.endEpoch();
+    }
+
+    /** Takes {@code count} steps, the parameters kept on the device between them when the engine keeps them. */
+    @Override
+    public void run(long count) {
+        try (DpOptimizer.KeepOnDevice scope = optimizer.keepOnDevice()) {
+            for (long i = 0; i < count; i++) {
+                step();
+            }
+        }
+    }
+
+    /** Takes the remaining planned steps, the parameters kept on the device between them when the engine keeps them. */
+    @Override
+    public void runToEnd() {
+        try (DpOptimizer.KeepOnDevice scope = optimizer.keepOnDevice()) {
+            while (!isFinished()) {
+                step();
+            }
+        }
+    }
+
+    /**
+     * Where the training lives ({@link DpOptimizer#deviceResidence()}): on the host, on the device between steps, or
+     * clipped on the device with the updater on the host (and why).
+     */
+    public String deviceResidence() {
+        return optimizer.deviceResidence();
     }
 
     @Override
@@ -401,6 +444,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private AccountantFactory accountants = AccountantFactory.standard();
         private RunSettings settings;
         private ComputeDevice device = ComputeDevice.AUTO;
+        private ExampleGradients engine;
 
         private Builder(Model net, DpSgdConfig config) {
             this.net = Objects.requireNonNull(net, "network");
@@ -474,6 +518,15 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
+        /**
+         * A per-example engine the caller opened (for instance dpdl4j-cuda's on a chosen backend), in place of the one
+         * {@link #device} picks; the trainer takes it over and closes it. For a {@link MultiLayerNetwork}.
+         */
+        public Builder engine(ExampleGradients perExampleEngine) {
+            this.engine = Objects.requireNonNull(perExampleEngine, "engine");
+            return this;
+        }
+
         /** The settings recorded with the run (in its checkpoint); by default those of the config. */
         public Builder settings(RunSettings runSettings) {
             this.settings = Objects.requireNonNull(runSettings, "settings");
@@ -486,7 +539,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             }
             return new PrivateTrainer(net, config, features, labels, noise != null ? noise : new LookAheadNoiseSource(),
                     random != null ? random : new SecureRandom(), accountants, settings != null ? settings : config.settings(),
-                    device);
+                    device, engine);
         }
     }
 }

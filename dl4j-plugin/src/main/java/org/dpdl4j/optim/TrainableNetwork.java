@@ -35,6 +35,13 @@ abstract sealed class TrainableNetwork {
         return new Layers(net, device);
     }
 
+    /** A network whose per-example clipping runs on an engine the caller opened (the network takes it over). */
+    static TrainableNetwork of(MultiLayerNetwork net, ExampleGradients engine) {
+        TrainableNetwork t = new Layers(net, ComputeDevice.CPU);
+        t.useEngine(engine);
+        return t;
+    }
+
     static TrainableNetwork of(ComputationGraph graph, ComputeDevice device) {
         return new Graph(graph, device);
     }
@@ -65,6 +72,13 @@ abstract sealed class TrainableNetwork {
         closeEngine();
         engine = next;
         device = newDevice;
+    }
+
+    /** Computes the per-example clipping on {@code given} from now on (the engine before is closed). */
+    final void useEngine(ExampleGradients given) {
+        closeEngine();
+        engine = java.util.Objects.requireNonNull(given, "engine");
+        device = null;
     }
 
     /** Releases what the engine holds (device memory); a later step needs {@link #useDevice} again. */

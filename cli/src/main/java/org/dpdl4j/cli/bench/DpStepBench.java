@@ -85,9 +85,14 @@ final class DpStepBench implements Callable<Integer> {
         // What PrivateTrainer hands the step with each batch: the batch's feature norms, gathered from the
         // dataset's, which it computes once (data only).
         INDArray xNormsSq = x.mul(x).sum(1);
-        PairedTiming.Result r = PairedTiming.measure("fit", () -> plain.fit(ds), "dp-step", () -> dp.step(x, y, xNormsSq), warmup, blocks, perBlock);
+        PairedTiming.Result r;
+        // As PrivateTrainer's epochs: on a device that keeps the training, the parameters stay there between steps.
+        try (DpOptimizer.KeepOnDevice keep = dp.keepOnDevice()) {
+            r = PairedTiming.measure("fit", () -> plain.fit(ds), "dp-step", () -> dp.step(x, y, xNormsSq), warmup, blocks, perBlock);
+        }
         System.out.printf("model=%s (%d parameters) batch=%d noise=%s device=%s OMP_NUM_THREADS=%s%n", model,
                 plain.numParams(), batch, source.description(), where.label(), System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
+        System.out.println("training: " + dp.deviceResidence());
         System.out.println(r.format());
         System.out.printf("ratio=%.3f%n", r.ratio());
         return 0;

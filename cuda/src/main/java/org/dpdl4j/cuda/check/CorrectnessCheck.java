@@ -3,10 +3,13 @@ package org.dpdl4j.cuda.check;
 import org.dpdl4j.cuda.engine.Backend;
 import org.dpdl4j.cuda.engine.DenseDpStep;
 import org.dpdl4j.cuda.engine.DenseModel;
+import org.dpdl4j.cuda.engine.DeviceParameters;
 import org.dpdl4j.cuda.engine.DoubleOracle;
+import org.dpdl4j.cuda.engine.DpStep;
 import org.dpdl4j.cuda.engine.JavaBackend;
 import org.dpdl4j.cuda.engine.StepMeasures;
 import org.dpdl4j.cuda.engine.StepNoise;
+import org.dpdl4j.cuda.engine.UpdateSegment;
 
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -41,93 +44,147 @@ final class CorrectnessCheck {
         }
         privateStep(CheckModels.MLP, 128);
         philox(CheckModels.MLP);
+        String noConvolutions = convolutionsProblem();
+        if (noConvolutions == null) {
+            for (int b : new int[]{32, 64}) {
+                clippedSums(CheckModels.CNN, b);
+            }
+        } else {
+            out.println("SKIP cnn: " + noConvolutions);
+        }
         return failures;
     }
 
+    /** Null when the GPU backend computes convolutions (cuDNN loads); else why not. */
+    private String convolutionsProblem() {
+        try {
+            gpu.convolutions();
+            return null;
+        } catch (IllegalStateException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * The GPU's clipped sums, norms and loss sums against the reference backend's and against the double-precision
+     * batch-of-one oracle ({@link DoubleOracle}).
+     */
     private void clippedSums(CheckModels.Case c, int b) {
-        DenseModel model = c.model();
-        float[] params = CheckModels.parameters(model, 1);
-        float[] x = CheckModels.features(model, b, 2 + b);
-        float[] y = CheckModels.labels(model, b, 3 + b);
-        DoubleOracle.Result unclipped = DoubleOracle.clippedSum(model, params, x, y, b, Double.POSITIVE_INFINITY);
-        double[] sorted = unclipped.norms().clone();
-        Arrays.sort(sorted);
-        double median = sorted[b / 2];
-        double max = sorted[b - 1];
-        try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
-            for (DenseDpStep s : new DenseDpStep[]{onGpu, onCpu}) {
-                s.setParameters(params);
+        DenseModel model = c.dense();
+        float[] params = CheckModels.parameters(c, 1);
+        float[] x = CheckModels.features(c, b, 2 + b);
+        float[] y = CheckModels.labels(c, b, 3 + b);
+        try (DpStep onGpu = c.open(gpu); DpStep onCpu = c.open(new JavaBackend())) {
+            for (DpStep s : new DpStep[]{onGpu, onCpu}) {
+                s.parameters().set(params);
                 s.loadBatch(x, y, null, b);
             }
+            onCpu.clippedSum(Double.MAX_VALUE);   // every norm, nothing clipped
+            double[] sorted = toDouble(onCpu.measures().norms());
+            Arrays.sort(sorted);
+            double median = sorted[b / 2];
+            double max = sorted[b - 1];
+            DoubleOracle.Result unclippedTruth = oracle(c, params, x, y, b, Double.POSITIVE_INFINITY);
             for (double clip : new double[]{Double.POSITIVE_INFINITY, 2 * max, median, median / 10}) {
                 String where = String.format(Locale.ROOT, "%s batch=%d C=%s (%s)", c.name(), b, clip,
                         clip >= max ? "clipping inactive" : "clipping active");
                 float[] gpuSum = new float[params.length];
                 float[] cpuSum = new float[params.length];
                 onGpu.clippedSum(clip);
-                onGpu.readGradient(gpuSum);
+                onGpu.parameters().readGradient(gpuSum);
                 StepMeasures gm = onGpu.measures();
                 onCpu.clippedSum(clip);
-                onCpu.readGradient(cpuSum);
+                onCpu.parameters().readGradient(cpuSum);
                 StepMeasures cm = onCpu.measures();
-                DoubleOracle.Result truth = Double.isInfinite(clip) ? unclipped
-                        : DoubleOracle.clippedSum(model, params, x, y, b, clip);
                 report("clipped sum vs reference", where, relative(gpuSum, toDouble(cpuSum)));
+                report("loss sum vs reference", where, Math.abs(gm.lossSum() - cm.lossSum()) / Math.abs(cm.lossSum()));
+                if (!Double.isInfinite(clip)) {
+                    report("norms vs reference", where, normError(gm.norms(), toDouble(cm.norms())));
+                }
+                DoubleOracle.Result truth = Double.isInfinite(clip) ? unclippedTruth : oracle(c, params, x, y, b, clip);
                 report("clipped sum vs double oracle", where, relative(gpuSum, truth.clippedSum()));
                 report("loss sum vs double oracle", where, Math.abs(gm.lossSum() - truth.lossSum()) / Math.abs(truth.lossSum()));
-                report("loss sum vs reference", where, Math.abs(gm.lossSum() - cm.lossSum()) / Math.abs(cm.lossSum()));
                 if (!Double.isInfinite(clip)) {
                     report("norms vs double oracle", where, normError(gm.norms(), truth.norms()));
                 }
             }
-            // the first layer's norms handed in with the batch instead of computed from it
-            onGpu.loadBatch(x, y, CheckModels.squaredNorms(model, x, b), b);
-            onGpu.clippedSum(median);
-            float[] gpuSum = new float[params.length];
-            onGpu.readGradient(gpuSum);
-            report("clipped sum vs double oracle, feature norms supplied", c.name() + " batch=" + b + " C=" + median,
-                    relative(gpuSum, DoubleOracle.clippedSum(model, params, x, y, b, median).clippedSum()));
+            if (model != null) {
+                // the first layer's norms handed in with the batch instead of computed from it
+                onGpu.loadBatch(x, y, CheckModels.squaredNorms(c, x, b), b);
+                onGpu.clippedSum(median);
+                float[] gpuSum = new float[params.length];
+                onGpu.parameters().readGradient(gpuSum);
+                report("clipped sum vs double oracle, feature norms supplied", c.name() + " batch=" + b + " C=" + median,
+                        relative(gpuSum, DoubleOracle.clippedSum(model, params, x, y, b, median).clippedSum()));
+            }
         }
     }
 
+    private static DoubleOracle.Result oracle(CheckModels.Case c, float[] params, float[] x, float[] y, int b, double clip) {
+        return c.dense() != null ? DoubleOracle.clippedSum(c.dense(), params, x, y, b, clip)
+                : DoubleOracle.clippedSum(c.cnn(), params, x, y, b, clip);
+    }
+
+    /**
+     * Three private steps (noise copied in, division, update) with plain SGD over every parameter, and with the first
+     * layer on SGD and the others on Nesterov momentum (two segments, as DL4J's updater blocks can be).
+     */
     private void privateStep(CheckModels.Case c, int b) {
-        DenseModel model = c.model();
-        float[] params = CheckModels.parameters(model, 5);
-        float[] x = CheckModels.features(model, b, 6);
-        float[] y = CheckModels.labels(model, b, 7);
-        float[] noise = CheckModels.features(model, model.layers().get(0).nIn(), 8);
-        float[] noiseFull = new float[params.length];
+        DenseModel model = c.dense();
+        int p = c.numParams();
+        int split = (int) model.layers().get(1).weightOffset();
+        List<UpdateSegment> mixed = List.of(new UpdateSegment(0, split, UpdateSegment.Rule.SGD, 0),
+                new UpdateSegment(split, p - split, UpdateSegment.Rule.NESTEROVS, 0));
+        float[] params = CheckModels.parameters(c, 5);
+        float[] x = CheckModels.features(c, b, 6);
+        float[] y = CheckModels.labels(c, b, 7);
+        float[] noise = CheckModels.uniform(model.nIn() * model.nIn(), 8);
+        float[] noiseFull = new float[p];
         for (int j = 0; j < noiseFull.length; j++) {
             noiseFull[j] = noise[j % noise.length] - 0.5f;
         }
-        float[][] after = new float[2][params.length];
-        try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
-            DenseDpStep[] steps = {onGpu, onCpu};
-            for (int k = 0; k < 2; k++) {
-                steps[k].setParameters(params);
-                for (int s = 0; s < 3; s++) {
-                    steps[k].loadBatch(x, y, null, b);
-                    steps[k].clippedSum(1.0);
-                    steps[k].step(new StepNoise.FromArray(noiseFull), b, 0.05);
+        for (List<UpdateSegment> segments : List.of(List.of(UpdateSegment.sgd(p)), mixed)) {
+            boolean two = segments.size() == 2;
+            float[] lr = two ? new float[]{0.05f, 0.02f} : new float[]{0.05f};
+            float[] momentum = two ? new float[]{0f, 0.9f} : new float[]{0f};
+            float[][] after = new float[2][p];
+            float[][] state = new float[2][];
+            try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
+                DenseDpStep[] steps = {onGpu, onCpu};
+                for (int k = 0; k < 2; k++) {
+                    DeviceParameters on = steps[k].parameters();
+                    on.useUpdate(segments);
+                    on.set(params);
+                    for (int s = 0; s < 3; s++) {
+                        steps[k].loadBatch(x, y, null, b);
+                        steps[k].clippedSum(1.0);
+                        on.step(new StepNoise.FromArray(noiseFull), b, lr, momentum);
+                    }
+                    on.read(after[k]);
+                    state[k] = new float[on.stateLength()];
+                    on.readUpdaterState(state[k]);
                 }
-                steps[k].readParameters(after[k]);
+            }
+            String where = c.name() + " batch=" + b + (two ? ", SGD and Nesterovs segments" : ", SGD");
+            report("parameters after 3 private steps vs reference", where, relative(after[0], toDouble(after[1])));
+            if (state[1].length > 0) {
+                report("momentum after 3 private steps vs reference", where, relative(state[0], toDouble(state[1])));
             }
         }
-        report("parameters after 3 private steps vs reference", c.name() + " batch=" + b, relative(after[0], toDouble(after[1])));
     }
 
     private void philox(CheckModels.Case c) {
-        DenseModel model = c.model();
-        int p = (int) model.numParams();
+        DenseModel model = c.dense();
+        int p = c.numParams();
         float[][] drawn = new float[2][p];
         try (DenseDpStep onGpu = new DenseDpStep(gpu, model); DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
             DenseDpStep[] steps = {onGpu, onCpu};
             for (int k = 0; k < 2; k++) {
-                steps[k].setParameters(new float[p]);
+                steps[k].parameters().set(new float[p]);
                 steps[k].loadBatch(new float[0], new float[0], null, 0);
                 steps[k].clippedSum(1.0);
-                steps[k].step(new StepNoise.SeededPhilox(12345, 7, 1f), 1.0, -1.0);   // params := the noise
-                steps[k].readParameters(drawn[k]);
+                steps[k].parameters().step(new StepNoise.SeededPhilox(12345, 7, 1f), 1.0, -1.0);   // params := the noise
+                steps[k].parameters().read(drawn[k]);
             }
         }
         double worst = 0;

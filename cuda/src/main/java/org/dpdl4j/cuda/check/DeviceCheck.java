@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <pre>
  * java -cp 'lib/*' org.dpdl4j.cuda.check.DeviceCheck [--skip-bench] [--batches 256,4096] [--blocks 10]
- *      [--steps-per-block 20] [--warmup-seconds 2]
+ *      [--steps-per-block 20] [--warmup-seconds 2] [--cnn-batch 2048]
  * </pre>
  * Exit status: 0 every check passed; 1 a check failed; 3 the engine cannot run here (the probe's reason is printed).
  */
@@ -29,6 +29,7 @@ public final class DeviceCheck {
         List<Integer> batches = List.of(256, 4096);
         int blocks = 10;
         int perBlock = 20;
+        int cnnBatch = 2048;
         double warmup = 2.0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -43,9 +44,10 @@ public final class DeviceCheck {
                 case "--blocks" -> blocks = Integer.parseInt(args[++i]);
                 case "--steps-per-block" -> perBlock = Integer.parseInt(args[++i]);
                 case "--warmup-seconds" -> warmup = Double.parseDouble(args[++i]);
+                case "--cnn-batch" -> cnnBatch = Integer.parseInt(args[++i]);
                 default -> {
                     System.err.println("unknown option " + args[i] + "; options: --skip-bench, --batches B1,B2,"
-                            + " --blocks N, --steps-per-block N, --warmup-seconds S");
+                            + " --blocks N, --steps-per-block N, --warmup-seconds S, --cnn-batch B (0: no CNN benchmark)");
                     System.exit(2);
                 }
             }
@@ -53,6 +55,7 @@ public final class DeviceCheck {
         CudaStatus status = CudaProbe.status();
         out.println("# dpdl4j CUDA engine device check; java " + System.getProperty("java.version"));
         status.facts().forEach(f -> out.println("# " + f));
+        CudaProbe.cudnnFacts().forEach(f -> out.println("# " + f));
         if (!status.usable()) {
             out.println("UNUSABLE " + status.problem());
             System.exit(3);
@@ -69,9 +72,23 @@ public final class DeviceCheck {
                     benchmark.run(CheckModels.MLP, b);
                 }
                 benchmark.run(CheckModels.LOGISTIC, 256);
+                if (cnnBatch > 0 && gpuComputesConvolutions(gpu, out)) {
+                    benchmark.run(CheckModels.CNN, cnnBatch);
+                }
             }
         }
         out.flush();
         System.exit(failures == 0 ? 0 : 1);
+    }
+
+    /** Whether the GPU backend computes convolutions (cuDNN loads); prints a SKIP line naming the problem when not. */
+    private static boolean gpuComputesConvolutions(CudaBackend gpu, PrintStream out) {
+        try {
+            gpu.convolutions();
+            return true;
+        } catch (IllegalStateException e) {
+            out.println("SKIP cnn benchmark: " + e.getMessage());
+            return false;
+        }
     }
 }

@@ -1,8 +1,7 @@
 package org.dpdl4j.cuda.check;
 
 import org.dpdl4j.cuda.engine.Backend;
-import org.dpdl4j.cuda.engine.DenseDpStep;
-import org.dpdl4j.cuda.engine.DenseModel;
+import org.dpdl4j.cuda.engine.DpStep;
 import org.dpdl4j.cuda.engine.StepNoise;
 
 import java.io.PrintStream;
@@ -46,32 +45,29 @@ final class StepBenchmark {
     }
 
     void run(CheckModels.Case c, int b) {
-        DenseModel model = c.model();
-        try (DenseDpStep step = new DenseDpStep(gpu, model)) {
-            step.setParameters(CheckModels.parameters(model, 11));
-            float[] x = CheckModels.features(model, b, 12);
+        try (DpStep step = c.open(gpu)) {
+            step.parameters().set(CheckModels.parameters(c, 11));
+            float[] x = CheckModels.features(c, b, 12);
             // the feature norms come with the batch, as dpdl4j's trainer and gpu_step.py's ghost-norm step have them
-            step.loadBatch(x, CheckModels.labels(model, b, 13), CheckModels.squaredNorms(model, x, b), b);
-            float[] hostNoise = CheckModels.features(model, (int) model.numParams() / model.nIn() + 1, 14);
-            float[] noise = new float[(int) model.numParams()];
-            System.arraycopy(hostNoise, 0, noise, 0, noise.length);
+            step.loadBatch(x, CheckModels.labels(c, b, 13), CheckModels.squaredNorms(c, x, b), b);
+            float[] noise = CheckModels.uniform(c.numParams(), 14);
             long[] counter = {0};
             Map<String, Runnable> modes = new LinkedHashMap<>();
             modes.put("dpdl4j-plain", () -> {
                 step.clippedSum(Double.POSITIVE_INFINITY);
-                step.step(StepNoise.NONE, b, 0.01);
+                step.parameters().step(StepNoise.NONE, b, 0.01);
             });
             modes.put("dpdl4j-dp-philox", () -> {
                 step.clippedSum(1.0);
-                step.step(new StepNoise.SeededPhilox(1, counter[0]++, 1f), b, 0.01);
+                step.parameters().step(new StepNoise.SeededPhilox(1, counter[0]++, 1f), b, 0.01);
             });
             modes.put("dpdl4j-dp-hostnoise", () -> {
                 step.clippedSum(1.0);
-                step.step(new StepNoise.FromArray(noise), b, 0.01);
+                step.parameters().step(new StepNoise.FromArray(noise), b, 0.01);
             });
             modes.put("dpdl4j-dp-philox-readback", () -> {
                 step.clippedSum(1.0);
-                step.step(new StepNoise.SeededPhilox(1, counter[0]++, 1f), b, 0.01);
+                step.parameters().step(new StepNoise.SeededPhilox(1, counter[0]++, 1f), b, 0.01);
                 step.measures();
             });
             long end = System.nanoTime() + (long) (warmupSeconds * 1e9);

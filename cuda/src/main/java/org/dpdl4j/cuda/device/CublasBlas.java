@@ -31,6 +31,17 @@ final class CublasBlas implements Blas {
     }
 
     @Override
+    public void gemmStridedBatched(boolean transA, boolean transB, int m, int n, int k, float a, DeviceArray A, int lda,
+                                   long strideA, DeviceArray B, int ldb, long strideB, float b, DeviceArray C, int ldc,
+                                   long strideC, int count) {
+        alpha.put(0, a);
+        beta.put(0, b);
+        CudaCalls.cublas(cublas.cublasSgemmStridedBatched(handle, op(transA), op(transB), m, n, k, alpha,
+                CudaArray.of(A).pointer(), lda, strideA, CudaArray.of(B).pointer(), ldb, strideB, beta,
+                CudaArray.of(C).pointer(), ldc, strideC, count), "cublasSgemmStridedBatched");
+    }
+
+    @Override
     public void gemv(boolean transA, int m, int n, float a, DeviceArray A, int lda, DeviceArray x, float b, DeviceArray y) {
         alpha.put(0, a);
         beta.put(0, b);

@@ -10,6 +10,7 @@ import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.dpdl4j.cuda.engine.Backend;
 import org.dpdl4j.cuda.engine.Blas;
+import org.dpdl4j.cuda.engine.Convolutions;
 import org.dpdl4j.cuda.engine.DeviceArray;
 import org.dpdl4j.cuda.engine.Kernels;
 
@@ -31,6 +32,7 @@ public final class CudaBackend implements Backend {
     private final CudaKernels kernels;
     private final String target;
     private final ThreadLocal<Boolean> current = ThreadLocal.withInitial(() -> false);
+    private CudnnConvolutions convolutions;
     private FloatPointer staging;
     private long stagingFloats;
     private boolean closed;
@@ -177,6 +179,24 @@ public final class CudaBackend implements Backend {
         return kernels;
     }
 
+    /**
+     * cuDNN on the backend's stream, started on first use.
+     *
+     * @throws CudaUnavailableException when cuDNN's libraries cannot be loaded, naming them and the fix
+     */
+    @Override
+    public Convolutions convolutions() {
+        bind();
+        if (convolutions == null) {
+            String problem = CudaProbe.cudnnProblem();
+            if (problem != null) {
+                throw new CudaUnavailableException(problem);
+            }
+            convolutions = new CudnnConvolutions(this, stream);
+        }
+        return convolutions;
+    }
+
     @Override
     public void synchronize() {
         bind();
@@ -194,6 +214,10 @@ public final class CudaBackend implements Backend {
             return;
         }
         synchronize();
+        if (convolutions != null) {
+            convolutions.close();
+            convolutions = null;
+        }
         closed = true;
         cublas.cublasDestroy_v2(cublasHandle);
         cudart.cudaStreamDestroy(stream);

@@ -5,7 +5,7 @@ import org.bytedeco.cuda.global.cublas;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nvrtc;
 
-/** Turns the status codes of the CUDA runtime, the driver API, cuBLAS and NVRTC into exceptions that name the call. */
+/** Turns the status codes of the CUDA runtime, the driver API, cuBLAS, cuDNN and NVRTC into exceptions that name the call. */
 final class CudaCalls {
     private CudaCalls() {
     }
@@ -40,6 +40,14 @@ final class CudaCalls {
     static void nvrtc(int status, String call) {
         if (status != nvrtc.NVRTC_SUCCESS) {
             throw new CudaException(call + " failed: " + text(nvrtc.nvrtcGetErrorString(status)));
+        }
+    }
+
+    /** A cuDNN call. */
+    static void cudnn(int status, String call) {
+        if (status != org.bytedeco.cuda.global.cudnn.CUDNN_STATUS_SUCCESS) {
+            throw new CudaException(call + " failed: " + text(org.bytedeco.cuda.global.cudnn.cudnnGetErrorString(status))
+                    + " (status " + status + ")");
         }
     }
 

@@ -1,11 +1,12 @@
 package org.dpdl4j.cuda.device;
 
 import org.dpdl4j.cuda.engine.Activation;
+import org.dpdl4j.cuda.engine.ConvShape;
 import org.dpdl4j.cuda.engine.DeviceArray;
 import org.dpdl4j.cuda.engine.Kernels;
 import org.dpdl4j.cuda.engine.OutputLoss;
 
-/** The kernels of {@code dense_step.cu} launched on the backend's stream, arguments in the order of their signatures. */
+/** The kernels of {@code dp_step.cu} launched on the backend's stream, arguments in the order of their signatures. */
 final class CudaKernels implements Kernels {
     private final KernelCall launch;
 
@@ -18,9 +19,9 @@ final class CudaKernels implements Kernels {
     }
 
     @Override
-    public void biasActivation(DeviceArray z, DeviceArray bias, int b, int n, Activation f) {
-        launch.args().ptr(z).ptr(bias).i32(b).i32(n).i32(f.kind().code()).f32(f.slope());
-        run("bias_activation", (long) b * n);
+    public void biasActivation(DeviceArray z, DeviceArray bias, int count, int inner, int n, Activation f) {
+        launch.args().ptr(z).ptr(bias).i32(count).i32(inner).i32(n).i32(f.kind().code()).f32(f.slope());
+        run("bias_activation", count);
     }
 
     @Override
@@ -64,9 +65,47 @@ final class CudaKernels implements Kernels {
     }
 
     @Override
+    public void clipFactors(DeviceArray sq, DeviceArray norms, DeviceArray factors, int b, float clip) {
+        launch.args().ptr(sq).ptr(norms).ptr(factors).i32(b).f32(clip);
+        run("clip_factors", b);
+    }
+
+    @Override
+    public void scaleByExample(DeviceArray values, int count, int inner, int b, DeviceArray factors) {
+        launch.args().ptr(values).i32(count).i32(inner).i32(b).ptr(factors);
+        run("scale_by_example", count);
+    }
+
+    @Override
+    public void addColumnSquares(DeviceArray sq, DeviceArray g, int rows, int b, boolean first) {
+        launch.args().ptr(sq).ptr(g).i32(rows).i32(b).i32(first ? 1 : 0);
+        run("add_column_squares", b);
+    }
+
+    @Override
+    public void addGramDots(DeviceArray sq, DeviceArray gu, DeviceArray gd, int length, int b) {
+        launch.args().ptr(sq).ptr(gu).ptr(gd).i32(length).i32(b);
+        run("add_gram_dots", b);
+    }
+
+    @Override
+    public void im2col(DeviceArray x, DeviceArray cols, ConvShape s, int b) {
+        launch.args().ptr(x).ptr(cols).i32(b).i32(s.inC()).i32(s.inH()).i32(s.inW()).i32(s.kH()).i32(s.kW()).i32(s.sH())
+                .i32(s.sW()).i32(s.padH()).i32(s.padW()).i32(s.outH()).i32(s.outW());
+        run("im2col", (long) b * s.taps() * s.positions());
+    }
+
+    @Override
     public void noisySgd(DeviceArray params, DeviceArray grad, DeviceArray noise, int p, float divisor, float lr) {
         launch.args().ptr(params).ptr(grad).ptr(noise).i32(p).f32(divisor).f32(lr);
         run("noisy_sgd", p);
+    }
+
+    @Override
+    public void noisyNesterovs(DeviceArray params, DeviceArray v, DeviceArray grad, DeviceArray noise, int p, float divisor,
+                               float lr, float momentum) {
+        launch.args().ptr(params).ptr(v).ptr(grad).ptr(noise).i32(p).f32(divisor).f32(lr).f32(momentum);
+        run("noisy_nesterovs", p);
     }
 
     @Override

@@ -17,11 +17,20 @@ import java.util.concurrent.TimeUnit;
  * library of cudart needs the driver's {@code libcuda.so.1} and {@code libcudart.so.13}, that of cuBLAS
  * {@code libcublas.so.13} and {@code libcublasLt.so.13}, that of NVRTC {@code libnvrtc.so.13}), where each was found,
  * and what to do when one is missing. Found means present where the dynamic loader looks (LD_LIBRARY_PATH, the loader's
- * cache, the usual directories); loading them is {@link CudaProbe}'s job.
+ * cache, the usual directories); loading them is {@link CudaProbe}'s job. cuDNN ({@link #FOR_CONVOLUTIONS}) is needed for
+ * convolutional networks only.
  */
 public final class CudaLibraries {
     /** What each library is, for messages. */
     public static final Map<String, String> REQUIRED = requiredLibraries();
+
+    /** The cuDNN 9 libraries the JNI library of cuDNN needs: for convolutional networks only. */
+    public static final Map<String, String> FOR_CONVOLUTIONS = cudnnLibraries();
+
+    /** How to make cuDNN 9 visible. */
+    public static final String HOW_TO_FIX_CUDNN = "install cuDNN 9 for CUDA 13 (the pip package nvidia-cudnn-cu13, which"
+            + " PyTorch installs; its libraries are in site-packages/nvidia/cudnn/lib) and put its lib folder on"
+            + " LD_LIBRARY_PATH (the command above lists it with the others)";
 
     /** How to make the CUDA 13 libraries of a pip installation of PyTorch (or of the CUDA toolkit) visible. */
     public static final String HOW_TO_FIX = "put the CUDA 13 libraries on LD_LIBRARY_PATH before starting Java: from a"
@@ -44,24 +53,42 @@ public final class CudaLibraries {
         return m;
     }
 
+    private static Map<String, String> cudnnLibraries() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String part : new String[]{"ops", "cnn", "adv", "graph"}) {
+            m.put("libcudnn_" + part + ".so.9", "cuDNN 9 (" + part + ")");
+        }
+        return m;
+    }
+
     /** Each required library with the path it was found at, or empty. */
     public static Map<String, Optional<Path>> locate() {
+        return locate(REQUIRED);
+    }
+
+    /** Each of {@code libraries} with the path it was found at, or empty. */
+    public static Map<String, Optional<Path>> locate(Map<String, String> libraries) {
         List<Path> dirs = searchDirectories();
         Map<String, Path> cache = loaderCache();
         Map<String, Optional<Path>> out = new LinkedHashMap<>();
-        for (String lib : REQUIRED.keySet()) {
+        for (String lib : libraries.keySet()) {
             Optional<Path> found = dirs.stream().map(d -> d.resolve(lib)).filter(Files::exists).findFirst();
             out.put(lib, found.or(() -> Optional.ofNullable(cache.get(lib))));
         }
         return out;
     }
 
-    /** The libraries not found, each with what it is; empty when all are there. */
+    /** The required libraries not found, each with what it is; empty when all are there. */
     public static List<String> missing() {
+        return missing(REQUIRED);
+    }
+
+    /** The libraries of {@code libraries} not found, each with what it is; empty when all are there. */
+    public static List<String> missing(Map<String, String> libraries) {
         List<String> out = new ArrayList<>();
-        locate().forEach((lib, path) -> {
+        locate(libraries).forEach((lib, path) -> {
             if (path.isEmpty()) {
-                out.add(lib + " (" + REQUIRED.get(lib) + ")");
+                out.add(lib + " (" + libraries.get(lib) + ")");
             }
         });
         return out;

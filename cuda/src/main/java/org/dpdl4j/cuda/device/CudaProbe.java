@@ -23,6 +23,8 @@ public final class CudaProbe {
     static final int MIN_CAPABILITY = 75;
 
     private static volatile CudaStatus cached;
+    /** Why cuDNN cannot be used ("" when it can), probed once per JVM after {@link #status()}. */
+    private static volatile String cudnnCached;
 
     private CudaProbe() {
     }
@@ -39,6 +41,55 @@ public final class CudaProbe {
             }
         }
         return s;
+    }
+
+    /**
+     * Null when cuDNN (for convolutional networks) loads here; else what is missing and the fix. Dense networks do not
+     * need it.
+     */
+    public static String cudnnProblem() {
+        String s = cudnnCached;
+        if (s == null) {
+            synchronized (CudaProbe.class) {
+                if (cudnnCached == null) {
+                    cudnnCached = probeCudnn();
+                }
+                s = cudnnCached;
+            }
+        }
+        return s.isEmpty() ? null : s;
+    }
+
+    /** What the probe found about cuDNN: its libraries and version, for {@code doctor} and the device check. */
+    public static List<String> cudnnFacts() {
+        List<String> facts = new ArrayList<>();
+        CudaLibraries.locate(CudaLibraries.FOR_CONVOLUTIONS).forEach((lib, path) -> facts.add(String.format(Locale.ROOT,
+                "%-18s %s", lib, path.map(Path::toString).orElse("not found (" + CudaLibraries.FOR_CONVOLUTIONS.get(lib)
+                        + ", for convolutional networks)"))));
+        String problem = cudnnProblem();
+        facts.add("cuDNN              " + (problem == null ? "version " + org.bytedeco.cuda.global.cudnn.cudnnGetVersion()
+                + " loaded: convolutional networks can run" : "not usable: convolutional networks stay on the CPU"));
+        return facts;
+    }
+
+    private static String probeCudnn() {
+        CudaStatus s = status();
+        if (!s.usable()) {
+            return "the CUDA engine cannot run here: " + s.problem();
+        }
+        try {
+            Loader.load(org.bytedeco.cuda.global.cudnn.class);
+            return "";
+        } catch (Throwable e) {   // UnsatisfiedLinkError, or the class's initializer failing on it
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            List<String> missing = CudaLibraries.missing(CudaLibraries.FOR_CONVOLUTIONS);
+            return "the CUDA engine computes convolutional networks through cuDNN, which cannot be loaded: "
+                    + (missing.isEmpty() ? root.toString() : "missing " + String.join(", ", missing)) + "; "
+                    + CudaLibraries.HOW_TO_FIX_CUDNN;
+        }
     }
 
     private static CudaStatus probe() {

@@ -5,7 +5,7 @@ import org.dpdl4j.cuda.engine.DeviceArray;
 /**
  * One kernel launch being put together: its arguments in the order and C types of the kernel's signature, then the
  * launch. {@link KernelLaunch} queues it on the GPU; the tests record it to hold {@link CudaKernels} to the signatures
- * of {@code dense_step.cu}.
+ * of {@code dp_step.cu}.
  */
 interface KernelCall {
     /** Starts a new argument list. */

@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  * Packs a kernel's arguments and launches it on a stream. cuLaunchKernel takes an array of pointers, one to each
  * argument's value; the values go into one native block of 8-byte slots, reused by every launch (the driver copies
  * the arguments when the launch is queued). The order and the C types must be those of the kernel's signature in
- * {@code dense_step.cu}: device pointers as 8 bytes, {@code int} and {@code float} as 4, {@code double} and
+ * {@code dp_step.cu}: device pointers as 8 bytes, {@code int} and {@code float} as 4, {@code double} and
  * {@code unsigned long long} as 8.
  */
 final class KernelLaunch implements KernelCall {

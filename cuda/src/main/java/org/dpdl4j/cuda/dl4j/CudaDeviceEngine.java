@@ -1,5 +1,6 @@
 package org.dpdl4j.cuda.dl4j;
 
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.cuda.device.CudaBackend;
 import org.dpdl4j.cuda.device.CudaException;
 import org.dpdl4j.cuda.device.CudaProbe;
@@ -10,10 +11,14 @@ import org.dpdl4j.optim.DeviceEngine;
 import org.dpdl4j.optim.DeviceUnavailableException;
 import org.dpdl4j.optim.ExampleGradients;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
 /**
  * dpdl4j's CUDA engine as the core finds it ({@code META-INF/services/org.dpdl4j.optim.DeviceEngine}): usable when
  * {@link CudaProbe} finds a GPU of sm_75 or later, its driver and the CUDA 13 libraries; computes the float32 dense
- * networks {@link DenseModels} accepts.
+ * networks {@link DenseModels} accepts, and the convolutional ones {@link ConvNetModels} accepts where cuDNN 9 loads.
  */
 public final class CudaDeviceEngine implements DeviceEngine {
     @Override
@@ -24,7 +29,9 @@ public final class CudaDeviceEngine implements DeviceEngine {
     @Override
     public Report report() {
         CudaStatus s = CudaProbe.status();
-        return new Report(s.usable(), s.facts(), s.problem());
+        List<String> facts = new ArrayList<>(s.facts());
+        facts.addAll(CudaProbe.cudnnFacts());
+        return new Report(s.usable(), facts, s.problem());
     }
 
     @Override
@@ -34,6 +41,23 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public ExampleGradients open(DenseNetworkSpec spec) {
+        return onNewBackend(backend -> new CudaExampleGradients(spec, backend, true));
+    }
+
+    /** Null when the network's layers have CUDA computations and cuDNN loads here; else why not. */
+    @Override
+    public String whyNotConvolutional(MultiLayerNetwork net) {
+        String why = ConvNetModels.whyNot(net);
+        return why != null ? why : CudaProbe.cudnnProblem();
+    }
+
+    @Override
+    public ExampleGradients openConvolutional(MultiLayerNetwork net) {
+        return onNewBackend(backend -> CudaExampleGradients.convolutional(net, backend, true));
+    }
+
+    /** An engine on a backend of its own, which it closes; the backend is closed again if the engine cannot be made. */
+    private static ExampleGradients onNewBackend(Function<CudaBackend, ExampleGradients> engine) {
         CudaBackend backend;
         try {
             backend = CudaBackend.open();
@@ -41,7 +65,10 @@ public final class CudaDeviceEngine implements DeviceEngine {
             throw new DeviceUnavailableException("the CUDA engine cannot start: " + e.getMessage(), e);
         }
         try {
-            return new CudaExampleGradients(spec, backend, true);
+            return engine.apply(backend);
+        } catch (IllegalStateException | CudaException e) {   // cuDNN missing after all, or failing to start
+            backend.close();
+            throw new DeviceUnavailableException("the CUDA engine cannot start: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             backend.close();
             throw e;

@@ -19,7 +19,7 @@ public record Activation(Kind kind, float slope) {
             this.code = code;
         }
 
-        /** The constant of dense_step.cu ({@code ACT_...}). */
+        /** The constant of dp_step.cu ({@code ACT_...}). */
         public int code() {
             return code;
         }

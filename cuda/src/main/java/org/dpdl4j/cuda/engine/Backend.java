@@ -35,6 +35,13 @@ public interface Backend extends AutoCloseable {
 
     Kernels kernels();
 
+    /**
+     * The convolution and pooling passes (cuDNN on a GPU).
+     *
+     * @throws IllegalStateException when this backend cannot compute them (e.g. cuDNN is missing), saying why
+     */
+    Convolutions convolutions();
+
     /** Waits until the work queued so far has finished. */
     void synchronize();
 

@@ -6,12 +6,13 @@ import java.util.Arrays;
 
 /**
  * The engine's arithmetic in plain Java on the CPU: {@link JavaKernels} mirror the CUDA kernels operation by operation,
- * {@link JavaBlas} is the textbook column-major product. It needs no GPU and no ND4J, so the tests run the whole engine
+ * {@link JavaBlas} is the textbook column-major product, {@link JavaConvolutions} the textbook convolution and pooling. It needs no GPU and no ND4J, so the tests run the whole engine
  * with it, and the device check compares the GPU with it. Slow (naive products): for checks, not for training.
  */
 public final class JavaBackend implements Backend {
     private final Blas blas = new JavaBlas();
     private final Kernels kernels = new JavaKernels();
+    private final Convolutions convolutions = new JavaConvolutions();
 
     @Override
     public DeviceArray allocate(long length) {
@@ -64,6 +65,11 @@ public final class JavaBackend implements Backend {
     @Override
     public Kernels kernels() {
         return kernels;
+    }
+
+    @Override
+    public Convolutions convolutions() {
+        return convolutions;
     }
 
     @Override

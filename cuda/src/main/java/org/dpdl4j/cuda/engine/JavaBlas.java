@@ -26,6 +26,21 @@ final class JavaBlas implements Blas {
     }
 
     @Override
+    public void gemmStridedBatched(boolean transA, boolean transB, int m, int n, int k, float alpha, DeviceArray a, int lda,
+                                   long strideA, DeviceArray b, int ldb, long strideB, float beta, DeviceArray c, int ldc,
+                                   long strideC, int count) {
+        for (int j = 0; j < count; j++) {
+            gemm(transA, transB, m, n, k, alpha, rest(a, j * strideA), lda, rest(b, j * strideB), ldb, beta,
+                    rest(c, j * strideC), ldc);
+        }
+    }
+
+    /** The array from {@code offset} to its end. */
+    private static DeviceArray rest(DeviceArray a, long offset) {
+        return a.slice(offset, a.length() - offset);
+    }
+
+    @Override
     public void gemv(boolean transA, int m, int n, float alpha, DeviceArray a, int lda, DeviceArray x, float beta,
                      DeviceArray y) {
         JavaArray A = JavaArray.of(a);

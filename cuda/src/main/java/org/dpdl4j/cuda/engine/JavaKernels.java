@@ -1,20 +1,20 @@
 package org.dpdl4j.cuda.engine;
 
 /**
- * The kernels of {@code dense_step.cu} in Java, one loop per kernel over the same outputs with the same float and
+ * The kernels of {@code dp_step.cu} in Java, one loop per kernel over the same outputs with the same float and
  * double operations in the same order (the CUDA source is compiled without fused multiply-adds for that reason), so
  * that a test of the engine on this backend tests the arithmetic the GPU runs.
  */
 final class JavaKernels implements Kernels {
 
     @Override
-    public void biasActivation(DeviceArray za, DeviceArray biasArray, int b, int n, Activation f) {
+    public void biasActivation(DeviceArray za, DeviceArray biasArray, int count, int inner, int n, Activation f) {
         JavaArray z = JavaArray.of(za);
         JavaArray bias = JavaArray.of(biasArray);
-        for (int e = 0; e < b * n; e++) {
+        for (int e = 0; e < count; e++) {
             float v = z.get(e);
             if (bias != null) {
-                v += bias.get(e / b);
+                v += bias.get((e / inner) % n);
             }
             z.set(e, f.apply(v));
         }
@@ -147,6 +147,80 @@ final class JavaKernels implements Kernels {
     }
 
     @Override
+    public void clipFactors(DeviceArray sqArray, DeviceArray normArray, DeviceArray factorArray, int b, float clip) {
+        JavaArray sq = JavaArray.of(sqArray);
+        JavaArray norms = JavaArray.of(normArray);
+        JavaArray factors = JavaArray.of(factorArray);
+        for (int i = 0; i < b; i++) {
+            float norm = (float) Math.sqrt(sq.get(i));
+            float f = clip / norm;
+            f = f > 1.0f ? 1.0f : f;
+            norms.set(i, norm);
+            factors.set(i, f);
+        }
+    }
+
+    @Override
+    public void scaleByExample(DeviceArray valueArray, int count, int inner, int b, DeviceArray factorArray) {
+        JavaArray values = JavaArray.of(valueArray);
+        JavaArray factors = JavaArray.of(factorArray);
+        for (int e = 0; e < count; e++) {
+            values.set(e, values.get(e) * factors.get((e / inner) % b));
+        }
+    }
+
+    @Override
+    public void addColumnSquares(DeviceArray sqArray, DeviceArray gArray, int rows, int b, boolean first) {
+        JavaArray sq = JavaArray.of(sqArray);
+        JavaArray g = JavaArray.of(gArray);
+        for (int i = 0; i < b; i++) {
+            float s = 0.0f;
+            for (int r = 0; r < rows; r++) {
+                float v = g.get(i * rows + r);
+                s += v * v;
+            }
+            sq.set(i, first ? s : sq.get(i) + s);
+        }
+    }
+
+    @Override
+    public void addGramDots(DeviceArray sqArray, DeviceArray guArray, DeviceArray gdArray, int length, int b) {
+        JavaArray sq = JavaArray.of(sqArray);
+        JavaArray gu = JavaArray.of(guArray);
+        JavaArray gd = JavaArray.of(gdArray);
+        for (int i = 0; i < b; i++) {
+            float s = 0.0f;
+            for (int j = 0; j < length; j++) {
+                s += gu.get(i * length + j) * gd.get(i * length + j);
+            }
+            sq.set(i, sq.get(i) + s);
+        }
+    }
+
+    @Override
+    public void im2col(DeviceArray xArray, DeviceArray colArray, ConvShape s, int b) {
+        JavaArray x = JavaArray.of(xArray);
+        JavaArray cols = JavaArray.of(colArray);
+        int t = s.positions();
+        int k = s.taps();
+        int outW = s.outW();
+        for (int e = 0; e < b * k * t; e++) {
+            int pos = e % t;
+            int row = (e / t) % k;
+            int i = e / (t * k);
+            int ow = pos % outW;
+            int oh = pos / outW;
+            int kw = row % s.kW();
+            int kh = (row / s.kW()) % s.kH();
+            int ch = row / (s.kW() * s.kH());
+            int y = oh * s.sH() - s.padH() + kh;
+            int xw = ow * s.sW() - s.padW() + kw;
+            boolean inside = y >= 0 && y < s.inH() && xw >= 0 && xw < s.inW();
+            cols.set(e, inside ? x.get(((i * s.inC() + ch) * s.inH() + y) * s.inW() + xw) : 0.0f);
+        }
+    }
+
+    @Override
     public void noisySgd(DeviceArray paramArray, DeviceArray gradArray, DeviceArray noiseArray, int p, float divisor, float lr) {
         JavaArray params = JavaArray.of(paramArray);
         JavaArray grad = JavaArray.of(gradArray);
@@ -159,6 +233,28 @@ final class JavaKernels implements Kernels {
             g = g / divisor;
             grad.set(j, g);
             params.set(j, params.get(j) - g * lr);
+        }
+    }
+
+    @Override
+    public void noisyNesterovs(DeviceArray paramArray, DeviceArray stateArray, DeviceArray gradArray, DeviceArray noiseArray,
+                               int p, float divisor, float lr, float momentum) {
+        JavaArray params = JavaArray.of(paramArray);
+        JavaArray v = JavaArray.of(stateArray);
+        JavaArray grad = JavaArray.of(gradArray);
+        JavaArray noise = JavaArray.of(noiseArray);
+        float momentumT = -momentum - 1.0f;
+        for (int j = 0; j < p; j++) {
+            float g = grad.get(j);
+            if (noise != null) {
+                g += noise.get(j);
+            }
+            g = g / divisor;
+            grad.set(j, g);
+            float m = momentum * v.get(j);
+            float next = m - lr * g;
+            v.set(j, next);
+            params.set(j, params.get(j) - (m + momentumT * next));
         }
     }
 

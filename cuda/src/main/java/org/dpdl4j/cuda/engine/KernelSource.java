@@ -5,14 +5,15 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
-/** The CUDA C source of the engine's kernels ({@code dense_step.cu}), as NVRTC compiles it. */
+/** The CUDA C source of the engine's kernels ({@code dp_step.cu}), as NVRTC compiles it. */
 public final class KernelSource {
     /** The resource's name, also the program name NVRTC reports errors under. */
-    public static final String NAME = "dense_step.cu";
+    public static final String NAME = "dp_step.cu";
 
     /** The kernels' entry points, as {@code extern "C"} names. */
     public static final String[] KERNELS = {"bias_activation", "activation_backprop", "softmax_cross_entropy",
-        "sigmoid_cross_entropy", "squared_error", "add_ghost_norms", "clip_errors", "noisy_sgd", "add_philox_gaussian"};
+        "sigmoid_cross_entropy", "squared_error", "add_ghost_norms", "clip_errors", "noisy_sgd", "noisy_nesterovs", "add_philox_gaussian", "clip_factors", "scale_by_example",
+        "add_column_squares", "add_gram_dots", "im2col"};
 
     /**
      * The compile options besides the architecture: no fused multiply-adds, so that the kernels make the float operations

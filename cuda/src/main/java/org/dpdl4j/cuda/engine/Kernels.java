@@ -1,13 +1,16 @@
 package org.dpdl4j.cuda.engine;
 
 /**
- * The elementwise and per-example kernels of the DP step, one method per kernel of {@code dense_step.cu}, with the same
+ * The elementwise and per-example kernels of the DP step, one method per kernel of {@code dp_step.cu}, with the same
  * arguments in the same order. Activations and errors are column-major [b, n]; labels row-major. Arrays that may be
  * absent are null.
  */
 public interface Kernels {
-    /** z := f(z + bias) over [b, n]. */
-    void biasActivation(DeviceArray z, DeviceArray bias, int b, int n, Activation f);
+    /**
+     * z := f(z + bias) over {@code count} values whose unit is {@code (e / inner) % n}: a column-major [b, n] matrix
+     * (inner = b) or NCHW maps (inner = H W, n = C).
+     */
+    void biasActivation(DeviceArray z, DeviceArray bias, int count, int inner, int n, Activation f);
 
     /** eps := eps * f'(z) given a = f(z), over {@code count} elements. */
     void activationBackprop(DeviceArray eps, DeviceArray a, int count, Activation f);
@@ -25,8 +28,33 @@ public interface Kernels {
     /** Every row i of errors [b, cols] times min(1, clip / sqrt(sq[i])); norms[i] := sqrt(sq[i]). */
     void clipErrors(DeviceArray errors, int b, int cols, DeviceArray sq, DeviceArray norms, float clip);
 
+    /** norms[i] := sqrt(sq[i]), factors[i] := min(1, clip / norms[i]). */
+    void clipFactors(DeviceArray sq, DeviceArray norms, DeviceArray factors, int b, float clip);
+
+    /** values[e] *= factors[(e / inner) % b] over {@code count} values. */
+    void scaleByExample(DeviceArray values, int count, int inner, int b, DeviceArray factors);
+
+    /** sq[i] (+)= the squared length of column i of a column-major [rows, b] matrix; writes when {@code first}. */
+    void addColumnSquares(DeviceArray sq, DeviceArray g, int rows, int b, boolean first);
+
+    /** sq[i] += the dot product of example i's {@code length} values in gu and in gd. */
+    void addGramDots(DeviceArray sq, DeviceArray gu, DeviceArray gd, int length, int b);
+
+    /**
+     * Unfolds NCHW images x [b, c, h, w]: per example the K x T matrix (K = c kH kW taps, T = outH outW positions) of
+     * the values each output position sees, 0 in the padding.
+     */
+    void im2col(DeviceArray x, DeviceArray cols, ConvShape shape, int b);
+
     /** g = (grad + noise) / divisor kept in grad; params -= g * lr. */
     void noisySgd(DeviceArray params, DeviceArray grad, DeviceArray noise, int p, float divisor, float lr);
+
+    /**
+     * g = (grad + noise) / divisor kept in grad; then DL4J's Nesterov momentum with the state v:
+     * {@code m = momentum v; v := m - lr g; params -= m + (-momentum - 1) v}.
+     */
+    void noisyNesterovs(DeviceArray params, DeviceArray v, DeviceArray grad, DeviceArray noise, int p, float divisor, float lr,
+                        float momentum);
 
     /** grad[j] += std * z_j with z_j from Philox4x32-10 under {@code seed} at counter (j, 0, stream): NOT secure. */
     void addPhiloxGaussian(DeviceArray grad, int p, long seed, long stream, float std);

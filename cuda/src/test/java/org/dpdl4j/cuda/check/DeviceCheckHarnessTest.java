@@ -26,6 +26,9 @@ class DeviceCheckHarnessTest {
         assertTrue(out.contains("CHECK PASS mlp batch=256 C="), out);
         assertTrue(out.contains("clipping active") && out.contains("clipping inactive"), out);
         assertTrue(out.contains("Philox noise vs reference"), out);
+        assertTrue(out.contains("CHECK PASS mlp batch=128, SGD and Nesterovs segments: momentum after 3 private steps"), out);
+        assertTrue(out.contains("CHECK PASS cnn batch=64 C=") && out.contains("norms vs reference"), out);
+        assertTrue(out.matches("(?s).*CHECK PASS cnn batch=32 C=[^\\n]*clipping active\\): clipped sum vs double oracle.*"), out);
     }
 
     @Test
@@ -34,8 +37,12 @@ class DeviceCheckHarnessTest {
         new StepBenchmark(new JavaBackend(), "Java reference", new PrintStream(text, true, StandardCharsets.UTF_8), 2, 1, 0)
                 .run(CheckModels.LOGISTIC, 8);
         String out = text.toString(StandardCharsets.UTF_8);
+        new StepBenchmark(new JavaBackend(), "Java reference", new PrintStream(text, true, StandardCharsets.UTF_8), 2, 1, 0)
+                .run(CheckModels.CNN, 3);
+        out = text.toString(StandardCharsets.UTF_8);
         for (String mode : new String[]{"dpdl4j-plain", "dpdl4j-dp-philox", "dpdl4j-dp-hostnoise", "dpdl4j-dp-philox-readback"}) {
             assertTrue(out.contains("RESULT device=Java_reference model=logistic batch=8 mode=" + mode + " block_median_ms="), out);
+            assertTrue(out.contains("RESULT device=Java_reference model=cnn batch=3 mode=" + mode + " block_median_ms="), out);
         }
     }
 }

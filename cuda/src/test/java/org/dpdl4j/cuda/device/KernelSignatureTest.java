@@ -1,6 +1,7 @@
 package org.dpdl4j.cuda.device;
 
 import org.dpdl4j.cuda.engine.Activation;
+import org.dpdl4j.cuda.engine.ConvShape;
 import org.dpdl4j.cuda.engine.DeviceArray;
 import org.dpdl4j.cuda.engine.JavaBackend;
 import org.dpdl4j.cuda.engine.KernelSource;
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Every launch {@link CudaKernels} makes passes the arguments of the kernel's C signature in {@code dense_step.cu}, in
+ * Every launch {@link CudaKernels} makes passes the arguments of the kernel's C signature in {@code dp_step.cu}, in
  * order and with the same types (a device pointer, int, float, double, unsigned long long): the arguments of a GPU launch
  * are raw bytes, so a mismatch would not fail, it would compute with garbage.
  */
@@ -75,7 +76,12 @@ class KernelSignatureTest {
         Recording r = new Recording();
         CudaKernels k = new CudaKernels(r);
         DeviceArray a = new JavaBackend().allocate(64);
-        k.biasActivation(a, a, 4, 4, Activation.TANH);
+        k.biasActivation(a, a, 16, 4, 4, Activation.TANH);
+        k.clipFactors(a, a, a, 4, 1f);
+        k.scaleByExample(a, 16, 4, 4, a);
+        k.addColumnSquares(a, a, 4, 4, true);
+        k.addGramDots(a, a, a, 4, 4);
+        k.im2col(a, a, new ConvShape(1, 4, 4, 2, 2, 2, 1, 1, 0, 0), 1);
         k.activationBackprop(a, a, 16, Activation.RELU);
         k.outputLoss(OutputLoss.softmaxCrossEntropy(1e-10), a, a, a, 4, 4);
         k.outputLoss(OutputLoss.sigmoidCrossEntropy(1e-5), a, a, a, 4, 4);
@@ -83,6 +89,7 @@ class KernelSignatureTest {
         k.addGhostNorms(a, a, 4, 1, null, a, 4, 4, 4, true, true);
         k.clipErrors(a, 4, 4, a, a, 1f);
         k.noisySgd(a, a, null, 16, 2f, 0.1f);
+        k.noisyNesterovs(a, a, a, null, 16, 2f, 0.1f, 0.9f);
         k.addPhiloxGaussian(a, 16, 1L, 2L, 1f);
         assertEquals(signatures(), r.launched);
     }

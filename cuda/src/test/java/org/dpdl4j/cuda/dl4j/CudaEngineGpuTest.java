@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The engine on a real GPU: the same checks as on the reference backend (host engine and batch-of-one oracle, 1e-5,
- * clipping active and inactive), and the device's Philox noise equal to the reference's. Skipped, with the probe's
+ * clipping active and inactive) for dense and convolutional networks, training kept on the GPU equal to the host path,
+ * and the device's Philox noise equal to the reference's. Skipped, with the probe's
  * reason, where there is no usable GPU; never passed without one.
  */
 class CudaEngineGpuTest {
@@ -50,6 +51,44 @@ class CudaEngineGpuTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.dpdl4j.cuda.dl4j.ConvNetReferenceTest#networks")
+    void convolutionalNetworksEqualTheCpuEngineAndTheOracle(String name, MultiLayerNetwork net, int b) {
+        assumeTrue(CudaProbe.cudnnProblem() == null, "needs cuDNN 9 for CUDA 13 (the pip package nvidia-cudnn-cu13)");
+        var pre = (org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor)
+                net.getLayerWiseConfigurations().getInputPreProcess(0);
+        int pixels = (int) (pre.getNumChannels() * pre.getInputHeight() * pre.getInputWidth());
+        int classes = (int) net.getOutputLayer().getParam("b").length();
+        try (CudaExampleGradients engine = CudaExampleGradients.convolutional(net, CudaBackend.open(), true)) {
+            for (int batch : new int[]{b, 64}) {
+                INDArray x = org.nd4j.linalg.factory.Nd4j.rand(org.nd4j.linalg.api.buffer.DataType.FLOAT, batch, pixels);
+                INDArray y = org.nd4j.linalg.factory.Nd4j.zeros(org.nd4j.linalg.api.buffer.DataType.FLOAT, batch, classes);
+                for (int i = 0; i < batch; i++) {
+                    y.putScalar(i, i % classes, 1.0);
+                }
+                HostComparison.assertMatchesHost(engine, net, x, y, name + " on " + engine.describe() + ", batch " + batch);
+            }
+        }
+    }
+
+    @Test
+    void trainingKeptOnTheGpuEqualsTheHostPath() {
+        MultiLayerNetwork hostNet = ResidentTrainingTest.network(new org.nd4j.linalg.learning.config.Nesterovs(0.05, 0.9));
+        MultiLayerNetwork gpuNet = ResidentTrainingTest.network(new org.nd4j.linalg.learning.config.Nesterovs(0.05, 0.9));
+        try (var host = ResidentTrainingTest.trainer(hostNet, null);
+             var gpu = ResidentTrainingTest.trainer(gpuNet, new CudaExampleGradients(DpModelValidator.validate(gpuNet),
+                     CudaBackend.open(), true))) {
+            assertTrue(gpu.deviceResidence().startsWith("parameters, updater state and gradient stay on the device"));
+            for (int e = 0; e < 2; e++) {
+                host.fitEpoch();
+                gpu.fitEpoch();
+            }
+            ResidentTrainingTest.assertClose(hostNet.params(), gpuNet.params(), "parameters after two epochs on the GPU");
+            ResidentTrainingTest.assertClose(hostNet.getUpdater().getStateViewArray(), gpuNet.getUpdater().getStateViewArray(),
+                    "momentum after two epochs on the GPU");
+        }
+    }
+
     @Test
     void philoxNoiseEqualsTheReference() {
         MultiLayerNetwork net = EngineCases.network(Activation.RELU, Activation.SOFTMAX, LossFunction.MCXENT, new int[]{30, 20, 5});
@@ -61,13 +100,13 @@ class CudaEngineGpuTest {
              DenseDpStep onGpu = new DenseDpStep(backend, model);
              DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
             for (DenseDpStep s : new DenseDpStep[]{onGpu, onCpu}) {
-                s.setParameters(new float[p]);
+                s.parameters().set(new float[p]);
                 s.loadBatch(new float[0], new float[0], null, 0);
                 s.clippedSum(1.0);
-                s.step(new StepNoise.SeededPhilox(99, 5, 1f), 1.0, -1.0);   // params := 0 + noise
+                s.parameters().step(new StepNoise.SeededPhilox(99, 5, 1f), 1.0, -1.0);   // params := 0 + noise
             }
-            onGpu.readParameters(gpu);
-            onCpu.readParameters(cpu);
+            onGpu.parameters().read(gpu);
+            onCpu.parameters().read(cpu);
         }
         for (int j = 0; j < p; j++) {
             assertTrue(Math.abs(gpu[j] - cpu[j]) <= 1e-6f * Math.max(1f, Math.abs(cpu[j])), "draw " + j + ": " + gpu[j] + " vs " + cpu[j]);

@@ -67,6 +67,20 @@ class DeviceSelectionTest {
     }
 
     @Test
+    void withoutAGpuConvolutionalNetworksStayOnTheCpuAndCudaIsRefusedSayingWhy() {
+        assumeFalse(CudaProbe.status().usable(), "checks the machine without a usable CUDA GPU; this one has one");
+        MultiLayerNetwork cnn = org.dpdl4j.models.ModelKind.CNN.network(784, 10,
+                org.dpdl4j.models.ModelOptions.defaults().withDataType(DataType.FLOAT));
+        assertFalse(ExampleGradients.of(cnn, ComputeDevice.AUTO) instanceof CudaExampleGradients, "auto falls back to the CPU");
+        DeviceUnavailableException e = assertThrows(DeviceUnavailableException.class,
+                () -> ExampleGradients.of(cnn, ComputeDevice.CUDA));
+        assertTrue(e.getMessage().startsWith("--device cuda: ") && e.getMessage().contains(CudaProbe.status().problem()),
+                e.getMessage());
+        assertTrue(new CudaDeviceEngine().whyNotConvolutional(cnn).contains("cannot run here"),
+                "the engine computes the CNN but cannot run here: " + new CudaDeviceEngine().whyNotConvolutional(cnn));
+    }
+
+    @Test
     void theCpuIsAlwaysTheCpu() {
         assertFalse(ExampleGradients.of(MLP, ComputeDevice.CPU) instanceof CudaExampleGradients);
     }

@@ -37,7 +37,7 @@ class DeviceStepTest {
         SeededNoiseSource sameNoise = SeededNoiseSource.forKey(key);
         int p = (int) host.numParams();
         try (DenseDpStep step = new DenseDpStep(new JavaBackend(), DenseModels.of(DpModelValidator.validate(host)))) {
-            step.setParameters(host.params().toFloatVector());
+            step.parameters().set(host.params().toFloatVector());
             for (int s = 0; s < 3; s++) {
                 INDArray x = EngineCases.features(16 + s, sizes);
                 INDArray y = EngineCases.labels(LossFunction.MCXENT, 16 + s, sizes);
@@ -46,9 +46,9 @@ class DeviceStepTest {
                 sameNoise.writeGaussian(noise, z * clip);
                 step.loadBatch(EngineCases.rowMajor(x), EngineCases.rowMajor(y), null, 16 + s);
                 step.clippedSum(clip);
-                step.step(new StepNoise.FromArray(noise.toFloatVector()), divisor, lr);
+                step.parameters().step(new StepNoise.FromArray(noise.toFloatVector()), divisor, lr);
                 float[] got = new float[p];
-                step.readParameters(got);
+                step.parameters().read(got);
                 INDArray expected = host.params().castTo(DataType.DOUBLE).reshape(p);
                 double err = expected.sub(Nd4j.createFromArray(got).castTo(DataType.DOUBLE)).norm2Number().doubleValue()
                         / expected.norm2Number().doubleValue();

@@ -21,11 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The CUDA C kernels themselves, run on the CPU: {@code dense_step.cu} compiled as C++ by g++ behind a small shim
+ * The CUDA C kernels themselves, run on the CPU: {@code dp_step.cu} compiled as C++ by g++ behind a small shim
  * ({@code __global__} as nothing, {@code threadIdx}/{@code blockIdx} as globals, every launch emulated by looping over a
  * grid of 2 blocks of 64 threads, fewer than most kernels' outputs, so that the grid-stride loops go round), without contracted multiply-adds, and
  * compared with {@link JavaKernels} on the same inputs: the engine's CPU tests check the Java reference, this checks
- * that the CUDA source computes what the reference computes. Every kernel is a loop without shared memory or
+ * that the CUDA source computes what the reference computes. Each C call is the one the CUDA backend's launch makes for
+ * the same {@link Kernels} call (its arguments recorded in order, with their values), so the backend's packing of the
+ * arguments is checked too. Every kernel is a loop without shared memory or
  * synchronisation, so running its threads one after another is exact. Values agree to 1e-6 relative (exp and log come
  * from the C library here and from Java there).
  */
@@ -50,7 +52,16 @@ class KernelEmulationTest {
             }
             """;
 
-    /** One kernel call: its arrays, the C++ call, the same call on the Java reference, the arrays to compare. */
+    /** A call of one of the {@link Kernels}, its arrays by name. */
+    @FunctionalInterface
+    private interface KernelsCall {
+        void on(Kernels kernels, Map<String, DeviceArray> arrays);
+    }
+
+    /**
+     * One kernel call: its arrays, the C++ call (the arguments the CUDA backend's launch passes, recorded), the same
+     * call on the Java reference, the arrays to compare.
+     */
     private record Case(String name, Map<String, float[]> arrays, String call, Consumer<Map<String, DeviceArray>> java,
                         List<String> outputs) {
     }
@@ -67,36 +78,33 @@ class KernelEmulationTest {
         int n = 5;
         Activation[] acts = {Activation.IDENTITY, Activation.RELU, Activation.leakyRelu(0.1f), Activation.TANH, Activation.SIGMOID};
         for (Activation f : acts) {
-            String act = f.kind().code() + ", " + lit(f.slope());
             add("bias_act_" + f.kind() + f.slope(), arrays("z", gaussian(b * n, 3), "bias", gaussian(n, 1)),
-                    "bias_activation(z, bias, " + b + ", " + n + ", " + act + ")",
-                    m -> kernels.biasActivation(m.get("z"), m.get("bias"), b, n, f), "z");
+                    (k, m) -> k.biasActivation(m.get("z"), m.get("bias"), b * n, b, n, f), "z");
             add("backprop_" + f.kind() + f.slope(), arrays("eps", gaussian(b * n, 1), "a", activated(f, b * n)),
-                    "activation_backprop(eps, a, " + b * n + ", " + act + ")",
-                    m -> kernels.activationBackprop(m.get("eps"), m.get("a"), b * n, f), "eps");
+                    (k, m) -> k.activationBackprop(m.get("eps"), m.get("a"), b * n, f), "eps");
         }
-        add("bias_act_no_bias", arrays("z", gaussian(b * n, 3)), "bias_activation(z, (const float*) 0, " + b + ", " + n
-                + ", 2, 0.0f)", m -> kernels.biasActivation(m.get("z"), null, b, n, Activation.TANH), "z");
+        add("bias_act_no_bias", arrays("z", gaussian(b * n, 3)),
+                (k, m) -> k.biasActivation(m.get("z"), null, b * n, b, n, Activation.TANH), "z");
+        // NCHW maps: 3 examples of n channels of 4 x 3 positions, the bias per channel
+        add("bias_act_nchw", arrays("z", gaussian(3 * n * 12, 2), "bias", gaussian(n, 1)),
+                (k, m) -> k.biasActivation(m.get("z"), m.get("bias"), 3 * n * 12, 12, n, Activation.TANH), "z");
         for (double eps : new double[]{1e-10, 0.3}) {
             for (boolean soft : new boolean[]{false, true}) {
                 OutputLoss loss = OutputLoss.softmaxCrossEntropy(eps);
                 add("softmax_" + eps + soft, arrays("z", gaussian(b * n, 4), "y", labels(b, n, soft), "loss", new float[b]),
-                        "softmax_cross_entropy(z, y, loss, " + b + ", " + n + ", " + eps + ")",
-                        m -> kernels.outputLoss(loss, m.get("z"), m.get("y"), m.get("loss"), b, n), "z", "loss");
+                        (k, m) -> k.outputLoss(loss, m.get("z"), m.get("y"), m.get("loss"), b, n), "z", "loss");
             }
         }
         for (boolean soft : new boolean[]{false, true}) {
             OutputLoss loss = OutputLoss.sigmoidCrossEntropy(1e-5);
             add("sigmoid_xent_" + soft, arrays("z", gaussian(b * 3, 6), "y", binary(b * 3, soft), "loss", new float[b]),
-                    "sigmoid_cross_entropy(z, y, loss, " + b + ", 3, 1e-5)",
-                    m -> kernels.outputLoss(loss, m.get("z"), m.get("y"), m.get("loss"), b, 3), "z", "loss");
+                    (k, m) -> k.outputLoss(loss, m.get("z"), m.get("y"), m.get("loss"), b, 3), "z", "loss");
         }
         for (Activation f : new Activation[]{Activation.TANH, Activation.IDENTITY}) {
             for (boolean mean : new boolean[]{false, true}) {
                 OutputLoss loss = OutputLoss.squaredError(f, mean);
                 add("squared_" + f.kind() + mean, arrays("z", gaussian(b * n, 2), "y", gaussian(b * n, 1), "loss", new float[b]),
-                        "squared_error(z, y, loss, " + b + ", " + n + ", " + f.kind().code() + ", 0.0f, " + (mean ? 1 : 0) + ")",
-                        m -> kernels.outputLoss(loss, m.get("z"), m.get("y"), m.get("loss"), b, n), "z", "loss");
+                        (k, m) -> k.outputLoss(loss, m.get("z"), m.get("y"), m.get("loss"), b, n), "z", "loss");
             }
         }
         int nIn = 11;
@@ -108,9 +116,7 @@ class KernelEmulationTest {
                     int cs = rowMajor ? 1 : b;
                     add("ghost_" + rowMajor + given + first, arrays("sq", uniform(b, 5), "a", gaussian(b * nIn, 1),
                                     "asq", uniform(b, 9), "e", gaussian(b * n, 1)),
-                            "add_ghost_norms(sq, a, " + rs + ", " + cs + ", " + (given ? "asq" : "(const float*) 0") + ", e, " + b
-                                    + ", " + nIn + ", " + n + ", " + (bias ? 1 : 0) + ", " + (first ? 1 : 0) + ")",
-                            m -> kernels.addGhostNorms(m.get("sq"), m.get("a"), rs, cs, given ? m.get("asq") : null, m.get("e"),
+                                            (k, m) -> k.addGhostNorms(m.get("sq"), m.get("a"), rs, cs, given ? m.get("asq") : null, m.get("e"),
                                     b, nIn, n, bias, first), "sq");
                 }
             }
@@ -118,16 +124,39 @@ class KernelEmulationTest {
         float[] sq = uniform(b, 4);
         sq[3] = 0f;   // a zero gradient: factor 1
         add("clip", arrays("e", gaussian(b * 9, 1), "sq", sq, "norms", new float[b]),
-                "clip_errors(e, " + b + ", 9, sq, norms, 0.75f)",
-                m -> kernels.clipErrors(m.get("e"), b, 9, m.get("sq"), m.get("norms"), 0.75f), "e", "norms");
+                (k, m) -> k.clipErrors(m.get("e"), b, 9, m.get("sq"), m.get("norms"), 0.75f), "e", "norms");
         int p = 301;
         for (boolean noise : new boolean[]{true, false}) {
             add("sgd_" + noise, arrays("w", gaussian(p, 1), "g", gaussian(p, 5), "noise", gaussian(p, 2)),
-                    "noisy_sgd(w, g, " + (noise ? "noise" : "(const float*) 0") + ", " + p + ", 37.0f, 0.05f)",
-                    m -> kernels.noisySgd(m.get("w"), m.get("g"), noise ? m.get("noise") : null, p, 37f, 0.05f), "w", "g");
+                    (k, m) -> k.noisySgd(m.get("w"), m.get("g"), noise ? m.get("noise") : null, p, 37f, 0.05f), "w", "g");
         }
-        add("philox", arrays("g", gaussian(p, 1)), "add_philox_gaussian(g, " + p + ", 0x9E3779B97F4A7C15ull, 0xFFFFFFFF00000007ull, 1.5f)",
-                m -> kernels.addPhiloxGaussian(m.get("g"), p, 0x9E3779B97F4A7C15L, 0xFFFFFFFF00000007L, 1.5f), "g");
+        for (boolean noise : new boolean[]{true, false}) {
+            add("nesterovs_" + noise, arrays("w", gaussian(p, 1), "v", gaussian(p, 0.1), "g", gaussian(p, 5),
+                            "noise", gaussian(p, 2)),
+                                    (k, m) -> k.noisyNesterovs(m.get("w"), m.get("v"), m.get("g"), noise ? m.get("noise") : null, p, 37f,
+                            0.05f, 0.9f), "w", "v", "g");
+        }
+        float[] cs = uniform(b, 4);
+        cs[5] = 0f;
+        add("clip_factors", arrays("sq", cs, "norms", new float[b], "f", new float[b]),
+                (k, m) -> k.clipFactors(m.get("sq"), m.get("norms"), m.get("f"), b, 0.75f), "norms", "f");
+        for (int inner : new int[]{1, 7}) {
+            add("scale_" + inner, arrays("v", gaussian(b * 7, 1), "f", uniform(b, 1)),
+                    (k, m) -> k.scaleByExample(m.get("v"), b * 7, inner, b, m.get("f")), "v");
+        }
+        for (boolean first : new boolean[]{true, false}) {
+            add("column_squares_" + first, arrays("sq", uniform(b, 3), "g", gaussian(b * 13, 1)),
+                    (k, m) -> k.addColumnSquares(m.get("sq"), m.get("g"), 13, b, first), "sq");
+        }
+        add("gram_dots", arrays("sq", uniform(b, 3), "gu", gaussian(b * 16, 1), "gd", gaussian(b * 16, 1)),
+                (k, m) -> k.addGramDots(m.get("sq"), m.get("gu"), m.get("gd"), 16, b), "sq");
+        // strided, padded, non-square: 2 examples of 3 channels of 9 x 7, kernel 4 x 3, stride 2 x 1, padding 1 x 2
+        ConvShape conv = new ConvShape(3, 9, 7, 5, 4, 3, 2, 1, 1, 2);
+        int cols = 2 * conv.taps() * conv.positions();
+        add("im2col", arrays("x", gaussian(2 * conv.inSize(), 1), "cols", new float[cols]),
+                (k, m) -> k.im2col(m.get("x"), m.get("cols"), conv, 2), "cols");
+        add("philox", arrays("g", gaussian(p, 1)),
+                (k, m) -> k.addPhiloxGaussian(m.get("g"), p, 0x9E3779B97F4A7C15L, 0xFFFFFFFF00000007L, 1.5f), "g");
 
         Map<String, float[]> fromCpp = runCpp(gxx, dir);
         int compared = 0;
@@ -202,9 +231,16 @@ class KernelEmulationTest {
         return text;
     }
 
-    private void add(String name, Map<String, float[]> arrays, String call, Consumer<Map<String, DeviceArray>> java,
-                     String... outputs) {
-        cases.add(new Case(name.replace('.', '_').replace('-', 'm'), arrays, call, java, List.of(outputs)));
+    /** A case whose C++ call is what the CUDA backend's launch of {@code call} passes, array arguments by name. */
+    private void add(String name, Map<String, float[]> arrays, KernelsCall call, String... outputs) {
+        String cpp = org.dpdl4j.cuda.device.LaunchText.of(k -> call.on(k, placeholders(arrays.keySet())));
+        cases.add(new Case(name.replace('.', '_').replace('-', 'm'), arrays, cpp, m -> call.on(kernels, m), List.of(outputs)));
+    }
+
+    private static Map<String, DeviceArray> placeholders(java.util.Set<String> names) {
+        Map<String, DeviceArray> m = new LinkedHashMap<>();
+        names.forEach(n -> m.put(n, org.dpdl4j.cuda.device.LaunchText.named(n)));
+        return m;
     }
 
     private static Map<String, float[]> arrays(Object... nameThenValues) {

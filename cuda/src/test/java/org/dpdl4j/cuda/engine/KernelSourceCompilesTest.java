@@ -26,7 +26,7 @@ class KernelSourceCompilesTest {
         assumeTrue(nvcc != null, "needs nvcc on the PATH to compile the CUDA kernels (a CUDA toolkit)");
         Path source = dir.resolve(KernelSource.NAME);
         Files.writeString(source, KernelSource.text());
-        Path ptx = dir.resolve("dense_step.ptx");
+        Path ptx = dir.resolve("dp_step.ptx");
         List<String> command = new ArrayList<>(List.of(nvcc.toString(), "-ptx", "-arch=sm_90"));
         command.addAll(List.of(KernelSource.OPTIONS));
         command.addAll(List.of("-o", ptx.toString(), source.toString()));

@@ -1,9 +1,11 @@
-// The kernels of dpdl4j's DP step for float32 networks of dense layers, compiled at run time by NVRTC for the device
-// found (no #include: NVRTC has no standard headers; only built-in device functions are used).
+// The kernels of dpdl4j's DP step for float32 networks (dense layers, and convolutions with max pooling), compiled at
+// run time by NVRTC for the device found (no #include: NVRTC has no standard headers; only built-in device functions
+// are used).
 //
-// Layouts: an activation or error matrix of a batch of b examples and n units is column-major, element (i, k) at
-// i + k * b (cuBLAS's layout, so that every product is one cuBLAS call). Labels come row-major from the host, element
-// (i, k) at i * n + k. Every kernel is a grid-stride loop over its outputs, so any grid size is correct.
+// Layouts: a dense layer's activation or error matrix of a batch of b examples and n units is column-major, element
+// (i, k) at i + k * b (cuBLAS's layout, so that every product is one cuBLAS call). Labels come row-major from the host,
+// element (i, k) at i * n + k. Convolutional activations and errors are NCHW, example after example. Every kernel is a
+// grid-stride loop over its outputs, so any grid size is correct.
 //
 // Each kernel mirrors a method of org.dpdl4j.cuda.engine.JavaKernels, the reference the CPU tests check against dpdl4j's
 // host engine; the two must compute the same float operations in the same order. Compiled with --fmad=false, so that
@@ -48,12 +50,14 @@ __device__ __forceinline__ float times_derivative(float a, float eps, int act, f
     return eps;
 }
 
-// z := f(z + bias) over a column-major [b, n] matrix; bias may be null (0).
-extern "C" __global__ void bias_activation(float* z, const float* bias, int b, int n, int act, float slope) {
-    GRID_STRIDE(e, b * n) {
+// z := f(z + bias) over count values whose unit is (e / inner) % n: a column-major [b, n] matrix (inner = b) or NCHW
+// maps (inner = H * W, n = C); bias may be null (0).
+extern "C" __global__ void bias_activation(float* z, const float* bias, int count, int inner, int n, int act,
+                                           float slope) {
+    GRID_STRIDE(e, count) {
         float v = z[e];
         if (bias != 0) {
-            v += bias[e / b];
+            v += bias[(e / inner) % n];
         }
         z[e] = activate(v, act, slope);
     }
@@ -175,6 +179,76 @@ extern "C" __global__ void clip_errors(float* errors, int b, int cols, const flo
     }
 }
 
+// The clipping factors of a convolutional network: norms[i] := sqrt(sq[i]), factors[i] := min(1, C / norms[i]) (as
+// clip_errors computes them; a zero norm gives factor 1).
+extern "C" __global__ void clip_factors(const float* sq, float* norms, float* factors, int b, float clip) {
+    GRID_STRIDE(i, b) {
+        float norm = sqrtf(sq[i]);
+        float f = clip / norm;
+        f = f > 1.0f ? 1.0f : f;
+        norms[i] = norm;
+        factors[i] = f;
+    }
+}
+
+// values[e] *= factors[(e / inner) % b] over count values: the rows of a column-major [b, n] block (inner = 1), or
+// example after example (inner = the values of one example).
+extern "C" __global__ void scale_by_example(float* values, int count, int inner, int b, const float* factors) {
+    GRID_STRIDE(e, count) {
+        values[e] *= factors[(e / inner) % b];
+    }
+}
+
+// sq[i] (+)= the squared length of column i of a column-major [rows, b] matrix (each example's materialised gradient);
+// writes instead of adding when first.
+extern "C" __global__ void add_column_squares(float* sq, const float* g, int rows, int b, int first) {
+    GRID_STRIDE(i, b) {
+        float s = 0.0f;
+        const float* column = g + (long long) i * rows;
+        for (int r = 0; r < rows; r++) {
+            s += column[r] * column[r];
+        }
+        sq[i] = first ? s : sq[i] + s;
+    }
+}
+
+// sq[i] += <gu_i, gd_i> over the length of one example's Gram matrices (ghost norm of a convolution:
+// <U_i U_i^T, D_i D_i^T>), the examples' matrices one after another.
+extern "C" __global__ void add_gram_dots(float* sq, const float* gu, const float* gd, int length, int b) {
+    GRID_STRIDE(i, b) {
+        float s = 0.0f;
+        const float* u = gu + (long long) i * length;
+        const float* d = gd + (long long) i * length;
+        for (int j = 0; j < length; j++) {
+            s += u[j] * d[j];
+        }
+        sq[i] += s;
+    }
+}
+
+// Unfolds NCHW images x [b, c, h, w] for a convolution: cols holds, example after example, the K x T matrix (K =
+// c * kH * kW rows in (channel, kernel row, kernel column) order, T = outH * outW columns) of the input values each
+// output position sees; taps outside the image (the padding) are 0. Per example it is the column-major T x K matrix
+// U_i whose products give the per-example norms.
+extern "C" __global__ void im2col(const float* x, float* cols, int b, int c, int h, int w, int kH, int kW, int sH, int sW,
+                                  int padH, int padW, int outH, int outW) {
+    int t = outH * outW;
+    int k = c * kH * kW;
+    GRID_STRIDE(e, b * k * t) {
+        int pos = e % t;
+        int row = (e / t) % k;
+        int i = e / (t * k);
+        int ow = pos % outW;
+        int oh = pos / outW;
+        int kw = row % kW;
+        int kh = (row / kW) % kH;
+        int ch = row / (kW * kH);
+        int y = oh * sH - padH + kh;
+        int xw = ow * sW - padW + kw;
+        cols[e] = (y >= 0 && y < h && xw >= 0 && xw < w) ? x[(((long long) i * c + ch) * h + y) * w + xw] : 0.0f;
+    }
+}
+
 // The private SGD step: g = (clipped sum + noise) / divisor (noise may be null: already added, or none), kept in grad
 // as the released gradient; params -= g * lr.
 extern "C" __global__ void noisy_sgd(float* params, float* grad, const float* noise, int p, float divisor, float lr) {
@@ -186,6 +260,25 @@ extern "C" __global__ void noisy_sgd(float* params, float* grad, const float* no
         g = g / divisor;
         grad[j] = g;
         params[j] -= g * lr;
+    }
+}
+
+// The private step with DL4J's Nesterov momentum (libnd4j's nesterovs updater, then params -= update): g = (clipped
+// sum + noise) / divisor kept in grad; m = momentum v; v := m - lr g; params -= m + (-momentum - 1) v.
+extern "C" __global__ void noisy_nesterovs(float* params, float* v, float* grad, const float* noise, int p, float divisor,
+                                           float lr, float momentum) {
+    float momentumT = -momentum - 1.0f;
+    GRID_STRIDE(j, p) {
+        float g = grad[j];
+        if (noise != 0) {
+            g += noise[j];
+        }
+        g = g / divisor;
+        grad[j] = g;
+        float m = momentum * v[j];
+        float next = m - lr * g;
+        v[j] = next;
+        params[j] -= m + momentumT * next;
     }
 }
 
