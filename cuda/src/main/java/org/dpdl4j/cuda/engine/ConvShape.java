@@ -60,4 +60,40 @@ public record ConvShape(int inC, int inH, int inW, int outC, int kH, int kW, int
     public int outSize() {
         return outC * positions();
     }
+
+    /** One (output, input) pair a convolution multiplies, for one example: where the window of an output sits. */
+    public interface Tap {
+        /**
+         * @param co output channel
+         * @param oh output row
+         * @param ow output column
+         * @param ci input channel
+         * @param h  input row (inside the image: padding is skipped)
+         * @param w  input column (inside the image)
+         * @param kh window row
+         * @param kw window column
+         */
+        void at(int co, int oh, int ow, int ci, int h, int w, int kh, int kw);
+    }
+
+    /** Visits every (output, input) pair the convolution multiplies, skipping the padding's zeros. */
+    public void forEachTap(Tap tap) {
+        for (int co = 0; co < outC; co++) {
+            for (int oh = 0; oh < outH(); oh++) {
+                for (int ow = 0; ow < outW(); ow++) {
+                    for (int ci = 0; ci < inC; ci++) {
+                        for (int kh = 0; kh < kH; kh++) {
+                            int h = oh * sH - padH + kh;
+                            for (int kw = 0; kw < kW; kw++) {
+                                int w = ow * sW - padW + kw;
+                                if (h >= 0 && h < inH && w >= 0 && w < inW) {
+                                    tap.at(co, oh, ow, ci, h, w, kh, kw);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -199,24 +199,8 @@ public final class DoubleOracle {
     }
 
     private static void forEachTap(ConvShape s, Tap tap) {
-        for (int co = 0; co < s.outC(); co++) {
-            for (int oh = 0; oh < s.outH(); oh++) {
-                for (int ow = 0; ow < s.outW(); ow++) {
-                    for (int ci = 0; ci < s.inC(); ci++) {
-                        for (int kh = 0; kh < s.kH(); kh++) {
-                            int h = oh * s.sH() - s.padH() + kh;
-                            for (int kw = 0; kw < s.kW(); kw++) {
-                                int w = ow * s.sW() - s.padW() + kw;
-                                if (h >= 0 && h < s.inH() && w >= 0 && w < s.inW()) {
-                                    tap.at(co, oh * s.outW() + ow, ci, (ci * s.inH() + h) * s.inW() + w,
-                                            ((co * s.inC() + ci) * s.kH() + kh) * s.kW() + kw);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        s.forEachTap((co, oh, ow, ci, h, w, kh, kw) -> tap.at(co, oh * s.outW() + ow, ci, (ci * s.inH() + h) * s.inW() + w,
+                ((co * s.inC() + ci) * s.kH() + kh) * s.kW() + kw));
     }
 
     /** The loss of one example and dL/dz into delta, DL4J's formulas in double. */

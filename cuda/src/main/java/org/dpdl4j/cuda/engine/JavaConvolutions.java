@@ -46,7 +46,7 @@ final class JavaConvolutions implements Convolutions {
         for (int i = 0; i < b; i++) {
             int example = i;
             java.util.Arrays.fill(sums, 0);
-            forEachTap(s, (co, oh, ow, ci, h, v, kh, kw) -> sums[(ci * s.inH() + h) * s.inW() + v] +=
+            s.forEachTap((co, oh, ow, ci, h, v, kh, kw) -> sums[(ci * s.inH() + h) * s.inW() + v] +=
                     (double) dy.get(output(s, example, co, oh, ow)) * w.get(weight(s, co, ci, kh, kw)));
             for (int e = 0; e < sums.length; e++) {
                 dx.set(i * s.inSize() + e, (float) sums[e]);
@@ -62,7 +62,7 @@ final class JavaConvolutions implements Convolutions {
         double[] sums = new double[s.outC() * s.taps()];
         for (int i = 0; i < b; i++) {
             int example = i;
-            forEachTap(s, (co, oh, ow, ci, h, v, kh, kw) -> sums[weight(s, co, ci, kh, kw)] +=
+            s.forEachTap((co, oh, ow, ci, h, v, kh, kw) -> sums[weight(s, co, ci, kh, kw)] +=
                     (double) dy.get(output(s, example, co, oh, ow)) * x.get(input(s, example, ci, h, v)));
         }
         for (int e = 0; e < sums.length; e++) {
@@ -125,31 +125,6 @@ final class JavaConvolutions implements Convolutions {
             }
         }
         return best;
-    }
-
-    /** Visits every (output, input) pair a convolution multiplies, for one example. */
-    private interface Tap {
-        void at(int co, int oh, int ow, int ci, int h, int v, int kh, int kw);
-    }
-
-    private static void forEachTap(ConvShape s, Tap tap) {
-        for (int co = 0; co < s.outC(); co++) {
-            for (int oh = 0; oh < s.outH(); oh++) {
-                for (int ow = 0; ow < s.outW(); ow++) {
-                    for (int ci = 0; ci < s.inC(); ci++) {
-                        for (int kh = 0; kh < s.kH(); kh++) {
-                            int h = oh * s.sH() - s.padH() + kh;
-                            for (int kw = 0; kw < s.kW(); kw++) {
-                                int v = ow * s.sW() - s.padW() + kw;
-                                if (h >= 0 && h < s.inH() && v >= 0 && v < s.inW()) {
-                                    tap.at(co, oh, ow, ci, h, v, kh, kw);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 
     private static int input(ConvShape s, int i, int c, int h, int w) {
