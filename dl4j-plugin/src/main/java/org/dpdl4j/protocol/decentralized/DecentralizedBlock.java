@@ -6,7 +6,6 @@ import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.BatchSampler;
 import org.dpdl4j.optim.PerExampleGradients;
-import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeBatches;
@@ -87,21 +86,11 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
         INDArray models = models(input);
         PaddedBatch batch = batch(round);
         INDArray grad = Nd4j.create(type, nodes.length, p);
-        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
-        double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
-        var result = engine.clippedSum(models, batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(), clip, grad);
-        LocalGradients.scaleToLocalGradient(config, grad, expectedBatchSizes, samplers, batch.sizes(), type);
-        if (config.algorithm().isPrivate() && !exampleLevel) {
-            LocalGradients.clipRows(grad, config.clipNorm());
-        }
+        var result = LocalGradients.clippedLocalGradients(config, engine, models, batch, expectedBatchSizes, samplers, grad);
         if (config.algorithm().isPrivate()) {
             grad.addi(noise(round));
         }
-        double eta = config.learningRate().at(round);
-        if (config.weightDecay() > 0) {
-            models.muli(1.0 - eta * config.weightDecay());
-        }
-        models.subi(grad.muli(eta));
+        LocalGradients.descend(config, round, models, grad);
         return new DecentralizedBlockOutput(Rows.of(models), result.lossSums().toDoubleVector(), batch.sizes().clone());
     }
 

@@ -7,7 +7,6 @@ import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.SparseRowOperator;
 import org.dpdl4j.optim.BatchSampler;
 import org.dpdl4j.optim.PerExampleGradients;
-import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
@@ -168,27 +167,17 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         int n = graph.vertexCount();
         PaddedBatch batch = nextBatch(round);
         INDArray grad = Nd4j.create(type, n, engine.spec().numParams());
-        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
-        double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
-        var result = engine.clippedSum(params, batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(), clip, grad);
-        LocalGradients.scaleToLocalGradient(config, grad, expectedBatchSizes, samplers, batch.sizes(), type);
-        if (config.algorithm().isPrivate() && !exampleLevel) {
-            LocalGradients.clipRows(grad, config.clipNorm());
-        }
+        var result = LocalGradients.clippedLocalGradients(config, engine, params, batch, expectedBatchSizes, samplers, grad);
         measured(LocalGradients.meanBatchLoss(result.lossSums().toDoubleVector(), batch.sizes()));
         RoundNoise.Draw drawn = null;
         if (config.algorithm().isPrivate()) {
             drawn = noise.forRound(round);
             grad.addi(drawn.total());
         }
-        double eta = config.learningRate().at(round);
         INDArray before = observers.isEmpty() ? null : params.dup();
-        if (config.weightDecay() > 0) {
-            params.muli(1.0 - eta * config.weightDecay());
-        }
-        params.subi(grad.muli(eta));
+        LocalGradients.descend(config, round, params, grad);
         if (!observers.isEmpty()) {
-            RoundTap tap = new RoundTap(round, eta, config.weightDecay(), before, params, drawn == null ? null : drawn.edgeNoise(), graph);
+            RoundTap tap = new RoundTap(round, config.learningRate().at(round), config.weightDecay(), before, params, drawn == null ? null : drawn.edgeNoise(), graph);
             // Observers run outside the round's workspace, so what they compute and keep outlives the round.
             try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
                 for (RoundObserver o : observers) {

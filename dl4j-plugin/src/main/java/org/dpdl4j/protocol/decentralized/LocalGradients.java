@@ -11,6 +11,9 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
+import org.dpdl4j.optim.ClippedBatch;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.runtime.PaddedBatch;
 
 /**
  * The per-node parts of a decentralized round that one process and a block of nodes on a worker share: each node's
@@ -68,6 +71,36 @@ final class LocalGradients {
     static void clipRows(INDArray grad, double clip) {
         INDArray factors = Transforms.min(grad.norm2(1).rdivi(clip), 1.0, false);   // C / 0 = inf -> 1
         grad.muliColumnVector(factors.reshape(factors.length(), 1));
+    }
+
+    /**
+     * The first half of every node's round, the same in one process and on a block: the clipped sum of its batch
+     * (per example at example level), scaled to its local gradient, clipped as a whole at user level. Writes
+     * {@code grad} and returns the engine's result (the loss sums).
+     *
+     * @param expected the nodes' expected batch sizes when {@link #dividesByExpectedSize}, else null
+     */
+    static ClippedBatch clippedLocalGradients(DecentralizedConfig config, PerExampleGradients engine, INDArray models,
+                                              PaddedBatch batch, INDArray expected, List<BatchSampler> samplers,
+                                              INDArray grad) {
+        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
+        double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
+        ClippedBatch result = engine.clippedSum(models, batch.features(), batch.labels(), batch.mask(),
+                batch.featureSquaredNorms(), clip, grad);
+        scaleToLocalGradient(config, grad, expected, samplers, batch.sizes(), models.dataType());
+        if (config.algorithm().isPrivate() && !exampleLevel) {
+            clipRows(grad, config.clipNorm());
+        }
+        return result;
+    }
+
+    /** The second half of every node's round: weight decay, then the step along the (noisy) gradient, in place. */
+    static void descend(DecentralizedConfig config, long round, INDArray models, INDArray grad) {
+        double eta = config.learningRate().at(round);
+        if (config.weightDecay() > 0) {
+            models.muli(1.0 - eta * config.weightDecay());
+        }
+        models.subi(grad.muli(eta));
     }
 
     /** Mean over the nodes that saw examples of their mean batch loss; empty when no node saw one. */
