@@ -20,7 +20,7 @@ import org.dpdl4j.protocol.federated.NoiseSchedule;
 import org.dpdl4j.protocol.federated.ServerTrust;
 import org.dpdl4j.protocol.personalized.BudgetAllocation;
 import org.dpdl4j.protocol.recal.DecayingNoisePrivacy;
-import org.dpdl4j.protocol.relay.RandomWalkPrivacy;
+import org.dpdl4j.protocol.randomwalk.RandomWalkPrivacy;
 import org.junit.jupiter.api.Test;
 
 /**

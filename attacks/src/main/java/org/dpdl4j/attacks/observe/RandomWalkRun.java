@@ -10,7 +10,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
-import org.dpdl4j.protocol.relay.RandomWalkSgd;
+import org.dpdl4j.protocol.randomwalk.RandomWalkSgd;
 import org.dpdl4j.runtime.NodeData;
 import org.nd4j.linalg.api.ndarray.INDArray;
 

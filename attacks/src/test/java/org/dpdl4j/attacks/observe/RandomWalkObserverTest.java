@@ -14,7 +14,7 @@ import org.dpdl4j.attacks.LabelRows;
 import org.dpdl4j.attacks.TestNetworks;
 import org.dpdl4j.attacks.network.NetworkGradients;
 import org.dpdl4j.privacy.noise.NoiseKind;
-import org.dpdl4j.protocol.relay.RandomWalkSgd;
+import org.dpdl4j.protocol.randomwalk.RandomWalkSgd;
 import org.dpdl4j.runtime.NodeData;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.activations.Activation;

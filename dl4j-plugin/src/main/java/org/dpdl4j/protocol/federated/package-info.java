@@ -15,7 +15,7 @@
  *       {@link org.dpdl4j.protocol.federated.GopaAccountant}, {@link org.dpdl4j.protocol.federated.GopaCalibration}.</li>
  * </ul>
  *
- * <p>Random-walk SGD (spec 7.4) lives in {@code org.dpdl4j.protocol.relay}, and these runs are checkpointed by
+ * <p>Random-walk SGD (spec 7.4) lives in {@code org.dpdl4j.protocol.randomwalk}, and these runs are checkpointed by
  * {@code org.dpdl4j.runtime.RunCheckpoint}.
  */
 package org.dpdl4j.protocol.federated;

@@ -7,4 +7,4 @@
  * (that bound is marked as needing review). Server-based protocols are in {@code org.dpdl4j.protocol.federated} and
  * gossip protocols in {@code org.dpdl4j.protocol.decentralized}.
  */
-package org.dpdl4j.protocol.relay;
+package org.dpdl4j.protocol.randomwalk;

@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.relay;
+package org.dpdl4j.protocol.randomwalk;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.RdpAccountant;

@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.relay;
+package org.dpdl4j.protocol.randomwalk;
 
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.EpsilonBound;

@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.relay;
+package org.dpdl4j.protocol.randomwalk;
 
 /**
  * The settings of network-DP random-walk SGD (Cyffers and Bellet 2022; spec 7.4).

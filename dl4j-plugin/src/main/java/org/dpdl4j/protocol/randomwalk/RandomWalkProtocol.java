@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.relay;
+package org.dpdl4j.protocol.randomwalk;
 
 import static org.dpdl4j.runtime.options.PartyOptions.MACHINES;
 import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;

@@ -1,4 +1,4 @@
-package org.dpdl4j.protocol.relay;
+package org.dpdl4j.protocol.randomwalk;
 
 /**
  * The optional network-DP bound of random-walk SGD (spec 7.4) <b>[derived by the spec author; needs review
