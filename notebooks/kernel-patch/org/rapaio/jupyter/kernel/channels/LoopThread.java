@@ -16,8 +16,11 @@ import java.util.logging.Logger;
  *     without the control's it ignores shutdown and interrupt requests, without the heartbeat's a front end
  *     that watches the heartbeat takes it for dead.</li>
  * <li>An exception thrown by one turn of the loop is logged and the loop goes on. In the original it ends
- *     the thread, and with it the channel, for good (for instance a request read before the kernel has
- *     installed its message handlers).</li>
+ *     the thread, and with it the channel, for good. The kernel binds its sockets before it creates its
+ *     handler map, so a shell thread that polls at once can read Jupyter's first {@code kernel_info} request
+ *     while the map is still null: a NullPointerException in {@code Channels.getHandler}, seen in about one
+ *     start in twenty once the first change lets the thread poll that early. The request is then dropped, and
+ *     Jupyter, which asks every second until it gets a reply, asks again.</li>
  * </ul>
  */
 public final class LoopThread extends Thread {
@@ -40,8 +43,11 @@ public final class LoopThread extends Thread {
             try {
                 loopBody.run();
             } catch (RuntimeException e) {
-                // One bad message must not take the channel down: report it and poll again.
-                LOGGER.log(Level.SEVERE, getName() + ": the loop body failed; the loop goes on", e);
+                // One bad message must not take the channel down: report it and poll again. The kernel's log
+                // format leaves out stack traces, so the exception and where it was thrown go in the message.
+                StackTraceElement[] at = e.getStackTrace();
+                LOGGER.log(Level.SEVERE, getName() + ": " + e + (at.length > 0 ? " at " + at[0] : "")
+                        + "; the loop goes on", e);
             }
             try {
                 Thread.sleep(sleep);
