@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the dpdl4j notebooks need: the Jupyter command-line tools (Debian packages) and a Java
 # kernel for Jupyter, rapaio-jupyter-kernel, resolved from Maven Central with the project's Maven
-# wrapper. Safe to run again: whatever is already in place is checked and left alone.
+# wrapper, with a fix for a race that made one start in ten hang (notebooks/kernel-patch). Safe to run
+# again: whatever is already in place is checked and left alone.
 #
 # Environment:
 #   DPDL4J_KERNEL_NAME       name of the kernel (default: dpdl4j-java, the one the notebooks name); with
@@ -86,7 +87,28 @@ else
   say "kernel jar installed: $jar"
 fi
 
-# 4. kernel.json, the spec Jupyter reads to start the kernel (the same fields rapaio's own installer
+# 4. The kernel's start-up fix. In rapaio 3.0.1 (and up to 3.0.4) each socket-polling thread sets its
+#    "running" flag only after it has started, so a thread that gets the CPU first ends at once; about one
+#    start in ten on a busy two-core machine then never answers Jupyter (see kernel-patch/.../LoopThread.java).
+#    The class is compiled against the jar and put before it on the kernel's class path, where it replaces
+#    the jar's own. Written only when the compiled class differs, so a second run changes nothing.
+patch_source="$root/notebooks/kernel-patch/org/rapaio/jupyter/kernel/channels/LoopThread.java"
+patch_dir="$kernel_dir/patch"
+staged="$kernel_dir/.patch.partial"
+rm -rf "$staged"
+"$(dirname "$java_bin")/javac" --release 17 -cp "$jar" -d "$staged" "$patch_source" \
+  || fail "could not compile $patch_source against $jar"
+patch_class=org/rapaio/jupyter/kernel/channels/LoopThread.class
+if cmp -s "$staged/$patch_class" "$patch_dir/$patch_class"; then
+  rm -rf "$staged"
+  say "kernel start-up fix already in place: $patch_dir"
+else
+  rm -rf "$patch_dir"
+  mv "$staged" "$patch_dir"
+  say "kernel start-up fix installed: $patch_dir"
+fi
+
+# 5. kernel.json, the spec Jupyter reads to start the kernel (the same fields rapaio's own installer
 #    writes: the RJK_* variables configure the kernel; the Maven cache of %dependency stays in the kernel
 #    directory). Written only when it differs, so a second run changes nothing.
 json_string() { # a JSON string literal
@@ -98,7 +120,8 @@ argv="$(json_string "$java_bin")"
 for opt in ${DPDL4J_KERNEL_JAVA_OPTS:-}; do
   argv+=", $(json_string "$opt")"
 done
-argv+=", \"-jar\", $(json_string "$jar"), \"{connection_file}\""
+# -cp instead of -jar, so that the fix comes first; the jar's manifest names only its main class.
+argv+=", \"-cp\", $(json_string "$patch_dir:$jar"), \"org.rapaio.jupyter.kernel.MainApp\", \"{connection_file}\""
 kernel_json="$(cat <<EOF
 {
   "argv": [$argv],
