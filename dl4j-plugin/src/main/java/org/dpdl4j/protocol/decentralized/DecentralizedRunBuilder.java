@@ -6,14 +6,10 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.Topologies;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
-import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.DataShape;
@@ -25,6 +21,7 @@ import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.options.PartyOptions;
+import org.dpdl4j.runtime.PrivateRunBuilder;
 
 /**
  * Sets up a decentralized run (D-SGD, Decor, LDP, CDP) from what a user decides, with the library's defaults for
@@ -43,7 +40,7 @@ import org.dpdl4j.runtime.options.PartyOptions;
  * run.runToEnd();
  * }</pre>
  */
-public final class DecentralizedRunBuilder {
+public final class DecentralizedRunBuilder extends PrivateRunBuilder<DecentralizedRunBuilder> {
     private DecentralizedAlgorithm algorithm;
     private MultiLayerNetwork template;
     private Graph graph;
@@ -61,17 +58,11 @@ public final class DecentralizedRunBuilder {
     private LearningRate learningRate;
     private double weightDecay;
     private long rounds;
-    private double targetEpsilon = Double.NaN;
-    private double delta = 1e-5;
-    private double budget = Double.NaN;
     private double sigmaCdp = Double.NaN;
     private double sigmaCor = Double.NaN;
     private Adversary adversary = Adversary.eavesdropper();
     private NoisePairChoice noisePair = NoisePairChoice.SMALLEST_SIGMA_CDP;
-    private NoiseKind noise = NoiseKind.SECURE;
-    private long seed = 1;
     private DecorCompatibility compatibility = DecorCompatibility.NONE;
-    private AccountantFactory accountants = AccountantFactory.standard();
     private RunSettings settings;
     private NoiseStreams streams;
     private DecentralizedCalibration.Result calibration;
@@ -168,29 +159,10 @@ public final class DecentralizedRunBuilder {
         return this;
     }
 
-    /** Calibrates the noise so that the planned rounds spend at most (epsilon, delta); the budget is epsilon. */
-    public DecentralizedRunBuilder target(double epsilon, double deltaValue) {
-        this.targetEpsilon = epsilon;
-        this.delta = deltaValue;
-        return this;
-    }
-
     /** Given noise levels instead of a target (sigma_cor only for Decor). */
     public DecentralizedRunBuilder noise(double sigmaCdpValue, double sigmaCorValue) {
         this.sigmaCdp = sigmaCdpValue;
         this.sigmaCor = sigmaCorValue;
-        return this;
-    }
-
-    /** delta of every epsilon (with given noise levels; default 1e-5). */
-    public DecentralizedRunBuilder delta(double value) {
-        this.delta = value;
-        return this;
-    }
-
-    /** Stops before a round that would take the spent epsilon above this (default: the target, else none). */
-    public DecentralizedRunBuilder budget(double epsilon) {
-        this.budget = epsilon;
         return this;
     }
 
@@ -206,26 +178,9 @@ public final class DecentralizedRunBuilder {
         return this;
     }
 
-    /** Where noise and sampling come from (default: secure). */
-    public DecentralizedRunBuilder noiseKind(NoiseKind value) {
-        this.noise = Objects.requireNonNull(value, "noise kind");
-        return this;
-    }
-
-    public DecentralizedRunBuilder seed(long value) {
-        this.seed = value;
-        return this;
-    }
-
     /** The Decor reference code's deviations (figures only; the ledger does not cover them). */
     public DecentralizedRunBuilder compatibility(DecorCompatibility value) {
         this.compatibility = Objects.requireNonNull(value, "compatibility");
-        return this;
-    }
-
-    /** The accountant of the ledger and of the calibration (default: {@link AccountantFactory#standard()}). */
-    public DecentralizedRunBuilder accountant(AccountantFactory value) {
-        this.accountants = Objects.requireNonNull(value, "accountant factory");
         return this;
     }
 
@@ -337,8 +292,7 @@ public final class DecentralizedRunBuilder {
         RunLedger ledger = null;
         if (dp) {
             privacy = DecentralizedPrivacy.of(config, g, adversary, minLocal);
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, targetEpsilon, delta),
-                    runStreams.isSecure());
+            ledger = ledger(privacy.relation(), runStreams.isSecure());
         }
         RunSettings recorded = settings != null ? settings : settingsOf(config, n);
         return new DecentralizedTrainer(template, g, w, local, config, runStreams, privacy, ledger, recorded, splitReport);

@@ -5,12 +5,8 @@ import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
-import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
@@ -20,6 +16,7 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.PrivateRunBuilder;
 
 /**
  * Sets up a FedAvg-family run (FedAvg, DP-FedAvg with local or central noise, GOPA): the clients' data (given or
@@ -27,7 +24,7 @@ import org.dpdl4j.runtime.options.RunSettings;
  * colluding set, or given), GOPA's pairwise-secret graph (a random k-out graph from the seed), the client and server
  * noise streams, and the ledger.
  */
-public final class FedAvgRunBuilder {
+public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> {
     private FedAvgVariant variant;
     private MultiLayerNetwork template;
     private List<NodeData> data;
@@ -43,17 +40,11 @@ public final class FedAvgRunBuilder {
     private boolean fixedSizeClients;
     private UpdateWeighting weighting = UpdateWeighting.UNIFORM;
     private double clip = Double.NaN;
-    private double targetEpsilon = Double.NaN;
     private double noiseMultiplier = Double.NaN;
     private double pairwiseMultiplier = Double.NaN;
-    private double delta = 1e-5;
-    private double budget = Double.NaN;
     private int gopaK = 3;
     private double colludingFraction;
     private CollusionAnalysis collusion = CollusionAnalysis.worstCase();
-    private NoiseKind noise = NoiseKind.SECURE;
-    private long seed = 1;
-    private AccountantFactory accountants = AccountantFactory.standard();
     private RunSettings settings;
     private String adversary = "-";
     private GopaAccountant gopa;
@@ -132,28 +123,10 @@ public final class FedAvgRunBuilder {
         return this;
     }
 
-    /** Calibrates the noise so that the planned rounds spend at most (epsilon, delta); the budget is epsilon. */
-    public FedAvgRunBuilder target(double epsilon, double deltaValue) {
-        this.targetEpsilon = epsilon;
-        this.delta = deltaValue;
-        return this;
-    }
-
     /** Given noise multipliers (noise std over S) instead of a target; the pairwise one for GOPA only. */
     public FedAvgRunBuilder noiseMultipliers(double privateMultiplier, double pairwise) {
         this.noiseMultiplier = privateMultiplier;
         this.pairwiseMultiplier = pairwise;
-        return this;
-    }
-
-    public FedAvgRunBuilder delta(double value) {
-        this.delta = value;
-        return this;
-    }
-
-    /** Stops before a round that would take the spent epsilon above this (default: the target, else none). */
-    public FedAvgRunBuilder budget(double epsilon) {
-        this.budget = epsilon;
         return this;
     }
 
@@ -167,21 +140,6 @@ public final class FedAvgRunBuilder {
     public FedAvgRunBuilder colluders(double fraction, CollusionAnalysis analysis) {
         this.colludingFraction = fraction;
         this.collusion = Objects.requireNonNull(analysis, "collusion analysis");
-        return this;
-    }
-
-    public FedAvgRunBuilder noiseKind(NoiseKind value) {
-        this.noise = Objects.requireNonNull(value, "noise kind");
-        return this;
-    }
-
-    public FedAvgRunBuilder seed(long value) {
-        this.seed = value;
-        return this;
-    }
-
-    public FedAvgRunBuilder accountant(AccountantFactory value) {
-        this.accountants = Objects.requireNonNull(value, "accountant factory");
         return this;
     }
 
@@ -271,8 +229,7 @@ public final class FedAvgRunBuilder {
         RunLedger ledger = null;
         if (variant.isPrivate()) {
             privacy = FedAvgPrivacy.of(config, n, gopa);
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, targetEpsilon, delta),
-                    noise.isSecure());
+            ledger = ledger(privacy.relation(), noise.isSecure());
         }
         adversary = gopa != null ? gopa.describeAdversary() : variant == FedAvgVariant.DP_LOCAL ? "the server and eavesdroppers"
                 : variant == FedAvgVariant.DP_CENTRAL ? "anyone who sees the broadcast models (the server is trusted)" : "-";

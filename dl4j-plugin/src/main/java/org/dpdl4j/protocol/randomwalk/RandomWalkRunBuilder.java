@@ -3,12 +3,9 @@ package org.dpdl4j.protocol.randomwalk;
 import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
-import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryCheck;
@@ -17,13 +14,14 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.PrivateRunBuilder;
 
 /**
  * Sets up a random-walk SGD run: the parties' data (given or split from a training set), the token's path (drawn
  * up front from the server-free sampling stream, independent of the data), the noise (calibrated so that the most
  * visited party stays within the target, or given) and the ledger, which charges each visit to the visited party.
  */
-public final class RandomWalkRunBuilder {
+public final class RandomWalkRunBuilder extends PrivateRunBuilder<RandomWalkRunBuilder> {
     private MultiLayerNetwork template;
     private List<NodeData> data;
     private TrainingSet splitSet;
@@ -32,14 +30,8 @@ public final class RandomWalkRunBuilder {
     private long steps;
     private double stepSize = Double.NaN;
     private double gradientBound = Double.POSITIVE_INFINITY;
-    private double targetEpsilon = Double.NaN;
     private double sigma = Double.NaN;
-    private double delta = 1e-5;
-    private double budget = Double.NaN;
     private int batchSize;
-    private NoiseKind noise = NoiseKind.SECURE;
-    private long seed = 1;
-    private AccountantFactory accountants = AccountantFactory.standard();
     private RunSettings settings;
 
     RandomWalkRunBuilder() {
@@ -82,48 +74,15 @@ public final class RandomWalkRunBuilder {
         return this;
     }
 
-    /** Calibrates sigma so that the most visited party spends at most (epsilon, delta); the budget is epsilon. */
-    public RandomWalkRunBuilder target(double epsilon, double deltaValue) {
-        this.targetEpsilon = epsilon;
-        this.delta = deltaValue;
-        return this;
-    }
-
     /** A given noise std instead of a target (0 for a non-private walk). */
     public RandomWalkRunBuilder sigma(double value) {
         this.sigma = value;
         return this;
     }
 
-    public RandomWalkRunBuilder delta(double value) {
-        this.delta = value;
-        return this;
-    }
-
-    /** Stops before a hop that would take the spent epsilon above this (default: the target, else none). */
-    public RandomWalkRunBuilder budget(double epsilon) {
-        this.budget = epsilon;
-        return this;
-    }
-
     /** Examples of a local gradient, uniform without replacement; 0 (default) for the party's full dataset. */
     public RandomWalkRunBuilder batchSize(int value) {
         this.batchSize = value;
-        return this;
-    }
-
-    public RandomWalkRunBuilder noiseKind(NoiseKind value) {
-        this.noise = Objects.requireNonNull(value, "noise kind");
-        return this;
-    }
-
-    public RandomWalkRunBuilder seed(long value) {
-        this.seed = value;
-        return this;
-    }
-
-    public RandomWalkRunBuilder accountant(AccountantFactory value) {
-        this.accountants = Objects.requireNonNull(value, "accountant factory");
         return this;
     }
 
@@ -178,8 +137,7 @@ public final class RandomWalkRunBuilder {
         RunLedger ledger = null;
         if (s > 0) {
             privacy = new RandomWalkPrivacy(visits, gradientBound, s, delta);
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, byTarget ? targetEpsilon : Double.NaN, delta),
-                    noise.isSecure());
+            ledger = ledger(privacy.relation(), noise.isSecure());
         }
         return new RandomWalkSgd(template, local, config, streams, path, privacy, ledger,
                 settings != null ? settings : RunSettings.empty(), report);

@@ -6,12 +6,8 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.SymmetricEigendecomposition;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
-import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryCheck;
@@ -20,6 +16,7 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.PrivateRunBuilder;
 
 /**
  * Sets up a run of any algorithm of the DP-RECAL comparison: the agents' data (given, or split from a training
@@ -30,7 +27,7 @@ import org.dpdl4j.runtime.options.RunSettings;
  * each agent is calibrated for its own count, or for a planned LCI (then an agent activated more often stops
  * publishing when its budget is spent).
  */
-public final class PrimalDualRunBuilder {
+public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunBuilder> {
     private final PrimalDualAlgorithm algorithm;
     private MultiLayerNetwork template;
     private List<NodeData> data;
@@ -46,14 +43,8 @@ public final class PrimalDualRunBuilder {
     private double alpha = Double.NaN;
     private double clip = Double.POSITIVE_INFINITY;
     private double zeta = 1;
-    private double targetEpsilon = Double.NaN;
     private double noiseMultiplier = Double.NaN;
-    private double delta = 1e-5;
-    private double budget = Double.NaN;
     private long plannedLci;
-    private NoiseKind noise = NoiseKind.SECURE;
-    private long seed = 1;
-    private AccountantFactory accountants = AccountantFactory.standard();
     private RunSettings settings = RunSettings.empty();
     private CompositeProblem problem;
 
@@ -139,27 +130,9 @@ public final class PrimalDualRunBuilder {
         return this;
     }
 
-    /** Calibrates every agent's sigma to (epsilon, delta); the budget is epsilon unless given. */
-    public PrimalDualRunBuilder target(double epsilon, double deltaValue) {
-        this.targetEpsilon = epsilon;
-        this.delta = deltaValue;
-        return this;
-    }
-
     /** sigma_i = z Delta_i instead of a target. */
     public PrimalDualRunBuilder noiseMultiplier(double z) {
         this.noiseMultiplier = z;
-        return this;
-    }
-
-    public PrimalDualRunBuilder delta(double value) {
-        this.delta = value;
-        return this;
-    }
-
-    /** The largest epsilon an agent may reach (default: the target, else no limit). */
-    public PrimalDualRunBuilder budget(double epsilon) {
-        this.budget = epsilon;
         return this;
     }
 
@@ -169,21 +142,6 @@ public final class PrimalDualRunBuilder {
      */
     public PrimalDualRunBuilder plannedLci(long value) {
         this.plannedLci = value;
-        return this;
-    }
-
-    public PrimalDualRunBuilder noiseKind(NoiseKind value) {
-        this.noise = Objects.requireNonNull(value, "noise kind");
-        return this;
-    }
-
-    public PrimalDualRunBuilder seed(long value) {
-        this.seed = value;
-        return this;
-    }
-
-    public PrimalDualRunBuilder accountant(AccountantFactory value) {
-        this.accountants = Objects.requireNonNull(value, "accountant factory");
         return this;
     }
 
@@ -279,8 +237,7 @@ public final class PrimalDualRunBuilder {
                         : noiseMultiplier * sensitivity[i];
             }
             privacy = new DecayingNoisePrivacy(sensitivity, sigma, zeta);
-            ledger = new RunLedger(new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE),
-                    PrivacyBudget.of(budget, targetEpsilon, delta), noise.isSecure());
+            ledger = ledger(NeighbouringRelation.REPLACE_ONE, noise.isSecure());
         }
         MixingMatrix mixing = MixingMatrix.metropolisHastings(graph);
         CompositeRun run = switch (algorithm) {
