@@ -35,6 +35,7 @@ import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.EpochRun;
 import org.dpdl4j.runtime.NetworkState;
 import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.UpdateNoise;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -380,6 +381,13 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         r.put("noiseMultiplier", optimizer.noiseMultiplier());
         r.put("noiseStd", optimizer.noiseMultiplier() * config.clipNorm());
         return r;
+    }
+
+    /** The noise z C / B on the average of an expected B clipped per-example gradients, of norm at most C. */
+    @Override
+    public Optional<UpdateNoise> updateNoise() {
+        return Optional.of(new UpdateNoise(optimizer.noiseStd() / sampler.expectedBatchSize(), config.clipNorm(),
+                optimizer.model().numParams(), sampler.expectedBatchSize(), "clipped per-example gradients"));
     }
 
     /** The mechanism and what the steps taken so far spent ({@link #statement()}), then the ledger. */

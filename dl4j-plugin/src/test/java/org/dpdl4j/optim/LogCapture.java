@@ -8,16 +8,16 @@ import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /** What a logger writes while the capture is open, at the given level and above. */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
     private final Logger logger;
     private final Level before;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    LogCapture(Class<?> source, Level level) {
+    public LogCapture(Class<?> source, Level level) {
         this(source.getName(), level);
     }
 
-    LogCapture(String name, Level level) {
+    public LogCapture(String name, Level level) {
         logger = (Logger) LoggerFactory.getLogger(name);
         before = logger.getLevel();
         logger.setLevel(level);
@@ -26,12 +26,12 @@ final class LogCapture implements AutoCloseable {
     }
 
     /** The formatted messages so far. */
-    List<String> messages() {
+    public List<String> messages() {
         return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
     }
 
     /** Whether a message contains {@code text}. */
-    boolean contains(String text) {
+    public boolean contains(String text) {
         return messages().stream().anyMatch(m -> m.contains(text));
     }
 

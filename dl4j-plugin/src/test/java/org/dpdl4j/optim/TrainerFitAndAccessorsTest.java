@@ -69,4 +69,22 @@ class TrainerFitAndAccessorsTest {
             assertTrue(assertThrows(IllegalStateException.class, trainer::graph).getMessage().contains("use network()"));
         }
     }
+
+    @Test
+    void dpSgdWarnsWhenItsNoiseDwarfsTheAveragedGradient() {
+        DpSgdConfig small = DpSgdConfig.builder().clipNorm(1).noiseMultiplier(2).delta(1e-3).batchSize(2).epochs(1).build();
+        DpSgdConfig usual = DpSgdConfig.builder().clipNorm(1).noiseMultiplier(2).delta(1e-3).batchSize(50).epochs(1).build();
+        MultiLayerNetwork wide = TestNetworks.mlp(DataType.FLOAT, 3, Activation.TANH, 6, 64, 2);
+        try (LogCapture log = new LogCapture(org.dpdl4j.runtime.AbstractTrainingRun.class, ch.qos.logback.classic.Level.WARN)) {
+            try (PrivateTrainer usualRun = seeded(PrivateTrainer.builder(wide.clone(), usual)).build()) {
+                usualRun.step();
+            }
+            assertTrue(log.messages().isEmpty(), log.messages().toString());
+            try (PrivateTrainer smallRun = seeded(PrivateTrainer.builder(wide, small)).build()) {
+                smallRun.step();
+            }
+            assertTrue(log.contains("The noise dwarfs the signal") && log.contains("each of 578 parameters")
+                    && log.contains("an expected 2 clipped per-example gradients"), log.messages().toString());
+        }
+    }
 }
