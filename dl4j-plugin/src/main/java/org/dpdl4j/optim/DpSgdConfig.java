@@ -104,6 +104,11 @@ public record DpSgdConfig(double clipNorm, double noiseMultiplier, double target
         return defaultBudget ? s : s.with(RunOptions.EPSILON_BUDGET, epsilonBudget);
     }
 
+    /** The same settings calibrated to another target epsilon, which is also the budget (the noise multiplier is dropped). */
+    public DpSgdConfig withTargetEpsilon(double epsilon) {
+        return new DpSgdConfig(clipNorm, Double.NaN, epsilon, delta, batchSize, sampling, epochs, Double.NaN);
+    }
+
     /** The same settings with an explicit budget. */
     public DpSgdConfig withBudget(double budget) {
         return new DpSgdConfig(clipNorm, noiseMultiplier, targetEpsilon, delta, batchSize, sampling, epochs, budget);

@@ -19,14 +19,14 @@ import org.nd4j.linalg.factory.Nd4j;
  * @param features the examples along dimension 0, as the iterator gave them (rows or images)
  * @param labels   the label rows
  */
-record IteratorContents(INDArray features, INDArray labels) {
+public record IteratorContents(INDArray features, INDArray labels) {
 
     /**
      * Reads the iterator (reset before and after when it can be).
      *
      * @throws IllegalArgumentException for batches with masks, of differing shapes, or none at all
      */
-    static IteratorContents read(DataSetIterator iterator) {
+    public static IteratorContents read(DataSetIterator iterator) {
         Objects.requireNonNull(iterator, "iterator");
         List<INDArray> xs = new ArrayList<>();
         List<INDArray> ys = new ArrayList<>();
@@ -68,7 +68,7 @@ record IteratorContents(INDArray features, INDArray labels) {
     }
 
     /** The memory the examples hold, in words: read once, kept for the whole run. */
-    String describeCost() {
+    public String describeCost() {
         long bytes = (features.length() + labels.length()) * features.dataType().width();
         return String.format(Locale.ROOT, "%,d examples read from the iterator into memory: %s (features %s, labels %s, %s),"
                         + " kept for the run so that every step samples from all of them", features.size(0), size(bytes),
