@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The READMEs' examples are this package's {@link PrivateMlpExample} and {@link PrivateCnnExample} (the project
- * README's "use as a library") and
+ * The READMEs' examples are this package's {@link PrivateMlpExample}, {@link PrivateCnnExample} and
+ * {@link PrivateEarlyStoppingExample} (the project README's "use as a library") and
  * {@link DecorExample} (the library README's), word for word without their package line: so the build compiles
  * them, and these tests run them.
  */
@@ -32,6 +32,7 @@ class ReadmeExampleTest {
     void theReadmesShowTheCompiledExamples() throws Exception {
         assertShown(Path.of("..", "README.md"), "PrivateMlpExample.java");
         assertShown(Path.of("..", "README.md"), "PrivateCnnExample.java");
+        assertShown(Path.of("..", "README.md"), "PrivateEarlyStoppingExample.java");
         assertShown(Path.of("README.md"), "DecorExample.java");
     }
 
@@ -79,7 +80,23 @@ class ReadmeExampleTest {
             System.setOut(stdout);
         }
         String text = printed.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("epoch 5: epsilon spent 2.000") && text.contains("Privacy statement"), text);
+        assertTrue((text.contains("epsilon spent: 2.000") || text.contains("epsilon spent: 1.99"))
+                && text.contains("Privacy statement"), text);
         assertTrue(ModelSerializer.restoreMultiLayerNetwork(model.toFile()).numParams() > 0);
+    }
+
+    @Test
+    void theEarlyStoppingExampleStopsPrivatelyAndFeedsTheUi() {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            PrivateEarlyStoppingExample.main(new String[0]);
+        } finally {
+            System.setOut(stdout);
+        }
+        String text = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("EpochTerminationCondition after ") && text.contains("UI records: ")
+                && !text.contains("UI records: 0;") && text.contains("covers it for the training examples"), text);
     }
 }
