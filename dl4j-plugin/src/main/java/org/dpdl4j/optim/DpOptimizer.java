@@ -448,18 +448,22 @@ public final class DpOptimizer {
         net.guard();
     }
 
+    /** C, the per-example clipping norm. */
     public double clipNorm() {
         return clipNorm;
     }
 
+    /** z: the noise std on the clipped sum is z C. */
     public double noiseMultiplier() {
         return noiseMultiplier;
     }
 
+    /** The expected batch size the noisy sum is divided by. */
     public double divisor() {
         return divisor;
     }
 
+    /** Where the noise comes from. */
     public NoiseSource noiseSource() {
         return noise;
     }

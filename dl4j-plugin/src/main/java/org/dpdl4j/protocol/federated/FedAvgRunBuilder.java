@@ -61,11 +61,13 @@ public final class FedAvgRunBuilder {
     FedAvgRunBuilder() {
     }
 
+    /** Which protocol of the family: FedAvg, DP-FedAvg with local or central noise, or GOPA (required). */
     public FedAvgRunBuilder variant(FedAvgVariant value) {
         this.variant = Objects.requireNonNull(value, "variant");
         return this;
     }
 
+    /** The network every client trains; its configuration and initial parameters are the global model's (required). */
     public FedAvgRunBuilder model(MultiLayerNetwork value) {
         this.template = Objects.requireNonNull(value, "model");
         return this;
@@ -85,6 +87,7 @@ public final class FedAvgRunBuilder {
         return this;
     }
 
+    /** T, the planned rounds: the noise is calibrated for them (required). */
     public FedAvgRunBuilder rounds(long value) {
         this.rounds = value;
         return this;
@@ -102,6 +105,7 @@ public final class FedAvgRunBuilder {
         return this;
     }
 
+    /** The clients' learning rate for their local steps, constant or by round (required). */
     public FedAvgRunBuilder localRate(LearningRate value) {
         this.localRate = Objects.requireNonNull(value, "local learning rate");
         return this;
@@ -146,6 +150,7 @@ public final class FedAvgRunBuilder {
         return this;
     }
 
+    /** The delta of every reported epsilon (default 1e-5), well below 1 / (number of clients). */
     public FedAvgRunBuilder delta(double value) {
         this.delta = value;
         return this;
@@ -170,21 +175,25 @@ public final class FedAvgRunBuilder {
         return this;
     }
 
+    /** Where the noise comes from: secure (default) or seeded from {@link #seed}, which guarantees nothing. */
     public FedAvgRunBuilder noiseKind(NoiseKind value) {
         this.noise = Objects.requireNonNull(value, "noise kind");
         return this;
     }
 
+    /** The master seed: the data split, the client sampling, GOPA's graph, and seeded noise (default 1). */
     public FedAvgRunBuilder seed(long value) {
         this.seed = value;
         return this;
     }
 
+    /** The accountant of the ledger and of the calibration (default: the standard one). */
     public FedAvgRunBuilder accountant(AccountantFactory value) {
         this.accountants = Objects.requireNonNull(value, "accountant factory");
         return this;
     }
 
+    /** The settings recorded with the run (in its checkpoint), which a resume compares. */
     public FedAvgRunBuilder settings(RunSettings value) {
         this.settings = Objects.requireNonNull(value, "settings");
         return this;
