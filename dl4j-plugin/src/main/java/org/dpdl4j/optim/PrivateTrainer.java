@@ -621,6 +621,9 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             if (features == null) {
                 throw new IllegalStateException("give the training data with data(features, labels) or data(iterator)");
             }
+            if (net.params() == null) {
+                throw new IllegalStateException("the network is not initialised: call net.init() before building its trainer");
+            }
             TrainingExamples examples = TrainingExamples.of(net, features, labels);
             DeltaAdvice.forUnits(config.delta(), examples.size()).ifPresent(LOG::warn);
             DpSgdPlan plan = DpSgdPlan.of(config, examples.size(), accountants);
