@@ -138,6 +138,7 @@ public final class DeviceUpdater {
         return whyNot;
     }
 
+    /** The parameter ranges the device updates, each with its updater's settings. */
     public List<Segment> segments() {
         return segments;
     }

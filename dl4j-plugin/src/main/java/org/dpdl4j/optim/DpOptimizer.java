@@ -226,6 +226,7 @@ public final class DpOptimizer {
     private ClippedBatch takeStep(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
         INDArray grad = net.gradientView();
         ClippedBatch batch = null;
+        net.keepGuarded();
         Collection<TrainingListener> listeners = net.listeners();
         // Who reads the parameters or the gradient during the step: the device's copies come back for them only.
         boolean watched = !observers.isEmpty() || ParameterReadingListeners.any(listeners);
@@ -277,6 +278,7 @@ public final class DpOptimizer {
             }
         }
         if (!listeners.isEmpty()) {
+            net.showBatch(features, labels);
             for (TrainingListener listener : listeners) {
                 listener.onBackwardPass(net.model());
             }
@@ -297,6 +299,9 @@ public final class DpOptimizer {
         net.setScore(score);
         for (TrainingListener listener : listeners) {
             listener.iterationDone(net.model(), iteration, epoch);
+        }
+        if (!listeners.isEmpty()) {
+            net.clearBatch();
         }
         net.setIteration(iteration + 1);
         if (residence == null) {
@@ -427,20 +432,38 @@ public final class DpOptimizer {
         handOut();
         residence = null;
         net.closeEngine();
+        net.unguard();
     }
 
+    /** The network's DL4J listeners that the private steps call. */
+    Collection<TrainingListener> listeners() {
+        return net.listeners();
+    }
+
+    /**
+     * Refuses DL4J's own training of the network ({@code net.fit} and what calls it) from now until {@link #close()}
+     * ({@link PrivateTrainingGuard}); the private steps go on as before.
+     */
+    void refuseNonPrivateTraining() {
+        net.guard();
+    }
+
+    /** C, the per-example clipping norm. */
     public double clipNorm() {
         return clipNorm;
     }
 
+    /** z: the noise std on the clipped sum is z C. */
     public double noiseMultiplier() {
         return noiseMultiplier;
     }
 
+    /** The expected batch size the noisy sum is divided by. */
     public double divisor() {
         return divisor;
     }
 
+    /** Where the noise comes from. */
     public NoiseSource noiseSource() {
         return noise;
     }

@@ -6,7 +6,14 @@ import org.dpdl4j.runtime.options.RunSettings;
 
 /**
  * The settings of central DP-SGD, either with a given noise multiplier or with a target epsilon from
- * which the noise is calibrated for the planned number of epochs.
+ * which the noise is calibrated for the planned number of epochs. Build them by name, so that no two numbers can
+ * trade places unnoticed:
+ *
+ * <pre>{@code
+ * DpSgdConfig config = DpSgdConfig.builder()
+ *         .clipNorm(1.0).targetEpsilon(2.0).delta(1e-5).batchSize(256).epochs(5)
+ *         .build();
+ * }</pre>
  *
  * @param clipNorm        per-example clipping norm C &gt; 0
  * @param noiseMultiplier z (noise std = z C); NaN when {@code targetEpsilon} is given
@@ -56,12 +63,23 @@ public record DpSgdConfig(double clipNorm, double noiseMultiplier, double target
         }
     }
 
-    /** Settings with a given noise multiplier (Poisson sampling, no budget). */
+    /** Settings by name ({@link Builder}): the way to write them that cannot swap two numbers. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Settings with a given noise multiplier (Poisson sampling, no budget). Five numbers in a row are easy to swap:
+     * prefer {@link #builder()}.
+     */
     public static DpSgdConfig withNoise(double clipNorm, double noiseMultiplier, double delta, int batchSize, double epochs) {
         return new DpSgdConfig(clipNorm, noiseMultiplier, Double.NaN, delta, batchSize, SamplingScheme.POISSON, epochs, Double.NaN);
     }
 
-    /** Settings calibrated to reach {@code targetEpsilon} after {@code epochs} (Poisson sampling; budget = target). */
+    /**
+     * Settings calibrated to reach {@code targetEpsilon} after {@code epochs} (Poisson sampling; budget = target). Five
+     * numbers in a row are easy to swap (clip and epsilon both look like 1.0 or 3.0): prefer {@link #builder()}.
+     */
     public static DpSgdConfig forTarget(double clipNorm, double targetEpsilon, double delta, int batchSize, double epochs) {
         return new DpSgdConfig(clipNorm, Double.NaN, targetEpsilon, delta, batchSize, SamplingScheme.POISSON, epochs, Double.NaN);
     }
@@ -86,8 +104,107 @@ public record DpSgdConfig(double clipNorm, double noiseMultiplier, double target
         return defaultBudget ? s : s.with(RunOptions.EPSILON_BUDGET, epsilonBudget);
     }
 
+    /** The same settings calibrated to another target epsilon, which is also the budget (the noise multiplier is dropped). */
+    public DpSgdConfig withTargetEpsilon(double epsilon) {
+        return new DpSgdConfig(clipNorm, Double.NaN, epsilon, delta, batchSize, sampling, epochs, Double.NaN);
+    }
+
     /** The same settings with an explicit budget. */
     public DpSgdConfig withBudget(double budget) {
         return new DpSgdConfig(clipNorm, noiseMultiplier, targetEpsilon, delta, batchSize, sampling, epochs, budget);
+    }
+
+    /**
+     * DP-SGD settings by name. Required: {@link #clipNorm}, exactly one of {@link #targetEpsilon} and
+     * {@link #noiseMultiplier}, {@link #delta}, {@link #batchSize} and {@link #epochs}; {@link #sampling} defaults to
+     * Poisson, {@link #epsilonBudget} to the target (or no limit with a given noise multiplier).
+     */
+    public static final class Builder {
+        private double clipNorm = Double.NaN;
+        private double noiseMultiplier = Double.NaN;
+        private double targetEpsilon = Double.NaN;
+        private double delta = Double.NaN;
+        private int batchSize;
+        private double epochs = Double.NaN;
+        private SamplingScheme sampling = SamplingScheme.POISSON;
+        private double epsilonBudget = Double.NaN;
+
+        private Builder() {
+        }
+
+        /** The per-example clipping norm C &gt; 0: every example's gradient is scaled to a norm of at most C. */
+        public Builder clipNorm(double c) {
+            this.clipNorm = c;
+            return this;
+        }
+
+        /** The epsilon the noise is calibrated to reach after the planned epochs (and, by default, the budget). */
+        public Builder targetEpsilon(double epsilon) {
+            this.targetEpsilon = epsilon;
+            return this;
+        }
+
+        /** A fixed noise multiplier z (noise std z C) instead of a calibrated one; epsilon is then reported, not targeted. */
+        public Builder noiseMultiplier(double z) {
+            this.noiseMultiplier = z;
+            return this;
+        }
+
+        /** The delta of every reported epsilon, in (0, 1) and well below 1 / (number of training examples). */
+        public Builder delta(double d) {
+            this.delta = d;
+            return this;
+        }
+
+        /** The expected batch size (Poisson sampling) or the exact one (fixed-size sampling). */
+        public Builder batchSize(int size) {
+            this.batchSize = size;
+            return this;
+        }
+
+        /** The planned passes over the data: the noise is calibrated for them, and {@code fit()} runs them. */
+        public Builder epochs(double count) {
+            this.epochs = count;
+            return this;
+        }
+
+        /** How batches are drawn: {@link SamplingScheme#POISSON} (default) or fixed-size without replacement. */
+        public Builder sampling(SamplingScheme scheme) {
+            this.sampling = scheme;
+            return this;
+        }
+
+        /** The epsilon no step may exceed, when it differs from the target (for example a run that may go on longer). */
+        public Builder epsilonBudget(double budget) {
+            this.epsilonBudget = budget;
+            return this;
+        }
+
+        /**
+         * The settings.
+         *
+         * @throws IllegalArgumentException naming the setting that is missing or out of range, and what to give
+         */
+        public DpSgdConfig build() {
+            require(!Double.isNaN(clipNorm), "clipNorm(C): the per-example clipping norm, e.g. 1.0");
+            if (Double.isNaN(targetEpsilon) == Double.isNaN(noiseMultiplier)) {
+                throw new IllegalArgumentException(Double.isNaN(targetEpsilon)
+                        ? "DpSgdConfig.builder() needs targetEpsilon(epsilon), from which the noise is calibrated, or a"
+                        + " fixed noiseMultiplier(z)"
+                        : "DpSgdConfig.builder() was given both targetEpsilon(" + targetEpsilon + ") and noiseMultiplier("
+                        + noiseMultiplier + "); give one: the target calibrates the multiplier");
+            }
+            require(!Double.isNaN(delta), "delta(d): the delta of every reported epsilon, well below 1 / (number of"
+                    + " training examples), e.g. 1e-5");
+            require(batchSize != 0, "batchSize(b): the expected number of examples per step, e.g. 256");
+            require(!Double.isNaN(epochs), "epochs(n): the planned passes over the data, for which the noise is calibrated");
+            return new DpSgdConfig(clipNorm, noiseMultiplier, targetEpsilon, delta, batchSize, sampling, epochs, epsilonBudget);
+        }
+
+        private static void require(boolean given, String what) {
+            if (!given) {
+                throw new IllegalArgumentException("DpSgdConfig.builder() needs " + what);
+            }
+        }
     }
 }

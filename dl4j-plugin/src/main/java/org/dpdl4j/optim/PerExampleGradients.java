@@ -32,6 +32,7 @@ public final class PerExampleGradients implements ExampleGradients {
     private final DenseNetworkSpec spec;
     private final SingleModelAlgebra single;
 
+    /** The engine for a network already validated into {@code spec}. */
     public PerExampleGradients(DenseNetworkSpec spec) {
         this.spec = spec;
         this.single = new SingleModelAlgebra(spec);
@@ -42,6 +43,7 @@ public final class PerExampleGradients implements ExampleGradients {
         return new PerExampleGradients(DpModelValidator.validate(net));
     }
 
+    /** The layers, loss and data type the engine computes. */
     public DenseNetworkSpec spec() {
         return spec;
     }

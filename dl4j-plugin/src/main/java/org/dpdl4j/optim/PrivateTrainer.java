@@ -12,7 +12,6 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.accounting.Calibration;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
@@ -23,9 +22,11 @@ import org.dpdl4j.privacy.accounting.PrivacyStatement;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.DeltaAdvice;
 import org.dpdl4j.privacy.ledger.LedgerEntry;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.LookAheadNoiseSource;
 import org.dpdl4j.privacy.noise.NoiseSource;
@@ -34,10 +35,10 @@ import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.EpochRun;
 import org.dpdl4j.runtime.NetworkState;
 import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.UpdateNoise;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -52,16 +53,25 @@ import org.slf4j.LoggerFactory;
  * ({@link org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException}).
  *
  * <pre>{@code
- * PrivateTrainer trainer = PrivateTrainer.create(net, DpSgdConfig.forTarget(1.0, 2.0, 1e-5, 256, 30), trainIterator);
- * for (int e = 0; e < 30; e++) trainer.fitEpoch();
- * System.out.println(trainer.statement());
+ * DpSgdConfig config = DpSgdConfig.builder().clipNorm(1.0).targetEpsilon(2.0).delta(1e-5).batchSize(256).epochs(30).build();
+ * try (PrivateTrainer trainer = PrivateTrainer.builder(net, config).data(trainIterator).build()) {
+ *     trainer.fit();   // the 30 planned epochs
+ *     System.out.println(trainer.privacyStatement());
+ * }
  * }</pre>
  *
- * <p>Data from a {@link DataSetIterator} is read once into memory (one indexable store), so that every step can
- * draw an exact Poisson (or fixed-size) sample of the whole dataset, which is what the accountant assumes; an
- * iterator's own batches would be a different, unanalysed scheme. The network's DL4J {@link TrainingListener}s are
- * called as {@code fit} calls them: epoch start and end, forward pass, backward pass, gradient (the privatised
- * one) and iteration done.
+ * <p>The data is checked against the network when the trainer is built (shapes, widths, labels against the outputs,
+ * delta against the number of examples), and refused with the fix. Data from a {@link DataSetIterator} is read once
+ * into memory (one indexable store; its size is logged and {@link #dataDescription()} states it), so that every step
+ * can draw an exact Poisson (or fixed-size) sample of the whole dataset, which is what the accountant assumes; an
+ * iterator's own batches would be a different, unanalysed scheme.
+ *
+ * <p>The network's DL4J {@link TrainingListener}s are called as {@code fit} calls them: epoch start and end, forward
+ * pass, backward pass, gradient (the privatised one) and iteration done, with the network's input, labels and score
+ * set to the step's batch, so DL4J's {@code ScoreIterationListener}, {@code EvaluativeListener},
+ * {@code CheckpointListener} and the training UI's {@code StatsListener} work as with {@code fit}. While the trainer is
+ * open, DL4J's own training of the network ({@code net.fit}, {@code EarlyStoppingTrainer}) is refused: it would not be
+ * private ({@link PrivateEarlyStoppingTrainer} stops early privately).
  *
  * <p>By default noise comes from {@link SecureNoiseSource} (drawn one step ahead on a background thread,
  * {@link LookAheadNoiseSource}) and batches are sampled with {@link SecureRandom}.
@@ -78,10 +88,9 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private static final Logger LOG = LoggerFactory.getLogger(PrivateTrainer.class);
 
     private final DpSgdConfig config;
-    private final INDArray features;
+    private final TrainingExamples examples;
     /** ||x_i||^2 of every training example, [N, 1]: data only, so computed once and gathered with each batch. */
     private final INDArray featureSquaredNorms;
-    private final INDArray labels;
     private final BatchSampler sampler;
     private final RandomGenerator random;
     private final NoiseSource noise;
@@ -89,37 +98,28 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private final DpEvent stepEvent;
     private final String mechanism;
     private final long plannedSteps;
+    private final CheckpointListenerWarning checkpointWarning = new CheckpointListenerWarning();
     private ClippedBatch lastBatch;
 
-    private PrivateTrainer(Model net, DpSgdConfig config, INDArray features, INDArray labels, NoiseSource noise,
-                           RandomGenerator random, AccountantFactory accountants, RunSettings settings, ComputeDevice device,
-                           ExampleGradients engine) {
-        super(PROTOCOL, settings, ledger(config, features, noise, accountants));
-        this.config = config;
-        this.features = Objects.requireNonNull(features, "features");
-        this.labels = Objects.requireNonNull(labels, "labels");
-        if (features.size(0) != labels.size(0)) {
-            throw new IllegalArgumentException("features have " + features.size(0) + " rows but labels have " + labels.size(0));
-        }
-        long n = features.size(0);
-        this.featureSquaredNorms = RowNorms.squared(features, 1).reshape(n, 1).detach();
-        this.sampler = samplerOf(config, n);
+    private PrivateTrainer(Model net, DpSgdPlan plan, TrainingExamples examples, NoiseSource noise, RandomGenerator random,
+                           RunSettings settings, ComputeDevice device, ExampleGradients engine) {
+        super(PROTOCOL, settings, new RunLedger(plan.accounting(), new PrivacyBudget(plan.config().epsilonBudget(),
+                plan.config().delta()), noise.isSecure()));
+        this.config = plan.config();
+        this.examples = examples;
+        long n = examples.size();
+        this.featureSquaredNorms = RowNorms.squared(examples.features(), 1).reshape(n, 1).detach();
+        this.sampler = plan.sampler();
         this.random = Objects.requireNonNull(random, "sampling randomness");
         this.noise = Objects.requireNonNull(noise, "noise source");
-        // Planned in whole fitEpoch() calls' worth of steps, so that `epochs` calls never exceed the plan.
-        this.plannedSteps = plannedSteps(config.epochs(), sampler.stepsPerEpoch());
-        double z = config.noiseMultiplier();
-        LedgerAccounting accounting = ledger().orElseThrow().accounting();
-        if (Double.isNaN(z)) {
-            Calibration c = accounting.calibrate(this::eventPerStep, plannedSteps, config.delta(), config.targetEpsilon());
-            z = c.noise();
-            LOG.debug("Calibrated noise multiplier z = {} for epsilon = {} (achieved {}) at delta = {} over {} steps",
-                    z, config.targetEpsilon(), c.epsilon(), config.delta(), plannedSteps);
+        this.plannedSteps = plan.plannedSteps();
+        this.stepEvent = plan.stepEvent();
+        this.mechanism = plan.mechanism();
+        double z = plan.noiseMultiplier();
+        if (Double.isNaN(config.noiseMultiplier())) {
+            LOG.debug("Calibrated noise multiplier z = {} for epsilon = {} at delta = {} over {} steps", z,
+                    config.targetEpsilon(), config.delta(), plannedSteps);
         }
-        this.stepEvent = eventPerStep(z);
-        accounting.requireSupported(stepEvent);
-        this.mechanism = "DP-SGD step: " + (sampler instanceof PoissonSampler ? "Poisson-sampled" : "fixed-size batch of")
-                + " Gaussian mechanism, per-example clip C = " + config.clipNorm() + ", z = " + z;
         if (engine != null && !(net instanceof MultiLayerNetwork)) {
             throw new IllegalArgumentException("an engine of the caller's (engine(...)) clips a MultiLayerNetwork; build the"
                     + " trainer of a ComputationGraph with device(...) instead");
@@ -132,31 +132,23 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         if (net instanceof ComputationGraph) {
             optimizer.useDevice(device);
         }
+        warnAboutEarlierTraining(net);
+        optimizer.refuseNonPrivateTraining();
         if (!noise.isSecure()) {
             LOG.warn("DP-SGD is running with an insecure noise source ({}); its epsilon is not a real guarantee.",
                     noise.description());
         }
     }
 
-    private static BatchSampler samplerOf(DpSgdConfig config, long n) {
-        return config.sampling() == SamplingScheme.POISSON
-                ? PoissonSampler.withExpectedBatchSize(n, config.batchSize())
-                : new FixedSizeSampler(n, config.batchSize());
-    }
-
-    private static RunLedger ledger(DpSgdConfig config, INDArray features, NoiseSource noise, AccountantFactory accountants) {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(features, "features");
-        BatchSampler sampler = samplerOf(config, features.size(0));
-        return new RunLedger(new LedgerAccounting(accountants, sampler.relation()),
-                new PrivacyBudget(config.epsilonBudget(), config.delta()), noise.isSecure());
-    }
-
-    private DpEvent eventPerStep(double noiseMultiplier) {
-        GaussianEvent gaussian = new GaussianEvent(noiseMultiplier);
-        return sampler instanceof PoissonSampler
-                ? new PoissonSampledEvent(sampler.samplingRate(), gaussian)
-                : new SampledWithoutReplacementEvent(sampler.datasetSize(), (long) sampler.expectedBatchSize(), gaussian);
+    /** Steps the network took before this trainer are in no ledger of this run: say so, loudly. */
+    private static void warnAboutEarlierTraining(Model net) {
+        int before = net instanceof MultiLayerNetwork m ? m.getIterationCount()
+                : ((ComputationGraph) net).getIterationCount();
+        if (before > 0) {
+            LOG.warn("The network has already taken {} training iterations before this PrivateTrainer: they are not in its"
+                    + " ledger, and epsilon() covers this trainer's steps only. If they saw private data (net.fit, or another"
+                    + " trainer's steps), the model's privacy is not what this trainer reports.", before);
+        }
     }
 
     /** A trainer with secure noise and secure sampling. */
@@ -193,11 +185,14 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     protected void takeStep(long index) {
         spend(stepEvent, mechanism);
         int[] rows = sampler.sample(random);
+        INDArray features = examples.features();
+        INDArray labels = examples.labels();
         // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
         INDArray x = rows.length == 0 ? features.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(features, 1, rows);
         INDArray y = rows.length == 0 ? labels.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
         INDArray xNormsSq = rows.length == 0 ? null : Nd4j.pullRows(featureSquaredNorms, 1, rows);
-        lastBatch = optimizer.step(x, y, xNormsSq);
+        checkpointWarning.check(optimizer);
+        lastBatch = optimizer.step(examples.batchFeatures(x), y, xNormsSq);
         if (lastBatch == null) {
             measuredNoLoss();
         } else {
@@ -231,6 +226,71 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                 step();
             }
             optimizer.endEpoch();
+        }
+    }
+
+    /** How an epoch of {@link #fitEpochUntil} ended: the steps it took, and whether the budget or the caller stopped it. */
+    record EpochOutcome(long steps, boolean budgetReached, boolean stopped) {
+    }
+
+    /**
+     * Runs one epoch's steps between the listeners' epoch calls, as {@link #fitEpoch()}, but ends it early, still with
+     * {@code onEpochEnd}, when {@code stopAfterStep} says so after a step or the budget refuses the next step.
+     */
+    EpochOutcome fitEpochUntil(java.util.function.BooleanSupplier stopAfterStep) {
+        try (DpOptimizer.KeepOnDevice scope = optimizer.keepOnDevice()) {
+            optimizer.startEpoch();
+            long taken = 0;
+            boolean budget = false;
+            boolean stopped = false;
+            for (long n = sampler.stepsPerEpoch(); taken < n && !stopped; ) {
+                try {
+                    step();
+                } catch (PrivacyBudgetExceededException e) {
+                    budget = true;
+                    break;
+                }
+                taken++;
+                stopped = stopAfterStep.getAsBoolean();
+            }
+            optimizer.endEpoch();
+            return new EpochOutcome(taken, budget, stopped);
+        }
+    }
+
+    /** Whether the budget allows one more step (the ledger would refuse it otherwise). */
+    public boolean budgetAllowsAnotherStep() {
+        RunLedger l = ledger().orElseThrow();
+        return l.budget().allows(l.after(Charge.ofAll(stepEvent, mechanism), 1).epsilon());
+    }
+
+    /**
+     * Runs {@code epochs} epochs ({@link #fitEpoch()} each), as DL4J's {@code net.fit(iterator, epochs)} does, but
+     * privately; stops at the budget (the exception propagates after the completed steps).
+     */
+    public void fit(int epochs) {
+        if (epochs < 0) {
+            throw new IllegalArgumentException("the number of epochs to fit must be >= 0, got " + epochs);
+        }
+        for (int e = 0; e < epochs; e++) {
+            fitEpoch();
+        }
+    }
+
+    /**
+     * Runs the rest of the planned epochs (the config's {@code epochs}, whose noise was calibrated for them): whole
+     * epochs, then the steps of a last partial epoch, between the listeners' epoch calls.
+     */
+    public void fit() {
+        while (plannedSteps - completedSteps() >= sampler.stepsPerEpoch()) {
+            fitEpoch();
+        }
+        if (!isFinished()) {
+            try (DpOptimizer.KeepOnDevice scope = optimizer.keepOnDevice()) {
+                optimizer.startEpoch();
+                runToEnd();
+                optimizer.endEpoch();
+            }
         }
     }
 
@@ -323,6 +383,13 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return r;
     }
 
+    /** The noise z C / B on the average of an expected B clipped per-example gradients, of norm at most C. */
+    @Override
+    public Optional<UpdateNoise> updateNoise() {
+        return Optional.of(new UpdateNoise(optimizer.noiseStd() / sampler.expectedBatchSize(), config.clipNorm(),
+                optimizer.model().numParams(), sampler.expectedBatchSize(), "clipped per-example gradients"));
+    }
+
     /** The mechanism and what the steps taken so far spent ({@link #statement()}), then the ledger. */
     @Override
     public String privacyStatement() {
@@ -349,29 +416,57 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return "step";
     }
 
+    /** The noise multiplier z of every step (noise std z C on the clipped sum), calibrated or as configured. */
     public double noiseMultiplier() {
         return optimizer.noiseMultiplier();
     }
 
+    /** How every step draws its batch, and so how the steps are accounted. */
     public BatchSampler sampler() {
         return sampler;
     }
 
+    /** The settings the trainer was built with. */
     public DpSgdConfig config() {
         return config;
     }
 
     /**
-     * The network being trained.
+     * The network being trained, for a trainer of a {@link MultiLayerNetwork} (that of a graph has {@link #graph()}).
      *
-     * @throws IllegalStateException for a trainer of a {@link ComputationGraph}, which has no {@code MultiLayerNetwork}
+     * @throws IllegalStateException for a trainer of a {@link ComputationGraph}
      */
     public MultiLayerNetwork network() {
         if (optimizer.model() instanceof MultiLayerNetwork net) {
             return net;
         }
-        throw new IllegalStateException("this trainer trains a ComputationGraph: use the graph you built it with;"
-                + " network() and model() return MultiLayerNetworks");
+        throw new IllegalStateException("this trainer trains a ComputationGraph: use graph() (or trainedModel() for"
+                + " either kind); network() and model() return MultiLayerNetworks");
+    }
+
+    /**
+     * The graph being trained, for a trainer of a {@link ComputationGraph}.
+     *
+     * @throws IllegalStateException for a trainer of a {@link MultiLayerNetwork} (use {@link #network()})
+     */
+    public ComputationGraph graph() {
+        if (optimizer.model() instanceof ComputationGraph graph) {
+            return graph;
+        }
+        throw new IllegalStateException("this trainer trains a MultiLayerNetwork: use network() (or trainedModel() for"
+                + " either kind)");
+    }
+
+    /** The network being trained, a {@link MultiLayerNetwork} or a {@link ComputationGraph}, its arrays up to date. */
+    public Model trainedModel() {
+        return optimizer.model();
+    }
+
+    /** The training examples held for sampling: how many, and the memory they take. */
+    public String dataDescription() {
+        return String.format(java.util.Locale.ROOT, "%,d examples, %s in memory (features %s, labels %s)", examples.size(),
+                IteratorContents.size(examples.bytes()), java.util.Arrays.toString(examples.features().shape()),
+                java.util.Arrays.toString(examples.labels().shape()));
     }
 
     @Override
@@ -380,6 +475,9 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return params.dup().reshape(params.length());
     }
 
+    /**
+     * {@inheritDoc} For a trainer of a {@link ComputationGraph} use {@link #graph()} or {@link #trainedModel()}.
+     */
     @Override
     public MultiLayerNetwork model() {
         return network();
@@ -458,36 +556,16 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
-        /** The training examples of an iterator, read once (it is reset first and after). Masks are refused. */
+        /**
+         * The training examples of an iterator, read once into memory (it is reset first and after), so that every
+         * step samples from all of them; the trainer logs what they take ({@link PrivateTrainer#dataDescription()}).
+         * Feature rows, or NCHW images for a convolutional network; masks are refused.
+         */
         public Builder data(DataSetIterator iterator) {
-            Objects.requireNonNull(iterator, "iterator");
-            List<INDArray> xs = new ArrayList<>();
-            List<INDArray> ys = new ArrayList<>();
-            if (iterator.resetSupported()) {
-                iterator.reset();
-            }
-            while (iterator.hasNext()) {
-                DataSet d = iterator.next();
-                if (d.getFeaturesMaskArray() != null || d.getLabelsMaskArray() != null) {
-                    throw new IllegalArgumentException("the iterator's batches carry masks; private training takes one"
-                            + " feature row and one label row per example, without masks");
-                }
-                if (d.getFeatures().rank() != 2 || d.getLabels().rank() != 2) {
-                    throw new IllegalArgumentException("the iterator's batches have features of rank " + d.getFeatures().rank()
-                            + " and labels of rank " + d.getLabels().rank() + "; private training takes flat rows (rank 2)");
-                }
-                xs.add(d.getFeatures());
-                ys.add(d.getLabels());
-            }
-            if (iterator.resetSupported()) {
-                iterator.reset();
-            }
-            if (xs.isEmpty()) {
-                throw new IllegalArgumentException("the iterator holds no examples");
-            }
-            var type = net.params().dataType();
-            this.features = Nd4j.vstack(xs.toArray(INDArray[]::new)).castTo(type);
-            this.labels = Nd4j.vstack(ys.toArray(INDArray[]::new)).castTo(type);
+            IteratorContents contents = IteratorContents.read(iterator);
+            LOG.info("{}", contents.describeCost());
+            this.features = contents.features();
+            this.labels = contents.labels();
             return this;
         }
 
@@ -533,13 +611,36 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
+        /**
+         * Checks the data against the network and the settings, plans the noise, and builds the trainer; from then on
+         * the trainer refuses DL4J's own training of the network ({@code net.fit}) until it is closed.
+         *
+         * @throws IllegalArgumentException naming what does not fit (data shapes, labels, settings) and the fix
+         */
         public PrivateTrainer build() {
             if (features == null) {
                 throw new IllegalStateException("give the training data with data(features, labels) or data(iterator)");
             }
-            return new PrivateTrainer(net, config, features, labels, noise != null ? noise : new LookAheadNoiseSource(),
-                    random != null ? random : new SecureRandom(), accountants, settings != null ? settings : config.settings(),
-                    device, engine);
+            if (net.params() == null) {
+                throw new IllegalStateException("the network is not initialised: call net.init() before building its trainer");
+            }
+            TrainingExamples examples = TrainingExamples.of(net, features, labels);
+            DeltaAdvice.forUnits(config.delta(), examples.size()).ifPresent(LOG::warn);
+            DpSgdPlan plan = DpSgdPlan.of(config, examples.size(), accountants);
+            NoiseSource source = noise != null ? noise : new LookAheadNoiseSource();
+            try {
+                return new PrivateTrainer(net, plan, examples, source, random != null ? random : new SecureRandom(),
+                        settings != null ? settings : config.settings(), device, engine);
+            } catch (RuntimeException e) {
+                if (noise == null && source instanceof AutoCloseable c) {
+                    try {
+                        c.close();
+                    } catch (Exception suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+                throw e;
+            }
         }
     }
 }

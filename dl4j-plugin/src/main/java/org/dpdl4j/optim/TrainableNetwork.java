@@ -100,7 +100,56 @@ abstract sealed class TrainableNetwork {
 
     abstract INDArray gradientView();
 
-    abstract Collection<TrainingListener> listeners();
+    /** The network's DL4J listeners, less the {@link PrivateTrainingGuard} (which only DL4J's own training calls). */
+    final Collection<TrainingListener> listeners() {
+        Collection<TrainingListener> all = allListeners();
+        if (guard == null || !all.contains(guard)) {
+            return all;
+        }
+        List<TrainingListener> others = new ArrayList<>(all);
+        others.remove(guard);
+        return others;
+    }
+
+    abstract Collection<TrainingListener> allListeners();
+
+    abstract void setListeners(Collection<TrainingListener> listeners);
+
+    private PrivateTrainingGuard guard;
+
+    /** Puts a {@link PrivateTrainingGuard} on the network, which refuses DL4J's own training of it. */
+    final void guard() {
+        if (guard == null) {
+            guard = new PrivateTrainingGuard(model());
+        }
+        keepGuarded();
+    }
+
+    /** Puts the guard back when the caller replaced the listeners ({@code net.setListeners(...)}) since. */
+    final void keepGuarded() {
+        if (guard != null && !allListeners().contains(guard)) {
+            List<TrainingListener> withGuard = new ArrayList<>(allListeners());
+            withGuard.add(guard);
+            setListeners(withGuard);
+        }
+    }
+
+    /** Takes the guard off: DL4J's training of the network is no longer refused. */
+    final void unguard() {
+        if (guard != null && allListeners().contains(guard)) {
+            setListeners(listeners());
+        }
+        guard = null;
+    }
+
+    /**
+     * Sets the network's input and labels to the step's batch, as {@code fit} does, for listeners that read them (the
+     * batch size of DL4J's {@code StatsListener}, for one).
+     */
+    abstract void showBatch(INDArray features, INDArray labels);
+
+    /** Lets go of the batch after the step's listeners ran. */
+    abstract void clearBatch();
 
     /** The network's updater as DL4J calls it, and the object that identifies it. */
     abstract Object updater();
@@ -189,8 +238,26 @@ abstract sealed class TrainableNetwork {
         }
 
         @Override
-        Collection<TrainingListener> listeners() {
-            return net.getListeners();
+        Collection<TrainingListener> allListeners() {
+            Collection<TrainingListener> l = net.getListeners();
+            return l == null ? List.of() : l;
+        }
+
+        @Override
+        void setListeners(Collection<TrainingListener> listeners) {
+            net.setListeners(listeners);
+        }
+
+        @Override
+        void showBatch(INDArray features, INDArray labels) {
+            net.setInput(features);
+            net.setLabels(labels);
+        }
+
+        @Override
+        void clearBatch() {
+            net.setInput(null);
+            net.setLabels(null);
         }
 
         @Override
@@ -295,8 +362,25 @@ abstract sealed class TrainableNetwork {
         }
 
         @Override
-        Collection<TrainingListener> listeners() {
-            return graph.getListeners();
+        Collection<TrainingListener> allListeners() {
+            Collection<TrainingListener> l = graph.getListeners();
+            return l == null ? List.of() : l;
+        }
+
+        @Override
+        void setListeners(Collection<TrainingListener> listeners) {
+            graph.setListeners(listeners);
+        }
+
+        @Override
+        void showBatch(INDArray features, INDArray labels) {
+            graph.setInputs(features);
+            graph.setLabels(labels);
+        }
+
+        @Override
+        void clearBatch() {
+            graph.clear();
         }
 
         @Override

@@ -23,6 +23,7 @@ import org.nd4j.linalg.indexing.conditions.Conditions;
  * reports the loss it measured with {@link #measuredLoss(double)}.
  */
 public abstract class AbstractTrainingRun implements TrainingRun {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AbstractTrainingRun.class);
     private final String protocol;
     private final RunSettings settings;
     private final RunLedger ledger;
@@ -52,6 +53,9 @@ public abstract class AbstractTrainingRun implements TrainingRun {
     @Override
     public final void step() {
         long index = completed;
+        if (index == 0) {
+            updateNoise().flatMap(UpdateNoise::warning).ifPresent(LOG::warn);   // before the first step: it may not learn
+        }
         takeStep(index);
         completed = index + 1;
         for (RunListener l : listeners) {

@@ -366,7 +366,7 @@ public final class RunCheckpoint {
         Path file = saved.file();
         if (!saved.protocol().equals(run.protocol())) {
             throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
-                    + "; resume it with --algo " + saved.protocol() + ", or start a new run");
+                    + "; only a " + saved.protocol() + " run can continue it: resume it with that protocol, or start a new run");
         }
         List<SettingChange> changes = run.settings().changesFrom(saved.settings());
         List<SettingChange> identity = changes.stream().filter(c -> c.rule() == ResumeRule.IDENTITY).toList();

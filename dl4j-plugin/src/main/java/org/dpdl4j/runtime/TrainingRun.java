@@ -79,6 +79,14 @@ public interface TrainingRun extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * The noise on each averaged update against the largest update, for a check before training
+     * ({@link UpdateNoise#warning()}); empty for a protocol without noise or one that does not say.
+     */
+    default Optional<UpdateNoise> updateNoise() {
+        return Optional.empty();
+    }
+
     /** Epsilon spent so far (standard conversion), or +Infinity for a protocol without a guarantee. */
     default double epsilon() {
         return ledger().map(RunLedger::epsilon).orElse(Double.POSITIVE_INFINITY);

@@ -32,13 +32,13 @@ public class PrivateCnnExample {
         for (int i = 0; i < 1024; i++) {
             y.putScalar(i, i % 10, 1);
         }
-        DpSgdConfig config = DpSgdConfig.forTarget(0.1, 3.0, 1e-5, 256, 2);
+        DpSgdConfig config = DpSgdConfig.builder().clipNorm(0.1).targetEpsilon(3.0).delta(1e-5).batchSize(256).epochs(2).build();
 
-        // The end-to-end tanh CNN of private image classification; any CNN of supported layers works the same way.
+        // The end-to-end tanh CNN of private image classification, from the optional dpdl4j-models module; any CNN of
+        // supported layers works the same way.
         MultiLayerNetwork cnn = ModelKind.CNN.network(784, 10, ModelOptions.defaults().withUpdater(new Nesterovs(1.0, 0.9)));
         try (PrivateTrainer trainer = PrivateTrainer.builder(cnn, config).data(x, y).build()) {
-            trainer.fitEpoch();
-            trainer.fitEpoch();
+            trainer.fit();
             System.out.printf("CNN: epsilon spent %.3f%n", trainer.epsilon());
         }
 
@@ -56,8 +56,7 @@ public class PrivateCnnExample {
                 .setOutputs("out").build());
         graph.init();
         try (PrivateTrainer trainer = PrivateTrainer.builder(graph, config).data(x, y).build()) {
-            trainer.fitEpoch();
-            trainer.fitEpoch();
+            trainer.fit();
             System.out.println(trainer.privacyStatement());
         }
 

@@ -31,7 +31,7 @@ public class PrivateMlpExample {
                         .activation(Activation.SOFTMAX).build())
                 .build());
         net.init();
-        net.setListeners(new ScoreIterationListener(100));   // DL4J listeners see every private step and epoch
+        net.setListeners(new ScoreIterationListener(100));   // DL4J's listeners see every private step and epoch
 
         // The training data from any DataSetIterator: it is read once, so that every step draws an exact
         // Poisson sample of the whole data set, as the accountant assumes.
@@ -39,14 +39,15 @@ public class PrivateMlpExample {
 
         // Per-example clip norm 1, target (epsilon, delta) = (2, 1e-5) over 5 epochs of expected batch 256:
         // the noise is calibrated to the target, and no step is taken that would exceed it.
-        DpSgdConfig config = DpSgdConfig.forTarget(1.0, 2.0, 1e-5, 256, 5);
+        DpSgdConfig config = DpSgdConfig.builder()
+                .clipNorm(1.0).targetEpsilon(2.0).delta(1e-5).batchSize(256).epochs(5)
+                .build();
+        // build() checks the data against the network (widths, labels against the outputs, delta against N).
         try (PrivateTrainer trainer = PrivateTrainer.builder(net, config).data(train).build()) {
-            for (int epoch = 0; epoch < 5; epoch++) {
-                trainer.fitEpoch();
-                System.out.printf("epoch %d: epsilon spent %.3f%n", epoch + 1, trainer.epsilon());
-            }
+            trainer.fit();   // the 5 planned epochs (fit(n): n more epochs; fitEpoch(): one; step(): one step)
+            System.out.printf("epsilon spent: %.3f after %d steps%n", trainer.epsilon(), trainer.steps());
             System.out.println(trainer.privacyStatement());   // the mechanism and the run's ledger
-        }
+        }   // while it was open, net.fit(...) was refused: it would have trained without privacy
         ModelSerializer.writeModel(net, new File(args.length > 0 ? args[0] : "private-mlp.zip"), true);
     }
 

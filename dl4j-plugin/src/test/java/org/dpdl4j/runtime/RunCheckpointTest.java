@@ -217,7 +217,7 @@ class RunCheckpointTest {
         for (ResumePolicy policy : List.of(ResumePolicy.strict(), ResumePolicy.allowingChanges())) {
             CheckpointException e = assertThrows(CheckpointException.class,
                     () -> RunCheckpoint.resume(other, RunCheckpoint.read(file), policy));
-            assertTrue(e.getMessage().contains("belongs to another run") && e.getMessage().contains("--seed: 3 -> 4"), e.getMessage());
+            assertTrue(e.getMessage().contains("belongs to another run") && e.getMessage().contains("seed: 3 -> 4"), e.getMessage());
         }
         assertEquals(0, other.completedSteps());
         assertArrayEquals(before, other.parameters().toDoubleVector(), 0.0);
@@ -232,7 +232,7 @@ class RunCheckpointTest {
         ToyRun longer = new ToyRun(ToyRun.settings(20), 20, NeighbouringRelation.REPLACE_ONE);
         CheckpointException strict = assertThrows(CheckpointException.class,
                 () -> RunCheckpoint.resume(longer, RunCheckpoint.read(file), ResumePolicy.strict()));
-        assertTrue(strict.getMessage().contains("--rounds: 10 -> 20") && strict.getMessage().contains("ResumePolicy.allowingChanges()"),
+        assertTrue(strict.getMessage().contains("rounds: 10 -> 20") && strict.getMessage().contains("ResumePolicy.allowingChanges()"),
                 strict.getMessage());
         assertEquals(0, longer.completedSteps());
 

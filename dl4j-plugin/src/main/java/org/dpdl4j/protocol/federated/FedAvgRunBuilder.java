@@ -52,11 +52,13 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
     FedAvgRunBuilder() {
     }
 
+    /** Which protocol of the family: FedAvg, DP-FedAvg with local or central noise, or GOPA (required). */
     public FedAvgRunBuilder variant(FedAvgVariant value) {
         this.variant = Objects.requireNonNull(value, "variant");
         return this;
     }
 
+    /** The network every client trains; its configuration and initial parameters are the global model's (required). */
     public FedAvgRunBuilder model(MultiLayerNetwork value) {
         this.template = Objects.requireNonNull(value, "model");
         return this;
@@ -76,6 +78,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         return this;
     }
 
+    /** T, the planned rounds: the noise is calibrated for them (required). */
     public FedAvgRunBuilder rounds(long value) {
         this.rounds = value;
         return this;
@@ -93,6 +96,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         return this;
     }
 
+    /** The clients' learning rate for their local steps, constant or by round (required). */
     public FedAvgRunBuilder localRate(LearningRate value) {
         this.localRate = Objects.requireNonNull(value, "local learning rate");
         return this;
@@ -143,6 +147,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         return this;
     }
 
+    /** The settings recorded with the run (in its checkpoint), which a resume compares. */
     public FedAvgRunBuilder settings(RunSettings value) {
         this.settings = Objects.requireNonNull(value, "settings");
         return this;

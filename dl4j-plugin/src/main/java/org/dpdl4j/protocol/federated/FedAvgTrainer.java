@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import java.util.Optional;
+import org.dpdl4j.runtime.UpdateNoise;
 import org.dpdl4j.optim.RowClipping;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
@@ -354,6 +355,20 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     /** Records who the guarantee holds against, for the statement. */
     void describeAdversary(String who) {
         this.adversary = who;
+    }
+
+    /**
+     * The noise on the server's average of the expected m participants' clipped updates (norm at most S): z S sqrt(m) / m
+     * when every client adds its own (local noise, GOPA's private part), z S / m when the server adds it.
+     */
+    @Override
+    public Optional<UpdateNoise> updateNoise() {
+        if (privacy == null) {
+            return Optional.empty();
+        }
+        double m = config.sampling().expectedCount(sizes.length);
+        double sum = config.noiseMultiplier() * config.clipNorm() * (config.variant() == FedAvgVariant.DP_CENTRAL ? 1 : Math.sqrt(m));
+        return Optional.of(new UpdateNoise(sum / m, config.clipNorm(), theta.length(), m, "clipped client updates"));
     }
 
     @Override

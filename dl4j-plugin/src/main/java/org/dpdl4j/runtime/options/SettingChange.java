@@ -10,8 +10,11 @@ package org.dpdl4j.runtime.options;
  */
 public record SettingChange(String name, String saved, String now, ResumeRule rule) {
 
-    /** "--rounds: 200 -> 400". */
+    /**
+     * "rounds: 200 -> 400": the setting by its name, the same from Java (a config's field) and from the command line
+     * (the option {@code --rounds}).
+     */
     public String describe() {
-        return "--" + name + ": " + (saved == null ? "(not set)" : saved) + " -> " + (now == null ? "(not set)" : now);
+        return name + ": " + (saved == null ? "(not set)" : saved) + " -> " + (now == null ? "(not set)" : now);
     }
 }

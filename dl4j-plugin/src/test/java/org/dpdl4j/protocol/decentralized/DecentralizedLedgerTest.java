@@ -85,7 +85,7 @@ class DecentralizedLedgerTest {
         try (DecentralizedTrainer longer = calibrated(400, targetSettings(400))) {
             CheckpointException strict = assertThrows(CheckpointException.class,
                     () -> RunCheckpoint.resume(longer, RunCheckpoint.read(file), ResumePolicy.strict()));
-            assertTrue(strict.getMessage().contains("--rounds: 200 -> 400"), strict.getMessage());
+            assertTrue(strict.getMessage().contains("rounds: 200 -> 400"), strict.getMessage());
             assertEquals(0, longer.completedSteps(), "nothing restored");
             // Allowed, the run continues the saved ledger, which has already spent the target: the budget (the
             // target, by default) refuses the very first new round instead of starting a fresh composition.
@@ -99,7 +99,7 @@ class DecentralizedLedgerTest {
             assertTrue(rho400 < rho200, "400 planned rounds take more noise per round");
             ResumeReport report = RunCheckpoint.resume(longer, RunCheckpoint.read(file), ResumePolicy.allowingChanges());
             assertTrue(report.newSegment());
-            assertEquals(List.of("--rounds: 200 -> 400", "--epsilon-budget: (not set) -> 7"),
+            assertEquals(List.of("rounds: 200 -> 400", "epsilon-budget: (not set) -> 7"),
                     report.changes().stream().map(c -> c.describe()).toList());
             longer.runToEnd();
             assertEquals(400, longer.completedSteps());

@@ -46,9 +46,9 @@ class RunSettingsTest {
                 new SettingChange("lr", "0.5", "0.25", ResumeRule.FREE),
                 new SettingChange("clip", "1", null, ResumeRule.MECHANISM),
                 new SettingChange("epsilon-budget", null, "7", ResumeRule.FREE)), changes);
-        assertEquals("--rounds: 200 -> 400", changes.get(1).describe());
-        assertEquals("--clip: 1 -> (not set)", changes.get(3).describe());
-        assertEquals("--epsilon-budget: (not set) -> 7", changes.get(4).describe());
+        assertEquals("rounds: 200 -> 400", changes.get(1).describe());
+        assertEquals("clip: 1 -> (not set)", changes.get(3).describe());
+        assertEquals("epsilon-budget: (not set) -> 7", changes.get(4).describe());
 
         // A saved rule stricter than the current declaration wins (an option that once defined the state still does).
         ObjectNode json = before.toJson();

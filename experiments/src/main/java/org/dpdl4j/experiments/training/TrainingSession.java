@@ -29,6 +29,7 @@ import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
+import org.dpdl4j.privacy.ledger.DeltaAdvice;
 import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.EpochRun;
@@ -144,13 +145,10 @@ public final class TrainingSession {
      * training examples, the smallest number of protected units any protocol here has.
      */
     private void warnAboutDelta(double delta, Workload workload) {
-        long n = workload.train().size();
-        if (delta >= 1.0 / n) {
-            out.printf(Locale.ROOT, "warning: --delta %s is at least 1/N = 1/%d: an (epsilon, delta) guarantee with such a delta"
-                    + " allows publishing some training examples in the clear; choose delta well below 1/%d, e.g. %s%n",
-                    delta, n, n, 1.0 / (10.0 * n) < 1e-5 ? String.format(Locale.ROOT, "%.0e", Math.pow(10, Math.floor(Math.log10(0.1 / n)))) : "1e-5");
+        DeltaAdvice.forUnits(delta, workload.train().size()).ifPresent(warning -> {
+            out.println("warning: --" + warning);
             out.flush();
-        }
+        });
     }
 
     /** The settings a protocol and its checkpoint see: not where the run writes, resumes from, or computes. */

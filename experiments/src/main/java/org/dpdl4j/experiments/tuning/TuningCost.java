@@ -11,7 +11,9 @@ import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.RepeatAndSelectEvent;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.tuning.CandidateCount;
 
 /**
@@ -60,6 +62,18 @@ public record TuningCost(RepeatAndSelectEvent event, NeighbouringRelation relati
         LedgerAccounting accounting = LedgerAccounting.standard(relation);
         return new TuningCost(event, relation, accounting.planned(candidate, 1, delta, Conversion.STANDARD),
                 accounting.planned(event, 1, delta, Conversion.STANDARD));
+    }
+
+    /**
+     * The released model's ledger: one application of the tuning's event.
+     *
+     * @param budget      the total the tuning may spend ({@code PrivacyBudget.unlimited(delta)} for none)
+     * @param secureNoise whether every noise of the tuning was secure (seeded noise guarantees nothing)
+     */
+    public RunLedger ledger(PrivacyBudget budget, boolean secureNoise) {
+        RunLedger l = new RunLedger(LedgerAccounting.standard(relation), budget, secureNoise);
+        l.spend(0, event, "tuning: the best of K candidates released (Papernot & Steinke 2022)");
+        return l;
     }
 
     /** The total epsilon, tuning included. */

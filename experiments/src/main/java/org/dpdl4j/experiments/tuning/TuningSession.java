@@ -28,7 +28,6 @@ import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -60,7 +59,6 @@ import org.dpdl4j.tuning.CandidateCount;
  */
 public final class TuningSession {
     private static final double DEFAULT_SCORE_NOISE = 20;
-    private static final int CALIBRATION_STEPS = 14;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Protocol protocol;
@@ -246,33 +244,16 @@ public final class TuningSession {
             }
             double goal = target.get();
             cost(with(setup, Math.max(goal, 10)));   // every pool member must make a run at all (errors name the member)
-            if (costAt(setup, goal) == Double.POSITIVE_INFINITY) {
-                throw TuningOptions.EPSILON_TOTAL.invalid("--epsilon-total " + goal + " cannot be met: a single candidate"
-                        + " cannot even be calibrated to it; raise --epsilon-total");
+            try {
+                candidateEpsilon = CandidateEpsilon.within(e -> costAt(setup, e), goal);
+            } catch (CandidateEpsilon.Unreachable u) {
+                throw TuningOptions.EPSILON_TOTAL.invalid(Double.isNaN(u.lowest())
+                        ? "--epsilon-total " + goal + " cannot be met: a single candidate cannot even be calibrated to it;"
+                        + " raise --epsilon-total"
+                        : String.format(Locale.ROOT, "--epsilon-total %s cannot be met: even candidates at epsilon = %.3g"
+                        + " each cost more once the tuning and the score (--score-noise %s) are added; raise --epsilon-total,"
+                        + " raise --score-noise, or expect fewer candidates (--candidates)", goal, u.lowest(), score.noise()));
             }
-            double high = goal;
-            double low = goal / 2;
-            while (costAt(setup, low) > goal) {
-                high = low;
-                low /= 2;
-                if (low < goal * 1e-4) {
-                    throw TuningOptions.EPSILON_TOTAL.invalid(String.format(Locale.ROOT, "--epsilon-total %s cannot be met:"
-                            + " even candidates at epsilon = %.3g each cost more once the tuning and the score (--score-noise"
-                            + " %s) are added; raise --epsilon-total, raise --score-noise, or expect fewer candidates"
-                            + " (--candidates)", goal, low * 2, score.noise()));
-                }
-            }
-            for (int i = 0; i < CALIBRATION_STEPS; i++) {
-                double mid = Math.sqrt(low * high);
-                if (costAt(setup, mid) <= goal) {
-                    low = mid;
-                } else {
-                    high = mid;
-                }
-            }
-            // rounded down to what the table shows, which is then exactly what the candidates use
-            candidateEpsilon = new java.math.BigDecimal(low).round(new java.math.MathContext(4, java.math.RoundingMode.FLOOR))
-                    .doubleValue();
             return with(setup, candidateEpsilon);
         }
 
@@ -368,11 +349,8 @@ public final class TuningSession {
 
     /** The released model's ledger: one application of the tuning's event. */
     private RunLedger tuningLedger(TuningCost cost, boolean secureNoise) {
-        RunLedger l = new RunLedger(LedgerAccounting.standard(cost.relation()),
-                settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.delta()))
-                        .orElse(PrivacyBudget.unlimited(cost.delta())), secureNoise);
-        l.spend(0, cost.event(), "tuning: the best of K candidates released (Papernot & Steinke 2022)");
-        return l;
+        return cost.ledger(settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.delta()))
+                .orElse(PrivacyBudget.unlimited(cost.delta())), secureNoise);
     }
 
     /** {@code best.json}: released, so it holds neither K nor the best candidate's place. */

@@ -36,16 +36,38 @@ final class TuningStatement {
                     + " it can remove the noise and recompute K, so the numbers below describe the noise level, not a"
                     + " guarantee. Tune with secure noise (the default: leave out --noise seeded) for a model you release.\n\n");
         }
-        s.append(String.format(Locale.ROOT, "Privacy of the released model, tuning included: epsilon = %.4f at delta = %s"
-                + " (%s).%n", ledger.epsilon(), cost.delta(), cost.relation()));
+        s.append(epsilon(cost, ledger));
         s.append(released ? "  Released: model.zip, best.json (the best candidate's configuration, seed and noisy validation"
                 + " score) and this statement; none of them holds K or a candidate's place in the tuning (each candidate's"
                 + " seed is drawn at random, not from its place).\n"
                 : "  Released: this statement only. No candidate produced a model (K = 0, or every candidate diverged).\n");
+        s.append(howAndBound(cost, "the training data less " + validation + " validation examples"));
+        s.append("  Not covered: the folder " + OperatorRecord.FOLDER + "/ (the tuner's own record: config.json with the pool"
+                + " and K, candidates.csv, tuning.png and summary.md with every candidate and its score) and the tuning's"
+                + " terminal output; publishing them releases more than the best candidate. The time the tuning took grows"
+                + " with K: publish the released files' contents, not their timestamps, nor the run directory's name (its"
+                + " start time, without --out).\n");
+        s.append('\n').append(LedgerStatement.text(ledger));
+        return s.toString();
+    }
+
+    /** The first line of a private tuning's statement: the released model's epsilon, tuning included. */
+    static String epsilon(TuningCost cost, RunLedger ledger) {
+        return String.format(Locale.ROOT, "Privacy of the released model, tuning included: epsilon = %.4f at delta = %s"
+                + " (%s).%n", ledger.epsilon(), cost.delta(), cost.relation());
+    }
+
+    /**
+     * How a private tuning ran and what bounds it, and one candidate's share.
+     *
+     * @param trainedOn what the candidates trained on, e.g. "the training data less 500 validation examples"
+     */
+    static String howAndBound(TuningCost cost, String trainedOn) {
+        StringBuilder s = new StringBuilder();
         s.append("  How: K candidates were run, K drawn from " + distribution(cost) + " and kept secret; each candidate"
-                + " trained one configuration drawn uniformly from a pool fixed in advance, on the training data less "
-                + validation + " validation examples, and released its validation accuracy with Gaussian noise on the count"
-                + " of correct predictions; only the best candidate (its model, configuration and noisy score) is released.\n");
+                + " trained one configuration drawn uniformly from a pool fixed in advance, on " + trainedOn + ", and"
+                + " released its validation accuracy with Gaussian noise on the count of correct predictions; only the best"
+                + " candidate (its model, configuration and noisy score) is released.\n");
         s.append("  Bound: Papernot & Steinke, \"Hyperparameter Tuning with Renyi Differential Privacy\" (ICLR 2022), "
                 + (cost.event().isPoisson() ? "Theorem 6 (Poisson)" : "Theorem 2 (truncated negative binomial)")
                 + ", applied to one candidate's Renyi curve: the pointwise maximum over the pool of every configuration's"
@@ -53,12 +75,6 @@ final class TuningStatement {
                 + " delta) at the best order. It assumes K stays secret.\n");
         s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %.4f; the tuning adds %.4f.%n",
                 cost.candidate().epsilon(), cost.epsilon() - cost.candidate().epsilon()));
-        s.append("  Not covered: the folder " + OperatorRecord.FOLDER + "/ (the tuner's own record: config.json with the pool"
-                + " and K, candidates.csv, tuning.png and summary.md with every candidate and its score) and the tuning's"
-                + " terminal output; publishing them releases more than the best candidate. The time the tuning took grows"
-                + " with K: publish the released files' contents, not their timestamps, nor the run directory's name (its"
-                + " start time, without --out).\n");
-        s.append('\n').append(LedgerStatement.text(ledger));
         return s.toString();
     }
 

@@ -61,13 +61,19 @@ public final class ValidationScore implements ScoreFunction {
 
     /** The released score of a trained network: its (noisy) validation accuracy. */
     public double score(MultiLayerNetwork net) {
-        double exact = Evaluation.of(net, validation, true).accuracy();
+        return released(Evaluation.of(net, validation, true).accuracy(), validation.size(), noise, source);
+    }
+
+    /**
+     * An accuracy on {@code n} private examples as it is released: the count of correct predictions plus Gaussian
+     * noise of std {@code noise} (sensitivity 1), over n; exact when {@code noise} is 0.
+     */
+    static double released(double exactAccuracy, long n, double noise, NoiseSource source) {
         if (noise == 0) {
-            return exact;
+            return exactAccuracy;
         }
-        long n = validation.size();
         INDArray z = source.gaussian(DataType.DOUBLE, noise, 1);
-        return (Math.round(exact * n) + z.getDouble(0)) / n;
+        return (Math.round(exactAccuracy * n) + z.getDouble(0)) / n;
     }
 
     @Override
