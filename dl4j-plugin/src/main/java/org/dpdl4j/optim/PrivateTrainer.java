@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.TrainingListener;
+import org.dpdl4j.optim.layers.ExampleLayerRegistry;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.DpEvent;
@@ -102,7 +103,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private ClippedBatch lastBatch;
 
     private PrivateTrainer(Model net, DpSgdPlan plan, TrainingExamples examples, NoiseSource noise, RandomGenerator random,
-                           RunSettings settings, ComputeDevice device, ExampleGradients engine) {
+                           RunSettings settings, ComputeDevice device, ExampleGradients engine, ExampleLayerRegistry layers) {
         super(PROTOCOL, settings, new RunLedger(plan.accounting(), new PrivacyBudget(plan.config().epsilonBudget(),
                 plan.config().delta()), noise.isSecure()));
         this.config = plan.config();
@@ -125,10 +126,11 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                     + " trainer of a ComputationGraph with device(...) instead");
         }
         this.optimizer = net instanceof ComputationGraph graph
-                ? new DpOptimizer(graph, config.clipNorm(), z, sampler.expectedBatchSize(), noise)
+                ? new DpOptimizer(graph, config.clipNorm(), z, sampler.expectedBatchSize(), noise, layers)
                 : engine != null
                 ? new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, engine)
-                : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, device);
+                : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, device,
+                layers);
         if (net instanceof ComputationGraph) {
             optimizer.useDevice(device);
         }
@@ -543,6 +545,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private RunSettings settings;
         private ComputeDevice device = ComputeDevice.AUTO;
         private ExampleGradients engine;
+        private ExampleLayerRegistry layers = ExampleLayerRegistry.standard();
 
         private Builder(Model net, DpSgdConfig config) {
             this.net = Objects.requireNonNull(net, "network");
@@ -605,6 +608,16 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
+        /**
+         * The layer types per-example clipping understands (default {@link ExampleLayerRegistry#standard()}): to train a
+         * network with a layer type of one's own, register its per-example view with {@link ExampleLayerRegistry#with}
+         * and pass the registry here. Layers handled differently from the standard registry run on the CPU.
+         */
+        public Builder layers(ExampleLayerRegistry registry) {
+            this.layers = Objects.requireNonNull(registry, "layer registry");
+            return this;
+        }
+
         /** The settings recorded with the run (in its checkpoint); by default those of the config. */
         public Builder settings(RunSettings runSettings) {
             this.settings = Objects.requireNonNull(runSettings, "settings");
@@ -630,7 +643,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             NoiseSource source = noise != null ? noise : new LookAheadNoiseSource();
             try {
                 return new PrivateTrainer(net, plan, examples, source, random != null ? random : new SecureRandom(),
-                        settings != null ? settings : config.settings(), device, engine);
+                        settings != null ? settings : config.settings(), device, engine, layers);
             } catch (RuntimeException e) {
                 if (noise == null && source instanceof AutoCloseable c) {
                     try {
