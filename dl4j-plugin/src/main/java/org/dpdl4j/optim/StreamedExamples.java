@@ -100,7 +100,12 @@ final class StreamedExamples implements ExampleSource {
     @Override
     public StepBatch next(BatchSampler sampler, RandomGenerator random, long stepsLeft) {
         if (drawn.isEmpty()) {
-            readPass(sampler, random, (int) (stepsLeft > 0 ? Math.min(stepsPerPass, stepsLeft) : stepsPerPass));
+            try {
+                readPass(sampler, random, (int) (stepsLeft > 0 ? Math.min(stepsPerPass, stepsLeft) : stepsPerPass));
+            } catch (RuntimeException e) {
+                heldRows = 0;   // the failed pass's rows are dropped
+                throw e;
+            }
         }
         Pending step = drawn.poll();
         heldRows -= step.size();

@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.deeplearning4j.datasets.iterator.ExistingDataSetIterator;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseKey;
@@ -175,6 +179,42 @@ class StreamingTrainerTest {
         DpSgdConfig cfg = DpSgdConfig.builder().clipNorm(1).noiseMultiplier(1).delta(1e-5).batchSize(20).epochs(1).build();
         assertContains(refusal(() -> PrivateTrainer.builder(mlp(), cfg).streaming(iterator(), 0).build()),
                 "give stepsPerPass >= 1");
+    }
+
+    @Test
+    void imagesAndLabelsAreCheckedAndShapedAsInMemory() {
+        int n = 68;
+        INDArray images = Nd4j.rand(DataType.FLOAT, n, 1, 8, 8);
+        INDArray y = TestNetworks.oneHot(DataType.FLOAT, 3, n, 3);
+        DpSgdConfig cfg = DpSgdConfig.builder().clipNorm(1).noiseMultiplier(1).delta(1e-3).batchSize(16).epochs(1).build();
+        for (InputType input : new InputType[]{InputType.convolutional(8, 8, 1), InputType.convolutionalFlat(8, 8, 1)}) {
+            try (PrivateTrainer streamed = seeded(PrivateTrainer.builder(cnn(input), cfg))
+                    .streaming(new ExistingDataSetIterator(new DataSet(images, y).batchBy(20)), 3).build();
+                 PrivateTrainer held = seeded(PrivateTrainer.builder(cnn(input), cfg)).data(images, y).build()) {
+                streamed.run(4);
+                held.run(4);
+                assertArrayEquals(held.parameters().toDoubleVector(), streamed.parameters().toDoubleVector(), 0.0,
+                        input.toString());
+            }
+        }
+        assertContains(refusal(() -> seeded(PrivateTrainer.builder(cnn(InputType.convolutional(8, 8, 1)), cfg))
+                        .streaming(new ExistingDataSetIterator(new DataSet(images.permute(0, 2, 3, 1).dup(), y).batchBy(20)), 3)
+                        .build()), "channels last (NHWC)", "features.permute(0, 3, 1, 2)");
+        INDArray indices = Nd4j.createFromArray(new float[n]).reshape(n, 1).addi(1);
+        assertContains(refusal(() -> seeded(PrivateTrainer.builder(cnn(InputType.convolutional(8, 8, 1)), cfg))
+                        .streaming(new ExistingDataSetIterator(new DataSet(images, indices).batchBy(20)), 3).build()),
+                "look like class indices 0..2", "FeatureUtil.toOutcomeMatrix");
+    }
+
+    /** A small convolutional network on 8 x 8 images with 3 classes. */
+    private static MultiLayerNetwork cnn(InputType input) {
+        MultiLayerNetwork net = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(3).dataType(DataType.FLOAT)
+                .updater(new Sgd(0.1)).list()
+                .layer(new ConvolutionLayer.Builder(3, 3).nOut(4).activation(Activation.TANH).build())
+                .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+                .setInputType(input).build());
+        net.init();
+        return net;
     }
 
     @Test
