@@ -42,7 +42,6 @@ import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +64,9 @@ import org.slf4j.LoggerFactory;
  * delta against the number of examples), and refused with the fix. Data from a {@link DataSetIterator} is read once
  * into memory (one indexable store; its size is logged and {@link #dataDescription()} states it), so that every step
  * can draw an exact Poisson (or fixed-size) sample of the whole dataset, which is what the accountant assumes; an
- * iterator's own batches would be a different, unanalysed scheme.
+ * iterator's own batches would be a different, unanalysed scheme. When the data does not fit in memory,
+ * {@link Builder#streaming(DataSetIterator, int)} reads a resettable iterator in passes instead, each holding only the
+ * rows its next steps drew: the same exact samples, paid for with passes over the iterator.
  *
  * <p>The network's DL4J {@link TrainingListener}s are called as {@code fit} calls them: epoch start and end, forward
  * pass, backward pass, gradient (the privatised one) and iteration done, with the network's input, labels and score
@@ -89,9 +90,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private static final Logger LOG = LoggerFactory.getLogger(PrivateTrainer.class);
 
     private final DpSgdConfig config;
-    private final TrainingExamples examples;
-    /** ||x_i||^2 of every training example, [N, 1]: data only, so computed once and gathered with each batch. */
-    private final INDArray featureSquaredNorms;
+    private final ExampleSource examples;
     private final BatchSampler sampler;
     private final RandomGenerator random;
     private final NoiseSource noise;
@@ -102,14 +101,12 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private final CheckpointListenerWarning checkpointWarning = new CheckpointListenerWarning();
     private ClippedBatch lastBatch;
 
-    private PrivateTrainer(Model net, DpSgdPlan plan, TrainingExamples examples, NoiseSource noise, RandomGenerator random,
+    private PrivateTrainer(Model net, DpSgdPlan plan, ExampleSource examples, NoiseSource noise, RandomGenerator random,
                            RunSettings settings, ComputeDevice device, ExampleGradients engine, ExampleLayerRegistry layers) {
         super(PROTOCOL, settings, new RunLedger(plan.accounting(), new PrivacyBudget(plan.config().epsilonBudget(),
                 plan.config().delta()), noise.isSecure()));
         this.config = plan.config();
         this.examples = examples;
-        long n = examples.size();
-        this.featureSquaredNorms = RowNorms.squared(examples.features(), 1).reshape(n, 1).detach();
         this.sampler = plan.sampler();
         this.random = Objects.requireNonNull(random, "sampling randomness");
         this.noise = Objects.requireNonNull(noise, "noise source");
@@ -186,19 +183,13 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     @Override
     protected void takeStep(long index) {
         spend(stepEvent, mechanism);
-        int[] rows = sampler.sample(random);
-        INDArray features = examples.features();
-        INDArray labels = examples.labels();
-        // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
-        INDArray x = rows.length == 0 ? features.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(features, 1, rows);
-        INDArray y = rows.length == 0 ? labels.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
-        INDArray xNormsSq = rows.length == 0 ? null : Nd4j.pullRows(featureSquaredNorms, 1, rows);
+        StepBatch batch = examples.next(sampler, random, plannedSteps - index);
         checkpointWarning.check(optimizer);
-        lastBatch = optimizer.step(examples.batchFeatures(x), y, xNormsSq);
+        lastBatch = optimizer.step(batch.features(), batch.labels(), batch.featureSquaredNorms());
         if (lastBatch == null) {
             measuredNoLoss();
         } else {
-            measuredLoss(lastBatch.lossSums().getDouble(0) / rows.length);
+            measuredLoss(lastBatch.lossSums().getDouble(0) / batch.size());
         }
     }
 
@@ -464,11 +455,17 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return optimizer.model();
     }
 
-    /** The training examples held for sampling: how many, and the memory they take. */
+    /**
+     * The training examples sampled from: how many, and the memory they take (held in memory), or the passes read and
+     * the most rows held at once (streamed, {@link Builder#streaming}).
+     */
     public String dataDescription() {
-        return String.format(java.util.Locale.ROOT, "%,d examples, %s in memory (features %s, labels %s)", examples.size(),
-                IteratorContents.size(examples.bytes()), java.util.Arrays.toString(examples.features().shape()),
-                java.util.Arrays.toString(examples.labels().shape()));
+        return examples.description();
+    }
+
+    /** Where the steps take their examples from. */
+    ExampleSource exampleSource() {
+        return examples;
     }
 
     @Override
@@ -492,11 +489,14 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
 
     /**
      * Restores the network and the updater and, for reproducible (seeded) noise and sampling, replays the streams
-     * past the completed steps, so that a resumed run continues exactly as an uninterrupted one.
+     * past the completed steps, so that a resumed run continues exactly as an uninterrupted one. A streaming trainer
+     * forgets batches it drew ahead and starts a pass at the resumed step; since a pass draws its steps' rows in step
+     * order from the same stream, the batches are those of the uninterrupted run wherever its passes began.
      */
     @Override
     protected void restoreState(RunState state, long completedSteps) {
         NetworkState.restore(optimizer.model(), state);
+        examples.discardDrawnAhead();
         if (!noise.isSecure()) {
             replay(completedSteps);
         }
@@ -539,6 +539,8 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private final DpSgdConfig config;
         private INDArray features;
         private INDArray labels;
+        private DataSetIterator stream;
+        private int stepsPerPass;
         private NoiseSource noise;
         private RandomGenerator random;
         private AccountantFactory accountants = AccountantFactory.standard();
@@ -556,6 +558,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         public Builder data(INDArray features, INDArray labels) {
             this.features = features;
             this.labels = labels;
+            this.stream = null;
             return this;
         }
 
@@ -569,6 +572,39 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             LOG.info("{}", contents.describeCost());
             this.features = contents.features();
             this.labels = contents.labels();
+            this.stream = null;
+            return this;
+        }
+
+        /**
+         * The training examples of a resettable iterator, streamed in passes rather than held in memory: each pass
+         * draws the batches of the next {@code stepsPerPass} steps, reads the iterator once and keeps only their
+         * rows, so about {@code stepsPerPass} times the expected batch size examples are held at a time, instead of
+         * all N. The cost is time: the iterator is read once when the trainer is built (to count the examples, N
+         * being needed for the sampling rate q = batch size / N and the calibration, and to check every batch against
+         * the network), then once per pass, ceil(steps / stepsPerPass) passes for a run of that many steps.
+         *
+         * <p>The sampling and the accounting are those of {@link #data(DataSetIterator)}: each step's rows are drawn
+         * by the same sampler from the same randomness in step order (Poisson: every example independently with
+         * probability q), only gathered ahead of the step, so the batches have exactly the distribution the accountant
+         * analyses, and a seeded run takes the same batches as in memory. The iterator must give the same examples
+         * (in any order) on every reset, which each pass checks by their number. Masks are refused, and so is a batch
+         * whose examples differ in shape from the first batch's.
+         *
+         * <pre>{@code
+         * try (PrivateTrainer trainer = PrivateTrainer.builder(net, config).streaming(trainIterator, 50).build()) {
+         *     trainer.fit();   // reads trainIterator once per 50 steps
+         * }
+         * }</pre>
+         *
+         * @param iterator     a resettable iterator of the training examples (reset before each pass)
+         * @param stepsPerPass m, the steps one pass gathers batches for: more is fewer passes and more memory
+         */
+        public Builder streaming(DataSetIterator iterator, int stepsPerPass) {
+            this.stream = Objects.requireNonNull(iterator, "iterator");
+            this.stepsPerPass = stepsPerPass;
+            this.features = null;
+            this.labels = null;
             return this;
         }
 
@@ -631,15 +667,20 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
          * @throws IllegalArgumentException naming what does not fit (data shapes, labels, settings) and the fix
          */
         public PrivateTrainer build() {
-            if (features == null) {
-                throw new IllegalStateException("give the training data with data(features, labels) or data(iterator)");
+            if (features == null && stream == null) {
+                throw new IllegalStateException("give the training data with data(features, labels), data(iterator) or"
+                        + " streaming(iterator, stepsPerPass)");
             }
             if (net.params() == null) {
                 throw new IllegalStateException("the network is not initialised: call net.init() before building its trainer");
             }
-            TrainingExamples examples = TrainingExamples.of(net, features, labels);
+            ExampleSource examples = stream != null ? StreamedExamples.open(net, stream, stepsPerPass)
+                    : new HeldExamples(TrainingExamples.of(net, features, labels));
             DeltaAdvice.forUnits(config.delta(), examples.size()).ifPresent(LOG::warn);
             DpSgdPlan plan = DpSgdPlan.of(config, examples.size(), accountants);
+            if (examples instanceof StreamedExamples streamed) {
+                LOG.info("{}", streamed.describeCost(plan.sampler().expectedBatchSize(), plan.plannedSteps()));
+            }
             NoiseSource source = noise != null ? noise : new LookAheadNoiseSource();
             try {
                 return new PrivateTrainer(net, plan, examples, source, random != null ? random : new SecureRandom(),
