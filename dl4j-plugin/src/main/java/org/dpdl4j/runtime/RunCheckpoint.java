@@ -315,11 +315,12 @@ public final class RunCheckpoint {
      */
     public static ResumeReport resume(TrainingRun run, Saved saved, ResumePolicy policy) {
         Path file = saved.file();
-        List<SettingChange> changes = checkBelongs(run, saved);
+        List<SettingChange> changes = checkBelongs(run, saved, policy.settingPrefix());
         List<SettingChange> mechanism = changes.stream().filter(c -> c.rule() == ResumeRule.MECHANISM).toList();
         if (!mechanism.isEmpty() && !policy.allowMechanismChanges()) {
             throw new CheckpointException(file, "was saved with other settings that change the private mechanism: "
-                    + describe(mechanism) + ". Resume with the saved values, or " + policy.howToAllow() + " to continue"
+                    + describe(mechanism, policy.settingPrefix()) + ". Resume with the saved values, or " + policy.howToAllow()
+                    + " to continue"
                     + " under the new ones (the saved and the new steps then compose in the ledger)");
         }
         if (saved.completedSteps() >= run.plannedSteps()) {
@@ -343,15 +344,21 @@ public final class RunCheckpoint {
      *                             settings
      */
     public static ResumeReport reopen(TrainingRun run, Saved saved) {
+        return reopen(run, saved, ResumePolicy.strict());
+    }
+
+    /** As {@link #reopen(TrainingRun, Saved)}, its messages naming settings as {@code policy} does. */
+    public static ResumeReport reopen(TrainingRun run, Saved saved, ResumePolicy policy) {
         Path file = saved.file();
-        List<SettingChange> changes = checkBelongs(run, saved);
+        List<SettingChange> changes = checkBelongs(run, saved, policy.settingPrefix());
         if (saved.completedSteps() != run.plannedSteps()) {
             throw new CheckpointException(file, "holds " + saved.completedSteps() + " of the " + run.plannedSteps() + " "
                     + run.stepUnit() + "s this run plans: only a finished run is reopened to write its outputs again");
         }
         if (!changes.isEmpty()) {
             throw new CheckpointException(file, "is of a finished run; its outputs can be written again from it, without"
-                    + " training, only with the settings it was saved with, but these differ: " + describe(changes)
+                    + " training, only with the settings it was saved with, but these differ: "
+                    + describe(changes, policy.settingPrefix())
                     + ". Give the saved values, or plan more " + run.stepUnit() + "s to train longer");
         }
         restore(run, saved, false);
@@ -362,7 +369,7 @@ public final class RunCheckpoint {
      * The checks every restore makes before it touches the run: same protocol, same identity settings, a ledger of the
      * same kind, and a run that has not spent anything yet. Returns the settings that differ.
      */
-    private static List<SettingChange> checkBelongs(TrainingRun run, Saved saved) {
+    private static List<SettingChange> checkBelongs(TrainingRun run, Saved saved, String settingPrefix) {
         Path file = saved.file();
         if (!saved.protocol().equals(run.protocol())) {
             throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
@@ -371,7 +378,7 @@ public final class RunCheckpoint {
         List<SettingChange> changes = run.settings().changesFrom(saved.settings());
         List<SettingChange> identity = changes.stream().filter(c -> c.rule() == ResumeRule.IDENTITY).toList();
         if (!identity.isEmpty()) {
-            throw new CheckpointException(file, "belongs to another run: " + describe(identity) + ". These settings define"
+            throw new CheckpointException(file, "belongs to another run: " + describe(identity, settingPrefix) + ". These settings define"
                     + " what the saved state is; resume with the saved values, or start a new run");
         }
         Optional<RunLedger> ledger = run.ledger();
@@ -412,8 +419,8 @@ public final class RunCheckpoint {
                 ? "adding or removing one unit" : "replacing one unit";
     }
 
-    private static String describe(List<SettingChange> changes) {
-        return String.join(", ", changes.stream().map(SettingChange::describe).toList());
+    private static String describe(List<SettingChange> changes, String settingPrefix) {
+        return String.join(", ", changes.stream().map(c -> c.describe(settingPrefix)).toList());
     }
 
     private static String text(JsonNode meta, String name, Path file) {

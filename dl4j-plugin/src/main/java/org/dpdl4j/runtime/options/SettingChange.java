@@ -11,10 +11,15 @@ package org.dpdl4j.runtime.options;
 public record SettingChange(String name, String saved, String now, ResumeRule rule) {
 
     /**
-     * "rounds: 200 -> 400": the setting by its name, the same from Java (a config's field) and from the command line
-     * (the option {@code --rounds}).
+     * "rounds: 200 -> 400": the setting by its name, as Java code names it (a config's field); a command line names it
+     * as its option ({@link #describe(String)} with {@code "--"}).
      */
     public String describe() {
-        return name + ": " + (saved == null ? "(not set)" : saved) + " -> " + (now == null ? "(not set)" : now);
+        return describe("");
+    }
+
+    /** As {@link #describe()}, the name after {@code prefix}: {@code "--"} gives "--rounds: 200 -> 400" on a command line. */
+    public String describe(String prefix) {
+        return prefix + name + ": " + (saved == null ? "(not set)" : saved) + " -> " + (now == null ? "(not set)" : now);
     }
 }

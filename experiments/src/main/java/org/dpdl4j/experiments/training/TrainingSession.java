@@ -342,16 +342,16 @@ public final class TrainingSession {
          * changed, and carries its metrics history into this run's file.
          */
         private void restore(boolean finished) {
-            ResumeReport report = finished ? RunCheckpoint.reopen(run, saved) : RunCheckpoint.resume(run, saved,
-                    new ResumePolicy(settings.get(SessionOptions.CONTINUE_WITH_NEW_SETTINGS, false),
-                            "pass --continue-with-new-settings"));
+            ResumePolicy policy = ResumePolicy.commandLine(settings.get(SessionOptions.CONTINUE_WITH_NEW_SETTINGS, false),
+                    "pass --continue-with-new-settings");
+            ResumeReport report = finished ? RunCheckpoint.reopen(run, saved, policy) : RunCheckpoint.resume(run, saved, policy);
             lossSum = Double.parseDouble(saved.notes().getOrDefault(LOSS_SUM, "0"));
             lossCount = Long.parseLong(saved.notes().getOrDefault(LOSS_COUNT, "0"));
             out.println((finished ? "Reopened " : "Resumed ") + saved.file() + " after " + report.fromStep() + " "
                     + run.stepUnit() + "s (saved " + saved.writtenAt() + ")");
             List<SettingChange> changes = report.changes();
             if (!changes.isEmpty()) {
-                out.println("  changed settings: " + String.join(", ", changes.stream().map(SettingChange::describe).toList()));
+                out.println("  changed settings: " + String.join(", ", changes.stream().map(c -> c.describe(policy.settingPrefix())).toList()));
             }
             run.ledger().ifPresent(l -> {
                 out.printf(Locale.ROOT, "  spent so far: epsilon = %.4f (delta = %s)%s%n", l.epsilon(), l.delta(),
