@@ -70,9 +70,8 @@ class PldAccountantTest {
 
     /**
      * One step of the Poisson-subsampled Gaussian: {@code delta(eps) = \int (p - e^eps q)_+} for both directions (P the
-     * mixture and Q the plain Gaussian, and the reverse), the worse one being the release's delta. The densities' ratio
-     * is monotone, so the positive part is one half-line, whose end is found by bisection on the densities and which is
-     * then integrated by Simpson's rule (a smooth integrand: accurate to about 1e-13 of delta).
+     * mixture and Q the plain Gaussian, and the reverse), the worse one being the release's delta, by
+     * {@link Quadrature#positivePart} on [-30, 30 + mu] (further out the densities underflow).
      */
     @Test
     void oneSubsampledGaussianStepMeetsNumericalIntegration() {
@@ -82,8 +81,8 @@ class PldAccountantTest {
             PldAccountant a = pld(new PoissonSampledEvent(q, new GaussianEvent(c[1])));
             for (double eps : new double[] {0.01, 0.1, 0.5, 1.0}) {
                 double e = Math.exp(eps);
-                double remove = positivePart(x -> mixture(q, mu, x) - e * phi(x), mu);
-                double add = positivePart(x -> phi(x) - e * mixture(q, mu, x), mu);
+                double remove = Quadrature.positivePart(x -> mixture(q, mu, x) - e * phi(x), -30, 30 + mu, 400_000);
+                double add = Quadrature.positivePart(x -> phi(x) - e * mixture(q, mu, x), -30, 30 + mu, 400_000);
                 double exact = Math.max(remove, add);
                 // not below the integral, and within 1% plus the discretisation's rounding allowance (about 1e-12, which
                 // dominates where delta itself is that small)
@@ -95,28 +94,7 @@ class PldAccountantTest {
         }
     }
 
-    /** {@code \int g_+} for a g positive on one half-line of [-30, 30 + mu] or nowhere (further out the densities underflow). */
-    private static double positivePart(java.util.function.DoubleUnaryOperator g, double mu) {
-        double lo = -30;
-        double hi = 30 + mu;
-        boolean positiveRight = g.applyAsDouble(hi) > 0;
-        if (positiveRight == g.applyAsDouble(lo) > 0) {
-            return positiveRight ? Quadrature.integral(g, lo, hi, 400_000) : 0.0;
-        }
-        double a = lo;
-        double b = hi;
-        for (int i = 0; i < 200; i++) {
-            double m = 0.5 * (a + b);
-            if ((g.applyAsDouble(m) > 0) == positiveRight) {
-                b = m;
-            } else {
-                a = m;
-            }
-        }
-        return positiveRight ? Quadrature.integral(g, b, hi, 400_000) : Quadrature.integral(g, lo, a, 400_000);
-    }
-
-    private static double phi(double x) {
+    static double phi(double x) {
         return Math.exp(-x * x / 2) / Math.sqrt(2 * Math.PI);
     }
 
