@@ -12,11 +12,11 @@ public interface AccountantFactory {
     PrivacyAccountant create(NeighbouringRelation relation);
 
     /**
-     * The default: {@link StandardAccountant}, the exact zCDP conversion for ledgers of unsampled Gaussian
-     * mechanisms and Renyi DP over the default orders for everything else.
+     * The default: {@link TightestAccountant}, the smallest of the RDP, zCDP, exact Gaussian and PLD bounds that apply
+     * to the ledger (each a valid upper bound), naming the accountant that gave it.
      */
     static AccountantFactory standard() {
-        return StandardAccountant::new;
+        return TightestAccountant::new;
     }
 
     /** Renyi DP over {@link RdpAccountant#defaultOrders()} for every ledger. */
@@ -27,5 +27,15 @@ public interface AccountantFactory {
     /** zCDP only: refuses sampled mechanisms (see {@link ZCdpAccountant}). */
     static AccountantFactory zcdp() {
         return ZCdpAccountant::new;
+    }
+
+    /** The smallest of the additive bounds (RDP, zCDP, exact Gaussian), without privacy loss distributions. */
+    static AccountantFactory additive() {
+        return TightestAdditiveAccountant::new;
+    }
+
+    /** Privacy loss distributions only (see {@link PldAccountant}). */
+    static AccountantFactory pld() {
+        return PldAccountant::new;
     }
 }

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * self-composition and composition. Refused: sampling without replacement, Poisson sampling under replace-one, zCDP
  * statements, tuning and envelopes (the RDP accountant prices those).
  *
- * <p>Grid: the interval is {@code min(1e-3, s/20)} for the smallest loss scale s of the ledger's releases (their loss's
- * standard deviation, or its order), doubled while the composition would need more than
+ * <p>Grid: the interval is at most 1e-3 and small against the releases' loss scales (their loss's standard deviation,
+ * or its order; s/20 for a ledger of one kind of release), at least
+ * {@link #MIN_INTERVAL}, doubled while a release or the composition would need more than
  * {@link PldComposition#MAX_POINTS} points; or fixed by the caller. At that interval the bound is within a few parts
  * in ten thousand of the value at ten times finer grids on the cases of its tests.
  */
@@ -45,8 +46,13 @@ public final class PldAccountant implements PrivacyAccountant {
     public static final String NAME = "pld";
     /** The largest grid interval the adaptive choice takes. */
     public static final double MAX_INTERVAL = 1e-3;
-    /** Grid points per loss scale of the finest release. */
-    public static final double POINTS_PER_SCALE = 20;
+    /**
+     * The smallest: a release whose loss is far finer than this costs almost nothing, and spreading its mass over a grid
+     * this coarse adds only about {@code interval * E|L|} to the variance of the composed loss, per release.
+     */
+    public static final double MIN_INTERVAL = 1e-7;
+    /** The share of the composed loss's variance the grid may add (see adaptiveInterval). */
+    public static final double SPREAD_SHARE = 0.05;
     /** P-mass each unbounded noise tail of one release may leave its grid with (added to delta when it is the upper one). */
     public static final double RELEASE_TAIL = 1e-20;
     /** Mass the composition's FFT window may leave out (added to delta). */
@@ -198,7 +204,7 @@ public final class PldAccountant implements PrivacyAccountant {
             EventTree.forEachLeaf(e, 1L, (leaf, count) -> releases.merge(release(leaf), count, Math::addExact));
         }
         releases.remove(Release.NONE);
-        double interval = Double.isNaN(fixedInterval) ? adaptiveInterval(releases.keySet()) : fixedInterval;
+        double interval = Double.isNaN(fixedInterval) ? adaptiveInterval(releases) : fixedInterval;
         if (releases.containsKey(Release.NON_PRIVATE)) {
             return new Priced(List.of(DiscretePld.nonPrivate(interval)), interval);
         }
@@ -208,6 +214,16 @@ public final class PldAccountant implements PrivacyAccountant {
         List<Direction> directions = relation == NeighbouringRelation.ADD_OR_REMOVE_ONE
                 ? List.of(Direction.REMOVE, Direction.ADD) : List.of(Direction.REMOVE);
         while (true) {
+            double span = 0;
+            for (Release r : releases.keySet()) {
+                for (PrivacyLossPair p : new PrivacyLossPair[] {r.remove(), r.add()}) {
+                    span = Math.max(span, ConnectTheDots.points(p, interval, RELEASE_TAIL));
+                }
+            }
+            if (span > PldComposition.MAX_POINTS) {
+                interval = coarser(interval, span);
+                continue;
+            }
             List<List<PldComposition.Part>> parts = new ArrayList<>();
             long widest = 0;
             for (Direction d : directions) {
@@ -220,11 +236,7 @@ public final class PldAccountant implements PrivacyAccountant {
                 parts.add(list);
             }
             if (widest > PldComposition.MAX_POINTS) {
-                if (!Double.isNaN(fixedInterval)) {
-                    throw new IllegalArgumentException("this ledger needs " + widest + " grid points at the fixed interval "
-                            + fixedInterval + "; use a coarser interval or the adaptive one");
-                }
-                interval *= 2; // a coarser grid is looser, never invalid
+                interval = coarser(interval, widest);
                 continue;
             }
             List<DiscretePld> composed = new ArrayList<>();
@@ -237,16 +249,34 @@ public final class PldAccountant implements PrivacyAccountant {
         }
     }
 
-    private static double adaptiveInterval(Iterable<Release> releases) {
-        double interval = MAX_INTERVAL;
-        for (Release r : releases) {
-            for (PrivacyLossPair p : new PrivacyLossPair[] {r.remove(), r.add()}) {
-                if (p != null) {
-                    interval = Math.min(interval, p.lossScale() / POINTS_PER_SCALE);
-                }
+    /** Twice the interval (a coarser grid is looser, never invalid); refused for a fixed interval. */
+    private double coarser(double interval, double points) {
+        if (!Double.isNaN(fixedInterval)) {
+            throw new IllegalArgumentException("this ledger needs " + points + " grid points at the fixed interval " + fixedInterval
+                    + ", more than " + PldComposition.MAX_POINTS + "; use a coarser interval or the adaptive one");
+        }
+        return 2 * interval;
+    }
+
+    /**
+     * {@code min(1e-3, 0.05 V / sum_r k_r s_r)}, with {@code V = sum_r k_r s_r^2} the composed loss's variance (to its
+     * order), s_r release r's loss scale and k_r its count: spreading a release's mass over a grid of interval h adds
+     * about {@code h s_r} to the variance of its loss, so this keeps the added variance near 5% of the composition's
+     * (for one release it is s/20). Releases whose loss is negligible do not force a fine grid.
+     */
+    private static double adaptiveInterval(Map<Release, Long> releases) {
+        double variance = 0;
+        double spread = 0;
+        for (Map.Entry<Release, Long> r : releases.entrySet()) {
+            PrivacyLossPair p = r.getKey().remove() != null ? r.getKey().remove() : r.getKey().add();
+            if (p != null) {
+                double s = p.lossScale();
+                variance += r.getValue() * s * s;
+                spread += r.getValue() * s;
             }
         }
-        return interval;
+        double interval = spread > 0 ? Math.min(MAX_INTERVAL, SPREAD_SHARE * variance / spread) : MAX_INTERVAL;
+        return Math.max(MIN_INTERVAL, interval);
     }
 
     private static DiscretePld leaf(PrivacyLossPair pair, double interval) {

@@ -31,12 +31,13 @@ public final class ConnectTheDots {
         if (!(interval > 0)) {
             throw new IllegalArgumentException("grid interval must be positive, got " + interval);
         }
-        long first = (long) Math.floor(pair.lowestLoss(tail) / interval);
-        long last = (long) Math.ceil(pair.highestLoss(tail) / interval);
-        if (last - first + 1 > Integer.MAX_VALUE / 2) {
-            throw new IllegalArgumentException("the loss range of " + pair + " needs " + (last - first + 1)
-                    + " grid points at interval " + interval + "; use a coarser interval");
+        double span = points(pair, interval, tail);
+        if (span > PldComposition.MAX_POINTS) {
+            throw new IllegalArgumentException("the loss range of " + pair + " needs " + span + " grid points at interval "
+                    + interval + ", more than " + PldComposition.MAX_POINTS + "; use a coarser interval");
         }
+        long first = (long) Math.floor(pair.lowestLoss(tail) / interval);
+        long last = Math.max(first, (long) Math.ceil(pair.highestLoss(tail) / interval));
         int n = (int) (last - first + 1);
         double[] mass = new double[n];
         double spread = -Math.expm1(-interval); // 1 - e^{-interval}
@@ -56,6 +57,11 @@ public final class ConnectTheDots {
         }
         double atInfinity = pair.pMass(left, Double.POSITIVE_INFINITY) + roundingAllowance((last - first) * interval);
         return new DiscretePld(interval, first, mass, Math.min(1.0, atInfinity));
+    }
+
+    /** The number of grid points the release spans at this interval (a double: it may be astronomically large). */
+    public static double points(PrivacyLossPair pair, double interval, double tail) {
+        return Math.ceil(pair.highestLoss(tail) / interval) - Math.floor(pair.lowestLoss(tail) / interval) + 1;
     }
 
     /**
