@@ -15,6 +15,11 @@ public final class DiscretePld {
     private final long offset;
     private final double[] mass;
     private final double massAtInfinity;
+    /** {@code ln M(+-LADDER[j])} (see {@link #logMgfOnLadder}), computed when first needed. */
+    private double[][] ladder;
+
+    /** Moment-generating parameters (per unit of loss) at which compositions bound their tails: 2^(j/2), |j| &lt;= 80. */
+    static final double[] LADDER = java.util.stream.IntStream.rangeClosed(-80, 80).mapToDouble(j -> Math.pow(2, j / 2.0)).toArray();
 
     /**
      * @param interval       the grid step, positive
@@ -182,6 +187,22 @@ public final class DiscretePld {
             }
         }
         return max + Math.log(s);
+    }
+
+    /**
+     * {@code ln M(lambda)} at {@code lambda = +LADDER[j]} (row 0) and {@code -LADDER[j]} (row 1), cached: a run prices
+     * the same release again and again, each time composed a different number of times.
+     */
+    synchronized double[][] logMgfOnLadder() {
+        if (ladder == null) {
+            double[][] l = new double[2][LADDER.length];
+            for (int j = 0; j < LADDER.length; j++) {
+                l[0][j] = logMomentGenerating(LADDER[j]);
+                l[1][j] = logMomentGenerating(-LADDER[j]);
+            }
+            ladder = l;
+        }
+        return ladder;
     }
 
     /** The 2-norm of the finite masses (for the rounding bound of FFT composition). */

@@ -69,7 +69,6 @@ public final class PldComposition {
         double interval = commonInterval(parts);
         long lowest = 0;
         long highest = 0;
-        double variance = 0;
         for (Part p : parts) {
             DiscretePld d = p.pld();
             if (d.size() == 0) {
@@ -77,17 +76,22 @@ public final class PldComposition {
             }
             lowest = Math.addExact(lowest, Math.multiplyExact(p.count(), d.offset()));
             highest = Math.addExact(highest, Math.multiplyExact(p.count(), d.offset() + d.size() - 1));
-            variance += p.count() * gridVariance(d);
         }
-        double scale = 1.0 / Math.max(1.0, Math.sqrt(variance)); // lambda of the order of 1 / (composed sd), per grid step
         double logHalfTail = Math.log(tail / 2);
         double hi = highest;
         double lo = lowest;
-        for (int k = -12; k <= 24; k++) {
-            double lambda = scale * Math.pow(2, k / 2.0) / interval; // per unit of loss
-            double up = logMgf(parts, lambda);
+        for (int j = 0; j < DiscretePld.LADDER.length; j++) {
+            double lambda = DiscretePld.LADDER[j]; // per unit of loss
+            double up = 0;
+            double down = 0;
+            for (Part p : parts) {
+                if (p.pld().size() > 0) {
+                    double[][] l = p.pld().logMgfOnLadder();
+                    up += p.count() * l[0][j];
+                    down += p.count() * l[1][j];
+                }
+            }
             hi = Math.min(hi, (up - logHalfTail) / lambda / interval);
-            double down = logMgf(parts, -lambda);
             lo = Math.max(lo, (logHalfTail - down) / lambda / interval);
         }
         long hiIndex = Math.min(highest, (long) Math.ceil(hi));
@@ -142,8 +146,8 @@ public final class PldComposition {
             DiscretePld d = e.getKey();
             long count = e.getValue();
             base = Math.addExact(base, Math.multiplyExact(count, d.offset()));
-            double[][] spectrum = spectrum(d, size);
-            multiplyByPower(re, im, spectrum[0], spectrum[1], count);
+            double[][] polar = spectrum(d, size);
+            multiplyByPower(re, im, polar[0], polar[1], count);
         }
         FastFourierTransformer.transformInPlace(new double[][] {re, im}, DftNormalization.STANDARD, TransformType.INVERSE);
         // index r of the circular result holds the grid points congruent to base + r (mod n); lay them out from w[0]
@@ -175,7 +179,10 @@ public final class PldComposition {
         return spectral + sqrtN * g;
     }
 
-    /** The forward transform of the masses, folded onto n points (the release's own offset is kept apart); cached. */
+    /**
+     * The forward transform of the masses, folded onto n points (the release's own offset is kept apart), in polar form
+     * (log-modulus, angle), ready to be raised to any power; cached.
+     */
     private static double[][] spectrum(DiscretePld d, int n) {
         SpectrumKey key = new SpectrumKey(d, n);
         synchronized (SPECTRA) {
@@ -198,54 +205,31 @@ public final class PldComposition {
             re[j % n] += d.mass(j);
         }
         FastFourierTransformer.transformInPlace(new double[][] {re, im}, DftNormalization.STANDARD, TransformType.FORWARD);
-        return new double[][] {re, im};
+        double[] logModulus = new double[n];
+        double[] angle = new double[n];
+        for (int j = 0; j < n; j++) {
+            logModulus[j] = Math.log(Math.hypot(re[j], im[j])); // -inf for a zero coefficient
+            angle[j] = Math.atan2(im[j], re[j]);
+        }
+        return new double[][] {logModulus, angle};
     }
 
-    /** {@code (re, im) *= (sr, si)^k} elementwise, the power formed from modulus and angle. */
-    private static void multiplyByPower(double[] re, double[] im, double[] sr, double[] si, long k) {
+    /** {@code (re, im) *= (e^{logModulus + i angle})^k} elementwise. */
+    private static void multiplyByPower(double[] re, double[] im, double[] logModulus, double[] angle, long k) {
         for (int j = 0; j < re.length; j++) {
-            double r = Math.hypot(sr[j], si[j]);
-            if (r == 0) {
+            double modulus = Math.exp(k * logModulus[j]);
+            if (modulus == 0) {
                 re[j] = 0;
                 im[j] = 0;
                 continue;
             }
-            double modulus = Math.exp(k * Math.log(r));
-            double angle = Math.IEEEremainder(k * Math.atan2(si[j], sr[j]), 2 * Math.PI);
-            double pr = modulus * Math.cos(angle);
-            double pi = modulus * Math.sin(angle);
-            double a = re[j];
-            re[j] = a * pr - im[j] * pi;
-            im[j] = a * pi + im[j] * pr;
+            double a = Math.IEEEremainder(k * angle[j], 2 * Math.PI);
+            double pr = modulus * Math.cos(a);
+            double pi = modulus * Math.sin(a);
+            double r = re[j];
+            re[j] = r * pr - im[j] * pi;
+            im[j] = r * pi + im[j] * pr;
         }
-    }
-
-    private static double logMgf(List<Part> parts, double lambda) {
-        double s = 0;
-        for (Part p : parts) {
-            if (p.pld().size() > 0) {
-                s += p.count() * p.pld().logMomentGenerating(lambda);
-            }
-        }
-        return s;
-    }
-
-    /** The variance of the finite masses, in grid steps squared. */
-    private static double gridVariance(DiscretePld d) {
-        double m0 = 0;
-        double m1 = 0;
-        double m2 = 0;
-        for (int j = 0; j < d.size(); j++) {
-            double x = j;
-            m0 += d.mass(j);
-            m1 += d.mass(j) * x;
-            m2 += d.mass(j) * x * x;
-        }
-        if (m0 == 0) {
-            return 0;
-        }
-        double mean = m1 / m0;
-        return Math.max(0, m2 / m0 - mean * mean);
     }
 
     private static double commonInterval(List<Part> parts) {
