@@ -55,6 +55,8 @@ public final class PldAccountant implements PrivacyAccountant {
     public static final double SPREAD_SHARE = 0.05;
     /** P-mass each unbounded noise tail of one release may leave its grid with (added to delta when it is the upper one). */
     public static final double RELEASE_TAIL = 1e-20;
+    /** The largest sensitivity-to-noise ratio priced as a Gaussian; above it a release counts as non-private. */
+    public static final double MAX_MU = 1e3;
     /** Mass the composition's FFT window may leave out (added to delta). */
     public static final double WINDOW_TAIL = 1e-15;
 
@@ -262,7 +264,8 @@ public final class PldAccountant implements PrivacyAccountant {
      * {@code min(1e-3, 0.05 V / sum_r k_r s_r)}, with {@code V = sum_r k_r s_r^2} the composed loss's variance (to its
      * order), s_r release r's loss scale and k_r its count: spreading a release's mass over a grid of interval h adds
      * about {@code h s_r} to the variance of its loss, so this keeps the added variance near 5% of the composition's
-     * (for one release it is s/20). Releases whose loss is negligible do not force a fine grid.
+     * (for one release it is s/20). Releases whose loss is negligible do not force a fine grid. Rounded down to a power of
+     * 2^(1/4), so that a ledger that grows by releases of the same kinds keeps its grid (and its cached discretisations).
      */
     private static double adaptiveInterval(Map<Release, Long> releases) {
         double variance = 0;
@@ -276,7 +279,8 @@ public final class PldAccountant implements PrivacyAccountant {
             }
         }
         double interval = spread > 0 ? Math.min(MAX_INTERVAL, SPREAD_SHARE * variance / spread) : MAX_INTERVAL;
-        return Math.max(MIN_INTERVAL, interval);
+        double quarterOctaves = Math.floor(4 * Math.log(Math.max(MIN_INTERVAL, interval)) / Math.log(2));
+        return Math.pow(2, quarterOctaves / 4);
     }
 
     private static DiscretePld leaf(PrivacyLossPair pair, double interval) {
@@ -329,6 +333,11 @@ public final class PldAccountant implements PrivacyAccountant {
             return Release.NON_PRIVATE;
         }
         double mu = sensitivity / z;
+        if (mu > MAX_MU) {
+            // Such a release is not private in any useful sense (its loss reaches mu^2/2 > 5e5), and the loss pair's
+            // arithmetic loses its meaning as mu^2 overflows: count it as non-private, a valid if loose bound.
+            return Release.NON_PRIVATE;
+        }
         if (rate == 1.0) {
             return Release.symmetric(SampledGaussianLossPair.gaussian(mu));
         }

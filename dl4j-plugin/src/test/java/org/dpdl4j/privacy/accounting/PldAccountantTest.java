@@ -175,4 +175,24 @@ class PldAccountantTest {
         assertEquals(0.0, pld(new NoOpEvent()).epsilon(1e-5));
         assertEquals(0.0, pld(dpSgd(0.0, 1.0, 10)).epsilon(1e-5));
     }
+
+    /**
+     * Little noise: losses of thousands, spread wider than a double's exponent range. Epsilon must agree with delta (the
+     * plain sum of the distribution's definition) and stay far above what a single sampled step gives, never a
+     * meaningless small number; noise below the priced range counts as non-private (RDP prices it then).
+     */
+    @Test
+    void littleNoiseIsPricedConsistentlyOrRefusedAsNonPrivate() {
+        for (double z : new double[] {0.1, 0.02, 0.003}) {
+            PldAccountant a = pld(dpSgd(0.01, z, 10));
+            double eps = a.epsilon(1e-5);
+            assertTrue(a.delta(eps, Conversion.STANDARD) <= 1e-5 * (1 + 1e-9), "z=" + z + " eps=" + eps);
+            assertTrue(a.delta(0.99 * eps, Conversion.STANDARD) > 1e-5, "z=" + z + " eps=" + eps + " is not the smallest");
+            // three of ten steps sampled has probability above 1e-5: at least three single-step losses at its mean
+            double mu = 1 / z;
+            assertTrue(eps > 2 * (mu * mu / 2 + Math.log(0.01)), "z=" + z + " eps=" + eps);
+        }
+        assertEquals(Double.POSITIVE_INFINITY, pld(dpSgd(0.01, 1e-300, 10)).epsilon(1e-5));
+        assertEquals(Double.POSITIVE_INFINITY, pld(new GaussianEvent(1e-4)).epsilon(1e-5));
+    }
 }

@@ -49,7 +49,9 @@ public final class ConnectTheDots {
             if (right > left) {
                 double m = pair.pMass(left, right);
                 double mq = pair.qMass(left, right);
-                double up = Math.min(m, Math.max(0.0, (m - mq * Math.exp(lower)) / spread));
+                // mq is 0 where e^lower overflows (the loss is huge there): 0 * inf must not become NaN
+                double mqScaled = mq == 0.0 ? 0.0 : mq * Math.exp(lower);
+                double up = Math.min(m, Math.max(0.0, (m - mqScaled) / spread));
                 mass[j - 1] += m - up;
                 mass[j] += up;
             }

@@ -18,6 +18,9 @@ public final class DiscretePld {
     /** {@code ln M(+-LADDER[j])} (see {@link #logMgfOnLadder}), computed when first needed. */
     private double[][] ladder;
 
+    /** Loss differences beyond which {@code e^{-difference}} is too close to underflow for the closed-form search. */
+    private static final double EXPONENT_RANGE = 600.0;
+
     /** Moment-generating parameters (per unit of loss) at which compositions bound their tails: 2^(j/2), |j| &lt;= 80. */
     static final double[] LADDER = java.util.stream.IntStream.rangeClosed(-80, 80).mapToDouble(j -> Math.pow(2, j / 2.0)).toArray();
 
@@ -132,6 +135,10 @@ public final class DiscretePld {
             s1 += mass[j] * Math.exp(lTop - l);
             // on [L_{j-1}, L_j): delta(eps) = inf + s0 - e^{eps - lTop} s1
             double below = j > 0 ? loss(j - 1) : Double.NEGATIVE_INFINITY;
+            if (below != Double.NEGATIVE_INFINITY && lTop - below > EXPONENT_RANGE) {
+                // e^{below - lTop} would underflow and the closed form lose its meaning: use delta itself
+                return bisectEpsilon(delta);
+            }
             double atBelow = below == Double.NEGATIVE_INFINITY ? massAtInfinity + s0
                     : massAtInfinity + s0 - Math.exp(below - lTop) * s1;
             if (atBelow <= delta && j == 0) {
@@ -141,6 +148,9 @@ public final class DiscretePld {
                 double eps = lTop + Math.log((massAtInfinity + s0 - delta) / s1);
                 if (!(eps <= l)) {
                     eps = l; // rounding at the point itself
+                }
+                if (below != Double.NEGATIVE_INFINITY && !(eps >= below)) {
+                    eps = below; // delta(below) > delta: never report less than below, whatever the rounding
                 }
                 return Math.max(0.0, eps);
             }
