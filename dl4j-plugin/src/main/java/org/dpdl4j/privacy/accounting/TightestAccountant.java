@@ -116,6 +116,12 @@ public final class TightestAccountant implements PrivacyAccountant {
         return additive.ledger();
     }
 
+    /** {@value AccountantFactory#TIGHTEST}. */
+    @Override
+    public String pricing() {
+        return AccountantFactory.TIGHTEST;
+    }
+
     @Override
     public TightestAccountant copy() {
         return new TightestAccountant(this);

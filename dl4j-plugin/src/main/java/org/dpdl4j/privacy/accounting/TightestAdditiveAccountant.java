@@ -26,8 +26,20 @@ public final class TightestAdditiveAccountant implements AdditiveAccountant {
     private final List<DpEvent> ledger;
 
     public TightestAdditiveAccountant(NeighbouringRelation relation) {
+        this(relation, true);
+    }
+
+    /**
+     * @param relation      the neighbouring relation of every guarantee
+     * @param exactGaussian whether the exact Gaussian curve takes part; without it this is Renyi DP alone (the order grid
+     *                      and, for linear ledgers, the exact optimum of the conversion): the pricing of runs made before
+     *                      the exact Gaussian and PLD accountants existed ({@link AccountantFactory#renyi()})
+     */
+    public TightestAdditiveAccountant(NeighbouringRelation relation, boolean exactGaussian) {
         this.relation = Objects.requireNonNull(relation, "neighbouring relation must not be null");
-        this.candidates = List.of(new RdpAccountant(relation), new ZCdpAccountant(relation), new ExactGaussianAccountant(relation));
+        this.candidates = exactGaussian
+                ? List.of(new RdpAccountant(relation), new ZCdpAccountant(relation), new ExactGaussianAccountant(relation))
+                : List.of(new RdpAccountant(relation), new ZCdpAccountant(relation));
         this.starts = new int[candidates.size() + 1];
         for (int i = 0; i < candidates.size(); i++) {
             starts[i + 1] = starts[i] + candidates.get(i).cost(new NoOpEvent()).length + 1;
@@ -162,6 +174,12 @@ public final class TightestAdditiveAccountant implements AdditiveAccountant {
         return List.copyOf(ledger);
     }
 
+    /** {@value AccountantFactory#RDP} without the exact Gaussian curve, else {@value AccountantFactory#ADDITIVE}. */
+    @Override
+    public String pricing() {
+        return candidates.size() == 2 ? AccountantFactory.RDP : AccountantFactory.ADDITIVE;
+    }
+
     @Override
     public TightestAdditiveAccountant copy() {
         return new TightestAdditiveAccountant(this);
@@ -169,6 +187,6 @@ public final class TightestAdditiveAccountant implements AdditiveAccountant {
 
     @Override
     public String toString() {
-        return "TightestAdditiveAccountant(" + relation + ", " + ledger.size() + " ledger entries)";
+        return "TightestAdditiveAccountant(" + pricing() + ", " + relation + ", " + ledger.size() + " ledger entries)";
     }
 }

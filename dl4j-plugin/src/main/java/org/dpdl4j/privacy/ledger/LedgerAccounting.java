@@ -127,9 +127,12 @@ public final class LedgerAccounting {
         return boundOf(ledger.entriesOf(party), delta, conversion);
     }
 
-    /** A short description of how ledgers are priced, for saved ledgers and statements (the accountant's class). */
+    /**
+     * The name of how ledgers are priced ({@link PrivacyAccountant#pricing()}, e.g. {@value AccountantFactory#TIGHTEST}
+     * or {@value AccountantFactory#RDP}): recorded with saved ledgers, so that a resumed run is priced as it started.
+     */
     public String method() {
-        return pricing.getClass().getSimpleName();
+        return pricing.pricing();
     }
 
     /** A running tally of a ledger, when the accountant is (or has) an additive part (else null: price whole ledgers). */
