@@ -156,13 +156,17 @@ public final class AccountCommand implements Runnable {
                         + " got " + targetEpsilon);
             }
             double z;
-            double zRdp;
             try {
                 z = Calibrator.dpSgdNoiseMultiplier(accountants, targetEpsilon, delta, sampleRate, steps);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--target-epsilon " + targetEpsilon + ": " + e.getMessage(), e);
+            }
+            double zRdp; // for comparison only: Renyi DP may not reach a target the chosen accountant reaches
+            try {
                 zRdp = accountant.equals(AccountantFactory.RDP) ? z
                         : Calibrator.dpSgdNoiseMultiplier(AccountantFactory.renyi(), targetEpsilon, delta, sampleRate, steps);
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--target-epsilon " + targetEpsilon + ": " + e.getMessage(), e);
+                zRdp = Double.NaN;
             }
             PrivacyAccountant achieved = accountants.create(NeighbouringRelation.ADD_OR_REMOVE_ONE)
                     .compose(DpSgd.event(sampleRate, z, steps));
@@ -175,11 +179,15 @@ public final class AccountCommand implements Runnable {
                     + " 1e-6, rounded up).");
             out.println(String.format(Locale.ROOT, "Achieved epsilon: %.6f (from the %s accountant).", bound.epsilon(),
                     bound.accountant()));
-            if (zRdp != z) {
-                out.println(String.format(Locale.ROOT, "Renyi DP alone needs z = %.6f for the same target: %.1f%% more noise.",
-                        zRdp, 100 * (zRdp / z - 1)));
+            if (Double.isNaN(zRdp)) {
+                out.println("Renyi DP alone cannot certify this target with any amount of noise.");
+            } else {
+                if (zRdp != z) {
+                    out.println(String.format(Locale.ROOT, "Renyi DP alone needs z = %.6f for the same target: %.1f%% more noise.",
+                            zRdp, 100 * (zRdp / z - 1)));
+                }
+                out.println("noise_multiplier_rdp=" + zRdp);
             }
-            out.println("noise_multiplier_rdp=" + zRdp);
             out.println("noise_multiplier=" + z);
             out.flush();
             return 0;
