@@ -336,7 +336,7 @@ public final class RunCheckpoint {
      */
     public static ResumeReport resume(TrainingRun run, Saved saved, ResumePolicy policy) {
         Path file = saved.file();
-        List<SettingChange> changes = checkBelongs(run, saved, policy.allowMechanismChanges());
+        List<SettingChange> changes = checkBelongs(run, saved, policy);
         List<SettingChange> mechanism = changes.stream().filter(c -> c.rule() == ResumeRule.MECHANISM).toList();
         if (!mechanism.isEmpty() && !policy.allowMechanismChanges()) {
             throw new CheckpointException(file, "was saved with other settings that change the private mechanism: "
@@ -365,7 +365,7 @@ public final class RunCheckpoint {
      */
     public static ResumeReport reopen(TrainingRun run, Saved saved) {
         Path file = saved.file();
-        List<SettingChange> changes = checkBelongs(run, saved, false);
+        List<SettingChange> changes = checkBelongs(run, saved, null);
         if (saved.completedSteps() != run.plannedSteps()) {
             throw new CheckpointException(file, "holds " + saved.completedSteps() + " of the " + run.plannedSteps() + " "
                     + run.stepUnit() + "s this run plans: only a finished run is reopened to write its outputs again");
@@ -381,9 +381,11 @@ public final class RunCheckpoint {
 
     /**
      * The checks every restore makes before it touches the run: same protocol, same identity settings, a ledger of the
-     * same kind, and a run that has not spent anything yet. Returns the settings that differ.
+     * same kind priced by the same accountant (unless the policy, null for a reopen, allows mechanism changes), and a run
+     * that has not spent anything yet. Returns the settings that differ.
      */
-    private static List<SettingChange> checkBelongs(TrainingRun run, Saved saved, boolean mechanismChangesAllowed) {
+    private static List<SettingChange> checkBelongs(TrainingRun run, Saved saved, ResumePolicy policy) {
+        boolean mechanismChangesAllowed = policy != null && policy.allowMechanismChanges();
         Path file = saved.file();
         if (!saved.protocol().equals(run.protocol())) {
             throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
@@ -414,8 +416,8 @@ public final class RunCheckpoint {
                 // The accountant calibrates the noise and decides the budget stop: it is part of the mechanism.
                 throw new CheckpointException(file, "was priced by the " + pricedBy + " accountant, but this run by " + pricing
                         + "; a run is priced as it started: resume with --accountant " + pricedBy
-                        + " (AccountantFactory.named(\"" + pricedBy + "\") in code), or allow mechanism changes to re-price"
-                        + " the whole ledger with the new one");
+                        + " (AccountantFactory.named(\"" + pricedBy + "\") in code)" + (policy == null ? ""
+                        : ", or " + policy.howToAllow() + " to re-price the whole ledger with the new one"));
             }
             if (!ledger.get().ledger().isEmpty()) {
                 // Checked before anything is restored: the saved state over a ledger that goes on would compose
