@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
+import org.dpdl4j.privacy.accounting.ExactGaussianAccountant;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.privacy.accounting.correlated.CalibratedPair;
 import org.dpdl4j.privacy.accounting.correlated.CalibrationResult;
@@ -26,12 +28,15 @@ import picocli.CommandLine.Spec;
 /**
  * {@code decor}: the user-level SecRDP guarantee of Decor (pairwise-correlated Gaussian noise on a
  * graph) for given noise levels, or the calibration of (sigma_cdp, sigma_cor) pairs to a budget.
- * The accounting output ends with the two lines {@code kappa=<value>} and {@code epsilon=<value>}.
+ * The accounting output ends with {@code kappa=}, one line per accountant ({@code epsilon_secrdp=}, SecRDP's zCDP
+ * conversion, and {@code epsilon_gaussian=}, the exact curve of the Gaussian noise it analyses), the accountant of the
+ * tightest ({@code epsilon_accountant=}) and {@code epsilon=} (the smaller of the two, both valid upper bounds).
  */
 @Command(name = "decor", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Privacy of Decor's correlated noise (SecRDP, user level, replace-one: sensitivity 2C).",
             "Prints kappa = max_i ((sigma_cdp^2 I + sigma_cor^2 L_H)^-1)_ii, the per-step RDP 2 alpha C^2 kappa,",
-            "rho = 2 T C^2 kappa and epsilon = rho + 2 sqrt(rho ln(1/delta)); with --calibrate, noise pairs meeting --epsilon."})
+            "rho = 2 T C^2 kappa and epsilon = rho + 2 sqrt(rho ln(1/delta)), and the exact epsilon of the Gaussian noise",
+            "(mu = sqrt(2 rho)); epsilon= is the smaller; with --calibrate, noise pairs meeting --epsilon by SecRDP."})
 public final class AccountDecorCommand implements Callable<Integer> {
 
     @Spec
@@ -142,9 +147,19 @@ public final class AccountDecorCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "sensitivity: 2C = %s (replace-one, user level)%n", sensitivity);
         out.printf(Locale.ROOT, "per step: eps_step(alpha) = alpha * 2 C^2 kappa = alpha * %.10g%n", g.rhoPerStep());
         out.printf(Locale.ROOT, "T = %d steps: rho = T * 2 C^2 kappa = %.10g%n", steps, g.rho());
-        out.printf(Locale.ROOT, "(epsilon, delta) = (%.6f, %s), epsilon = rho + 2 sqrt(rho ln(1/delta))%n", g.epsilon(), delta);
+        out.printf(Locale.ROOT, "(epsilon, delta) = (%.6f, %s), epsilon = rho + 2 sqrt(rho ln(1/delta)) (SecRDP)%n", g.epsilon(), delta);
+        // The released noise is Gaussian against every adversary, and one user moves its mean by mu = sqrt(2 rho):
+        // the exact Gaussian curve at that mu is the true epsilon (an upper bound when kappa is one).
+        double mu = Math.sqrt(2 * g.rho());
+        double exact = GaussianPrivacyCurve.epsilon(mu, delta);
+        out.printf(Locale.ROOT, "exact Gaussian curve: mu = sqrt(2 rho) = %.10g, epsilon = %.6f (%s)%n", mu, exact,
+                k.isExact() ? "the true epsilon" : "an upper bound, from kappa's upper bound");
+        boolean gaussianTighter = exact < g.epsilon();
         out.println("kappa=" + k.kappa());
-        out.println("epsilon=" + g.epsilon());
+        out.println("epsilon_secrdp=" + g.epsilon());
+        out.println("epsilon_gaussian=" + exact);
+        out.println("epsilon_accountant=" + (gaussianTighter ? ExactGaussianAccountant.NAME : "secrdp"));
+        out.println("epsilon=" + Math.min(exact, g.epsilon()));
         return 0;
     }
 

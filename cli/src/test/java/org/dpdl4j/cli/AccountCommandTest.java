@@ -18,8 +18,14 @@ class AccountCommandTest {
         CommandRun r = CommandRun.of("account", "dp-sgd", "--sample-rate", String.valueOf(256.0 / 60000.0), "--noise-multiplier", "1.1",
                 "--steps", "14062", "--delta", "1e-5");
         assertEquals(0, r.exitCode(), r.err());
-        assertEquals(3.01, r.lastValue(2, "epsilon"), 0.005);
-        assertEquals(2.60, r.lastValue(1, "epsilon_improved"), 0.005);
+        // Renyi DP: 3.01 (standard conversion), 2.60 (improved); privacy loss distributions: lower, and the guarantee
+        assertEquals(3.01, r.lastValue(6, "epsilon_rdp"), 0.005);
+        assertEquals(2.60, r.lastValue(5, "epsilon_rdp_improved"), 0.005);
+        double pld = r.lastValue(4, "epsilon_pld");
+        assertEquals("epsilon_accountant=pld", r.lastLines(3).get(0));
+        assertEquals(pld, r.lastValue(2, "epsilon"), 0.0);
+        assertEquals(pld, r.lastValue(1, "epsilon_improved"), 0.0);
+        assertTrue(pld < 2.5, "PLD " + pld);
         assertTrue(r.out().contains("Privacy statement") && r.out().contains("Poisson"), r.out());
     }
 
@@ -31,6 +37,16 @@ class AccountCommandTest {
         double z = r.lastValue(1, "noise_multiplier");
         assertTrue(DpSgd.accountant(0.01, z, 1000).epsilon(1e-5) <= 2.0);
         assertTrue(DpSgd.accountant(0.01, 0.999 * z, 1000).epsilon(1e-5) > 2.0);
+        // Renyi DP alone needs more noise for the same target, and --accountant rdp gives exactly that noise
+        double zRdp = r.lastValue(2, "noise_multiplier_rdp");
+        assertTrue(zRdp > z && DpSgd.rdpAccountant(0.01, zRdp, 1000).epsilon(1e-5) <= 2.0, z + " vs " + zRdp);
+        CommandRun rdp = CommandRun.of("account", "calibrate", "--target-epsilon", "2", "--delta", "1e-5", "--sample-rate", "0.01",
+                "--steps", "1000", "--accountant", "rdp");
+        assertEquals(zRdp, rdp.lastValue(1, "noise_multiplier"), 0.0);
+        CommandRun unknown = CommandRun.of("account", "calibrate", "--target-epsilon", "2", "--delta", "1e-5", "--sample-rate", "0.01",
+                "--steps", "1000", "--accountant", "moments");
+        assertEquals(2, unknown.exitCode());
+        assertTrue(unknown.err().contains("unknown accountant 'moments'; use one of tightest, rdp, additive"), unknown.err());
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.junit.jupiter.api.Test;
 
 class AccountDecorCommandTest {
@@ -29,9 +30,17 @@ class AccountDecorCommandTest {
     void ringRowOfTheReferenceTable() {
         CommandRun r = run(common("ring", "16", "--sigma-cdp", "17.827099282407094", "--sigma-cor", "188").toArray(String[]::new));
         assertEquals(0, r.exitCode(), r.err());
-        double kappa = r.lastValue(2, "kappa");
+        double kappa = r.lastValue(5, "kappa");
+        double secRdp = r.lastValue(4, "epsilon_secrdp");
+        double gaussian = r.lastValue(3, "epsilon_gaussian");
         double eps = r.lastValue(1, "epsilon");
-        assertEquals(10.2928, eps, 5e-5);
+        assertEquals(10.2928, secRdp, 5e-5);
+        // the exact curve of the same Gaussian noise (mu^2 = 2 rho) is tighter, and it is the guarantee
+        double rho = 3500 * 2 * kappa;
+        assertEquals(GaussianPrivacyCurve.epsilon(Math.sqrt(2 * rho), 1e-5), gaussian, 0.0);
+        assertTrue(gaussian < secRdp, gaussian + " vs " + secRdp);
+        assertEquals(gaussian, eps, 0.0);
+        assertTrue(r.lastLines(2).get(0).equals("epsilon_accountant=gaussian"), r.out());
         assertEquals(4.656256603611915e-4, 2 * kappa, 1e-10 * 4.656256603611915e-4);
         assertTrue(r.out().contains("algebraic connectivity a(G) = 0.1522409350"), r.out());
         assertTrue(r.out().contains("exact"), r.out());
@@ -43,11 +52,14 @@ class AccountDecorCommandTest {
         CommandRun shaped = run(common("torus", "4x4", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47").toArray(String[]::new));
         assertEquals(0, square.exitCode(), square.err());
         assertEquals(square.lastLines(1), shaped.lastLines(1));
-        assertEquals(10.2369, square.lastValue(1, "epsilon"), 5e-5);
+        assertEquals(10.2369, square.lastValue(4, "epsilon_secrdp"), 5e-5);
+        assertTrue(square.lastValue(1, "epsilon") < 10.2369);
         CommandRun curious = run(common("torus", "4x4", "--sigma-cdp", "22.96953176771683", "--sigma-cor", "47", "--adversary", "curious")
                 .toArray(String[]::new));
         assertEquals(0, curious.exitCode(), curious.err());
-        assertTrue(curious.lastValue(1, "epsilon") > 10.2369);
+        assertTrue(curious.lastValue(4, "epsilon_secrdp") > 10.2369);
+        assertTrue(curious.lastValue(1, "epsilon") > square.lastValue(1, "epsilon"));
+        assertTrue(curious.lastValue(1, "epsilon") <= curious.lastValue(4, "epsilon_secrdp"));
         assertTrue(curious.out().contains("colluders ["), curious.out());
     }
 
@@ -76,7 +88,8 @@ class AccountDecorCommandTest {
                 "--steps", "1000", "--delta", "1e-5", "--adversary", "colluding:3");
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("upper bound") && r.out().contains("LDP level"), r.out());
-        assertEquals(1 / 25.0, r.lastValue(2, "kappa"), 1e-15);
+        assertEquals(1 / 25.0, r.lastValue(5, "kappa"), 1e-15);
+        assertTrue(r.out().contains("an upper bound, from kappa's upper bound"), r.out());
     }
 
     @Test

@@ -340,7 +340,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                 + (segments.isEmpty() ? config.clipNorm() + ")" : "each segment's clip)"), ProtectedUnit.EXAMPLE, scheme,
                 sampler.samplingRate(), optimizer.noiseMultiplier(), completedSteps());
         return new PrivacyStatement(d, l.accounting().relation(), l.spent(Conversion.STANDARD), l.spent(Conversion.IMPROVED),
-                segments);
+                segments, l.everyBound(Conversion.STANDARD), l.everyBound(Conversion.IMPROVED));
     }
 
     /**

@@ -33,9 +33,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.ledger.LedgerJson;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.options.ResumeRule;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.options.SettingChange;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
@@ -263,6 +265,24 @@ public final class RunCheckpoint {
         return sha.digest();
     }
 
+    /**
+     * The saved settings with the accountant that priced the ledger, where it is not the default and the settings do not
+     * name it (a run saved before the accountant was recorded was priced by Renyi DP): a resume then compares it like
+     * any setting that changes the mechanism, and a run that does not ask for another accountant continues with it.
+     */
+    private static RunSettings.Saved withAccountant(RunSettings.Saved settings, Optional<LedgerJson.Saved> ledger) {
+        String name = RunOptions.ACCOUNTANT.name();
+        if (ledger.isEmpty() || settings.values().containsKey(name)
+                || ledger.get().accountant().equals(AccountantFactory.TIGHTEST)) {
+            return settings;
+        }
+        java.util.Map<String, String> values = new java.util.LinkedHashMap<>(settings.values());
+        java.util.Map<String, ResumeRule> rules = new java.util.LinkedHashMap<>(settings.rules());
+        values.put(name, ledger.get().accountant());
+        rules.put(name, RunOptions.ACCOUNTANT.resumeRule());
+        return new RunSettings.Saved(values, rules);
+    }
+
     private static Saved parse(Path file) {
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
             in.skipNBytes(HEADER_BYTES);
@@ -274,9 +294,10 @@ public final class RunCheckpoint {
             String protocol = text(meta, "protocol", file);
             long completed = integer(meta, "completedSteps", file);
             long planned = integer(meta, "plannedSteps", file);
-            RunSettings.Saved settings = RunSettings.Saved.fromJson(meta.get("settings"));
+            RunSettings.Saved readSettings = RunSettings.Saved.fromJson(meta.get("settings"));
             Optional<LedgerJson.Saved> ledger = meta.hasNonNull("ledger")
                     ? Optional.of(LedgerJson.read(meta.get("ledger"))) : Optional.empty();
+            RunSettings.Saved settings = withAccountant(readSettings, ledger);
             RunState.Builder state = RunState.builder();
             JsonNode numbers = meta.get("numbers");
             if (numbers != null) {
@@ -315,7 +336,7 @@ public final class RunCheckpoint {
      */
     public static ResumeReport resume(TrainingRun run, Saved saved, ResumePolicy policy) {
         Path file = saved.file();
-        List<SettingChange> changes = checkBelongs(run, saved, policy.settingPrefix());
+        List<SettingChange> changes = checkBelongs(run, saved, policy, policy.settingPrefix());
         List<SettingChange> mechanism = changes.stream().filter(c -> c.rule() == ResumeRule.MECHANISM).toList();
         if (!mechanism.isEmpty() && !policy.allowMechanismChanges()) {
             throw new CheckpointException(file, "was saved with other settings that change the private mechanism: "
@@ -350,7 +371,7 @@ public final class RunCheckpoint {
     /** As {@link #reopen(TrainingRun, Saved)}, its messages naming settings as {@code policy} does. */
     public static ResumeReport reopen(TrainingRun run, Saved saved, ResumePolicy policy) {
         Path file = saved.file();
-        List<SettingChange> changes = checkBelongs(run, saved, policy.settingPrefix());
+        List<SettingChange> changes = checkBelongs(run, saved, null, policy.settingPrefix());
         if (saved.completedSteps() != run.plannedSteps()) {
             throw new CheckpointException(file, "holds " + saved.completedSteps() + " of the " + run.plannedSteps() + " "
                     + run.stepUnit() + "s this run plans: only a finished run is reopened to write its outputs again");
@@ -367,9 +388,12 @@ public final class RunCheckpoint {
 
     /**
      * The checks every restore makes before it touches the run: same protocol, same identity settings, a ledger of the
-     * same kind, and a run that has not spent anything yet. Returns the settings that differ.
+     * same kind priced by the same accountant (unless the policy, null for a reopen, allows mechanism changes), and a run
+     * that has not spent anything yet. Returns the settings that differ; messages name settings after
+     * {@code settingPrefix}.
      */
-    private static List<SettingChange> checkBelongs(TrainingRun run, Saved saved, String settingPrefix) {
+    private static List<SettingChange> checkBelongs(TrainingRun run, Saved saved, ResumePolicy policy, String settingPrefix) {
+        boolean mechanismChangesAllowed = policy != null && policy.allowMechanismChanges();
         Path file = saved.file();
         if (!saved.protocol().equals(run.protocol())) {
             throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
@@ -393,6 +417,15 @@ public final class RunCheckpoint {
                         + describe(saved.ledger().get().relation()) + ", but this run by " + describe(relation)
                         + "; the two cannot be composed in one ledger (the protected unit or the sampling scheme changed);"
                         + " start a new run");
+            }
+            String pricedBy = saved.ledger().get().accountant();
+            String pricing = ledger.get().accounting().method();
+            if (!pricedBy.equals(pricing) && !mechanismChangesAllowed) {
+                // The accountant calibrates the noise and decides the budget stop: it is part of the mechanism.
+                throw new CheckpointException(file, "was priced by the " + pricedBy + " accountant, but this run by " + pricing
+                        + "; a run is priced as it started: resume with --accountant " + pricedBy
+                        + " (AccountantFactory.named(\"" + pricedBy + "\") in code)" + (policy == null ? ""
+                        : ", or " + policy.howToAllow() + " to re-price the whole ledger with the new one"));
             }
             if (!ledger.get().ledger().isEmpty()) {
                 // Checked before anything is restored: the saved state over a ledger that goes on would compose

@@ -20,11 +20,16 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.Conversion;
+import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.options.ResumeRule;
 import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.options.SettingChange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -296,5 +301,51 @@ class RunCheckpointTest {
         assertEquals(2, busy.completedSteps());
         assertArrayEquals(params, busy.parameters().toDoubleVector(), 0.0);
         assertEquals(ledger, busy.ledger().orElseThrow().ledger());
+    }
+
+    /**
+     * The accountant is part of the mechanism: a checkpoint saved before it was recorded (priced by Renyi DP, the only
+     * pricing then) resumes only into a run priced by Renyi DP, never silently re-priced by the default.
+     */
+    @Test
+    void aResumedRunIsPricedAsItStartedAndAnUnrecordedAccountantIsRenyiDp() throws Exception {
+        Path file = saved(ToyRun.of(10), 4);
+        assertEquals(AccountantFactory.TIGHTEST, RunCheckpoint.read(file).ledger().orElseThrow().accountant());
+        rewriteHeader(file, m -> ((ObjectNode) m.get("ledger")).remove("accountant")); // as saved before the record
+        RunCheckpoint.Saved old = RunCheckpoint.read(file);
+        assertEquals(AccountantFactory.RDP, old.ledger().orElseThrow().accountant());
+        assertEquals(AccountantFactory.RDP, old.settings().values().get(RunOptions.ACCOUNTANT.name()));
+
+        ToyRun repriced = ToyRun.of(10);
+        CheckpointException e = assertThrows(CheckpointException.class,
+                () -> RunCheckpoint.resume(repriced, old, ResumePolicy.strict()));
+        assertTrue(e.getMessage().contains("priced by the rdp accountant, but this run by tightest")
+                && e.getMessage().contains("resume with --accountant rdp"), e.getMessage());
+        assertEquals(0, repriced.completedSteps());
+
+        // settings that claim the saved accountant do not help a run priced by another one
+        ToyRun claiming = new ToyRun(ToyRun.settings(10).withText(RunOptions.ACCOUNTANT, "rdp"), 10, NeighbouringRelation.REPLACE_ONE);
+        CheckpointException priced = assertThrows(CheckpointException.class,
+                () -> RunCheckpoint.resume(claiming, old, ResumePolicy.strict()));
+        assertTrue(priced.getMessage().contains("priced by the rdp accountant, but this run by tightest")
+                && priced.getMessage().contains("--accountant rdp"), priced.getMessage());
+
+        RunSettings rdpSettings = ToyRun.settings(10).withText(RunOptions.ACCOUNTANT, "rdp");
+        ToyRun same = new ToyRun(rdpSettings, 10, NeighbouringRelation.REPLACE_ONE, RunOptions.accountants(rdpSettings));
+        ResumeReport report = RunCheckpoint.resume(same, old, ResumePolicy.strict());
+        assertTrue(report.changes().isEmpty(), report.changes().toString());
+        same.step();
+        RunLedger ledger = same.ledger().orElseThrow();
+        EpsilonBound spent = ledger.spent();
+        double renyi = new LedgerAccounting(AccountantFactory.renyi(), NeighbouringRelation.REPLACE_ONE)
+                .bound(ledger.ledger(), 1e-5, Conversion.STANDARD).epsilon();
+        assertEquals(renyi, spent.epsilon(), 0.0);
+        assertEquals("zcdp", spent.accountant(), "five Gaussian releases by Renyi DP: the exact conversion of the linear curve");
+        double exact = LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).bound(ledger.ledger(), 1e-5, Conversion.STANDARD)
+                .epsilon();
+        assertTrue(exact < spent.epsilon(), "the default would have re-priced it lower: " + exact + " vs " + spent.epsilon());
+        // and it saves its accountant again
+        RunCheckpoint.save(same, file);
+        assertEquals(AccountantFactory.RDP, RunCheckpoint.read(file).ledger().orElseThrow().accountant());
     }
 }

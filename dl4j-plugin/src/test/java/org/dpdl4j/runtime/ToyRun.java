@@ -1,6 +1,7 @@
 package org.dpdl4j.runtime;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
@@ -25,7 +26,12 @@ final class ToyRun extends AbstractTrainingRun {
 
     /** A private run with the given settings, planned for {@code planned} steps, priced under {@code relation}. */
     ToyRun(RunSettings settings, long planned, NeighbouringRelation relation) {
-        super(PROTOCOL, settings, new RunLedger(LedgerAccounting.standard(relation), PrivacyBudget.unlimited(1e-5), true));
+        this(settings, planned, relation, AccountantFactory.standard());
+    }
+
+    /** The same, priced by the given accountants. */
+    ToyRun(RunSettings settings, long planned, NeighbouringRelation relation, AccountantFactory accountants) {
+        super(PROTOCOL, settings, new RunLedger(new LedgerAccounting(accountants, relation), PrivacyBudget.unlimited(1e-5), true));
         this.planned = planned;
     }
 

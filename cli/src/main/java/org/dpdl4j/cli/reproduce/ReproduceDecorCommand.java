@@ -73,6 +73,11 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output directory; default results/decor/<task> (runs/decor-<task>-quick with --quick).")
     Path out;
 
+    @Option(names = "--accountant", defaultValue = "tightest", paramLabel = "A",
+            description = "How the noise is calibrated and the runs priced: tightest (default: the exact Gaussian curve of"
+                    + " the noise), rdp (Renyi DP alone, as the committed results were made) or additive.")
+    String accountant;
+
     @Option(names = "--fresh", description = "Discard the results already in --out instead of resuming after the last finished run.")
     boolean fresh;
 
@@ -85,6 +90,6 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
         var parsed = spec.commandLine().getParseResult();
         return new DecorReproduction(new DecorReproduction.Settings(task, epsilons, epsilonMode, topologies,
                 parsed.hasMatchedOption("--topologies"), seeds, tunePairs, tuneLr, rounds, delta, parsed.hasMatchedOption("--delta"),
-                noise, data.resolve(), out, fresh, quick, engine.settings())).run(spec.commandLine().getOut());
+                noise, data.resolve(), out, fresh, quick, engine.settings(), accountant)).run(spec.commandLine().getOut());
     }
 }

@@ -7,19 +7,51 @@ package org.dpdl4j.privacy.accounting;
  */
 @FunctionalInterface
 public interface AccountantFactory {
+    /** Name of the default pricing (the tightest valid bound), see {@link #named}. */
+    String TIGHTEST = "tightest";
+    /** Name of Renyi DP pricing (the default before the exact Gaussian and PLD accountants), see {@link #named}. */
+    String RDP = "rdp";
+    /** Name of the additive candidates' pricing (RDP, zCDP, exact Gaussian; no PLD), see {@link #named}. */
+    String ADDITIVE = "additive";
+    /** The names {@link #named} accepts, the default first. */
+    java.util.List<String> NAMES = java.util.List.of(TIGHTEST, RDP, ADDITIVE);
 
     /** A fresh accountant with an empty ledger. */
     PrivacyAccountant create(NeighbouringRelation relation);
 
     /**
-     * The default: {@link StandardAccountant}, the exact zCDP conversion for ledgers of unsampled Gaussian
-     * mechanisms and Renyi DP over the default orders for everything else.
+     * The default: {@link TightestAccountant}, the smallest of the RDP, zCDP, exact Gaussian and PLD bounds that apply
+     * to the ledger (each a valid upper bound), naming the accountant that gave it.
      */
     static AccountantFactory standard() {
-        return StandardAccountant::new;
+        return TightestAccountant::new;
     }
 
-    /** Renyi DP over {@link RdpAccountant#defaultOrders()} for every ledger. */
+    /**
+     * Renyi DP as runs were priced before the exact Gaussian and PLD accountants: the RDP curve over the default orders,
+     * converted exactly (the zCDP optimum) where the curve is linear. Every run whose ledger records no accountant was
+     * priced this way.
+     */
+    static AccountantFactory renyi() {
+        return r -> new TightestAdditiveAccountant(r, false);
+    }
+
+    /**
+     * The pricing of a name ({@link #NAMES}): {@value #TIGHTEST} ({@link #standard()}), {@value #RDP} ({@link #renyi()})
+     * or {@value #ADDITIVE} ({@link #additive()}).
+     *
+     * @throws IllegalArgumentException for another name, listing the known ones
+     */
+    static AccountantFactory named(String name) {
+        return switch (name) {
+            case TIGHTEST -> standard();
+            case RDP -> renyi();
+            case ADDITIVE -> additive();
+            default -> throw new IllegalArgumentException("unknown accountant '" + name + "'; use one of " + String.join(", ", NAMES));
+        };
+    }
+
+    /** Renyi DP over {@link RdpAccountant#defaultOrders()} for every ledger (the order grid only). */
     static AccountantFactory rdp() {
         return RdpAccountant::new;
     }
@@ -27,5 +59,15 @@ public interface AccountantFactory {
     /** zCDP only: refuses sampled mechanisms (see {@link ZCdpAccountant}). */
     static AccountantFactory zcdp() {
         return ZCdpAccountant::new;
+    }
+
+    /** The smallest of the additive bounds (RDP, zCDP, exact Gaussian), without privacy loss distributions. */
+    static AccountantFactory additive() {
+        return TightestAdditiveAccountant::new;
+    }
+
+    /** Privacy loss distributions only (see {@link PldAccountant}). */
+    static AccountantFactory pld() {
+        return PldAccountant::new;
     }
 }

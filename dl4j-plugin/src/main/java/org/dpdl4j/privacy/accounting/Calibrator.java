@@ -157,12 +157,19 @@ public final class Calibrator {
     }
 
     /**
-     * The smallest noise multiplier z such that {@code steps} Poisson-subsampled Gaussian steps (rate q,
-     * add/remove one example, default RDP orders, standard conversion) are {@code (targetEpsilon, delta)}-DP.
+     * The smallest noise multiplier z such that {@code steps} Poisson-subsampled Gaussian steps (rate q, add/remove one
+     * example) are {@code (targetEpsilon, delta)}-DP by the default accounting (the tightest valid bound; see
+     * {@link TightestAccountant}).
      */
     public static double dpSgdNoiseMultiplier(double targetEpsilon, double delta, double samplingRate, long steps) {
+        return dpSgdNoiseMultiplier(AccountantFactory.standard(), targetEpsilon, delta, samplingRate, steps);
+    }
+
+    /** {@link #dpSgdNoiseMultiplier(double, double, double, long)} priced by the given accountants. */
+    public static double dpSgdNoiseMultiplier(AccountantFactory accountants, double targetEpsilon, double delta, double samplingRate,
+                                              long steps) {
         DpSgd.requireArguments(samplingRate, steps, delta);
-        RdpAccountant empty = new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        PrivacyAccountant empty = accountants.create(NeighbouringRelation.ADD_OR_REMOVE_ONE);
         return calibrate(empty, z -> DpSgd.event(samplingRate, z, steps), delta, targetEpsilon).noise();
     }
 

@@ -13,8 +13,13 @@ public final class DpSgd {
         return new SelfComposedEvent(new PoissonSampledEvent(samplingRate, new GaussianEvent(noiseMultiplier)), steps);
     }
 
-    /** An add/remove RDP accountant (default orders) holding {@code steps} DP-SGD steps. */
-    public static RdpAccountant accountant(double samplingRate, double noiseMultiplier, long steps) {
+    /** The default accountant ({@link TightestAccountant}, add/remove) holding {@code steps} DP-SGD steps. */
+    public static TightestAccountant accountant(double samplingRate, double noiseMultiplier, long steps) {
+        return new TightestAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE).compose(event(samplingRate, noiseMultiplier, steps));
+    }
+
+    /** A Renyi DP accountant (add/remove, default orders) holding {@code steps} DP-SGD steps: the analysis of earlier releases. */
+    public static RdpAccountant rdpAccountant(double samplingRate, double noiseMultiplier, long steps) {
         return new RdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE).compose(event(samplingRate, noiseMultiplier, steps));
     }
 

@@ -60,4 +60,12 @@ public interface PrivacyAccountant {
 
     /** An independent accountant with the same relation, settings and ledger. */
     PrivacyAccountant copy();
+
+    /**
+     * The name of this way of pricing, recorded with a run's ledger so that a resumed run is priced as it started
+     * ({@link AccountantFactory#named}); the class name unless the accountant has a shorter one.
+     */
+    default String pricing() {
+        return getClass().getSimpleName();
+    }
 }

@@ -1,26 +1,31 @@
 package org.dpdl4j.privacy.accounting;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * A human-readable account of what a training run guarantees: the mechanism, the neighbouring relation
- * and protected unit, the sampling scheme, the noise, the length of the run, epsilon at the given delta
- * with the standard and the improved RDP conversions (each with its optimal order), and the
- * assumptions under which the numbers hold.
+ * and protected unit, the sampling scheme, the noise, the length of the run, epsilon at the given delta (the tightest
+ * valid bound, with every accountant's bound beside it, and for Renyi DP both conversions with their optimal
+ * orders), and the assumptions under which the numbers hold.
  *
  * <p>A run resumed under changed settings is made of several settings segments, each with its own sampling and noise:
  * its statement describes every segment with its own steps, never one segment's settings as if they covered them all.
  *
  * @param description what was run (the last segment, for a run of several)
  * @param relation the accountant's neighbouring relation
- * @param standard epsilon with {@link Conversion#STANDARD}, every segment composed
- * @param improved epsilon with {@link Conversion#IMPROVED}, every segment composed
+ * @param standard the guarantee (the tightest bound, Renyi DP through {@link Conversion#STANDARD}), every segment composed
+ * @param improved the same with Renyi DP through {@link Conversion#IMPROVED}
  * @param segments every settings segment in order, each with its own steps, when there are several; else empty
+ * @param standardBounds every applicable accountant's bound by name (standard conversion); the guarantee is the smallest
+ * @param improvedBounds the same with the improved conversion
  */
 public record PrivacyStatement(MechanismDescription description, NeighbouringRelation relation,
-                               EpsilonBound standard, EpsilonBound improved, List<MechanismDescription> segments) {
+                               EpsilonBound standard, EpsilonBound improved, List<MechanismDescription> segments,
+                               Map<String, EpsilonBound> standardBounds, Map<String, EpsilonBound> improvedBounds) {
 
     public PrivacyStatement {
         Objects.requireNonNull(description, "description must not be null");
@@ -28,12 +33,18 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
         Objects.requireNonNull(standard, "standard bound must not be null");
         Objects.requireNonNull(improved, "improved bound must not be null");
         segments = segments.size() > 1 ? List.copyOf(segments) : List.of();
+        standardBounds = ordered(standardBounds.isEmpty() ? Map.of(standard.accountant(), standard) : standardBounds);
+        improvedBounds = ordered(improvedBounds.isEmpty() ? Map.of(improved.accountant(), improved) : improvedBounds);
     }
 
-    /** The statement of a run of one settings segment. */
+    private static Map<String, EpsilonBound> ordered(Map<String, EpsilonBound> bounds) {
+        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(bounds));
+    }
+
+    /** The statement of a run of one settings segment, priced by one accountant. */
     public PrivacyStatement(MechanismDescription description, NeighbouringRelation relation, EpsilonBound standard,
                             EpsilonBound improved) {
-        this(description, relation, standard, improved, List.of());
+        this(description, relation, standard, improved, List.of(), Map.of(), Map.of());
     }
 
     /**
@@ -54,8 +65,10 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
             throw new IllegalArgumentException("a FIXED_SIZE_WITHOUT_REPLACEMENT sampling scheme is analysed under"
                     + " REPLACE_ONE, but the accountant uses " + relation);
         }
+        Map<String, EpsilonBound> standard = accountant instanceof TightestAccountant t ? t.bounds(delta, Conversion.STANDARD) : Map.of();
+        Map<String, EpsilonBound> improved = accountant instanceof TightestAccountant t ? t.bounds(delta, Conversion.IMPROVED) : Map.of();
         return new PrivacyStatement(description, relation, accountant.epsilonBound(delta, Conversion.STANDARD),
-                accountant.epsilonBound(delta, Conversion.IMPROVED));
+                accountant.epsilonBound(delta, Conversion.IMPROVED), List.of(), standard, improved);
     }
 
     /** The statement of DP-SGD with Poisson sampling at example level (see {@link DpSgd}). */
@@ -99,8 +112,7 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
             s.append("  Steps in all: ").append(first - 1).append('\n');
         }
         s.append("  delta = ").append(num(delta())).append('\n');
-        s.append("  epsilon = ").append(epsilonLine(standard, "standard RDP conversion (Mironov 2017)")).append('\n');
-        s.append("  epsilon = ").append(epsilonLine(improved, "improved conversion (Balle et al. 2020)")).append('\n');
+        appendEpsilons(s);
         s.append("Assumptions and limits:\n");
         (segments.isEmpty() ? List.of(d) : segments).stream().map(MechanismDescription::samplingScheme).distinct()
                 .forEach(scheme -> s.append("  - ").append(samplingAssumption(scheme)).append('\n'));
@@ -111,8 +123,10 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
                 .append(" and anything computed only from the releases, is covered by post-processing.\n");
         s.append("  - Not accounted for: hyperparameter tuning or model selection on the same data, repeated runs,")
                 .append(" data-dependent preprocessing (e.g. normalisation statistics) and any other release.\n");
-        s.append("  - Epsilon is an upper bound from Renyi-DP composition minimised over a finite set of orders;")
-                .append(" delta should be well below 1 / (number of protected units).\n");
+        s.append("  - Epsilon is the smallest of the bounds above, each a valid upper bound: Renyi DP (minimised over a finite")
+                .append(" set of orders), zCDP, the exact curve of Gaussian mechanisms, and privacy loss distributions (discretised")
+                .append(" pessimistically, with the mass of truncated tails and a bound on rounding added to delta). delta should be")
+                .append(" well below 1 / (number of protected units).\n");
         return s.toString();
     }
 
@@ -147,6 +161,30 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
             case FIXED_SIZE_WITHOUT_REPLACEMENT -> "Every batch is a fresh uniformly random subset of fixed size; one"
                     + " shuffle per epoch followed by a pass over it is a different scheme and is not covered.";
             case FULL_BATCH -> "Every step touches all the data; no amplification by sampling is claimed.";
+        };
+    }
+
+    /** The guarantee, then every accountant's bound (Renyi DP with both conversions). */
+    private void appendEpsilons(StringBuilder s) {
+        s.append("  epsilon = ").append(fmt("%.4f", standard.epsilon())).append(" (the tightest valid bound, from the ")
+                .append(standard.accountant()).append(" accountant")
+                .append(improved.epsilon() < standard.epsilon() ? fmt("; %.4f with the improved Renyi conversion", improved.epsilon()) : "")
+                .append(")\n");
+        for (Map.Entry<String, EpsilonBound> e : standardBounds.entrySet()) {
+            s.append("    ").append(e.getKey()).append(": ").append(accountantLine(e.getValue(), improvedBounds.get(e.getKey())))
+                    .append('\n');
+        }
+    }
+
+    private static String accountantLine(EpsilonBound bound, EpsilonBound improvedBound) {
+        return switch (bound.accountant()) {
+            case RdpAccountant.NAME -> epsilonLine(bound, "Renyi DP, standard conversion (Mironov 2017)")
+                    + (improvedBound == null ? "" : "; " + epsilonLine(improvedBound, "improved conversion (Balle et al. 2020)"));
+            case ZCdpAccountant.NAME -> epsilonLine(bound, "zCDP, exact optimum of the standard conversion");
+            case ExactGaussianAccountant.NAME -> fmt("%.4f", bound.epsilon()) + " (exact curve of the Gaussian mechanism: the"
+                    + " true epsilon of these releases)";
+            case PldAccountant.NAME -> fmt("%.4f", bound.epsilon()) + " (privacy loss distributions, pessimistic discretisation)";
+            default -> fmt("%.4f", bound.epsilon());
         };
     }
 

@@ -29,6 +29,8 @@ import java.util.TreeSet;
  * sampling or composition inside a sample, and sampled mechanisms other than the Gaussian.
  */
 public final class RdpAccountant implements AdditiveAccountant {
+    /** The accountant's name in bounds and reports. */
+    public static final String NAME = "rdp";
     private static final String SUPPORTED = "Gaussian, CorrelatedGaussian, Laplace, ZCdp, NoOp, NonPrivate events,"
             + " their self-composition and composition, Poisson-sampled (Correlated)Gaussian under ADD_OR_REMOVE_ONE,"
             + " (Correlated)Gaussian sampled without replacement under REPLACE_ONE, repeat-and-select (tuning) and envelopes of any of these";
@@ -184,7 +186,7 @@ public final class RdpAccountant implements AdditiveAccountant {
             double total = count == 0 ? 0.0 : count * curve[i];
             if (total == 0.0) {
                 // D_alpha = 0 at one order means identical output distributions: (0, 0)-DP.
-                return new EpsilonBound(0.0, delta, orders[i], conversion);
+                return new EpsilonBound(0.0, delta, orders[i], conversion, NAME);
             }
             double eps = conversion.epsilon(orders[i], total, delta);
             if (eps < best) {
@@ -192,7 +194,7 @@ public final class RdpAccountant implements AdditiveAccountant {
                 bestOrder = orders[i];
             }
         }
-        return new EpsilonBound(Math.max(0.0, best), delta, bestOrder, conversion);
+        return new EpsilonBound(Math.max(0.0, best), delta, bestOrder, conversion, NAME);
     }
 
     @Override

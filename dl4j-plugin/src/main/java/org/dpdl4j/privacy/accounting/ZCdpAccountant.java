@@ -16,6 +16,8 @@ import java.util.Objects;
  * {@link RdpAccountant}).
  */
 public final class ZCdpAccountant implements AdditiveAccountant {
+    /** The accountant's name in bounds and reports. */
+    public static final String NAME = "zcdp";
     private static final String SUPPORTED = "Gaussian, CorrelatedGaussian, ZCdp, Laplace, NoOp, NonPrivate events,"
             + " their self-composition and composition (no sampled events)";
 
@@ -92,17 +94,17 @@ public final class ZCdpAccountant implements AdditiveAccountant {
         ZCdp.requireDelta(delta);
         Objects.requireNonNull(conversion, "conversion must not be null");
         if (rho == 0.0) {
-            return new EpsilonBound(0.0, delta, Double.NaN, conversion);
+            return new EpsilonBound(0.0, delta, Double.NaN, conversion, NAME);
         }
         if (rho == Double.POSITIVE_INFINITY) {
-            return new EpsilonBound(Double.POSITIVE_INFINITY, delta, Double.NaN, conversion);
+            return new EpsilonBound(Double.POSITIVE_INFINITY, delta, Double.NaN, conversion, NAME);
         }
         double standardOrder = ZCdp.optimalOrder(rho, delta);
         if (conversion == Conversion.STANDARD) {
-            return new EpsilonBound(ZCdp.epsilon(rho, delta), delta, standardOrder, conversion);
+            return new EpsilonBound(ZCdp.epsilon(rho, delta), delta, standardOrder, conversion, NAME);
         }
         OrderSearch.Minimum min = OrderSearch.minimize(a -> conversion.epsilon(a, a * rho, delta), standardOrder);
-        return new EpsilonBound(Math.max(0.0, min.value()), delta, min.order(), conversion);
+        return new EpsilonBound(Math.max(0.0, min.value()), delta, min.order(), conversion, NAME);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.DoubleFunction;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.AdditiveAccountant;
@@ -14,7 +15,9 @@ import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.NoOpEvent;
+import org.dpdl4j.privacy.accounting.PldAccountant;
 import org.dpdl4j.privacy.accounting.PrivacyAccountant;
+import org.dpdl4j.privacy.accounting.TightestAccountant;
 
 /**
  * The one place where events become epsilon, for every protocol: a ledger (or a plan of {@code count}
@@ -23,9 +26,12 @@ import org.dpdl4j.privacy.accounting.PrivacyAccountant;
  * largest over the parties of the composition of the entries that touch that party (entries of
  * {@link LedgerEntry#ALL_PARTIES} touch every party).
  *
- * <p>With an {@link AdditiveAccountant} (the default) each distinct event is priced once and a ledger costs
+ * <p>With an {@link AdditiveAccountant} each distinct event is priced once and a ledger costs
  * {@code sum count * cost(event)}: epsilon after every step costs a few hundred additions, and a ledger of T
- * identical steps is priced exactly as T compositions of one step. Other accountants compose the entries afresh.
+ * identical steps is priced exactly as T compositions of one step. With the default {@link TightestAccountant} its
+ * additive candidates are priced that way, and the PLD accountant is asked for a party only where it can lower that
+ * party's bound (not for a ledger the exact Gaussian curve prices), from a cache of recent ledgers. Other accountants
+ * compose the entries afresh.
  */
 public final class LedgerAccounting {
     private static final int CACHED_COSTS = 64;
@@ -33,6 +39,15 @@ public final class LedgerAccounting {
     private final AccountantFactory factory;
     private final NeighbouringRelation relation;
     private final PrivacyAccountant pricing;
+    /** The additive part of the pricing (the accountant itself, or the tightest accountant's), or null. */
+    private final AdditiveAccountant additive;
+    private final boolean refinesWithPld;
+    private final Map<List<EventCount>, Optional<PldAccountant>> plds = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<EventCount>, Optional<PldAccountant>> eldest) {
+            return size() > CACHED_COSTS;
+        }
+    };
     private final Map<DpEvent, double[]> costs = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<DpEvent, double[]> eldest) {
@@ -52,6 +67,13 @@ public final class LedgerAccounting {
             throw new IllegalArgumentException("the accountant factory made an accountant for " + pricing.relation()
                     + " when asked for " + relation);
         }
+        this.refinesWithPld = pricing instanceof TightestAccountant;
+        this.additive = pricing instanceof TightestAccountant t ? t.additive()
+                : pricing instanceof AdditiveAccountant a ? a : null;
+    }
+
+    /** One entry's contribution to a party's ledger: its event and how often. */
+    private record EventCount(DpEvent event, long count) {
     }
 
     /** Accounting with {@link AccountantFactory#standard()}. */
@@ -105,14 +127,62 @@ public final class LedgerAccounting {
         return boundOf(ledger.entriesOf(party), delta, conversion);
     }
 
-    /** A running tally of a ledger, when the accountant is additive (else null: price whole ledgers). */
-    LedgerTally newTally() {
-        return pricing instanceof AdditiveAccountant additive ? new LedgerTally(this, additive) : null;
+    /**
+     * The name of how ledgers are priced ({@link PrivacyAccountant#pricing()}, e.g. {@value AccountantFactory#TIGHTEST}
+     * or {@value AccountantFactory#RDP}): recorded with saved ledgers, so that a resumed run is priced as it started.
+     */
+    public String method() {
+        return pricing.pricing();
     }
 
-    /** The length of a cost vector of the additive accountant. */
+    /** A running tally of a ledger, when the accountant is (or has) an additive part (else null: price whole ledgers). */
+    LedgerTally newTally() {
+        return additive != null ? new LedgerTally(this, additive) : null;
+    }
+
+    /** The length of a cost vector of the additive part. */
     int costLength() {
-        return ((AdditiveAccountant) pricing).cost(new NoOpEvent()).length;
+        return additive.cost(new NoOpEvent()).length;
+    }
+
+    /**
+     * The final bound of a party's entries from the bound of the additive part: that bound itself, or the PLD's when it
+     * is smaller (default accounting only; never asked when the additive bound is the exact Gaussian one).
+     */
+    EpsilonBound refine(List<LedgerEntry> entries, EpsilonBound additiveBound, double delta, Conversion conversion) {
+        if (!refinesWithPld || additiveBound.epsilon() == 0.0) {
+            return additiveBound;
+        }
+        return TightestAccountant.tightest(additiveBound, pldOf(entries).orElse(null), delta, conversion);
+    }
+
+    /** Whether {@link #refine} may lower bounds (the PLD takes part), so that a cheaper additive check can come first. */
+    boolean refines() {
+        return refinesWithPld;
+    }
+
+    /** The PLD accountant holding the entries, or empty when it refuses one of them; cached by events and counts. */
+    private Optional<PldAccountant> pldOf(List<LedgerEntry> entries) {
+        List<EventCount> key = entries.stream().map(e -> new EventCount(e.event(), e.count())).toList();
+        synchronized (plds) {
+            Optional<PldAccountant> cached = plds.get(key);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        PldAccountant pld = new PldAccountant(relation);
+        Optional<PldAccountant> made = Optional.of(pld);
+        for (EventCount e : key) {
+            if (!pld.supports(e.event())) {
+                made = Optional.empty();
+                break;
+            }
+            pld.compose(e.event(), e.count());
+        }
+        synchronized (plds) {
+            plds.put(key, made);
+        }
+        return made;
     }
 
     /** The guarantee of {@code count} applications of one event (a plan, for calibration and planning). */
@@ -151,40 +221,71 @@ public final class LedgerAccounting {
     }
 
     private double uncachedPlan(DpEvent event, long count, double delta) {
-        if (pricing instanceof AdditiveAccountant additive) {
+        if (additive != null) {
             double[] cost = additive.cost(event);
             double[] total = new double[cost.length];
             for (int i = 0; i < cost.length; i++) {
-                total[i] += count * cost[i];
+                if (cost[i] != 0.0) {
+                    total[i] += count * cost[i];
+                }
             }
-            return additive.epsilonBound(total, delta, Conversion.STANDARD).epsilon();
+            EpsilonBound cheap = additive.epsilonBound(total, delta, Conversion.STANDARD);
+            if (!refinesWithPld || cheap.epsilon() == 0.0) {
+                return cheap.epsilon();
+            }
+            PldAccountant pld = new PldAccountant(relation);
+            return pld.supports(event) ? TightestAccountant.tightest(cheap, pld.compose(event, count), delta, Conversion.STANDARD).epsilon()
+                    : cheap.epsilon();
         }
         return factory.create(relation).compose(event, count).epsilonBound(delta, Conversion.STANDARD).epsilon();
     }
 
     /** The guarantee of a list of entries composed together. */
     EpsilonBound boundOf(List<LedgerEntry> entries, double delta, Conversion conversion) {
-        if (pricing instanceof AdditiveAccountant additive) {
-            double[] total = null;
-            for (LedgerEntry e : entries) {
-                double[] cost = cost(additive, e.event());
-                if (total == null) {
-                    total = new double[cost.length];
-                }
-                for (int i = 0; i < cost.length; i++) {
-                    total[i] += e.count() * cost[i];
-                }
-            }
-            if (total == null) {
-                total = new double[costLength()];
-            }
-            return additive.epsilonBound(total, delta, conversion);
+        if (additive != null) {
+            return refine(entries, additive.epsilonBound(additiveTotal(entries), delta, conversion), delta, conversion);
         }
         PrivacyAccountant accountant = factory.create(relation);
         for (LedgerEntry e : entries) {
             accountant.compose(e.event(), e.count());
         }
         return accountant.epsilonBound(delta, conversion);
+    }
+
+    /**
+     * Every accountant's bound for a list of entries, by accountant name: the additive candidates that accept every
+     * entry and, with the default accounting, the PLD when it does; a single entry otherwise (the accountant's own).
+     */
+    public java.util.Map<String, EpsilonBound> everyBound(List<LedgerEntry> entries, double delta, Conversion conversion) {
+        java.util.Map<String, EpsilonBound> out = new LinkedHashMap<>();
+        if (additive instanceof org.dpdl4j.privacy.accounting.TightestAdditiveAccountant t) {
+            out.putAll(t.bounds(additiveTotal(entries), delta, conversion));
+            if (refinesWithPld) {
+                pldOf(entries).ifPresent(p -> out.put(PldAccountant.NAME, p.epsilonBound(delta, conversion)));
+            }
+            return out;
+        }
+        EpsilonBound only = boundOf(entries, delta, conversion);
+        out.put(only.accountant(), only);
+        return out;
+    }
+
+    /** Every accountant's bound for the weakest party of a ledger (see {@link #everyBound(List, double, Conversion)}). */
+    public java.util.Map<String, EpsilonBound> everyBound(PrivacyLedger ledger, double delta, Conversion conversion) {
+        return everyBound(ledger.entriesOf(worstParty(ledger, delta, conversion).party()), delta, conversion);
+    }
+
+    private double[] additiveTotal(List<LedgerEntry> entries) {
+        double[] total = new double[costLength()];
+        for (LedgerEntry e : entries) {
+            double[] cost = cost(additive, e.event());
+            for (int i = 0; i < cost.length; i++) {
+                if (cost[i] != 0.0) { // 0 * inf would be NaN
+                    total[i] += e.count() * cost[i];
+                }
+            }
+        }
+        return total;
     }
 
     /** The cost of one application of an event (cached; the array must not be modified). */

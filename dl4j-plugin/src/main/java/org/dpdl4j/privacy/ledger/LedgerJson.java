@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 
 /**
@@ -22,6 +23,7 @@ public final class LedgerJson {
     public static ObjectNode write(RunLedger run) {
         ObjectNode o = NODES.objectNode();
         o.put("relation", run.accounting().relation().name());
+        o.put("accountant", run.accounting().method());
         ObjectNode budget = o.putObject("budget");
         if (run.budget().isLimited()) {
             budget.put("epsilon", run.budget().epsilon());
@@ -45,8 +47,19 @@ public final class LedgerJson {
         return entries;
     }
 
-    /** What a saved ledger holds. */
-    public record Saved(NeighbouringRelation relation, PrivacyBudget budget, PrivacyLedger ledger) {
+    /**
+     * What a ledger saved before its accountant was recorded was priced by: Renyi DP ({@link AccountantFactory#renyi()}),
+     * the only pricing there was.
+     */
+    public static final String UNRECORDED_ACCOUNTANT = AccountantFactory.RDP;
+
+    /**
+     * What a saved ledger holds.
+     *
+     * @param accountant how it was priced ({@link LedgerAccounting#method()}; {@link #UNRECORDED_ACCOUNTANT} when the
+     *                   saved form predates the record)
+     */
+    public record Saved(NeighbouringRelation relation, PrivacyBudget budget, PrivacyLedger ledger, String accountant) {
     }
 
     /**
@@ -75,7 +88,8 @@ public final class LedgerJson {
             }
             index++;
         }
-        return new Saved(relation, b, new PrivacyLedger(entries));
+        String accountant = o.has("accountant") ? EventJson.text(o, "accountant") : UNRECORDED_ACCOUNTANT;
+        return new Saved(relation, b, new PrivacyLedger(entries), accountant);
     }
 
     /** An integer field that must fit an int (a party or a segment; a wider value is not silently wrapped). */

@@ -2,6 +2,7 @@ package org.dpdl4j.privacy.ledger;
 
 import java.util.List;
 import java.util.Locale;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
@@ -69,12 +70,15 @@ public final class LedgerStatement {
         EpsilonBound standard = run.spent(Conversion.STANDARD);
         EpsilonBound improved = run.spent(Conversion.IMPROVED);
         LedgerAccounting.PartyBound worst = run.worstParty();
-        s.append(String.format(Locale.ROOT, "  spent: epsilon = %.4f (standard conversion), %.4f (improved conversion), at delta = %s",
-                standard.epsilon(), improved.epsilon(), run.delta()));
+        s.append(String.format(Locale.ROOT, "  spent: epsilon = %.4f (the %s accountant's bound%s), at delta = %s",
+                standard.epsilon(), standard.accountant(), improved.epsilon() < standard.epsilon()
+                        ? String.format(Locale.ROOT, "; %.4f with Renyi DP's improved conversion", improved.epsilon()) : "",
+                run.delta()));
         if (worst.party() != LedgerEntry.ALL_PARTIES) {
             s.append(" (the most exposed party: ").append(worst.party()).append(')');
         }
         s.append('\n');
+        s.append("  priced by: ").append(run.accounting().method()).append(pricingNote(run.accounting().method())).append('\n');
         s.append("  budget: ").append(run.budget().isLimited()
                 ? String.format(Locale.ROOT, "epsilon %s (the run stops before a step that would exceed it)", run.budget().epsilon())
                 : "none (the run reports what it spends)").append('\n');
@@ -86,5 +90,15 @@ public final class LedgerStatement {
                     + " these numbers describe the noise level, not a guarantee.\n");
         }
         return s.toString();
+    }
+
+    private static String pricingNote(String method) {
+        return switch (method) {
+            case AccountantFactory.TIGHTEST -> " (the smallest valid bound of Renyi DP, zCDP, the exact Gaussian curve and privacy"
+                    + " loss distributions, each an upper bound on the true epsilon)";
+            case AccountantFactory.RDP -> " (Renyi DP alone, as runs were priced before the exact Gaussian and PLD accountants)";
+            case AccountantFactory.ADDITIVE -> " (the smallest of Renyi DP, zCDP and the exact Gaussian curve)";
+            default -> "";
+        };
     }
 }

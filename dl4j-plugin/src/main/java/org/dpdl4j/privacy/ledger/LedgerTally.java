@@ -67,14 +67,36 @@ final class LedgerTally {
 
     /** The worst party's guarantee. */
     LedgerAccounting.PartyBound worst(double delta, Conversion conversion) {
+        return worst(delta, conversion, true);
+    }
+
+    /**
+     * The worst party's guarantee, refined by the accounting ({@link LedgerAccounting#refine}) or from the additive
+     * part alone (an upper bound of the refined one, far cheaper). Refining asks the parties in decreasing order of their
+     * additive bound and stops at the first one whose additive bound cannot beat the worst refined bound so far.
+     */
+    LedgerAccounting.PartyBound worst(double delta, Conversion conversion, boolean refined) {
         if (parties.isEmpty()) {
-            return new LedgerAccounting.PartyBound(LedgerEntry.ALL_PARTIES, bound(all.total(), delta, conversion));
+            return new LedgerAccounting.PartyBound(LedgerEntry.ALL_PARTIES, bound(LedgerEntry.ALL_PARTIES, all.total(), delta,
+                    conversion, refined));
+        }
+        List<LedgerAccounting.PartyBound> additive = new ArrayList<>();
+        for (Map.Entry<Integer, Chain> c : parties.entrySet()) {
+            additive.add(new LedgerAccounting.PartyBound(c.getKey(), bound(c.getKey(), c.getValue().total(), delta, conversion, false)));
+        }
+        // stable: among equal bounds the lowest party comes first, as in a scan by party
+        additive.sort((a, b) -> Double.compare(b.bound().epsilon(), a.bound().epsilon()));
+        if (!refined || !accounting.refines()) {
+            return additive.get(0);
         }
         LedgerAccounting.PartyBound worst = null;
-        for (Map.Entry<Integer, Chain> c : parties.entrySet()) {
-            EpsilonBound b = bound(c.getValue().total(), delta, conversion);
-            if (worst == null || b.epsilon() > worst.bound().epsilon()) {
-                worst = new LedgerAccounting.PartyBound(c.getKey(), b);
+        for (LedgerAccounting.PartyBound a : additive) {
+            if (worst != null && a.bound().epsilon() <= worst.bound().epsilon()) {
+                break; // its refined bound is at most its additive one
+            }
+            EpsilonBound r = accounting.refine(ledger.entriesOf(a.party()), a.bound(), delta, conversion);
+            if (worst == null || r.epsilon() > worst.bound().epsilon()) {
+                worst = new LedgerAccounting.PartyBound(a.party(), r);
             }
         }
         return worst;
@@ -82,12 +104,18 @@ final class LedgerTally {
 
     /** One party's guarantee ({@link LedgerEntry#ALL_PARTIES}: the entries of every party only). */
     EpsilonBound party(int party, double delta, Conversion conversion) {
-        Chain c = party == LedgerEntry.ALL_PARTIES ? all : parties.get(party);
-        return bound(c == null ? all.total() : c.total(), delta, conversion);
+        return party(party, delta, conversion, true);
     }
 
-    private EpsilonBound bound(double[] total, double delta, Conversion conversion) {
-        return additive.epsilonBound(total == null ? new double[accounting.costLength()] : total, delta, conversion);
+    /** One party's guarantee, refined or from the additive part alone. */
+    EpsilonBound party(int party, double delta, Conversion conversion, boolean refined) {
+        Chain c = party == LedgerEntry.ALL_PARTIES ? all : parties.get(party);
+        return bound(c == null ? LedgerEntry.ALL_PARTIES : party, c == null ? all.total() : c.total(), delta, conversion, refined);
+    }
+
+    private EpsilonBound bound(int party, double[] total, double delta, Conversion conversion, boolean refined) {
+        EpsilonBound b = additive.epsilonBound(total == null ? new double[accounting.costLength()] : total, delta, conversion);
+        return refined ? accounting.refine(ledger.entriesOf(party), b, delta, conversion) : b;
     }
 
     /** A sequence of entries summed in order: the total and the total before the newest entry. */

@@ -119,6 +119,20 @@ public final class PrivacyLedger {
         return EnvelopeEvent.of(parties.stream().map(this::eventOf).toList());
     }
 
+    /**
+     * Whether every application here is also in {@code larger}, at least as often: then {@code larger} composes
+     * everything this ledger does and more, and its epsilon bounds this one's.
+     */
+    public boolean isCoveredBy(PrivacyLedger larger) {
+        for (Map.Entry<Key, LedgerEntry> e : entries.entrySet()) {
+            LedgerEntry other = larger.entries.get(e.getKey());
+            if (other == null || other.count() < e.getValue().count()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** An independent copy. */
     public PrivacyLedger copy() {
         return new PrivacyLedger(entries.values());

@@ -23,8 +23,16 @@ public final class RunLedger {
     /** The running tally (additive accountants), or null: then every price composes the whole ledger. */
     private final LedgerTally tally;
     private PrivacyLedger ledger = new PrivacyLedger();
+    /** A ledger containing the current one that is known to be within the budget (every smaller ledger is), or null. */
+    private PrivacyLedger certified;
     private int segment;
     private EpsilonBound spent;
+    /**
+     * The worst party's guarantee before the parties in {@link #touched} were charged (null when unknown): the current
+     * worst is the larger of it and theirs, as costs only grow and the other parties are unchanged.
+     */
+    private EpsilonBound earlierWorst;
+    private final Set<Integer> touched = new HashSet<>();
     private final Set<DpEvent> checked = new HashSet<>();
 
     /**
@@ -69,19 +77,71 @@ public final class RunLedger {
         }
         EpsilonBound previous = spent;   // the worst party's guarantee before the step, when known
         record(added);
-        if (!budget.isLimited() && previous == null) {
-            return;
-        }
-        EpsilonBound after = affectedBound(charges);
-        if (!budget.allows(after.epsilon())) {
+        if (budget.isLimited() && !withinBudget(stepsDone, charges)) {
+            EpsilonBound after = affectedBound(charges);
             undo(added);
             throw new PrivacyBudgetExceededException(stepsDone, spent().epsilon(), after.epsilon(), budget.epsilon(),
                     budget.delta());
         }
-        if (spent == null && previous != null) {
-            // Costs only grow and the parties the step did not charge are unchanged: the new worst is the larger.
-            spent = after.epsilon() > previous.epsilon() ? after : previous;
+        if (previous != null) {
+            earlierWorst = previous;
+            touched.clear();
         }
+        if (earlierWorst != null) {
+            for (Charge c : charges) {
+                if (c.party() == LedgerEntry.ALL_PARTIES) {
+                    earlierWorst = null; // every party changed: price them all when asked
+                    break;
+                }
+                touched.add(c.party());
+            }
+        }
+    }
+
+    /**
+     * Whether the ledger, the charges just recorded included, is within the budget. The exact check prices the charged
+     * parties with the run's accounting; with the default accounting that may need privacy loss distributions, so
+     * cheaper sufficient checks come first: the additive accountants' bound (an upper bound of the final one), then a
+     * ledger certified earlier that contains this one (composition never lowers epsilon, so what holds for the larger
+     * ledger holds here), then a look-ahead: the ledger after {@code max(1, stepsDone / 50)} more steps like this one,
+     * which, when within the budget, certifies every step until then. Only the last steps before the budget runs out are
+     * priced one by one.
+     */
+    private boolean withinBudget(long stepsDone, List<Charge> charges) {
+        if (tally == null || !accounting.refines()) {
+            return budget.allows(affectedBound(charges).epsilon());
+        }
+        if (budget.allows(additiveBound(charges).epsilon())) {
+            return true;
+        }
+        if (certified != null && ledger.isCoveredBy(certified)) {
+            return true;
+        }
+        long ahead = Math.max(1, stepsDone / 50);
+        PrivacyLedger next = ledger.copy();
+        for (Charge c : charges) {
+            next.add(new LedgerEntry(c.event(), ahead, c.party(), c.mechanism(), secureNoise, segment));
+        }
+        if (budget.allows(accounting.bound(next, budget.delta(), Conversion.STANDARD).epsilon())) {
+            certified = next;
+            return true;
+        }
+        return budget.allows(affectedBound(charges).epsilon());
+    }
+
+    /** The additive part's bound for the parties the charges touch (every party when one charge touches all). */
+    private EpsilonBound additiveBound(List<Charge> charges) {
+        if (charges.stream().anyMatch(c -> c.party() == LedgerEntry.ALL_PARTIES)) {
+            return tally.worst(budget.delta(), Conversion.STANDARD, false).bound();
+        }
+        EpsilonBound worst = null;
+        for (Charge c : charges) {
+            EpsilonBound b = tally.party(c.party(), budget.delta(), Conversion.STANDARD, false);
+            if (worst == null || b.epsilon() > worst.epsilon()) {
+                worst = b;
+            }
+        }
+        return worst;
     }
 
     private void record(List<LedgerEntry> added) {
@@ -135,10 +195,34 @@ public final class RunLedger {
         return worst;
     }
 
-    /** What the run has spent (standard conversion, at the budget's delta): the weakest party's guarantee. */
+    /**
+     * Every accountant's bound for the weakest party's ledger, by accountant name (the default accounting: rdp, zcdp,
+     * gaussian, pld, as they apply), beside {@link #spent(Conversion)}, which is the smallest of them.
+     */
+    public java.util.Map<String, EpsilonBound> everyBound(Conversion conversion) {
+        return accounting.everyBound(ledger, budget.delta(), conversion);
+    }
+
+    /**
+     * What the run has spent (standard conversion, at the budget's delta): the weakest party's guarantee. Priced when
+     * asked, and only for the parties charged since it was last known.
+     */
     public EpsilonBound spent() {
         if (spent == null) {
-            spent = worstParty().bound();
+            if (earlierWorst != null) {
+                EpsilonBound worst = earlierWorst;
+                for (int p : touched) {
+                    EpsilonBound b = spentBy(p);
+                    if (b.epsilon() > worst.epsilon()) {
+                        worst = b;
+                    }
+                }
+                spent = worst;
+            } else {
+                spent = worstParty().bound();
+            }
+            earlierWorst = null;
+            touched.clear();
         }
         return spent;
     }
@@ -201,6 +285,9 @@ public final class RunLedger {
         int last = earlier.lastSegment();
         segment = last < 0 ? 0 : settingsChanged ? last + 1 : last;
         spent = null;
+        earlierWorst = null;
+        touched.clear();
+        certified = null;
     }
 
     /** The entries so far (a copy). */

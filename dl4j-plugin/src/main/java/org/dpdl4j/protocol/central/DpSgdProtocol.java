@@ -26,6 +26,7 @@ import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 
 /**
@@ -57,7 +58,7 @@ public final class DpSgdProtocol implements Protocol {
     @Override
     public List<RunOption<?>> options() {
         return List.of(SEED, EPOCHS, BATCH_SIZE, LEARNING_RATE, CentralOptions.UPDATER, WEIGHT_DECAY, EPSILON, DELTA,
-                EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, SAMPLING, NOISE);
+                EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, SAMPLING, NOISE, RunOptions.ACCOUNTANT);
     }
 
     @Override
@@ -101,6 +102,7 @@ public final class DpSgdProtocol implements Protocol {
                 .noise(kind.source(new NoiseKey(seed, "dp-sgd", 0, 0)))
                 .sampling(kind.sampling(new NoiseKey(seed, "sampling", 0, 0)))
                 .settings(settings)
+                .accountant(RunOptions.accountants(settings))
                 .build();
     }
 }

@@ -4,6 +4,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.privacy.accounting.Calibration;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
@@ -27,8 +28,8 @@ import java.util.List;
  *
  * <p>Every round is a Gaussian mechanism whose strength is summarised by {@code kappa} (the largest
  * diagonal entry of the inverse noise covariance the adversary faces), so calibration has two steps:
- * find the largest per-round kappa the budget allows - in closed form for user-level privacy (linear
- * RDP), by bisection on the subsampled Gaussian for example-level privacy - then the noise that gives
+ * find the largest per-round kappa the budget allows - in closed form for user-level privacy (the exact Gaussian
+ * curve with the default accounting, linear RDP with Renyi DP alone), by bisection on the subsampled Gaussian for example-level privacy - then the noise that gives
  * it: {@code 1/sqrt(kappa)} for LDP, {@code 1/sqrt(n kappa)} for CDP, a (sigma_cdp, sigma_cor) pair from the
  * SecRDP calibrator (spec 3.5.3) for Decor.
  */
@@ -95,6 +96,13 @@ public final class DecentralizedCalibration {
         if (unit == ProtectedUnit.USER || sampling == SamplingScheme.FULL_BATCH) {
             // Linear RDP: each round is rho = Delta^2 kappa / 2 with Delta = 2C (user) or 2C/m (mean over all m examples).
             double sensitivity = unit == ProtectedUnit.USER ? 2 * clip : 2 * clip / minLocalSize;
+            if (pricesGaussiansExactly(accountants)) {
+                // The rounds are Gaussian releases (Decor's correlated noise included, against every adversary): T rounds
+                // of mu^2 = Delta^2 kappa compose to one of mu^2 = T Delta^2 kappa, and the exact curve allows the largest
+                // mu with epsilon(mu, delta) <= epsilon (GaussianPrivacyCurve.mu, on its safe side).
+                double mu = GaussianPrivacyCurve.mu(epsilon, delta);
+                return (1 - 1e-12) * mu * mu / (rounds * sensitivity * sensitivity);
+            }
             double rhoPerRound = ZCdp.rho(epsilon, delta) / rounds;
             // A relative 1e-12 of slack keeps the achieved epsilon at or below the target despite rounding.
             return (1 - 1e-12) * 2 * rhoPerRound / (sensitivity * sensitivity);
@@ -108,6 +116,12 @@ public final class DecentralizedCalibration {
                 rounds, delta, epsilon);
         double z = c.noise();
         return Math.pow(batchSize / (clip * z), 2);
+    }
+
+    /** Whether the accountants price unsampled Gaussian ledgers by their exact curve (the default and the additive ones). */
+    private static boolean pricesGaussiansExactly(AccountantFactory accountants) {
+        String pricing = accountants.create(NeighbouringRelation.REPLACE_ONE).pricing();
+        return pricing.equals(AccountantFactory.TIGHTEST) || pricing.equals(AccountantFactory.ADDITIVE);
     }
 
     private static DpEvent round(SamplingScheme sampling, double q, long m, int b, double z) {

@@ -96,7 +96,7 @@ public final class DecentralizedProtocol implements Protocol {
             out.add(SAMPLING);
             return out;
         }
-        out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, CLIP, SAMPLING, NOISE, UNIT, SIGMA_CDP));
+        out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, CLIP, SAMPLING, NOISE, UNIT, SIGMA_CDP, RunOptions.ACCOUNTANT));
         if (algorithm == DecentralizedAlgorithm.DECOR) {
             out.addAll(List.of(SIGMA_COR, ADVERSARY, NOISE_PAIR, REFERENCE_COMPAT));
         }
@@ -134,6 +134,7 @@ public final class DecentralizedProtocol implements Protocol {
         double decay = s.get(LR_DECAY, 0.0);
         MultiLayerNetwork template = inputs.model().build(new Sgd(lr), 0.0, seed);
         DecentralizedRunBuilder b = DecentralizedTrainer.builder().algorithm(algorithm).model(template).seed(seed)
+                .accountant(RunOptions.accountants(s))
                 .learningRate(decay > 0 ? new LearningRate.InverseTime(lr, decay) : new LearningRate.Constant(lr))
                 .weightDecay(s.get(WEIGHT_DECAY, 0.0)).rounds(s.require(ROUNDS, name() + " needs a number of rounds"))
                 .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).settings(s);

@@ -1,14 +1,13 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.privacy.accounting.Calibration;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.RunLedger;
 
@@ -70,8 +69,9 @@ public final class FedAvgPrivacy {
 
     /**
      * The noise multiplier z that keeps T rounds of DP-FedAvg within (epsilon, delta): closed form for local DP
-     * ({@code rho = 2T / z^2}, moved to the safe side of the target by rounding), bisection with the RDP accountant over its order grid for central DP (the analysis of
-     * DP-FedAvg; a run's ledger may then report slightly less than the target, never more).
+     * ({@code z = 2 sqrt(T) / mu(epsilon, delta)}, the exact Gaussian curve's largest mu, moved to the safe side of the
+     * target by rounding), bisection with the default accounting for central DP (the tightest valid
+     * bound, privacy loss distributions for Poisson-sampled clients: the ledger reports the target, never more).
      */
     public static double calibrate(FedAvgVariant variant, ClientSampling sampling, int clients, long rounds, double epsilon,
                                    double delta) {
@@ -79,10 +79,11 @@ public final class FedAvgPrivacy {
             throw new IllegalArgumentException("the number of rounds must be >= 1, got " + rounds);
         }
         return switch (variant) {
+            // T replace-one Gaussian releases of multiplier z are one Gaussian of mu = 2 sqrt(T) / z: the exact curve's mu
             case DP_LOCAL -> LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).safeSide(
-                    Math.sqrt(2.0 * rounds / ZCdp.rho(epsilon, delta)), GaussianEvent::new, rounds, delta, epsilon).noise();
+                    2 * Math.sqrt(rounds) / GaussianPrivacyCurve.mu(epsilon, delta), GaussianEvent::new, rounds, delta, epsilon).noise();
             case DP_CENTRAL -> {
-                Calibration c = new LedgerAccounting(AccountantFactory.rdp(), sampling.relation())
+                Calibration c = LedgerAccounting.standard(sampling.relation())
                         .calibrate(z -> sampling.centralEvent(clients, new GaussianEvent(z)), rounds, delta, epsilon);
                 yield c.noise();
             }

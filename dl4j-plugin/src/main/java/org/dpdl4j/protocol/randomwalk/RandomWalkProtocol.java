@@ -22,6 +22,7 @@ import org.dpdl4j.runtime.ProtocolProvider;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
 
@@ -63,7 +64,7 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
     @Override
     public List<RunOption<?>> options() {
         return List.of(SEED, MACHINES, PARTITION, ROUNDS, BATCH_SIZE, LEARNING_RATE, CLIP, EPSILON, DELTA, EPSILON_BUDGET,
-                NOISE_MULTIPLIER, NOISE);
+                NOISE_MULTIPLIER, NOISE, RunOptions.ACCOUNTANT);
     }
 
     @Override
@@ -87,6 +88,7 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
         }
         double delta = s.get(DELTA, 1e-5);
         RandomWalkRunBuilder b = RandomWalkSgd.builder().model(inputs.model().build(new Sgd(0.1), 0.0, seed))
+                .accountant(RunOptions.accountants(s))
                 .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), (int) (long) s.get(MACHINES, DEFAULT_PARTIES))
                 .steps(s.require(ROUNDS, "random-walk needs the number of hops (--rounds)"))
                 .stepSize(s.require(LEARNING_RATE, "random-walk needs the step size gamma (--lr)"))

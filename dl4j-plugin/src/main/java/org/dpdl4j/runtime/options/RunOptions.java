@@ -1,5 +1,7 @@
 package org.dpdl4j.runtime.options;
 
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+
 import org.dpdl4j.privacy.noise.NoiseKind;
 
 import static org.dpdl4j.runtime.options.ResumeRule.FREE;
@@ -47,6 +49,12 @@ public final class RunOptions {
     public static final RunOption<NoiseKind> NOISE = RunOption.of("noise", "SOURCE", ValueType.named(NoiseKind.class,
                     "one of secure, seeded", NoiseKind::parse, NoiseKind::cliName), MECHANISM,
             "Noise source: secure (AES-256-CTR keyed from SecureRandom, default) or seeded (reproducible, NOT secure).");
+    public static final RunOption<String> ACCOUNTANT = RunOption.of("accountant", "A",
+            ValueType.choice(AccountantFactory.NAMES.toArray(String[]::new)), MECHANISM,
+            "How the run is priced, for its noise calibration, its budget stop and its reports: tightest (default; the"
+                    + " smallest valid bound of Renyi DP, zCDP, the exact Gaussian curve and privacy loss distributions),"
+                    + " rdp (Renyi DP alone, the pricing of runs made before the others existed) or additive (all but"
+                    + " privacy loss distributions). A resumed run keeps the accountant it started with.");
     public static final RunOption<String> PARTITION = RunOption.of("partition", "P",
             ValueType.text("iid, dirichlet:ALPHA or shards:S"), MECHANISM,
             "Split of the training data over the parties: iid, dirichlet:ALPHA (label skew) or shards:S.");
@@ -56,6 +64,11 @@ public final class RunOptions {
      * seed for a protocol without privacy, whose randomness (batch and client sampling) protects nothing and so is
      * reproducible.
      */
+    /** The pricing a run's {@link #ACCOUNTANT} setting names (the tightest valid bound when it is not set). */
+    public static AccountantFactory accountants(RunSettings settings) {
+        return AccountantFactory.named(settings.get(ACCOUNTANT, AccountantFactory.TIGHTEST));
+    }
+
     public static NoiseKind noiseKind(RunSettings settings, boolean isPrivate) {
         return isPrivate ? settings.get(NOISE, NoiseKind.SECURE) : NoiseKind.SEEDED;
     }

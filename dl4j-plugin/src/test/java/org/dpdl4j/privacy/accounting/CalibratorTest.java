@@ -20,9 +20,13 @@ class CalibratorTest {
             assertTrue(achieved <= target, "target " + target + " achieved " + achieved);
             assertTrue(DpSgd.accountant(Q, 0.999 * z, STEPS).epsilon(1e-5) > target, "not the smallest noise");
         }
-        // the golden example: z = 1.1 gives 3.0084 on the default grid, so target 3.0084 needs z just below 1.1
-        double z = Calibrator.dpSgdNoiseMultiplier(3.0084, 1e-5, Q, STEPS);
+        // the golden example: z = 1.1 gives 3.0084 by RDP on the default grid, so target 3.0084 needs z just below 1.1
+        double z = Calibrator.dpSgdNoiseMultiplier(AccountantFactory.rdp(), 3.0084, 1e-5, Q, STEPS);
         assertEquals(1.1, z, 1e-3);
+        // the default (tightest) accounting needs less noise for the same target, and meets it by its own pricing
+        double tight = Calibrator.dpSgdNoiseMultiplier(3.0084, 1e-5, Q, STEPS);
+        assertTrue(tight < 0.95 * z, "tightest " + tight + " rdp " + z);
+        assertTrue(DpSgd.accountant(Q, tight, STEPS).epsilon(1e-5) <= 3.0084);
     }
 
     @Test

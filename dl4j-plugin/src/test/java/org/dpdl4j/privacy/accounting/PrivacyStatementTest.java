@@ -11,14 +11,19 @@ class PrivacyStatementTest {
     @Test
     void dpSgdStatementCarriesTheNumbersAndTheAssumptions() {
         PrivacyStatement statement = PrivacyStatement.forDpSgd(256.0 / 60000.0, 1.1, 14062, 1e-5);
-        RdpAccountant acc = DpSgd.accountant(256.0 / 60000.0, 1.1, 14062);
+        TightestAccountant acc = DpSgd.accountant(256.0 / 60000.0, 1.1, 14062);
         assertEquals(acc.epsilon(1e-5), statement.standard().epsilon(), 0.0);
         assertEquals(acc.epsilon(1e-5, Conversion.IMPROVED), statement.improved().epsilon(), 0.0);
+        // the guarantee is the PLD's, below both Renyi conversions, and every accountant's bound is listed
+        assertEquals(PldAccountant.NAME, statement.standard().accountant());
+        RdpAccountant rdp = DpSgd.rdpAccountant(256.0 / 60000.0, 1.1, 14062);
+        assertEquals(rdp.epsilon(1e-5), statement.standardBounds().get(RdpAccountant.NAME).epsilon(), 0.0);
+        assertTrue(statement.standard().epsilon() < rdp.epsilon(1e-5, Conversion.IMPROVED));
         String text = statement.text();
         for (String expected : new String[] {"DP-SGD", "one training example", "example-level",
                 "adding or removing", "ADD_OR_REMOVE_ONE", "Poisson", "q = 0.00426667", "z = 1.1", "Steps: 14062",
-                "60.00 epochs", "delta = 1e-05", "epsilon = 3.0084", "optimal order 8.75", "epsilon = 2.5970",
-                "optimal order 8)", "does not hold exactly", "hyperparameter tuning"}) {
+                "60.00 epochs", "delta = 1e-05", "from the pld accountant", "rdp: 3.0084", "optimal order 8.75", "2.5970",
+                "optimal order 8)", "pld: ", "does not hold exactly", "hyperparameter tuning"}) {
             assertTrue(text.contains(expected), "statement lacks '" + expected + "':\n" + text);
         }
     }

@@ -30,4 +30,28 @@ final class Quadrature {
         }
         return acc;
     }
+
+    /**
+     * {@code \int_a^b g_+} for a g that is positive on one side of a single sign change in [a, b] (or on all or none of
+     * it), as {@code p - e^eps q} is for densities with a monotone ratio: the sign change is found by bisection on g, and
+     * the smooth part beyond it integrated with n Simpson panels (no kink inside the panels, so far more accurate than
+     * integrating {@code g_+} itself).
+     */
+    static double positivePart(DoubleUnaryOperator g, double a, double b, int n) {
+        boolean positiveRight = g.applyAsDouble(b) > 0;
+        if (positiveRight == g.applyAsDouble(a) > 0) {
+            return positiveRight ? integral(g, a, b, n) : 0.0;
+        }
+        double lo = a;
+        double hi = b;
+        for (int i = 0; i < 200; i++) {
+            double m = 0.5 * (lo + hi);
+            if ((g.applyAsDouble(m) > 0) == positiveRight) {
+                hi = m;
+            } else {
+                lo = m;
+            }
+        }
+        return positiveRight ? integral(g, hi, b, n) : integral(g, a, lo, n);
+    }
 }

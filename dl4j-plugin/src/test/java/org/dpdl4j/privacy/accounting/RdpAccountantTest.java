@@ -144,7 +144,7 @@ class RdpAccountantTest {
             assertEquals(reference[i], perStep[i], 1e-9 * reference[i], "order index " + i);
         }
         // The finer default grid (quarter orders) can only help: optimum at 8.75, 3.0083873 in 40 digits.
-        RdpAccountant fine = DpSgd.accountant(Q, 1.1, STEPS);
+        RdpAccountant fine = DpSgd.rdpAccountant(Q, 1.1, STEPS);
         assertEquals(3.008387277298834, fine.epsilon(1e-5), 1e-9);
         assertEquals(3.01, fine.epsilon(1e-5), 0.005);
     }
@@ -170,7 +170,7 @@ class RdpAccountantTest {
 
     @Test
     void deltaInvertsEpsilonForBothConversions() {
-        RdpAccountant acc = DpSgd.accountant(0.02, 1.0, 2000);
+        RdpAccountant acc = DpSgd.rdpAccountant(0.02, 1.0, 2000);
         for (Conversion conversion : Conversion.values()) {
             for (double delta : new double[] {1e-3, 1e-5, 1e-8}) {
                 double eps = acc.epsilon(delta, conversion);

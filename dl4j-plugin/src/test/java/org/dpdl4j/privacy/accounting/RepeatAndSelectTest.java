@@ -102,9 +102,10 @@ class RepeatAndSelectTest {
         assertTrue(tunedEpsilon > single && tunedEpsilon < 3 * single + 5, "tuning costs more than one run: " + single + " -> "
                 + tunedEpsilon);
 
-        StandardAccountant standard = new StandardAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        TightestAccountant standard = new TightestAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE);
         standard.compose(RepeatAndSelectEvent.poisson(new GaussianEvent(2), 10));
         assertTrue(standard.epsilonBound(1e-5, Conversion.STANDARD).epsilon() > 0);
+        assertEquals(RdpAccountant.NAME, standard.epsilonBound(1e-5, Conversion.STANDARD).accountant(), "only RDP prices tuning");
         assertThrows(UnsupportedEventException.class, () -> new ZCdpAccountant(NeighbouringRelation.ADD_OR_REMOVE_ONE)
                 .compose(new RepeatAndSelectEvent(new GaussianEvent(2), 10, 0)));
         assertThrows(IllegalArgumentException.class, () -> new RepeatAndSelectEvent(new GaussianEvent(1), 1, 0));

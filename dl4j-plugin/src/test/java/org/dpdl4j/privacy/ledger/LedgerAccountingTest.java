@@ -22,7 +22,12 @@ import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.PoissonSampledEvent;
 import org.dpdl4j.privacy.accounting.RdpAccountant;
 import org.dpdl4j.privacy.accounting.SampledWithoutReplacementEvent;
-import org.dpdl4j.privacy.accounting.StandardAccountant;
+import org.dpdl4j.privacy.accounting.ExactGaussianAccountant;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
+import org.dpdl4j.privacy.accounting.PldAccountant;
+import org.dpdl4j.privacy.accounting.TightestAccountant;
+import org.dpdl4j.privacy.accounting.TightestAdditiveAccountant;
+import org.dpdl4j.privacy.accounting.ZCdpAccountant;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
 import org.junit.jupiter.api.Test;
@@ -69,47 +74,59 @@ class LedgerAccountingTest {
 
     @ParameterizedTest
     @EnumSource(NeighbouringRelation.class)
-    void anUnsampledGaussianEntryCostsExactlyTheZcdpClosedForm(NeighbouringRelation relation) {
+    void unsampledGaussianEntriesCostTheExactCurveAndZcdpStatementsTheirClosedForm(NeighbouringRelation relation) {
         LedgerAccounting accounting = LedgerAccounting.standard(relation);
         for (Object[] e : linearEvents(relation)) {
             DpEvent event = (DpEvent) e[0];
             double rho = (double) e[1];
+            boolean gaussian = !(event instanceof ZCdpEvent);
             for (long count : COUNTS) {
                 for (double delta : DELTAS) {
-                    double exact = ZCdp.epsilon(count * rho, delta);
+                    // a Gaussian mechanism is rho-zCDP with rho = mu^2 / 2, and the exact curve prices mu
+                    double exact = gaussian ? GaussianPrivacyCurve.epsilon(Math.sqrt(2 * count * rho), delta) : ZCdp.epsilon(count * rho, delta);
                     EpsilonBound b = accounting.bound(single(event, count), delta, Conversion.STANDARD);
-                    assertEquals(exact, b.epsilon(), 0.0, count + " x " + event + " at delta " + delta);
-                    assertEquals(ZCdp.optimalOrder(count * rho, delta), b.order(), 0.0, "the exact optimum, not a grid order");
-                    assertEquals(exact, accounting.plannedEpsilon(event, count, delta), 0.0, "a plan prices as a ledger");
+                    String what = count + " x " + event + " at delta " + delta;
+                    assertEquals(exact, b.epsilon(), 1e-12 * exact, what);
+                    assertEquals(gaussian ? ExactGaussianAccountant.NAME : ZCdpAccountant.NAME, b.accountant(), what);
+                    assertTrue(b.epsilon() <= ZCdp.epsilon(count * rho, delta), what + ": never above zCDP");
+                    if (!gaussian) {
+                        assertEquals(ZCdp.optimalOrder(count * rho, delta), b.order(), 0.0, "the exact optimum, not a grid order");
+                    }
+                    assertEquals(b.epsilon(), accounting.plannedEpsilon(event, count, delta), 0.0, "a plan prices as a ledger");
                 }
             }
         }
     }
 
     @Test
-    void aPoissonSampledGaussianEntryCostsExactlyTheRdpAccountantsBound() {
+    void aPoissonSampledGaussianEntryCostsTheSmallerOfRdpAndPld() {
         LedgerAccounting accounting = LedgerAccounting.standard(ADD_OR_REMOVE_ONE);
+        LedgerAccounting rdpOnly = new LedgerAccounting(AccountantFactory.rdp(), ADD_OR_REMOVE_ONE);
         RdpAccountant rdp = new RdpAccountant(ADD_OR_REMOVE_ONE);
-        for (double q : new double[]{0.004, 0.1, 0.5}) {
-            for (double z : new double[]{0.8, 1.5, 4.0}) {
-                for (DpEvent inner : List.of(new GaussianEvent(z), new CorrelatedGaussianEvent(1 / (z * z), 1.0))) {
-                    PoissonSampledEvent event = new PoissonSampledEvent(q, inner);
-                    double[] curve = rdp.curve(event);
-                    for (long count : COUNTS) {
-                        for (double delta : DELTAS) {
-                            EpsilonBound expected = rdp.epsilonBound(curve, count, delta, Conversion.STANDARD);
-                            assertEquals(expected, accounting.bound(single(event, count), delta, Conversion.STANDARD),
-                                    count + " x " + event + " at delta " + delta);
-                        }
-                    }
+        for (double[] c : new double[][] {{0.004, 1.1, 14062}, {0.1, 1.5, 200}, {0.5, 4.0, 7}}) {
+            for (DpEvent inner : List.of(new GaussianEvent(c[1]), new CorrelatedGaussianEvent(1 / (c[1] * c[1]), 1.0))) {
+                PoissonSampledEvent event = new PoissonSampledEvent(c[0], inner);
+                long count = (long) c[2];
+                for (double delta : DELTAS) {
+                    String what = count + " x " + event + " at delta " + delta;
+                    EpsilonBound r = rdp.epsilonBound(rdp.curve(event), count, delta, Conversion.STANDARD);
+                    assertEquals(r, rdpOnly.bound(single(event, count), delta, Conversion.STANDARD), what);
+                    EpsilonBound p = new PldAccountant(ADD_OR_REMOVE_ONE).compose(event, count).epsilonBound(delta, Conversion.STANDARD);
+                    EpsilonBound chosen = accounting.bound(single(event, count), delta, Conversion.STANDARD);
+                    assertEquals(Math.min(r.epsilon(), p.epsilon()), chosen.epsilon(), 0.0, what);
+                    assertEquals(chosen, new TightestAccountant(ADD_OR_REMOVE_ONE).compose(event, count)
+                            .epsilonBound(delta, Conversion.STANDARD), what + ": the ledger prices as the accountant");
                 }
             }
         }
+        EpsilonBound classic = accounting.bound(single(new PoissonSampledEvent(256.0 / 60000, new GaussianEvent(1.1)), 14062), 1e-5,
+                Conversion.STANDARD);
+        assertEquals(PldAccountant.NAME, classic.accountant(), "DP-SGD is priced tightest by its PLD");
     }
 
     @ParameterizedTest
     @EnumSource(NeighbouringRelation.class)
-    void theExactConversionIsNeverAboveTheOrderGridForLinearLedgers(NeighbouringRelation relation) {
+    void theAdditiveBoundIsNeverAboveTheOrderGridForLinearLedgers(NeighbouringRelation relation) {
         List<Object[]> events = linearEvents(relation);
         List<DpEvent> mixed = events.stream().map(e -> (DpEvent) e[0]).toList();
         List<DpEvent> ledgers = new ArrayList<>(mixed);
@@ -118,11 +135,12 @@ class LedgerAccountingTest {
         for (DpEvent event : ledgers) {
             for (long count : COUNTS) {
                 for (double delta : DELTAS) {
-                    double standard = new StandardAccountant(relation).compose(event, count).epsilonBound(delta, Conversion.STANDARD).epsilon();
+                    double tightest = new TightestAdditiveAccountant(relation).compose(event, count).epsilonBound(delta, Conversion.STANDARD).epsilon();
                     double grid = new RdpAccountant(relation).compose(event, count).epsilonBound(delta, Conversion.STANDARD).epsilon();
-                    // The exact optimum of alpha rho + ln(1/delta)/(alpha - 1) is at most its value at any grid order.
-                    assertTrue(standard <= grid, count + " x " + event + ": " + standard + " > " + grid);
-                    if (standard < grid) {
+                    // The exact optimum of alpha rho + ln(1/delta)/(alpha - 1) is at most its value at any grid order, and
+                    // the exact Gaussian curve at most that.
+                    assertTrue(tightest <= grid, count + " x " + event + ": " + tightest + " > " + grid);
+                    if (tightest < grid) {
                         strictlyBelow++;
                     }
                 }
@@ -132,22 +150,19 @@ class LedgerAccountingTest {
     }
 
     @Test
-    void sampledLedgersArePricedByTheRdpAccountant() {
+    void ledgersOnlyRdpAnalysesArePricedByRdp() {
         List<Object[]> cases = List.of(
-                new Object[]{ADD_OR_REMOVE_ONE, new PoissonSampledEvent(0.02, new GaussianEvent(1.1))},
                 new Object[]{REPLACE_ONE, new SampledWithoutReplacementEvent(1000, 64, new GaussianEvent(0.9))},
-                // a sampled step composed with an unsampled release: no longer linear as a whole
-                new Object[]{ADD_OR_REMOVE_ONE, ComposedEvent.of(new PoissonSampledEvent(0.1, new GaussianEvent(2)), new GaussianEvent(30))});
+                new Object[]{ADD_OR_REMOVE_ONE, ComposedEvent.of(new PoissonSampledEvent(0.1, new GaussianEvent(2)), new ZCdpEvent(0.01))});
         for (Object[] c : cases) {
             NeighbouringRelation relation = (NeighbouringRelation) c[0];
             DpEvent event = (DpEvent) c[1];
-            assertFalse(StandardAccountant.isLinear(event));
             for (long count : COUNTS) {
                 for (double delta : DELTAS) {
                     for (Conversion conversion : Conversion.values()) {
                         String what = count + " x " + event + ", " + conversion + " at " + delta;
                         EpsilonBound rdp = new RdpAccountant(relation).compose(event, count).epsilonBound(delta, conversion);
-                        assertEquals(rdp, new StandardAccountant(relation).compose(event, count).epsilonBound(delta, conversion), what);
+                        assertEquals(rdp, new TightestAccountant(relation).compose(event, count).epsilonBound(delta, conversion), what);
                         EpsilonBound ledger = LedgerAccounting.standard(relation).bound(single(event, count), delta, conversion);
                         assertEquals(new LedgerAccounting(AccountantFactory.rdp(), relation).bound(single(event, count), delta, conversion),
                                 ledger, what);
@@ -167,20 +182,21 @@ class LedgerAccountingTest {
 
     @ParameterizedTest
     @EnumSource(NeighbouringRelation.class)
-    void aLedgerWithALaplaceReleaseIsPricedByRdp(NeighbouringRelation relation) {
+    void aLedgerWithALaplaceReleaseIsPricedByPldOrRdp(NeighbouringRelation relation) {
         PrivacyLedger ledger = new PrivacyLedger(List.of(entry(new GaussianEvent(3), 50, LedgerEntry.ALL_PARTIES),
                 entry(new LaplaceEvent(20), 4, LedgerEntry.ALL_PARTIES)));
-        assertFalse(StandardAccountant.isLinear(new LaplaceEvent(20)));
-        EpsilonBound standard = LedgerAccounting.standard(relation).bound(ledger, 1e-5, Conversion.STANDARD);
+        EpsilonBound additive = new LedgerAccounting(AccountantFactory.additive(), relation).bound(ledger, 1e-5, Conversion.STANDARD);
         EpsilonBound rdp = new LedgerAccounting(AccountantFactory.rdp(), relation).bound(ledger, 1e-5, Conversion.STANDARD);
         EpsilonBound zcdp = new LedgerAccounting(AccountantFactory.zcdp(), relation).bound(ledger, 1e-5, Conversion.STANDARD);
-        assertEquals(rdp, standard);
-        assertTrue(Arrays.stream(RdpAccountant.defaultOrders()).anyMatch(a -> a == standard.order()), "a grid order: " + standard);
-        // Not the zCDP conversion, which can only price the Laplace release as eps^2 / 2.
-        assertNotEquals(zcdp, standard);
-        // Without the Laplace release the same ledger is linear again and takes the exact conversion.
+        // the additive candidates: RDP's grid, and zCDP, which prices the Laplace release as eps^2 / 2 only
+        assertEquals(Math.min(rdp.epsilon(), zcdp.epsilon()), additive.epsilon(), 0.0);
+        EpsilonBound standard = LedgerAccounting.standard(relation).bound(ledger, 1e-5, Conversion.STANDARD);
+        EpsilonBound pld = new LedgerAccounting(AccountantFactory.pld(), relation).bound(ledger, 1e-5, Conversion.STANDARD);
+        assertEquals(Math.min(rdp.epsilon(), pld.epsilon()), standard.epsilon(), 0.0);
+        assertEquals(PldAccountant.NAME, standard.accountant(), "the PLD prices Gaussian and Laplace releases tighter: " + standard);
+        // Without the Laplace release the same ledger is exactly Gaussian.
         PrivacyLedger gaussianOnly = single(new GaussianEvent(3), 50);
-        assertEquals(ZCdp.epsilon(50 * gaussianRho(3, relation), 1e-5),
+        assertEquals(GaussianPrivacyCurve.epsilon(Math.sqrt(2 * 50 * gaussianRho(3, relation)), 1e-5),
                 LedgerAccounting.standard(relation).bound(gaussianOnly, 1e-5, Conversion.STANDARD).epsilon(), 0.0);
     }
 

@@ -2,7 +2,10 @@ package org.dpdl4j.protocol.decentralized;
 
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
+import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.runtime.LearningRate;
@@ -45,14 +48,24 @@ class DecentralizedCalibrationTest {
 
     @Test
     void baselinesMatchTheSpecExample() {
-        // Spec 3.5.2: eps = 10, delta = 1e-5, T = 3500, C = 1, n = 16 -> sigma_ldp = 67.1945, sigma_cdp^CDP = 16.7986.
+        // Spec 3.5.2 (Renyi DP's exact zCDP conversion): eps = 10, delta = 1e-5, T = 3500, C = 1, n = 16 ->
+        // sigma_ldp = 67.1945, sigma_cdp^CDP = 16.7986.
         Graph ring = Topologies.ring(16);
         var ldp = DecentralizedCalibration.calibrate(DecentralizedAlgorithm.LDP, ProtectedUnit.USER, SamplingScheme.FULL_BATCH, 1, 10, 10,
-                3500, 10, 1e-5, ring, Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
+                3500, 10, 1e-5, ring, Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP, AccountantFactory.renyi());
         var cdp = DecentralizedCalibration.calibrate(DecentralizedAlgorithm.CDP, ProtectedUnit.USER, SamplingScheme.FULL_BATCH, 1, 10, 10,
-                3500, 10, 1e-5, ring, Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
+                3500, 10, 1e-5, ring, Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP, AccountantFactory.renyi());
         assertEquals(67.1945, ldp.sigmaCdp(), 1e-4);
         assertEquals(16.7986, cdp.sigmaCdp(), 1e-4);
+        // The default accounting prices these Gaussian rounds by their exact curve: the noise shrinks by
+        // sqrt(2 rho(eps, delta)) / mu(eps, delta), and the exact epsilon of the calibrated run is the target (to 1e-9).
+        var exact = DecentralizedCalibration.calibrate(DecentralizedAlgorithm.LDP, ProtectedUnit.USER, SamplingScheme.FULL_BATCH, 1, 10,
+                10, 3500, 10, 1e-5, ring, Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
+        double ratio = Math.sqrt(2 * ZCdp.rho(10, 1e-5)) / GaussianPrivacyCurve.mu(10, 1e-5);
+        assertEquals(ratio * 67.1945, exact.sigmaCdp(), 1e-3);
+        double mu = 2 * Math.sqrt(3500) / exact.sigmaCdp();   // sensitivity 2C, sigma per round, 3500 rounds
+        double eps = GaussianPrivacyCurve.epsilon(mu, 1e-5);
+        assertTrue(eps <= 10 && eps > 10 - 1e-6, "exact epsilon " + eps);
     }
 
     @Test

@@ -10,6 +10,7 @@ import org.dpdl4j.experiments.report.ProgressBar;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.privacy.accounting.correlated.CalibratedPair;
 import org.dpdl4j.privacy.noise.NoiseKind;
@@ -64,9 +65,12 @@ public final class DecorReproduction {
      */
     public record Settings(String task, List<Double> epsilons, String epsilonMode, List<String> topologies, boolean topologiesGiven,
                            Integer seeds, Integer tunePairs, List<Double> tuneLr, Long rounds, double delta, boolean deltaGiven,
-                           NoiseKind noise, DataDirectory data, Path out, boolean fresh, boolean quick, RunSettings engine) {
+                           NoiseKind noise, DataDirectory data, Path out, boolean fresh, boolean quick, RunSettings engine,
+                           String accountant) {
         public Settings {
             engine = engine == null ? RunSettings.empty() : engine;
+            accountant = accountant == null ? AccountantFactory.TIGHTEST : accountant;
+            AccountantFactory.named(accountant); // an unknown name is refused here, naming the known ones
         }
     }
 
@@ -87,10 +91,13 @@ public final class DecorReproduction {
     private final boolean fresh;
     private final boolean quick;
     private final RunSettings engineSettings;
+    /** How every run is calibrated and priced. */
+    private final AccountantFactory accountants;
     /** The cluster every run of the grid is lent, or null for the local engine. */
     private BlockEngine cluster;
 
     public DecorReproduction(Settings s) {
+        this.accountants = AccountantFactory.named(s.accountant());
         this.task = s.task();
         this.epsilons = s.epsilons();
         this.epsilonMode = s.epsilonMode();
@@ -216,7 +223,8 @@ public final class DecorReproduction {
                     Graph g = graph(s.topology());
                     double kappa = reference
                             ? ReferenceCodeEpsilon.kappaFor(eps, h.clip(), t.settings().batchSize(), calibrationMinLocal)
-                            : DecentralizedCalibration.kappaBudget(t.settings().unit(), t.settings().sampling(), h.clip(), t.settings().batchSize(), calibrationMinLocal, roundCount, eps, delta);
+                            : DecentralizedCalibration.kappaBudget(t.settings().unit(), t.settings().sampling(), h.clip(), t.settings().batchSize(), calibrationMinLocal, roundCount, eps, delta,
+                                    accountants);
                     DecentralizedCalibration.Result cal = DecentralizedCalibration.forKappa(s.algorithm(), kappa, delta, g,
                             Adversary.eavesdropper(), NoisePairChoice.SMALLEST_SIGMA_CDP);
                     double[] pair = {cal.sigmaCdp(), cal.sigmaCor()};
@@ -409,7 +417,7 @@ public final class DecorReproduction {
         double properEpsilon;
         double kappa;
         try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().config(cfg).model(t.template(seed)).graph(g).mixing(w)
-                .nodeData(nodes).noiseKind(noise).adversary(Adversary.eavesdropper()).delta(delta).build()) {
+                .nodeData(nodes).noiseKind(noise).adversary(Adversary.eavesdropper()).delta(delta).accountant(accountants).build()) {
             if (cluster != null) {
                 trainer.distribute(cluster.lent());
             }

@@ -104,7 +104,8 @@ public final class TrainingSession {
                     + " --resume; drop it");
         }
         Workload workload = Workloads.load(settings, protocol, dataDir);
-        RunSettings runSettings = WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size());
+        RunSettings runSettings = keepSavedAccountant(
+                WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size()), saved);
         RunInputs inputs = workload.inputs();
         // Before the run directory and before anything large: a run that cannot fit says so instead of being killed.
         MemoryCheck.require(protocol.memory(runSettings, inputs).plus(Evaluation.memory(workload)));
@@ -149,6 +150,20 @@ public final class TrainingSession {
             out.println("warning: --" + warning);
             out.flush();
         });
+    }
+
+    /**
+     * A resumed run is priced as it started: without --accountant it takes the saved run's accountant (Renyi DP for a
+     * checkpoint saved before the accountant was recorded), for its calibration, its budget stop and its reports.
+     */
+    private RunSettings keepSavedAccountant(RunSettings s, Optional<RunCheckpoint.Saved> saved) {
+        String savedAccountant = saved.map(c -> c.settings().values().get(RunOptions.ACCOUNTANT.name())).orElse(null);
+        if (savedAccountant == null || s.has(RunOptions.ACCOUNTANT) || !protocol.options().contains(RunOptions.ACCOUNTANT)) {
+            return s;
+        }
+        out.println("resuming with --accountant " + savedAccountant + ", the accountant the saved run was priced by");
+        out.flush();
+        return s.withText(RunOptions.ACCOUNTANT, savedAccountant);
     }
 
     /** The settings a protocol and its checkpoint see: not where the run writes, resumes from, or computes. */
