@@ -93,11 +93,13 @@ public final class DecorReproduction {
     private final RunSettings engineSettings;
     /** How every run is calibrated and priced. */
     private final AccountantFactory accountants;
+    private final String accountantName;
     /** The cluster every run of the grid is lent, or null for the local engine. */
     private BlockEngine cluster;
 
     public DecorReproduction(Settings s) {
         this.accountants = AccountantFactory.named(s.accountant());
+        this.accountantName = s.accountant();
         this.task = s.task();
         this.epsilons = s.epsilons();
         this.epsilonMode = s.epsilonMode();
@@ -184,6 +186,11 @@ public final class DecorReproduction {
                 }
             }
         }
+        if (fresh) {
+            DirectoryAccounting.forget(dir);
+        }
+        DirectoryAccounting.claim(dir, accountantName, List.of("results.csv", "noise-pair-tuning.csv", "lr-tuning.csv"),
+                "pass --accountant %s");
         FinishedRuns finished = FinishedRuns.read(dir.resolve("results.csv"), dir.resolve("noise-pair-tuning.csv"), dir.resolve("lr-tuning.csv"));
         if (!finished.isEmpty()) {
             pw.println("Resuming: " + finished.size() + " finished runs in " + dir + " are kept (use --fresh to start over)");

@@ -27,6 +27,7 @@ import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.optim.ParameterAverage;
 import org.dpdl4j.optim.PrivateTrainer;
 import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -166,6 +167,11 @@ public final class DpSgdReproduction {
         // reusing those rows, so its files are those of an uninterrupted run.
         // Tuning files written before settings could evaluate a parameter average have no ema column: their rows
         // evaluated the last iterate.
+        if (!resume) {
+            DirectoryAccounting.forget(outDir);
+        }
+        // Every run here is calibrated and priced by the default accounting.
+        DirectoryAccounting.claim(outDir, AccountantFactory.TIGHTEST, List.of("tuning.csv", "results.csv"), null);
         EarlierRows earlierTuning = resume ? EarlierRows.of(outDir.resolve("tuning.csv")).withDefault("ema", "0.0")
                 : EarlierRows.none();
         EarlierRows earlierResults = resume ? EarlierRows.of(outDir.resolve("results.csv")) : EarlierRows.none();

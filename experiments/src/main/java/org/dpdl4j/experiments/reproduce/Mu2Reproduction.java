@@ -165,6 +165,11 @@ public final class Mu2Reproduction {
         if (fresh && Files.deleteIfExists(csvFile)) {
             pw.println("Discarding the earlier mu2.csv in " + out);
         }
+        if (fresh) {
+            DirectoryAccounting.forget(out);
+        }
+        // Every run here is priced by the default accounting.
+        DirectoryAccounting.claim(out, AccountantFactory.TIGHTEST, List.of("mu2.csv"), null);
         Map<String, Mu2Cell> finished = Mu2FinishedRuns.read(csvFile, delta, constants);
         if (!finished.isEmpty()) {
             pw.println("Resuming: " + finished.size() + " finished runs in " + csvFile + " are kept (use --fresh to start over)");
