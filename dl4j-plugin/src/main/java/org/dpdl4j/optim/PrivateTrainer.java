@@ -99,14 +99,17 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private final String mechanism;
     private final long plannedSteps;
     private final CheckpointListenerWarning checkpointWarning = new CheckpointListenerWarning();
+    /** Examples sampled with the data but not in it (audit canaries), or null; they follow the data's indices. */
+    private final PlantedExamples planted;
     private ClippedBatch lastBatch;
 
     private PrivateTrainer(Model net, DpSgdPlan plan, TrainingExamples examples, NoiseSource noise, RandomGenerator random,
-                           RunSettings settings, ComputeDevice device, ExampleGradients engine) {
+                           RunSettings settings, ComputeDevice device, ExampleGradients engine, PlantedExamples planted) {
         super(PROTOCOL, settings, new RunLedger(plan.accounting(), new PrivacyBudget(plan.config().epsilonBudget(),
                 plan.config().delta()), noise.isSecure()));
         this.config = plan.config();
         this.examples = examples;
+        this.planted = planted;
         long n = examples.size();
         this.featureSquaredNorms = RowNorms.squared(examples.features(), 1).reshape(n, 1).detach();
         this.sampler = plan.sampler();
@@ -185,6 +188,12 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     protected void takeStep(long index) {
         spend(stepEvent, mechanism);
         int[] rows = sampler.sample(random);
+        int[] plantedRows = null;
+        if (planted != null) {
+            int[][] split = splitPlanted(rows, (int) examples.size());
+            rows = split[0];
+            plantedRows = split[1];
+        }
         INDArray features = examples.features();
         INDArray labels = examples.labels();
         // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
@@ -192,12 +201,39 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         INDArray y = rows.length == 0 ? labels.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
         INDArray xNormsSq = rows.length == 0 ? null : Nd4j.pullRows(featureSquaredNorms, 1, rows);
         checkpointWarning.check(optimizer);
-        lastBatch = optimizer.step(examples.batchFeatures(x), y, xNormsSq);
+        int[] sampledPlanted = plantedRows;
+        lastBatch = sampledPlanted == null || sampledPlanted.length == 0
+                ? optimizer.step(examples.batchFeatures(x), y, xNormsSq)
+                : optimizer.step(examples.batchFeatures(x), y, xNormsSq,
+                        sum -> planted.addClippedGradients(sampledPlanted, sum));
         if (lastBatch == null) {
             measuredNoLoss();
         } else {
             measuredLoss(lastBatch.lossSums().getDouble(0) / rows.length);
         }
+    }
+
+    /**
+     * Splits a sample of the data set seen by the sampler (the n training examples followed by the planted ones) into
+     * the training rows and the planted indices (less n).
+     */
+    static int[][] splitPlanted(int[] rows, int n) {
+        int data = 0;
+        for (int row : rows) {
+            data += row < n ? 1 : 0;
+        }
+        int[] train = new int[data];
+        int[] extra = new int[rows.length - data];
+        int a = 0;
+        int b = 0;
+        for (int row : rows) {
+            if (row < n) {
+                train[a++] = row;
+            } else {
+                extra[b++] = row - n;
+            }
+        }
+        return new int[][]{train, extra};
     }
 
     /**
@@ -543,6 +579,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private RunSettings settings;
         private ComputeDevice device = ComputeDevice.AUTO;
         private ExampleGradients engine;
+        private PlantedExamples planted;
 
         private Builder(Model net, DpSgdConfig config) {
             this.net = Objects.requireNonNull(net, "network");
@@ -605,6 +642,17 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
+        /**
+         * Examples sampled with the data but added straight to the clipped sum, as audit canaries are: the sampler,
+         * the expected batch size and so the accountant see the training examples plus {@code plantedExamples.count()}
+         * (canaries count as examples). The training runs on the host (a device engine that keeps it is refused at the
+         * first step). An audit run is meant to run start to end: its checkpoint does not record the planted examples.
+         */
+        public Builder planted(PlantedExamples plantedExamples) {
+            this.planted = Objects.requireNonNull(plantedExamples, "planted examples");
+            return this;
+        }
+
         /** The settings recorded with the run (in its checkpoint); by default those of the config. */
         public Builder settings(RunSettings runSettings) {
             this.settings = Objects.requireNonNull(runSettings, "settings");
@@ -625,12 +673,13 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                 throw new IllegalStateException("the network is not initialised: call net.init() before building its trainer");
             }
             TrainingExamples examples = TrainingExamples.of(net, features, labels);
-            DeltaAdvice.forUnits(config.delta(), examples.size()).ifPresent(LOG::warn);
-            DpSgdPlan plan = DpSgdPlan.of(config, examples.size(), accountants);
+            long units = examples.size() + (planted == null ? 0 : planted.count());
+            DeltaAdvice.forUnits(config.delta(), units).ifPresent(LOG::warn);
+            DpSgdPlan plan = DpSgdPlan.of(config, units, accountants);
             NoiseSource source = noise != null ? noise : new LookAheadNoiseSource();
             try {
                 return new PrivateTrainer(net, plan, examples, source, random != null ? random : new SecureRandom(),
-                        settings != null ? settings : config.settings(), device, engine);
+                        settings != null ? settings : config.settings(), device, engine, planted);
             } catch (RuntimeException e) {
                 if (noise == null && source instanceof AutoCloseable c) {
                     try {
