@@ -79,7 +79,11 @@ public final class AuditCommand implements Callable<Integer> {
     int canaries;
 
     @Option(names = "--auditor", defaultValue = "white-box", paramLabel = "KIND",
-            description = "white-box: gradient canaries, every released gradient observed (default ${DEFAULT-VALUE}).")
+            description = "white-box: gradient canaries, each scored by the sum over all steps of the released"
+                    + " gradient's inner product with it; white-box-centred: the same after subtracting the data's"
+                    + " expected clipped gradient at each step (the adversary DP guards against may know the data;"
+                    + " stronger when the data's gradients are coherent, one pass over the data per step; default"
+                    + " ${DEFAULT-VALUE}).")
     String auditor;
 
     @Option(converter = Converters.Probability.class, names = "--confidence", defaultValue = "0.95", paramLabel = "P",

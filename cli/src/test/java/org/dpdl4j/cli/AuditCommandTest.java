@@ -51,7 +51,7 @@ class AuditCommandTest {
     @Test
     void badInputIsRefusedWithTheFix(@TempDir Path tmp) {
         String[][] cases = {
-                {"--auditor black-box", "use --auditor white-box"},
+                {"--auditor black-box", "white-box and white-box-centred"},
                 {"--algo decor", "use --algo dp-sgd"},
                 {"--dataset cifar", "use one of synthetic, mnist, a9a, covtype-20k"},
                 {"--canaries 10 --guesses 11", "exceeds --canaries 10"},

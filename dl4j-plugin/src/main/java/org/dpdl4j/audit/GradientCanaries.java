@@ -63,15 +63,16 @@ public final class GradientCanaries implements PlantedExamples {
                     + norm);
         }
         Objects.requireNonNull(coinRandom, "coin randomness");
-        INDArray v = Nd4j.getRandomFactory().getNewRandomInstance(directionSeed)
-                .nextGaussian(new long[]{count, parameters}).castTo(DataType.DOUBLE);
+        // Drawn in the network's type: the [m, p] array is the audit's largest, so no double copy of it is made.
+        INDArray v = Nd4j.randn(Nd4j.createUninitialized(dataType, count, parameters),
+                Nd4j.getRandomFactory().getNewRandomInstance(directionSeed));
         INDArray rowNorms = v.norm2(1).reshape(count, 1);
         v.diviColumnVector(rowNorms).muli(norm);
         boolean[] coins = new boolean[count];
         for (int i = 0; i < count; i++) {
             coins[i] = coinRandom.nextBoolean();
         }
-        return new GradientCanaries(v.castTo(dataType), coins, norm);
+        return new GradientCanaries(v, coins, norm);
     }
 
     @Override

@@ -16,12 +16,25 @@ import org.nd4j.linalg.factory.Nd4j;
 public final class WhiteBoxAuditor implements StepObserver {
     private final INDArray vectors;
     private final INDArray scores;
+    private final ExpectedDataGradient reference;
     private long steps;
 
     /** An auditor of the given canaries, with every score 0. */
     public WhiteBoxAuditor(GradientCanaries canaries) {
+        this(canaries, null);
+    }
+
+    /**
+     * An auditor that subtracts the data's expected share from every released gradient before scoring (see
+     * {@link ExpectedDataGradient}): a stronger auditor when the data's gradients are coherent, at one pass over the
+     * data per step.
+     *
+     * @param reference null for the plain score
+     */
+    public WhiteBoxAuditor(GradientCanaries canaries, ExpectedDataGradient reference) {
         this.vectors = canaries.vectors();
         this.scores = Nd4j.zeros(DataType.DOUBLE, canaries.canaries(), 1);
+        this.reference = reference;
     }
 
     @Override
@@ -32,7 +45,11 @@ public final class WhiteBoxAuditor implements StepObserver {
                     + vectors.size(1) + ": draw the canaries for this network's number of parameters");
         }
         // One [m, p] x [p, 1] product per step: every canary's inner product at once.
-        INDArray dots = vectors.mmul(g.reshape(g.length(), 1).castTo(vectors.dataType()));
+        INDArray column = g.reshape(g.length(), 1).castTo(vectors.dataType());
+        if (reference != null) {
+            column = column.sub(reference.at(tap.parameters()).reshape(g.length(), 1).castTo(vectors.dataType()));
+        }
+        INDArray dots = vectors.mmul(column);
         scores.addi(dots.castTo(DataType.DOUBLE));
         steps++;
     }

@@ -34,8 +34,8 @@ class GradientCanaryAuditTest {
     private static final double CLAIMED_EPSILON = 1.0;
     private static final double DELTA = 1e-5;
 
-    /** What one audited run gave: the accountant's epsilon and the audit. */
-    private record Run(double epsilon, AuditResult audit) {
+    /** What one audited run gave: the accountant's epsilon, and the audits of the plain and the centred auditor. */
+    private record Run(double epsilon, AuditResult audit, AuditResult centred) {
     }
 
     /** Noise whose std is a fraction of what the mechanism claims: a deliberately broken mechanism. */
@@ -84,18 +84,76 @@ class GradientCanaryAuditTest {
         double clip = 10.0;
         GradientCanaries canaries = GradientCanaries.draw(CANARIES, net.numParams(), clip * canaryNormFactor,
                 DataType.FLOAT, seed + 2, new SplittableRandom(seed + 3));
-        WhiteBoxAuditor auditor = new WhiteBoxAuditor(canaries);
         DpSgdConfig cfg = DpSgdConfig.forTarget(clip, CLAIMED_EPSILON, DELTA, 100, 4);
         NoiseSource noise = new Scaled(SeededNoiseSource.forKey(new NoiseKey(seed, "audit-test", 0, 0)), noiseFactor);
         try (PrivateTrainer t = PrivateTrainer.builder(net, cfg).data(x, y).planted(canaries).noise(noise)
                 .sampling(new SplittableRandom(seed + 4)).build()) {
+            WhiteBoxAuditor auditor = new WhiteBoxAuditor(canaries);
+            WhiteBoxAuditor centred = new WhiteBoxAuditor(canaries, new ExpectedDataGradient(net, x, y, clip,
+                    t.sampler().samplingRate(), t.sampler().expectedBatchSize()));
             t.addObserver(auditor);
+            t.addObserver(centred);
             t.fit();
             assertEquals(t.steps(), auditor.steps());
             AuditResult audit = AuditResult.of(auditor.scores(), canaries.coins(), GuessPlan.sweep(CANARIES), DELTA,
                     OneRunAudit.DEFAULT_CONFIDENCE);
-            return new Run(t.epsilon(), audit);
+            AuditResult centredAudit = AuditResult.of(centred.scores(), canaries.coins(), GuessPlan.sweep(CANARIES),
+                    DELTA, OneRunAudit.DEFAULT_CONFIDENCE);
+            return new Run(t.epsilon(), audit, centredAudit);
         }
+    }
+
+    @Test
+    void subtractingTheDataGradientRecoversCanariesThatCoherentGradientsHide() {
+        // Labels from a linear teacher: every example's clipped gradient points roughly the same way, step after step,
+        // and its projection on each canary (fixed per canary, about C |mean gradient| / sqrt(p) per step) swamps the
+        // canaries' own share. The same run, scored by both auditors, with noise 10x too small.
+        long seed = 21;
+        INDArray x = Nd4j.getRandomFactory().getNewRandomInstance(seed).nextGaussian(new long[]{N, FEATURES}).castTo(DataType.FLOAT);
+        INDArray teacher = Nd4j.getRandomFactory().getNewRandomInstance(seed + 1).nextGaussian(new long[]{FEATURES, 1})
+                .castTo(DataType.FLOAT);
+        INDArray positive = x.mmul(teacher).gt(0).castTo(DataType.FLOAT);
+        INDArray y = Nd4j.hstack(positive.rsub(1.0), positive);
+        MultiLayerNetwork net = mlp(seed);
+        double clip = 1.0;
+        GradientCanaries canaries = GradientCanaries.draw(CANARIES, net.numParams(), clip, DataType.FLOAT, seed + 2,
+                new SplittableRandom(seed + 3));
+        DpSgdConfig cfg = DpSgdConfig.forTarget(clip, CLAIMED_EPSILON, DELTA, 100, 4);
+        NoiseSource noise = new Scaled(SeededNoiseSource.forKey(new NoiseKey(seed, "audit-test", 0, 0)), 0.1);
+        AuditResult plain;
+        AuditResult centred;
+        double epsilon;
+        try (PrivateTrainer t = PrivateTrainer.builder(net, cfg).data(x, y).planted(canaries).noise(noise)
+                .sampling(new SplittableRandom(seed + 4)).build()) {
+            WhiteBoxAuditor plainAuditor = new WhiteBoxAuditor(canaries);
+            WhiteBoxAuditor centredAuditor = new WhiteBoxAuditor(canaries, new ExpectedDataGradient(net, x, y, clip,
+                    t.sampler().samplingRate(), t.sampler().expectedBatchSize()));
+            t.addObserver(plainAuditor);
+            t.addObserver(centredAuditor);
+            t.fit();
+            epsilon = t.epsilon();
+            plain = AuditResult.of(plainAuditor.scores(), canaries.coins(), GuessPlan.sweep(CANARIES), DELTA, 0.95);
+            centred = AuditResult.of(centredAuditor.scores(), canaries.coins(), GuessPlan.sweep(CANARIES), DELTA, 0.95);
+        }
+        assertTrue(plain.auc() < 0.62, "plain: " + plain.text());
+        assertTrue(centred.auc() > plain.auc() + 0.15, "plain: " + plain.text() + "centred: " + centred.text());
+        assertTrue(centred.epsilonLower() > epsilon, "epsilon " + epsilon + ", centred: " + centred.text());
+    }
+
+    @Test
+    void theExpectedDataGradientIsTheSampledSumsMean() {
+        // With q = 1 every example is in every batch: the expectation is the full clipped sum over B.
+        INDArray x = Nd4j.getRandomFactory().getNewRandomInstance(5).nextGaussian(new long[]{2500, FEATURES}).castTo(DataType.FLOAT);
+        INDArray y = Nd4j.zeros(DataType.FLOAT, 2500, 2);
+        y.getColumn(0).assign(1);
+        MultiLayerNetwork net = mlp(5);
+        INDArray expected = Nd4j.create(DataType.FLOAT, 1, net.numParams());
+        org.dpdl4j.optim.ExampleGradients.of(net, org.dpdl4j.optim.ComputeDevice.CPU)
+                .sumClipped(net.params(), x, y, null, 0.5, expected);
+        ExpectedDataGradient reference = new ExpectedDataGradient(net, x, y, 0.5, 1.0, 2500);
+        INDArray got = reference.at(net.params());
+        assertTrue(got.reshape(1, net.numParams()).equalsWithEps(expected.div(2500), 1e-6),
+                "chunked expectation differs from one pass");
     }
 
     @Test
@@ -104,6 +162,7 @@ class GradientCanaryAuditTest {
             Run r = run(seed, 1.0, 1.0);
             assertTrue(r.epsilon() <= CLAIMED_EPSILON + 1e-9, "accountant: " + r.epsilon());
             assertTrue(r.audit().epsilonLower() <= r.epsilon(), "seed " + seed + ": " + r.audit().text());
+            assertTrue(r.centred().epsilonLower() <= r.epsilon(), "seed " + seed + ", centred: " + r.centred().text());
         }
     }
 
@@ -112,6 +171,7 @@ class GradientCanaryAuditTest {
         Run r = run(11, 0.1, 1.0);
         assertTrue(r.audit().epsilonLower() > r.epsilon(), "epsilon " + r.epsilon() + ": " + r.audit().text());
         assertTrue(r.audit().auc() > 0.7, r.audit().text());
+        assertTrue(r.centred().epsilonLower() > r.epsilon(), "centred: " + r.centred().text());
     }
 
     @Test

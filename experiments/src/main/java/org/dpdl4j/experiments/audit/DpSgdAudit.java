@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.audit.AuditResult;
+import org.dpdl4j.audit.ExpectedDataGradient;
 import org.dpdl4j.audit.GradientCanaries;
 import org.dpdl4j.audit.GuessPlan;
 import org.dpdl4j.audit.WhiteBoxAuditor;
@@ -47,6 +48,10 @@ import org.nd4j.linalg.learning.config.Sgd;
 public final class DpSgdAudit {
     /** The data sets an audit reads by name. */
     public static final List<String> DATASETS = List.of("synthetic", "mnist", "a9a", "covtype-20k");
+    /** The auditors: the plain white-box score, and the one that subtracts the data's expected gradient. */
+    public static final String CENTRED = "white-box-centred";
+    /** Every auditor's name. */
+    public static final List<String> AUDITORS = List.of("white-box", CENTRED);
     /** Examples of the generated data set when {@code --examples} is not given. */
     static final int SYNTHETIC_EXAMPLES = 5000;
     /** Features of the generated data set. */
@@ -65,7 +70,9 @@ public final class DpSgdAudit {
      * @param epochs       passes over the data (the canaries included)
      * @param learningRate SGD's learning rate
      * @param canaries     m
-     * @param auditor      white-box (the one available)
+     * @param auditor      white-box (the sum over steps of the released gradient's inner product with each canary) or
+     *                     white-box-centred (the same after subtracting the data's expected clipped gradient at each
+     *                     step, which the adversary DP protects against may know; one pass over the data per step)
      * @param confidence   of the lower bound
      * @param guessesIn    a fixed number of "in" guesses, or null for the default sweep
      * @param noise        secure (noise, sampling and coins from secure sources) or seeded (repeatable, not secure)
@@ -101,9 +108,9 @@ public final class DpSgdAudit {
     }
 
     private void check() {
-        if (!s.auditor().equals("white-box")) {
-            throw new InvalidOptionException("--auditor", "--auditor " + s.auditor() + ": only the white-box auditor of"
-                    + " gradient canaries is available; use --auditor white-box");
+        if (!AUDITORS.contains(s.auditor())) {
+            throw new InvalidOptionException("--auditor", "--auditor " + s.auditor() + ": the auditors of gradient"
+                    + " canaries are white-box and " + CENTRED + "; use --auditor white-box");
         }
         if (!DATASETS.contains(s.dataset())) {
             throw new InvalidOptionException("--dataset", "--dataset: unknown data set '" + s.dataset() + "'; use one of "
@@ -131,11 +138,11 @@ public final class DpSgdAudit {
         MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration(data.numFeatures(), s.hidden(),
                 data.numClasses(), Activation.RELU, options));
         net.init();
+        refuseOversizedCanaries(net.numParams());
         boolean seeded = s.noise() == NoiseKind.SEEDED;
         RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
         GradientCanaries canaries = GradientCanaries.draw(s.canaries(), net.numParams(), s.clip(), DataType.FLOAT,
                 s.seed() + 2, coins);
-        WhiteBoxAuditor auditor = new WhiteBoxAuditor(canaries);
         DpSgdConfig config;
         try {
             config = DpSgdConfig.forTarget(s.clip(), s.epsilon(), s.delta(), s.batchSize(), s.epochs());
@@ -160,7 +167,11 @@ public final class DpSgdAudit {
         long steps;
         double z;
         double q;
+        WhiteBoxAuditor auditor;
         try (PrivateTrainer trainer = builder.build()) {
+            auditor = s.auditor().equals(CENTRED) ? new WhiteBoxAuditor(canaries, new ExpectedDataGradient(net, x, y,
+                    s.clip(), trainer.sampler().samplingRate(), trainer.sampler().expectedBatchSize()))
+                    : new WhiteBoxAuditor(canaries);
             trainer.addObserver(auditor);
             console.printf(Locale.ROOT, "Auditing DP-SGD on %s (%d examples + %d included canaries of %d), %s noise:"
                             + " target epsilon %s at delta %s, z = %.4f, q = %.5f, %d steps%n", s.dataset(), data.size(),
@@ -187,6 +198,23 @@ public final class DpSgdAudit {
         console.printf(Locale.ROOT, "epsilon=%.6f%n", epsilon);
         console.flush();
         return new Outcome(epsilon, audit, run.path());
+    }
+
+    /**
+     * The canaries are one [m, p] float array beside the network: refuse one that would take more than half of what
+     * ND4J may allocate, with what fits.
+     */
+    private void refuseOversizedCanaries(long parameters) {
+        long bytes = (long) s.canaries() * parameters * Float.BYTES;
+        long limit = org.bytedeco.javacpp.Pointer.maxBytes() / 2;
+        if (bytes > limit) {
+            long fits = Math.max(1, limit / (parameters * Float.BYTES));
+            throw new InvalidOptionException("--canaries", String.format(Locale.ROOT, "--canaries %d on a network of %,d"
+                            + " parameters needs %,d MB for the canaries' vectors, more than half of the %,d MB ND4J may"
+                            + " use; use at most %d canaries, a smaller --hidden, or more memory through"
+                            + " DPDL4J_JAVA_OPTS=\"-Dorg.bytedeco.javacpp.maxbytes=...\"", s.canaries(), parameters,
+                    bytes >> 20, org.bytedeco.javacpp.Pointer.maxBytes() >> 20, fits));
+        }
     }
 
     /**
