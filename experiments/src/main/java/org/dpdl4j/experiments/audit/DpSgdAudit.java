@@ -157,6 +157,9 @@ public final class DpSgdAudit {
         }
         Map<String, Long> seeds = new LinkedHashMap<>();
         seeds.put("model", s.seed());
+        if (s.dataset().equals("synthetic")) {
+            seeds.put("data", s.seed() + 1);
+        }
         seeds.put("canary_directions", s.seed() + 2);
         if (seeded) {
             seeds.put("coins", s.seed() + 3);
@@ -346,7 +349,8 @@ public final class DpSgdAudit {
                         The lower bound is what this run provably does not beat, at the stated confidence: the run is not
                         (eps, delta)-DP for any eps below it. It is not an estimate of the run's true epsilon: a bound well
                         below the accountant's epsilon is expected of a correct mechanism and no sign of a flaw; a bound
-                        above it means the mechanism (or its analysis) is broken. Guesses: %s.
+                        above it means the mechanism or its analysis is broken (or, with probability at most one minus the
+                        confidence, bad luck). Guesses: %s.
                         """, s.dataset(), s.delta(), epsilon, 100 * a.confidence(), a.epsilonLower(), a.guesses().correct(),
                 a.guesses().guesses(), a.guesses().kPlus(), a.guesses().kMinus(), a.canaries(), a.included(), s.clip(),
                 a.auc(), a.tprAtFpr1pct(), a.tprAtFpr01pct(), examples, steps, q, z, s.noise().cliName(), accuracy,
