@@ -82,8 +82,10 @@ public final class AuditCommand implements Callable<Integer> {
             description = "white-box: gradient canaries, each scored by the sum over all steps of the released"
                     + " gradient's inner product with it; white-box-centred: the same after subtracting the data's"
                     + " expected clipped gradient at each step (the adversary DP guards against may know the data;"
-                    + " stronger when the data's gradients are coherent, one pass over the data per step; default"
-                    + " ${DEFAULT-VALUE}).")
+                    + " stronger when the data's gradients are coherent, one pass over the data per step); black-box:"
+                    + " input canaries (held-out examples with a wrong label: test examples of mnist and a9a, the rows"
+                    + " after --examples of covtype-20k, generated ones of synthetic), scored by the final model's"
+                    + " confidence in their label (default ${DEFAULT-VALUE}).")
     String auditor;
 
     @Option(converter = Converters.Probability.class, names = "--confidence", defaultValue = "0.95", paramLabel = "P",

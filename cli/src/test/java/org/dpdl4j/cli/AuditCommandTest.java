@@ -49,9 +49,22 @@ class AuditCommandTest {
     }
 
     @Test
+    void theBlackBoxAuditorScoresInputCanariesFromTheFinalModel(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("black-box");
+        CommandRun r = CommandRun.of("audit", "--dataset", "synthetic", "--examples", "1000", "--hidden", "32",
+                "--epsilon", "4", "--batch-size", "100", "--epochs", "2", "--canaries", "200", "--auditor", "black-box",
+                "--noise", "seeded", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(r.out().contains("mislabelled held-out examples"), r.out());
+        double lower = r.lastValue(2, "epsilon_lower");
+        assertTrue(lower >= 0 && lower <= r.lastValue(1, "epsilon"), r.out());
+        assertEquals(201, Files.readAllLines(out.resolve("canaries.csv")).size());
+    }
+
+    @Test
     void badInputIsRefusedWithTheFix(@TempDir Path tmp) {
         String[][] cases = {
-                {"--auditor black-box", "white-box and white-box-centred"},
+                {"--auditor grey-box", "use one of white-box, white-box-centred, black-box"},
                 {"--algo decor", "use --algo dp-sgd"},
                 {"--dataset cifar", "use one of synthetic, mnist, a9a, covtype-20k"},
                 {"--canaries 10 --guesses 11", "exceeds --canaries 10"},

@@ -13,6 +13,7 @@ import java.util.random.RandomGenerator;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.audit.AuditResult;
 import org.dpdl4j.audit.ExpectedDataGradient;
+import org.dpdl4j.audit.InputCanaries;
 import org.dpdl4j.audit.GradientCanaries;
 import org.dpdl4j.audit.GuessPlan;
 import org.dpdl4j.audit.WhiteBoxAuditor;
@@ -50,8 +51,10 @@ public final class DpSgdAudit {
     public static final List<String> DATASETS = List.of("synthetic", "mnist", "a9a", "covtype-20k");
     /** The auditors: the plain white-box score, and the one that subtracts the data's expected gradient. */
     public static final String CENTRED = "white-box-centred";
+    /** The auditor of input canaries, which sees the final model only. */
+    public static final String BLACK_BOX = "black-box";
     /** Every auditor's name. */
-    public static final List<String> AUDITORS = List.of("white-box", CENTRED);
+    public static final List<String> AUDITORS = List.of("white-box", CENTRED, BLACK_BOX);
     /** Examples of the generated data set when {@code --examples} is not given. */
     static final int SYNTHETIC_EXAMPLES = 5000;
     /** Features of the generated data set. */
@@ -72,7 +75,8 @@ public final class DpSgdAudit {
      * @param canaries     m
      * @param auditor      white-box (the sum over steps of the released gradient's inner product with each canary) or
      *                     white-box-centred (the same after subtracting the data's expected clipped gradient at each
-     *                     step, which the adversary DP protects against may know; one pass over the data per step)
+     *                     step, which the adversary DP protects against may know; one pass over the data per step) or
+     *                     black-box (input canaries: held-out examples with a wrong label, scored by the final model)
      * @param confidence   of the lower bound
      * @param guessesIn    a fixed number of "in" guesses, or null for the default sweep
      * @param noise        secure (noise, sampling and coins from secure sources) or seeded (repeatable, not secure)
@@ -109,8 +113,8 @@ public final class DpSgdAudit {
 
     private void check() {
         if (!AUDITORS.contains(s.auditor())) {
-            throw new InvalidOptionException("--auditor", "--auditor " + s.auditor() + ": the auditors of gradient"
-                    + " canaries are white-box and " + CENTRED + "; use --auditor white-box");
+            throw new InvalidOptionException("--auditor", "--auditor " + s.auditor() + ": unknown auditor; use one of "
+                    + String.join(", ", AUDITORS));
         }
         if (!DATASETS.contains(s.dataset())) {
             throw new InvalidOptionException("--dataset", "--dataset: unknown data set '" + s.dataset() + "'; use one of "
@@ -130,7 +134,9 @@ public final class DpSgdAudit {
     }
 
     private Outcome run(RunDirectory run, List<String> arguments, PrintWriter console) throws IOException {
-        LabeledData data = load();
+        boolean blackBox = s.auditor().equals(BLACK_BOX);
+        Loaded loaded = load(blackBox);
+        LabeledData data = loaded.train();
         INDArray x = data.features().castTo(DataType.FLOAT);
         INDArray y = data.labelMatrix(LabelEncoding.ONE_HOT);
         ModelOptions options = ModelOptions.defaults().withSeed(s.seed()).withUpdater(new Sgd(s.learningRate()))
@@ -138,19 +144,32 @@ public final class DpSgdAudit {
         MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration(data.numFeatures(), s.hidden(),
                 data.numClasses(), Activation.RELU, options));
         net.init();
-        refuseOversizedCanaries(net.numParams());
         boolean seeded = s.noise() == NoiseKind.SEEDED;
         RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
-        GradientCanaries canaries = GradientCanaries.draw(s.canaries(), net.numParams(), s.clip(), DataType.FLOAT,
-                s.seed() + 2, coins);
+        GradientCanaries canaries = null;
+        InputCanaries inputs = null;
+        INDArray trainX = x;
+        INDArray trainY = y;
+        if (blackBox) {
+            // The wrong labels are the auditor's to know: seeded in either mode; the coins are what must be secret.
+            inputs = InputCanaries.mislabel(loaded.pool().features().castTo(DataType.FLOAT),
+                    loaded.pool().labelMatrix(LabelEncoding.ONE_HOT), new SplittableRandom(s.seed() + 5), coins);
+            trainX = inputs.withIncludedFeatures(x);
+            trainY = inputs.withIncludedLabels(y);
+        } else {
+            refuseOversizedCanaries(net.numParams());
+            canaries = GradientCanaries.draw(s.canaries(), net.numParams(), s.clip(), DataType.FLOAT, s.seed() + 2, coins);
+        }
         DpSgdConfig config;
         try {
             config = DpSgdConfig.forTarget(s.clip(), s.epsilon(), s.delta(), s.batchSize(), s.epochs());
         } catch (IllegalArgumentException e) {
             throw new InvalidOptionException("--epsilon", e.getMessage());
         }
-        PrivateTrainer.Builder builder = PrivateTrainer.builder(net, config).data(x, y).planted(canaries)
-                .device(ComputeDevice.CPU);
+        PrivateTrainer.Builder builder = PrivateTrainer.builder(net, config).data(trainX, trainY).device(ComputeDevice.CPU);
+        if (canaries != null) {
+            builder.planted(canaries);
+        }
         if (seeded) {
             builder.noise(SeededNoiseSource.forKey(new NoiseKey(s.seed(), "audit", 0, 0)))
                     .sampling(new SplittableRandom(s.seed() + 4));
@@ -160,7 +179,7 @@ public final class DpSgdAudit {
         if (s.dataset().equals("synthetic")) {
             seeds.put("data", s.seed() + 1);
         }
-        seeds.put("canary_directions", s.seed() + 2);
+        seeds.put(blackBox ? "canary_labels" : "canary_directions", s.seed() + (blackBox ? 5 : 2));
         if (seeded) {
             seeds.put("coins", s.seed() + 3);
             seeds.put("sampling", s.seed() + 4);
@@ -170,16 +189,19 @@ public final class DpSgdAudit {
         long steps;
         double z;
         double q;
-        WhiteBoxAuditor auditor;
+        WhiteBoxAuditor auditor = null;
         try (PrivateTrainer trainer = builder.build()) {
-            auditor = s.auditor().equals(CENTRED) ? new WhiteBoxAuditor(canaries, new ExpectedDataGradient(net, x, y,
-                    s.clip(), trainer.sampler().samplingRate(), trainer.sampler().expectedBatchSize()))
-                    : new WhiteBoxAuditor(canaries);
-            trainer.addObserver(auditor);
-            console.printf(Locale.ROOT, "Auditing DP-SGD on %s (%d examples + %d included canaries of %d), %s noise:"
-                            + " target epsilon %s at delta %s, z = %.4f, q = %.5f, %d steps%n", s.dataset(), data.size(),
-                    canaries.count(), canaries.canaries(), s.noise().cliName(), s.epsilon(), s.delta(),
-                    trainer.noiseMultiplier(), trainer.sampler().samplingRate(), trainer.plannedSteps());
+            if (!blackBox) {
+                auditor = s.auditor().equals(CENTRED) ? new WhiteBoxAuditor(canaries, new ExpectedDataGradient(net, x, y,
+                        s.clip(), trainer.sampler().samplingRate(), trainer.sampler().expectedBatchSize()))
+                        : new WhiteBoxAuditor(canaries);
+                trainer.addObserver(auditor);
+            }
+            console.printf(Locale.ROOT, "Auditing DP-SGD on %s (%d examples + %d included canaries of %d, %s), %s"
+                            + " noise: target epsilon %s at delta %s, z = %.4f, q = %.5f, %d steps%n", s.dataset(),
+                    data.size(), blackBox ? inputs.count() : canaries.count(), s.canaries(),
+                    blackBox ? "mislabelled held-out examples" : "gradients of norm C", s.noise().cliName(), s.epsilon(),
+                    s.delta(), trainer.noiseMultiplier(), trainer.sampler().samplingRate(), trainer.plannedSteps());
             run.writeConfig(config(data, trainer), Provenance.capture(seeds, arguments));
             trainer.fit();
             epsilon = trainer.epsilon();
@@ -189,8 +211,10 @@ public final class DpSgdAudit {
         }
         double accuracy = accuracy(net, x, data.labels());
         GuessPlan plan = s.guessesIn() == null ? GuessPlan.sweep(s.canaries()) : GuessPlan.fixed(s.guessesIn(), 0);
-        AuditResult audit = AuditResult.of(auditor.scores(), canaries.coins(), plan, s.delta(), s.confidence());
-        run.writeText("canaries.csv", new CanaryFile(canaries.coins(), auditor.scores()).text());
+        double[] scores = blackBox ? inputs.scores(net) : auditor.scores();
+        boolean[] coinsDrawn = blackBox ? inputs.coins() : canaries.coins();
+        AuditResult audit = AuditResult.of(scores, coinsDrawn, plan, s.delta(), s.confidence());
+        run.writeText("canaries.csv", new CanaryFile(coinsDrawn, scores).text());
         run.writeJson("audit.json", json(audit, epsilon, steps, z, q, accuracy));
         run.writeText("summary.md", summary(audit, epsilon, steps, z, q, accuracy, data.size()));
         console.print(audit.text());
@@ -237,23 +261,60 @@ public final class DpSgdAudit {
         return AuditResult.of(file.scores(), file.coins(), plan, delta, confidence);
     }
 
-    private LabeledData load() throws IOException {
-        LabeledData all = switch (s.dataset()) {
-            case "synthetic" -> synthetic(s.examples() > 0 ? s.examples() : SYNTHETIC_EXAMPLES, s.seed() + 1);
-            case "mnist" -> Datasets.mnist(s.data(), PixelScaling.STANDARDIZED).train();
-            case "a9a" -> Datasets.a9a(s.data()).train();
-            case "covtype-20k" -> Datasets.covtype20k(s.data());
-            default -> throw new IllegalStateException("unchecked data set " + s.dataset());
-        };
-        if (s.examples() > 0 && !s.dataset().equals("synthetic")) {
-            if (s.examples() > all.size()) {
-                throw new InvalidOptionException("--examples", "--examples " + s.examples() + " exceeds the " + all.size()
-                        + " training examples of " + s.dataset() + "; use at most " + all.size() + " (or drop it for all)");
-            }
-            int[] rows = java.util.stream.IntStream.range(0, s.examples()).toArray();
-            return all.subset(rows);
+    /** The training examples, and for the black-box auditor the held-out examples its canaries come from. */
+    private record Loaded(LabeledData train, LabeledData pool) {
+    }
+
+    private Loaded load(boolean blackBox) throws IOException {
+        int m = s.canaries();
+        if (s.dataset().equals("synthetic")) {
+            int n = s.examples() > 0 ? s.examples() : SYNTHETIC_EXAMPLES;
+            // The first n rows are the same whether m more are drawn for canaries or not.
+            LabeledData all = synthetic(blackBox ? n + m : n, s.seed() + 1);
+            return new Loaded(all.subset(range(0, n)), blackBox ? all.subset(range(n, n + m)) : null);
         }
-        return all;
+        LabeledData train;
+        LabeledData test = null;
+        switch (s.dataset()) {
+            case "mnist" -> {
+                org.dpdl4j.data.TrainTest tt = Datasets.mnist(s.data(), PixelScaling.STANDARDIZED);
+                train = tt.train();
+                test = tt.test();
+            }
+            case "a9a" -> {
+                org.dpdl4j.data.TrainTest tt = Datasets.a9a(s.data());
+                train = tt.train();
+                test = tt.test();
+            }
+            case "covtype-20k" -> train = Datasets.covtype20k(s.data());
+            default -> throw new IllegalStateException("unchecked data set " + s.dataset());
+        }
+        int n = s.examples() > 0 ? s.examples() : train.size();
+        if (n > train.size()) {
+            throw new InvalidOptionException("--examples", "--examples " + n + " exceeds the " + train.size()
+                    + " training examples of " + s.dataset() + "; use at most " + train.size() + " (or drop it for all)");
+        }
+        LabeledData pool = null;
+        if (blackBox && test != null) {
+            if (m > test.size()) {
+                throw new InvalidOptionException("--canaries", "--canaries " + m + ": the black-box canaries are test"
+                        + " examples of " + s.dataset() + ", which has " + test.size() + "; use at most " + test.size());
+            }
+            pool = test.subset(range(0, m));
+        } else if (blackBox) {
+            // No test file: the canaries are the rows after the training slice.
+            if (n == train.size() || n + (long) m > train.size()) {
+                throw new InvalidOptionException("--examples", "the black-box canaries of " + s.dataset() + " are the rows"
+                        + " after the training examples, and " + train.size() + " rows hold " + n + " examples and " + m
+                        + " canaries only with --examples " + Math.max(1, train.size() - m) + " or fewer");
+            }
+            pool = train.subset(range(n, n + m));
+        }
+        return new Loaded(n == train.size() ? train : train.subset(range(0, n)), pool);
+    }
+
+    private static int[] range(int from, int to) {
+        return java.util.stream.IntStream.range(from, to).toArray();
     }
 
     /**
