@@ -402,7 +402,7 @@ public final class DpSgdAudit {
                         | accountant's epsilon (delta = %s) | %.4f |
                         | audit's epsilon lower bound (%.0f%% confidence) | %.4f |
                         | guesses | %d right of %d (kPlus = %d, kMinus = %d) |
-                        | canaries | %d, %d included (norm C = %s) |
+                        | canaries | %d, %d included (%s) |
                         | membership inference | AUC %.4f, TPR %.4f at FPR 1%%, %.4f at FPR 0.1%% |
                         | run | %d examples, %d steps, q = %.5f, z = %.4f, %s noise |
                         | training accuracy | %.4f |
@@ -413,7 +413,9 @@ public final class DpSgdAudit {
                         above it means the mechanism or its analysis is broken (or, with probability at most one minus the
                         confidence, bad luck). Guesses: %s.
                         """, s.dataset(), s.delta(), epsilon, 100 * a.confidence(), a.epsilonLower(), a.guesses().correct(),
-                a.guesses().guesses(), a.guesses().kPlus(), a.guesses().kMinus(), a.canaries(), a.included(), s.clip(),
+                a.guesses().guesses(), a.guesses().kPlus(), a.guesses().kMinus(), a.canaries(), a.included(),
+                s.auditor().equals(BLACK_BOX) ? "mislabelled held-out examples, scored by the final model"
+                        : "gradients of norm C = " + s.clip() + ", scored by " + s.auditor(),
                 a.auc(), a.tprAtFpr1pct(), a.tprAtFpr01pct(), examples, steps, q, z, s.noise().cliName(), accuracy,
                 a.plan().describe());
     }
