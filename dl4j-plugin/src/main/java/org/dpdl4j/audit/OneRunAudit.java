@@ -2,8 +2,8 @@ package org.dpdl4j.audit;
 
 /**
  * The one-run privacy audit's conversion from guesses to an epsilon lower bound (Steinke, Nasr and Jagielski,
- * "Privacy Auditing with One (1) Training Run", NeurIPS 2023, Theorem 3 with its delta term, as evaluated in their
- * Appendix D).
+ * "Privacy Auditing with One (1) Training Run", NeurIPS 2023: their main theorem for (eps, delta)-DP, with its delta
+ * term, as their Appendix D evaluates it).
  *
  * <p>m canaries are each included in the training run independently with probability 1/2. After training the
  * auditor guesses "in" or "out" for r of them (abstaining on the rest) and v guesses are right. If the training is

@@ -11,7 +11,9 @@ import org.nd4j.linalg.factory.Nd4j;
  * by the expected batch size, which is what DP-SGD releases; the updater's step is post-processing of it) and scores
  * each canary by the sum over the steps of the released gradient's inner product with the canary's vector. An
  * included canary adds |c|^2 / B to its own inner product whenever it is sampled; an excluded one sees only noise and
- * the data's gradients, so high scores point to inclusion.
+ * the data's gradients, so high scores point to inclusion. The data's share is the same for included and excluded
+ * canaries but can be far larger than a canary's own in a small network; the auditor built with an
+ * {@link ExpectedDataGradient} subtracts its expectation at every step.
  */
 public final class WhiteBoxAuditor implements StepObserver {
     private final INDArray vectors;
