@@ -5,6 +5,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.StepFunction;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.deeplearning4j.optimize.stepfunctions.NegativeDefaultStepFunction;
+import org.dpdl4j.optim.layers.ExampleLayerRegistry;
 import org.dpdl4j.privacy.noise.NoiseSource;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
@@ -96,11 +97,27 @@ public final class DpOptimizer {
     }
 
     /**
+     * As above, with the layer types {@code layers} clips per example: the standard ones plus a user's
+     * ({@link ExampleLayerRegistry#with}). A network with a layer the registry handles differently from the standard
+     * registry runs on the CPU's per-layer engine.
+     */
+    public DpOptimizer(MultiLayerNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise,
+                       ComputeDevice device, ExampleLayerRegistry layers) {
+        this(TrainableNetwork.of(net, device, layers), clipNorm, noiseMultiplier, divisor, noise);
+    }
+
+    /**
      * A private step on a {@link ComputationGraph} with one input and one output, made of the layers and per-example
      * vertices {@link org.dpdl4j.optim.layers.LayeredGradients} supports; otherwise as the constructor above.
      */
     public DpOptimizer(ComputationGraph graph, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {
         this(TrainableNetwork.of(graph, ComputeDevice.AUTO), clipNorm, noiseMultiplier, divisor, noise);
+    }
+
+    /** As above, with the layer types {@code layers} clips per example (the standard ones plus a user's). */
+    public DpOptimizer(ComputationGraph graph, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise,
+                       ExampleLayerRegistry layers) {
+        this(TrainableNetwork.of(graph, ComputeDevice.AUTO, layers), clipNorm, noiseMultiplier, divisor, noise);
     }
 
     private DpOptimizer(TrainableNetwork net, double clipNorm, double noiseMultiplier, double divisor, NoiseSource noise) {

@@ -1,8 +1,13 @@
 package org.dpdl4j.optim;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.nn.UnsupportedModelException;
+import org.dpdl4j.optim.layers.ExampleLayerRegistry;
 import org.dpdl4j.optim.layers.LayeredGradients;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -55,7 +60,18 @@ public interface ExampleGradients {
      *                                    not compute this network
      */
     static ExampleGradients of(MultiLayerNetwork net, ComputeDevice device) {
-        if (DpModelValidator.isDense(net.getLayerWiseConfigurations())) {
+        return of(net, device, ExampleLayerRegistry.standard());
+    }
+
+    /**
+     * As {@link #of(MultiLayerNetwork, ComputeDevice)}, with the layer types {@code layers} handles (for instance the
+     * standard ones plus a user's, {@link ExampleLayerRegistry#with}). The engines specialised for the standard layers
+     * (the dense host engine, a device engine) are used only when the registry handles every layer of the network as
+     * the standard registry does; otherwise the per-layer engine runs the registry's handlers.
+     */
+    static ExampleGradients of(MultiLayerNetwork net, ComputeDevice device, ExampleLayerRegistry layers) {
+        boolean standard = layers.handlesAsStandard(layerTypes(net));
+        if (standard && DpModelValidator.isDense(net.getLayerWiseConfigurations())) {
             DenseNetworkSpec spec = DpModelValidator.validate(net);
             ExampleGradients onDevice = DeviceEngines.select(device, spec);
             if (onDevice != null) {
@@ -64,9 +80,22 @@ public interface ExampleGradients {
             HostDenseGradients host = HostDenseGradients.of(spec);
             return host != null ? host : new PerExampleGradients(spec);
         }
-        ExampleGradients layered = LayeredGradients.of(net);   // refuses, listing them, layers nobody clips per example
+        ExampleGradients layered = LayeredGradients.of(net, layers);   // refuses, listing them, layers nobody clips per example
+        if (!standard) {
+            DeviceEngines.requireCpuIsEnough(device, "a network with layers handled by a registry of the caller's");
+            return layered;
+        }
         ExampleGradients onDevice = DeviceEngines.selectConvolutional(device, net);
         return onDevice != null ? onDevice : layered;
+    }
+
+    private static List<Class<? extends Layer>> layerTypes(MultiLayerNetwork net) {
+        MultiLayerConfiguration conf = net.getLayerWiseConfigurations();
+        List<Class<? extends Layer>> types = new ArrayList<>();
+        for (int i = 0; i < conf.getConfs().size(); i++) {
+            types.add(conf.getConf(i).getLayer().getClass());
+        }
+        return types;
     }
 
     /** The per-layer engine for a computation graph with one input and one output. */
@@ -76,7 +105,12 @@ public interface ExampleGradients {
 
     /** As {@link #of(ComputationGraph)}; a computation graph runs on the CPU ({@link ComputeDevice#CUDA} is refused). */
     static ExampleGradients of(ComputationGraph graph, ComputeDevice device) {
-        ExampleGradients layered = LayeredGradients.of(graph);
+        return of(graph, device, ExampleLayerRegistry.standard());
+    }
+
+    /** As {@link #of(ComputationGraph, ComputeDevice)}, with the layer types {@code layers} handles. */
+    static ExampleGradients of(ComputationGraph graph, ComputeDevice device, ExampleLayerRegistry layers) {
+        ExampleGradients layered = LayeredGradients.of(graph, layers);
         DeviceEngines.requireCpuIsEnough(device, "a computation graph");
         return layered;
     }

@@ -14,7 +14,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * The whole contents of a {@link DataSetIterator}, read once into two arrays. Private training samples every step from
  * the whole data set (an exact Poisson or fixed-size sample, which is what the accountant assumes; an iterator's own
  * batches would be another, unanalysed scheme), so the data set has to be at hand: it is held in memory, at the cost
- * {@link #describeCost()} states.
+ * {@link #describeCost()} states. {@link PrivateTrainer.Builder#streaming} draws the same samples from a resettable
+ * iterator read in passes instead, holding only the drawn rows.
  *
  * @param features the examples along dimension 0, as the iterator gave them (rows or images)
  * @param labels   the label rows

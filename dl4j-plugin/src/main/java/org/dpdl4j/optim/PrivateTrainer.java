@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.TrainingListener;
+import org.dpdl4j.optim.layers.ExampleLayerRegistry;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.DpEvent;
@@ -41,7 +42,6 @@ import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  * delta against the number of examples), and refused with the fix. Data from a {@link DataSetIterator} is read once
  * into memory (one indexable store; its size is logged and {@link #dataDescription()} states it), so that every step
  * can draw an exact Poisson (or fixed-size) sample of the whole dataset, which is what the accountant assumes; an
- * iterator's own batches would be a different, unanalysed scheme.
+ * iterator's own batches would be a different, unanalysed scheme. When the data does not fit in memory,
+ * {@link Builder#streaming(DataSetIterator, int)} reads a resettable iterator in passes instead, each holding only the
+ * rows its next steps drew: the same exact samples, paid for with passes over the iterator.
  *
  * <p>The network's DL4J {@link TrainingListener}s are called as {@code fit} calls them: epoch start and end, forward
  * pass, backward pass, gradient (the privatised one) and iteration done, with the network's input, labels and score
@@ -88,9 +90,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private static final Logger LOG = LoggerFactory.getLogger(PrivateTrainer.class);
 
     private final DpSgdConfig config;
-    private final TrainingExamples examples;
-    /** ||x_i||^2 of every training example, [N, 1]: data only, so computed once and gathered with each batch. */
-    private final INDArray featureSquaredNorms;
+    private final ExampleSource examples;
     private final BatchSampler sampler;
     private final RandomGenerator random;
     private final NoiseSource noise;
@@ -103,15 +103,14 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private final PlantedExamples planted;
     private ClippedBatch lastBatch;
 
-    private PrivateTrainer(Model net, DpSgdPlan plan, TrainingExamples examples, NoiseSource noise, RandomGenerator random,
-                           RunSettings settings, ComputeDevice device, ExampleGradients engine, PlantedExamples planted) {
+    private PrivateTrainer(Model net, DpSgdPlan plan, ExampleSource examples, NoiseSource noise, RandomGenerator random,
+                           RunSettings settings, ComputeDevice device, ExampleGradients engine, ExampleLayerRegistry layers,
+                           PlantedExamples planted) {
         super(PROTOCOL, settings, new RunLedger(plan.accounting(), new PrivacyBudget(plan.config().epsilonBudget(),
                 plan.config().delta()), noise.isSecure()));
         this.config = plan.config();
         this.examples = examples;
         this.planted = planted;
-        long n = examples.size();
-        this.featureSquaredNorms = RowNorms.squared(examples.features(), 1).reshape(n, 1).detach();
         this.sampler = plan.sampler();
         this.random = Objects.requireNonNull(random, "sampling randomness");
         this.noise = Objects.requireNonNull(noise, "noise source");
@@ -128,10 +127,11 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                     + " trainer of a ComputationGraph with device(...) instead");
         }
         this.optimizer = net instanceof ComputationGraph graph
-                ? new DpOptimizer(graph, config.clipNorm(), z, sampler.expectedBatchSize(), noise)
+                ? new DpOptimizer(graph, config.clipNorm(), z, sampler.expectedBatchSize(), noise, layers)
                 : engine != null
                 ? new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, engine)
-                : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, device);
+                : new DpOptimizer((MultiLayerNetwork) net, config.clipNorm(), z, sampler.expectedBatchSize(), noise, device,
+                layers);
         if (net instanceof ComputationGraph) {
             optimizer.useDevice(device);
         }
@@ -187,29 +187,26 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     @Override
     protected void takeStep(long index) {
         spend(stepEvent, mechanism);
-        int[] rows = sampler.sample(random);
-        int[] plantedRows = null;
+        StepBatch batch;
+        int[] sampledPlanted = null;
         if (planted != null) {
-            int[][] split = splitPlanted(rows, (int) examples.size());
-            rows = split[0];
-            plantedRows = split[1];
+            // The sampler draws from the training examples followed by the planted ones (see Builder.planted).
+            int[][] split = splitPlanted(sampler.sample(random), (int) examples.size());
+            batch = ((HeldExamples) examples).gather(split[0]);
+            sampledPlanted = split[1];
+        } else {
+            batch = examples.next(sampler, random, plannedSteps - index);
         }
-        INDArray features = examples.features();
-        INDArray labels = examples.labels();
-        // Nd4j.pullRows is one native gather; INDArray.getRows is many times slower.
-        INDArray x = rows.length == 0 ? features.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(features, 1, rows);
-        INDArray y = rows.length == 0 ? labels.get(NDArrayIndex.interval(0, 0)) : Nd4j.pullRows(labels, 1, rows);
-        INDArray xNormsSq = rows.length == 0 ? null : Nd4j.pullRows(featureSquaredNorms, 1, rows);
         checkpointWarning.check(optimizer);
-        int[] sampledPlanted = plantedRows;
-        lastBatch = sampledPlanted == null || sampledPlanted.length == 0
-                ? optimizer.step(examples.batchFeatures(x), y, xNormsSq)
-                : optimizer.step(examples.batchFeatures(x), y, xNormsSq,
-                        sum -> planted.addClippedGradients(sampledPlanted, sum));
+        int[] addPlanted = sampledPlanted;
+        lastBatch = addPlanted == null || addPlanted.length == 0
+                ? optimizer.step(batch.features(), batch.labels(), batch.featureSquaredNorms())
+                : optimizer.step(batch.features(), batch.labels(), batch.featureSquaredNorms(),
+                        sum -> planted.addClippedGradients(addPlanted, sum));
         if (lastBatch == null) {
             measuredNoLoss();
         } else {
-            measuredLoss(lastBatch.lossSums().getDouble(0) / rows.length);
+            measuredLoss(lastBatch.lossSums().getDouble(0) / batch.size());
         }
     }
 
@@ -498,11 +495,17 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         return optimizer.model();
     }
 
-    /** The training examples held for sampling: how many, and the memory they take. */
+    /**
+     * The training examples sampled from: how many, and the memory they take (held in memory), or the passes read and
+     * the most rows held at once (streamed, {@link Builder#streaming}).
+     */
     public String dataDescription() {
-        return String.format(java.util.Locale.ROOT, "%,d examples, %s in memory (features %s, labels %s)", examples.size(),
-                IteratorContents.size(examples.bytes()), java.util.Arrays.toString(examples.features().shape()),
-                java.util.Arrays.toString(examples.labels().shape()));
+        return examples.description();
+    }
+
+    /** Where the steps take their examples from. */
+    ExampleSource exampleSource() {
+        return examples;
     }
 
     @Override
@@ -526,11 +529,14 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
 
     /**
      * Restores the network and the updater and, for reproducible (seeded) noise and sampling, replays the streams
-     * past the completed steps, so that a resumed run continues exactly as an uninterrupted one.
+     * past the completed steps, so that a resumed run continues exactly as an uninterrupted one. A streaming trainer
+     * forgets batches it drew ahead and starts a pass at the resumed step; since a pass draws its steps' rows in step
+     * order from the same stream, the batches are those of the uninterrupted run wherever its passes began.
      */
     @Override
     protected void restoreState(RunState state, long completedSteps) {
         NetworkState.restore(optimizer.model(), state);
+        examples.discardDrawnAhead();
         if (!noise.isSecure()) {
             replay(completedSteps);
         }
@@ -573,12 +579,15 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private final DpSgdConfig config;
         private INDArray features;
         private INDArray labels;
+        private DataSetIterator stream;
+        private int stepsPerPass;
         private NoiseSource noise;
         private RandomGenerator random;
         private AccountantFactory accountants = AccountantFactory.standard();
         private RunSettings settings;
         private ComputeDevice device = ComputeDevice.AUTO;
         private ExampleGradients engine;
+        private ExampleLayerRegistry layers = ExampleLayerRegistry.standard();
         private PlantedExamples planted;
 
         private Builder(Model net, DpSgdConfig config) {
@@ -590,6 +599,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         public Builder data(INDArray features, INDArray labels) {
             this.features = features;
             this.labels = labels;
+            this.stream = null;
             return this;
         }
 
@@ -603,6 +613,39 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             LOG.info("{}", contents.describeCost());
             this.features = contents.features();
             this.labels = contents.labels();
+            this.stream = null;
+            return this;
+        }
+
+        /**
+         * The training examples of a resettable iterator, streamed in passes rather than held in memory: each pass
+         * draws the batches of the next {@code stepsPerPass} steps, reads the iterator once and keeps only their
+         * rows, so about {@code stepsPerPass} times the expected batch size examples are held at a time, instead of
+         * all N. The cost is time: the iterator is read once when the trainer is built (to count the examples, N
+         * being needed for the sampling rate q = batch size / N and the calibration, and to check every batch against
+         * the network), then once per pass, ceil(steps / stepsPerPass) passes for a run of that many steps.
+         *
+         * <p>The sampling and the accounting are those of {@link #data(DataSetIterator)}: each step's rows are drawn
+         * by the same sampler from the same randomness in step order (Poisson: every example independently with
+         * probability q), only gathered ahead of the step, so the batches have exactly the distribution the accountant
+         * analyses, and a seeded run takes the same batches as in memory. The iterator must give the same examples
+         * (in any order) on every reset, which each pass checks by their number. Masks are refused, and so is a batch
+         * whose examples differ in shape from the first batch's.
+         *
+         * <pre>{@code
+         * try (PrivateTrainer trainer = PrivateTrainer.builder(net, config).streaming(trainIterator, 50).build()) {
+         *     trainer.fit();   // reads trainIterator once per 50 steps
+         * }
+         * }</pre>
+         *
+         * @param iterator     a resettable iterator of the training examples (reset before each pass)
+         * @param stepsPerPass m, the steps one pass gathers batches for: more is fewer passes and more memory
+         */
+        public Builder streaming(DataSetIterator iterator, int stepsPerPass) {
+            this.stream = Objects.requireNonNull(iterator, "iterator");
+            this.stepsPerPass = stepsPerPass;
+            this.features = null;
+            this.labels = null;
             return this;
         }
 
@@ -643,10 +686,21 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         }
 
         /**
+         * The layer types per-example clipping understands (default {@link ExampleLayerRegistry#standard()}): to train a
+         * network with a layer type of one's own, register its per-example view with {@link ExampleLayerRegistry#with}
+         * and pass the registry here. Layers handled differently from the standard registry run on the CPU.
+         */
+        public Builder layers(ExampleLayerRegistry registry) {
+            this.layers = Objects.requireNonNull(registry, "layer registry");
+            return this;
+        }
+
+        /**
          * Examples sampled with the data but added straight to the clipped sum, as audit canaries are: the sampler,
          * the expected batch size and so the accountant see the training examples plus {@code plantedExamples.count()}
-         * (canaries count as examples). The training runs on the host (a device engine that keeps it is refused at the
-         * first step). An audit run is meant to run start to end: its checkpoint does not record the planted examples.
+         * (canaries count as examples). The data must be held in memory (not {@code streaming}); the training runs on
+         * the host (a device engine that keeps it is refused at the first step). An audit run is meant to run start to
+         * end: its checkpoint does not record the planted examples.
          */
         public Builder planted(PlantedExamples plantedExamples) {
             this.planted = Objects.requireNonNull(plantedExamples, "planted examples");
@@ -666,20 +720,29 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
          * @throws IllegalArgumentException naming what does not fit (data shapes, labels, settings) and the fix
          */
         public PrivateTrainer build() {
-            if (features == null) {
-                throw new IllegalStateException("give the training data with data(features, labels) or data(iterator)");
+            if (features == null && stream == null) {
+                throw new IllegalStateException("give the training data with data(features, labels), data(iterator) or"
+                        + " streaming(iterator, stepsPerPass)");
             }
             if (net.params() == null) {
                 throw new IllegalStateException("the network is not initialised: call net.init() before building its trainer");
             }
-            TrainingExamples examples = TrainingExamples.of(net, features, labels);
+            if (planted != null && stream != null) {
+                throw new IllegalStateException("planted examples (audit canaries) are sampled with data held in memory;"
+                        + " give the data with data(features, labels) or data(iterator) instead of streaming(...)");
+            }
+            ExampleSource examples = stream != null ? StreamedExamples.open(net, stream, stepsPerPass)
+                    : new HeldExamples(TrainingExamples.of(net, features, labels));
             long units = examples.size() + (planted == null ? 0 : planted.count());
             DeltaAdvice.forUnits(config.delta(), units).ifPresent(LOG::warn);
             DpSgdPlan plan = DpSgdPlan.of(config, units, accountants);
+            if (examples instanceof StreamedExamples streamed) {
+                LOG.info("{}", streamed.describeCost(plan.sampler().expectedBatchSize(), plan.plannedSteps()));
+            }
             NoiseSource source = noise != null ? noise : new LookAheadNoiseSource();
             try {
                 return new PrivateTrainer(net, plan, examples, source, random != null ? random : new SecureRandom(),
-                        settings != null ? settings : config.settings(), device, engine, planted);
+                        settings != null ? settings : config.settings(), device, engine, layers, planted);
             } catch (RuntimeException e) {
                 if (noise == null && source instanceof AutoCloseable c) {
                     try {

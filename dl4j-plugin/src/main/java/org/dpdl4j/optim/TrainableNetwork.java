@@ -9,6 +9,7 @@ import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.optimize.api.TrainingListener;
+import org.dpdl4j.optim.layers.ExampleLayerRegistry;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -16,6 +17,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 
 /**
@@ -32,18 +34,28 @@ abstract sealed class TrainableNetwork {
     }
 
     static TrainableNetwork of(MultiLayerNetwork net, ComputeDevice device) {
-        return new Layers(net, device);
+        return of(net, device, ExampleLayerRegistry.standard());
+    }
+
+    /** A network whose layers {@code layers} clips per example, on {@code device}. */
+    static TrainableNetwork of(MultiLayerNetwork net, ComputeDevice device, ExampleLayerRegistry layers) {
+        return new Layers(net, device, layers);
     }
 
     /** A network whose per-example clipping runs on an engine the caller opened (the network takes it over). */
     static TrainableNetwork of(MultiLayerNetwork net, ExampleGradients engine) {
-        TrainableNetwork t = new Layers(net, ComputeDevice.CPU);
+        TrainableNetwork t = new Layers(net, ComputeDevice.CPU, ExampleLayerRegistry.standard());
         t.useEngine(engine);
         return t;
     }
 
     static TrainableNetwork of(ComputationGraph graph, ComputeDevice device) {
-        return new Graph(graph, device);
+        return of(graph, device, ExampleLayerRegistry.standard());
+    }
+
+    /** A graph whose layers {@code layers} clips per example, on {@code device}. */
+    static TrainableNetwork of(ComputationGraph graph, ComputeDevice device, ExampleLayerRegistry layers) {
+        return new Graph(graph, device, layers);
     }
 
     abstract Model model();
@@ -195,9 +207,11 @@ abstract sealed class TrainableNetwork {
 
     private static final class Layers extends TrainableNetwork {
         private final MultiLayerNetwork net;
-        Layers(MultiLayerNetwork net, ComputeDevice device) {
+        private final ExampleLayerRegistry layers;
+        Layers(MultiLayerNetwork net, ComputeDevice device, ExampleLayerRegistry layers) {
             super(keyed(net));
             this.net = net;
+            this.layers = Objects.requireNonNull(layers, "layer registry");
             useDevice(device);
         }
 
@@ -224,7 +238,7 @@ abstract sealed class TrainableNetwork {
 
         @Override
         ExampleGradients engineFor(ComputeDevice device) {
-            return ExampleGradients.of(net, device);
+            return ExampleGradients.of(net, device, layers);
         }
 
         @Override
@@ -316,9 +330,11 @@ abstract sealed class TrainableNetwork {
 
     private static final class Graph extends TrainableNetwork {
         private final ComputationGraph graph;
-        Graph(ComputationGraph graph, ComputeDevice device) {
+        private final ExampleLayerRegistry layers;
+        Graph(ComputationGraph graph, ComputeDevice device, ExampleLayerRegistry layers) {
             super(keyed(graph));
             this.graph = graph;
+            this.layers = Objects.requireNonNull(layers, "layer registry");
             useDevice(device);
         }
 
@@ -348,7 +364,7 @@ abstract sealed class TrainableNetwork {
 
         @Override
         ExampleGradients engineFor(ComputeDevice device) {
-            return ExampleGradients.of(graph, device);
+            return ExampleGradients.of(graph, device, layers);
         }
 
         @Override

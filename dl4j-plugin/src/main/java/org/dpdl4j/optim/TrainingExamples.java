@@ -145,6 +145,11 @@ record TrainingExamples(INDArray features, INDArray labels, long[] imageShape) {
 
     /** A batch of stored feature rows in the shape the network takes. */
     INDArray batchFeatures(INDArray rows) {
+        return asNetworkInput(rows, imageShape);
+    }
+
+    /** Feature rows in the shape the network takes: as they are, or as images of {@code imageShape} when it is given. */
+    static INDArray asNetworkInput(INDArray rows, long[] imageShape) {
         if (imageShape == null) {
             return rows;
         }

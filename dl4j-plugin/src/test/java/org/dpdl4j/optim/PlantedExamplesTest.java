@@ -96,6 +96,21 @@ class PlantedExamplesTest {
     }
 
     @Test
+    void plantedExamplesNeedTheDataInMemory() {
+        INDArray x = TestNetworks.features(DataType.DOUBLE, 8, 100, 6);
+        INDArray y = TestNetworks.oneHot(DataType.DOUBLE, 9, 100, 2);
+        MultiLayerNetwork net = net();
+        Counting planted = new Counting(10, Nd4j.zeros(DataType.DOUBLE, 1, net.numParams()));
+        org.deeplearning4j.datasets.iterator.utilty.ListDataSetIterator<org.nd4j.linalg.dataset.DataSet> it =
+                new org.deeplearning4j.datasets.iterator.utilty.ListDataSetIterator<>(
+                        new org.nd4j.linalg.dataset.DataSet(x, y).asList(), 20);
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> PrivateTrainer.builder(net, DpSgdConfig.withNoise(1.0, 1.0, 1e-5, 10, 1)).streaming(it, 4)
+                        .planted(planted).build());
+        assertTrue(e.getMessage().contains("instead of streaming"), e.getMessage());
+    }
+
+    @Test
     void splitsTheSampleIntoTrainingRowsAndPlantedIndices() {
         int[][] split = PrivateTrainer.splitPlanted(new int[]{0, 3, 9, 10, 12}, 10);
         assertArrayEquals(new int[]{0, 3, 9}, split[0]);

@@ -54,10 +54,14 @@ public final class ExampleLayerRegistry {
 
     private final Map<Class<? extends Layer>, Factory> factories;
     private final Map<Class<? extends Layer>, Refusal> refusals;
+    /** The types whose handling differs from the standard registry's (added, replaced or refused by the user). */
+    private final Set<Class<? extends Layer>> customised;
 
-    private ExampleLayerRegistry(Map<Class<? extends Layer>, Factory> factories, Map<Class<? extends Layer>, Refusal> refusals) {
+    private ExampleLayerRegistry(Map<Class<? extends Layer>, Factory> factories, Map<Class<? extends Layer>, Refusal> refusals,
+                                 Set<Class<? extends Layer>> customised) {
         this.factories = Map.copyOf(factories);
         this.refusals = Map.copyOf(refusals);
+        this.customised = Set.copyOf(customised);
     }
 
     /** The standard layers, convolutions choosing the cheaper norm computation per layer and batch. */
@@ -84,7 +88,8 @@ public final class ExampleLayerRegistry {
                 + " depends on the batch mean and variance), so no example's gradient is its own and clipping it does"
                 + " not bound that example's influence", "remove it: standardise the inputs once instead and use"
                 + " bounded activations such as tanh, as private CNNs usually do"));
-        return new ExampleLayerRegistry(f, r);
+        // Another norm strategy is a choice a device engine would not honour: count convolutions as customised.
+        return new ExampleLayerRegistry(f, r, strategy == NormStrategy.CHEAPER ? Set.of() : Set.of(ConvolutionLayer.class));
     }
 
     /** A registry that also handles {@code type} with {@code factory} (replacing what handled it before). */
@@ -95,7 +100,7 @@ public final class ExampleLayerRegistry {
         f.put(type, factory);
         Map<Class<? extends Layer>, Refusal> r = new LinkedHashMap<>(refusals);
         r.remove(type);
-        return new ExampleLayerRegistry(f, r);
+        return new ExampleLayerRegistry(f, r, withType(type));
     }
 
     /** A registry that refuses {@code type}, saying why and what to do instead. */
@@ -105,7 +110,21 @@ public final class ExampleLayerRegistry {
         f.remove(type);
         Map<Class<? extends Layer>, Refusal> r = new LinkedHashMap<>(refusals);
         r.put(type, new Refusal(Objects.requireNonNull(problem, "problem"), Objects.requireNonNull(fix, "fix")));
-        return new ExampleLayerRegistry(f, r);
+        return new ExampleLayerRegistry(f, r, withType(type));
+    }
+
+    private Set<Class<? extends Layer>> withType(Class<? extends Layer> type) {
+        Set<Class<? extends Layer>> c = new java.util.HashSet<>(customised);
+        c.add(type);
+        return c;
+    }
+
+    /**
+     * Whether every layer in {@code types} is handled exactly as by {@link #standard()}: then an engine specialised for
+     * the standard layers (the dense host engine, a device engine) computes the same as this registry would.
+     */
+    public boolean handlesAsStandard(java.util.Collection<Class<? extends Layer>> types) {
+        return types.stream().noneMatch(customised::contains);
     }
 
     /** The layer types this registry handles. */

@@ -123,8 +123,9 @@ class DecentralizedTrainerTest {
         DecentralizedConfig other = new DecentralizedConfig(cfg.algorithm(), cfg.unit(), cfg.objective(), cfg.clipNorm(), cfg.sigmaCdp(),
                 cfg.sigmaCor(), cfg.learningRate(), cfg.weightDecay(), cfg.batchSize(), cfg.sampling(), cfg.rounds(), 99, cfg.compatibility());
         try (DecentralizedTrainer wrongSeed = build(torus, mh, data, other)) {
-            assertTrue(assertThrows(IllegalArgumentException.class,
-                    () -> RunCheckpoint.resume(wrongSeed, RunCheckpoint.read(ckpt), ResumePolicy.strict())).getMessage().contains("--seed"));
+            String message = assertThrows(IllegalArgumentException.class,
+                    () -> RunCheckpoint.resume(wrongSeed, RunCheckpoint.read(ckpt), ResumePolicy.strict())).getMessage();
+            assertTrue(message.contains("seed: 7 -> 99"), message);
         }
     }
 
