@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code dpdl4j} command. */
 @Command(name = "dpdl4j", mixinStandardHelpOptions = true, version = "dpdl4j 0.1.0",
         description = "Differentially private decentralized and federated learning on Deeplearning4j.",
-        subcommands = {TrainCommand.class, TuneCommand.class, ReproduceCommand.class, AccountCommand.class, DatasetsCommand.class, BenchCommand.class, AttackCommand.class, DoctorCommand.class})
+        subcommands = {TrainCommand.class, TuneCommand.class, ReproduceCommand.class, AccountCommand.class, DatasetsCommand.class, BenchCommand.class, AttackCommand.class, AuditCommand.class, DoctorCommand.class})
 public final class Dpdl4jCommand implements Runnable {
     @Override
     public void run() {

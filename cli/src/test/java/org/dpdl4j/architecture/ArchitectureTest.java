@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * core the privacy primitives know nothing of training, training nothing of the protocols.
  */
 class ArchitectureTest {
-    private static final String CORE = "org.dpdl4j.(privacy|optim|graph|protocol|runtime|nn|linalg|tuning)..";
+    private static final String CORE = "org.dpdl4j.(privacy|optim|graph|protocol|runtime|nn|linalg|tuning|audit)..";
     private static JavaClasses classes;
 
     @BeforeAll

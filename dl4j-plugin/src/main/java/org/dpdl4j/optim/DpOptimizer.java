@@ -204,7 +204,24 @@ public final class DpOptimizer {
      * @param featureSquaredNorms null, or ||x_i||^2 for each row of {@code features}: shape [b] or [b, 1]
      */
     public ClippedBatch step(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
-        ClippedBatch batch = takeStep(features, labels, featureSquaredNorms);
+        return step(features, labels, featureSquaredNorms, null);
+    }
+
+    /**
+     * As {@link #step(INDArray, INDArray, INDArray)}, with {@code beforeNoise} adding to the clipped sum what the step
+     * holds besides the batch (the sampled canaries of an audit, {@link PlantedExamples}) before the noise is added.
+     * It runs on the host: an engine that keeps the training on its device is refused.
+     *
+     * @param beforeNoise null, or what adds to the clipped sum ([1, p], the network's gradient view)
+     * @throws IllegalStateException when the training lives on a device engine
+     */
+    public ClippedBatch step(INDArray features, INDArray labels, INDArray featureSquaredNorms,
+                             java.util.function.Consumer<INDArray> beforeNoise) {
+        if (beforeNoise != null && residence != null) {
+            throw new IllegalStateException("planted examples (audit canaries) are added to the clipped sum on the host,"
+                    + " but this optimizer keeps the training on the device: train on the CPU (device(ComputeDevice.CPU))");
+        }
+        ClippedBatch batch = takeStep(features, labels, featureSquaredNorms, beforeNoise);
         if (keepScopes == 0 && residence != null) {
             residence.handOut();
         }
@@ -240,7 +257,8 @@ public final class DpOptimizer {
         }
     }
 
-    private ClippedBatch takeStep(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
+    private ClippedBatch takeStep(INDArray features, INDArray labels, INDArray featureSquaredNorms,
+                                  java.util.function.Consumer<INDArray> beforeNoise) {
         INDArray grad = net.gradientView();
         ClippedBatch batch = null;
         net.keepGuarded();
@@ -277,6 +295,9 @@ public final class DpOptimizer {
                 batch = new ClippedBatch(keepNorms(inside.norms()), lossOut.assign(inside.lossSums()), clipNorm);
             }
             if (residence == null) {
+                if (beforeNoise != null) {
+                    beforeNoise.accept(grad);
+                }
                 noise.addGaussian(grad, noiseStd());
                 if (!HostBuffers.divideVector(grad, divisor)) {
                     grad.divi(divisor);

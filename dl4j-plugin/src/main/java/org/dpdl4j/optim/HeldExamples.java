@@ -25,7 +25,11 @@ final class HeldExamples implements ExampleSource {
 
     @Override
     public StepBatch next(BatchSampler sampler, RandomGenerator random, long stepsLeft) {
-        int[] rows = sampler.sample(random);
+        return gather(sampler.sample(random));
+    }
+
+    /** The batch of the given rows (a step whose sample the trainer split itself, as with planted examples). */
+    StepBatch gather(int[] rows) {
         INDArray features = examples.features();
         INDArray labels = examples.labels();
         if (rows.length == 0) {

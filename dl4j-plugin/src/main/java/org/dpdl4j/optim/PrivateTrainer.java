@@ -99,14 +99,18 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     private final String mechanism;
     private final long plannedSteps;
     private final CheckpointListenerWarning checkpointWarning = new CheckpointListenerWarning();
+    /** Examples sampled with the data but not in it (audit canaries), or null; they follow the data's indices. */
+    private final PlantedExamples planted;
     private ClippedBatch lastBatch;
 
     private PrivateTrainer(Model net, DpSgdPlan plan, ExampleSource examples, NoiseSource noise, RandomGenerator random,
-                           RunSettings settings, ComputeDevice device, ExampleGradients engine, ExampleLayerRegistry layers) {
+                           RunSettings settings, ComputeDevice device, ExampleGradients engine, ExampleLayerRegistry layers,
+                           PlantedExamples planted) {
         super(PROTOCOL, settings, new RunLedger(plan.accounting(), new PrivacyBudget(plan.config().epsilonBudget(),
                 plan.config().delta()), noise.isSecure()));
         this.config = plan.config();
         this.examples = examples;
+        this.planted = planted;
         this.sampler = plan.sampler();
         this.random = Objects.requireNonNull(random, "sampling randomness");
         this.noise = Objects.requireNonNull(noise, "noise source");
@@ -183,14 +187,50 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     @Override
     protected void takeStep(long index) {
         spend(stepEvent, mechanism);
-        StepBatch batch = examples.next(sampler, random, plannedSteps - index);
+        StepBatch batch;
+        int[] sampledPlanted = null;
+        if (planted != null) {
+            // The sampler draws from the training examples followed by the planted ones (see Builder.planted).
+            int[][] split = splitPlanted(sampler.sample(random), (int) examples.size());
+            batch = ((HeldExamples) examples).gather(split[0]);
+            sampledPlanted = split[1];
+        } else {
+            batch = examples.next(sampler, random, plannedSteps - index);
+        }
         checkpointWarning.check(optimizer);
-        lastBatch = optimizer.step(batch.features(), batch.labels(), batch.featureSquaredNorms());
+        int[] addPlanted = sampledPlanted;
+        lastBatch = addPlanted == null || addPlanted.length == 0
+                ? optimizer.step(batch.features(), batch.labels(), batch.featureSquaredNorms())
+                : optimizer.step(batch.features(), batch.labels(), batch.featureSquaredNorms(),
+                        sum -> planted.addClippedGradients(addPlanted, sum));
         if (lastBatch == null) {
             measuredNoLoss();
         } else {
             measuredLoss(lastBatch.lossSums().getDouble(0) / batch.size());
         }
+    }
+
+    /**
+     * Splits a sample of the data set seen by the sampler (the n training examples followed by the planted ones) into
+     * the training rows and the planted indices (less n).
+     */
+    static int[][] splitPlanted(int[] rows, int n) {
+        int data = 0;
+        for (int row : rows) {
+            data += row < n ? 1 : 0;
+        }
+        int[] train = new int[data];
+        int[] extra = new int[rows.length - data];
+        int a = 0;
+        int b = 0;
+        for (int row : rows) {
+            if (row < n) {
+                train[a++] = row;
+            } else {
+                extra[b++] = row - n;
+            }
+        }
+        return new int[][]{train, extra};
     }
 
     /**
@@ -548,6 +588,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         private ComputeDevice device = ComputeDevice.AUTO;
         private ExampleGradients engine;
         private ExampleLayerRegistry layers = ExampleLayerRegistry.standard();
+        private PlantedExamples planted;
 
         private Builder(Model net, DpSgdConfig config) {
             this.net = Objects.requireNonNull(net, "network");
@@ -654,6 +695,18 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
+        /**
+         * Examples sampled with the data but added straight to the clipped sum, as audit canaries are: the sampler,
+         * the expected batch size and so the accountant see the training examples plus {@code plantedExamples.count()}
+         * (canaries count as examples). The data must be held in memory (not {@code streaming}); the training runs on
+         * the host (a device engine that keeps it is refused at the first step). An audit run is meant to run start to
+         * end: its checkpoint does not record the planted examples.
+         */
+        public Builder planted(PlantedExamples plantedExamples) {
+            this.planted = Objects.requireNonNull(plantedExamples, "planted examples");
+            return this;
+        }
+
         /** The settings recorded with the run (in its checkpoint); by default those of the config. */
         public Builder settings(RunSettings runSettings) {
             this.settings = Objects.requireNonNull(runSettings, "settings");
@@ -674,17 +727,22 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             if (net.params() == null) {
                 throw new IllegalStateException("the network is not initialised: call net.init() before building its trainer");
             }
+            if (planted != null && stream != null) {
+                throw new IllegalStateException("planted examples (audit canaries) are sampled with data held in memory;"
+                        + " give the data with data(features, labels) or data(iterator) instead of streaming(...)");
+            }
             ExampleSource examples = stream != null ? StreamedExamples.open(net, stream, stepsPerPass)
                     : new HeldExamples(TrainingExamples.of(net, features, labels));
-            DeltaAdvice.forUnits(config.delta(), examples.size()).ifPresent(LOG::warn);
-            DpSgdPlan plan = DpSgdPlan.of(config, examples.size(), accountants);
+            long units = examples.size() + (planted == null ? 0 : planted.count());
+            DeltaAdvice.forUnits(config.delta(), units).ifPresent(LOG::warn);
+            DpSgdPlan plan = DpSgdPlan.of(config, units, accountants);
             if (examples instanceof StreamedExamples streamed) {
                 LOG.info("{}", streamed.describeCost(plan.sampler().expectedBatchSize(), plan.plannedSteps()));
             }
             NoiseSource source = noise != null ? noise : new LookAheadNoiseSource();
             try {
                 return new PrivateTrainer(net, plan, examples, source, random != null ? random : new SecureRandom(),
-                        settings != null ? settings : config.settings(), device, engine, layers);
+                        settings != null ? settings : config.settings(), device, engine, layers, planted);
             } catch (RuntimeException e) {
                 if (noise == null && source instanceof AutoCloseable c) {
                     try {

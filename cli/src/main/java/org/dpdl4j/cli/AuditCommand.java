@@ -1,0 +1,165 @@
+package org.dpdl4j.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.dpdl4j.audit.AuditResult;
+import org.dpdl4j.experiments.audit.DpSgdAudit;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.options.InvalidOptionException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dpdl4j audit}: an empirical lower bound on a DP-SGD run's epsilon from that one run, with planted canaries
+ * (see {@link DpSgdAudit}); or, with {@code --rescore}, the audit of an earlier run's canaries file again.
+ */
+@Command(name = "audit", mixinStandardHelpOptions = true,
+        description = {"Privacy audit in one training run: train with DP-SGD and m planted gradient canaries (each"
+                + " included with probability 1/2), guess which were included from the released gradients, and turn"
+                + " the guesses into an epsilon the run provably does not beat (Steinke, Nasr and Jagielski 2023).",
+                "The bound is a lower bound at the stated confidence, not an estimate of the true epsilon.",
+                "Writes canaries.csv (coins and scores), audit.json, summary.md and config.json; ends with the lines"
+                        + " epsilon_lower= and epsilon= (the accountant's)."})
+public final class AuditCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--algo", defaultValue = "dp-sgd", paramLabel = "NAME",
+            description = "The audited training: dp-sgd (central DP-SGD; default ${DEFAULT-VALUE}).")
+    String algo;
+
+    @Option(names = "--dataset", defaultValue = "synthetic", paramLabel = "NAME",
+            description = "synthetic (generated: 50 Gaussian features, two classes), mnist, a9a or covtype-20k"
+                    + " (default ${DEFAULT-VALUE}).")
+    String dataset;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--examples", paramLabel = "N",
+            description = "Train on the first N examples (synthetic: generate N; default: all, 5000 for synthetic).")
+    Integer examples;
+
+    @Option(names = "--hidden", defaultValue = "128", split = ",", paramLabel = "SIZES",
+            description = "Hidden layer sizes of the MLP, comma-separated (default ${DEFAULT-VALUE}).")
+    List<Integer> hidden;
+
+    @Option(converter = Converters.Positive.class, names = "--epsilon", paramLabel = "E",
+            description = "Target epsilon the noise is calibrated to (required unless --rescore).")
+    Double epsilon;
+
+    @Option(converter = Converters.Probability.class, names = "--delta", defaultValue = "1e-5", paramLabel = "D",
+            description = "Delta of the run and of the audit's hypotheses (default ${DEFAULT-VALUE}).")
+    double delta;
+
+    @Option(converter = Converters.Positive.class, names = "--clip", defaultValue = "1", paramLabel = "C",
+            description = "Per-example clip C, also the canaries' norm (default ${DEFAULT-VALUE}).")
+    double clip;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--batch-size", defaultValue = "256", paramLabel = "B",
+            description = "Expected batch size (Poisson sampling over the examples and the included canaries; default"
+                    + " ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Option(converter = Converters.Positive.class, names = "--epochs", defaultValue = "5", paramLabel = "E",
+            description = "Passes over the data (default ${DEFAULT-VALUE}).")
+    double epochs;
+
+    @Option(converter = Converters.Positive.class, names = "--learning-rate", defaultValue = "0.1", paramLabel = "ETA",
+            description = "SGD learning rate (default ${DEFAULT-VALUE}).")
+    double learningRate;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--canaries", defaultValue = "1000", paramLabel = "M",
+            description = "Number of canaries m (default ${DEFAULT-VALUE}).")
+    int canaries;
+
+    @Option(names = "--auditor", defaultValue = "white-box", paramLabel = "KIND",
+            description = "white-box: gradient canaries, each scored by the sum over all steps of the released"
+                    + " gradient's inner product with it; white-box-centred: the same after subtracting the data's"
+                    + " expected clipped gradient at each step (the adversary DP guards against may know the data;"
+                    + " stronger when the data's gradients are coherent, one pass over the data per step); black-box:"
+                    + " input canaries (held-out examples with a wrong label: test examples of mnist and a9a, the rows"
+                    + " after --examples of covtype-20k, generated ones of synthetic), scored by the final model's"
+                    + " confidence in their label (default ${DEFAULT-VALUE}).")
+    String auditor;
+
+    @Option(converter = Converters.Probability.class, names = "--confidence", defaultValue = "0.95", paramLabel = "P",
+            description = "Confidence of the lower bound (default ${DEFAULT-VALUE}).")
+    double confidence;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--guesses", paramLabel = "K",
+            description = "Guess 'in' on the K top scores only (default: the best of K = 1%%, 2%%, 5%%, 10%%, 20%%, 50%% of"
+                    + " m, each at confidence 1 - beta/6).")
+    Integer guesses;
+
+    @Option(converter = Converters.NoiseKindConverter.class, names = "--noise", defaultValue = "secure", paramLabel = "KIND",
+            description = "secure (noise, sampling and coins from secure sources) or seeded (repeatable from --seed, NOT"
+                    + " secure; default ${DEFAULT-VALUE}).")
+    NoiseKind noise;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "S",
+            description = "Seed of the initialisation and the canaries' directions (and of every stream with --noise"
+                    + " seeded; default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--rescore", paramLabel = "FILE",
+            description = "Audit the canaries.csv of an earlier audit again (with --delta, --confidence, --guesses),"
+                    + " without training; writes nothing.")
+    Path rescore;
+
+    @Mixin
+    DataDirOption data;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/<time>-audit-dp-sgd-<dataset>).")
+    Path out;
+
+    private ParameterException bad(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter console = spec.commandLine().getOut();
+        if (!algo.equals("dp-sgd")) {
+            throw bad("--algo " + algo + ": only central DP-SGD is audited; use --algo dp-sgd");
+        }
+        try {
+            if (rescore != null) {
+                return rescore(console);
+            }
+            if (dataset.equalsIgnoreCase("synthetic") && data.dataDir != null) {
+                throw bad("--data-dir does not apply to --dataset synthetic, which is generated from --seed; drop it");
+            }
+            if (epsilon == null) {
+                throw bad("--epsilon is required: the target epsilon of the audited run, e.g. --epsilon 8");
+            }
+            DpSgdAudit.Settings settings = new DpSgdAudit.Settings(dataset.toLowerCase(Locale.ROOT),
+                    examples == null ? 0 : examples, hidden, epsilon, delta, clip, batchSize, epochs, learningRate,
+                    canaries, auditor.toLowerCase(Locale.ROOT), confidence, guesses, noise, seed,
+                    dataset.equalsIgnoreCase("synthetic") ? null : data.resolve(spec.commandLine()), out);
+            new DpSgdAudit(settings).run(spec.commandLine().getParseResult().originalArgs(), console);
+            return 0;
+        } catch (InvalidOptionException e) {
+            throw bad(e.getMessage());
+        }
+    }
+
+    private int rescore(PrintWriter console) throws IOException {
+        for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs",
+                "--batch-size", "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw bad(option + " does not apply with --rescore, which audits the scores of a finished run; drop it");
+            }
+        }
+        AuditResult r = DpSgdAudit.rescore(rescore, delta, confidence, guesses);
+        console.print(r.text());
+        console.printf(Locale.ROOT, "epsilon_lower=%.6f%n", r.epsilonLower());
+        console.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,422 @@
+package org.dpdl4j.experiments.audit;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.audit.AuditResult;
+import org.dpdl4j.audit.ExpectedDataGradient;
+import org.dpdl4j.audit.InputCanaries;
+import org.dpdl4j.audit.GradientCanaries;
+import org.dpdl4j.audit.GuessPlan;
+import org.dpdl4j.audit.WhiteBoxAuditor;
+import org.dpdl4j.data.LabelEncoding;
+import org.dpdl4j.data.LabeledData;
+import org.dpdl4j.data.catalog.DataDirectory;
+import org.dpdl4j.data.catalog.Datasets;
+import org.dpdl4j.data.mnist.PixelScaling;
+import org.dpdl4j.experiments.report.Provenance;
+import org.dpdl4j.experiments.report.RunDirectory;
+import org.dpdl4j.models.MlpModel;
+import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DpSgdConfig;
+import org.dpdl4j.optim.PrivateTrainer;
+import org.dpdl4j.privacy.noise.NoiseKey;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.privacy.noise.SeededNoiseSource;
+import org.dpdl4j.runtime.options.InvalidOptionException;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.learning.config.Sgd;
+
+/**
+ * {@code dpdl4j audit}: trains an MLP with central DP-SGD at a target epsilon, with m white-box gradient canaries
+ * planted (each included with probability 1/2 by a coin, sampled with the data, its vector of norm C added to the
+ * clipped sum when sampled), scores every canary from the released gradients, and turns the guesses into an epsilon
+ * lower bound ({@link AuditResult}). Writes {@code canaries.csv} (coins and scores, for re-scoring), {@code audit.json},
+ * {@code summary.md} and {@code config.json}, and ends with the lines {@code epsilon_lower=} and {@code epsilon=}.
+ */
+public final class DpSgdAudit {
+    /** The data sets an audit reads by name. */
+    public static final List<String> DATASETS = List.of("synthetic", "mnist", "a9a", "covtype-20k");
+    /** The auditors: the plain white-box score, and the one that subtracts the data's expected gradient. */
+    public static final String CENTRED = "white-box-centred";
+    /** The auditor of input canaries, which sees the final model only. */
+    public static final String BLACK_BOX = "black-box";
+    /** Every auditor's name. */
+    public static final List<String> AUDITORS = List.of("white-box", CENTRED, BLACK_BOX);
+    /** Examples of the generated data set when {@code --examples} is not given. */
+    static final int SYNTHETIC_EXAMPLES = 5000;
+    /** Features of the generated data set. */
+    static final int SYNTHETIC_FEATURES = 50;
+
+    /**
+     * What to audit.
+     *
+     * @param dataset      a name of {@link #DATASETS}
+     * @param examples     the first so many training examples, or 0 for all (synthetic: how many to generate)
+     * @param hidden       the MLP's hidden layer sizes
+     * @param epsilon      the target epsilon the noise is calibrated to
+     * @param delta        delta
+     * @param clip         the per-example clip C (also the canaries' norm)
+     * @param batchSize    the expected batch size
+     * @param epochs       passes over the data (the canaries included)
+     * @param learningRate SGD's learning rate
+     * @param canaries     m
+     * @param auditor      white-box (the sum over steps of the released gradient's inner product with each canary) or
+     *                     white-box-centred (the same after subtracting the data's expected clipped gradient at each
+     *                     step, which the adversary DP protects against may know; one pass over the data per step) or
+     *                     black-box (input canaries: held-out examples with a wrong label, scored by the final model)
+     * @param confidence   of the lower bound
+     * @param guessesIn    a fixed number of "in" guesses, or null for the default sweep
+     * @param noise        secure (noise, sampling and coins from secure sources) or seeded (repeatable, not secure)
+     * @param seed         seed of the initialisation, the canaries' directions and, for seeded noise, every stream
+     * @param data         the data directory
+     * @param out          the output directory, or null for a new one under runs/
+     */
+    public record Settings(String dataset, int examples, List<Integer> hidden, double epsilon, double delta, double clip,
+                           int batchSize, double epochs, double learningRate, int canaries, String auditor,
+                           double confidence, Integer guessesIn, NoiseKind noise, long seed, DataDirectory data, Path out) {
+    }
+
+    /** What an audit run found: the accountant's epsilon of the run and the audit. */
+    public record Outcome(double epsilon, AuditResult audit, Path directory) {
+    }
+
+    private final Settings s;
+
+    public DpSgdAudit(Settings settings) {
+        this.s = settings;
+    }
+
+    /**
+     * Checks the settings, claims the output directory, trains, audits and writes the files.
+     *
+     * @throws InvalidOptionException naming the option that does not fit, and the fix
+     */
+    public Outcome run(List<String> arguments, PrintWriter console) throws IOException {
+        check();
+        try (RunDirectory run = RunDirectory.of(s.out(), "dpdl4j audit", "audit-dp-sgd-" + s.dataset())) {
+            return run(run, arguments, console);
+        }
+    }
+
+    private void check() {
+        if (!AUDITORS.contains(s.auditor())) {
+            throw new InvalidOptionException("--auditor", "--auditor " + s.auditor() + ": unknown auditor; use one of "
+                    + String.join(", ", AUDITORS));
+        }
+        if (!DATASETS.contains(s.dataset())) {
+            throw new InvalidOptionException("--dataset", "--dataset: unknown data set '" + s.dataset() + "'; use one of "
+                    + String.join(", ", DATASETS));
+        }
+        if (s.canaries() < 2) {
+            throw new InvalidOptionException("--canaries", "--canaries " + s.canaries() + ": an audit needs at least 2"
+                    + " canaries (a few hundred to thousands give a useful bound)");
+        }
+        if (s.guessesIn() != null && s.guessesIn() > s.canaries()) {
+            throw new InvalidOptionException("--guesses", "--guesses " + s.guessesIn() + " exceeds --canaries "
+                    + s.canaries() + "; guess on at most every canary");
+        }
+        if (s.hidden().isEmpty()) {
+            throw new InvalidOptionException("--hidden", "--hidden: give at least one hidden layer size, e.g. 128");
+        }
+    }
+
+    private Outcome run(RunDirectory run, List<String> arguments, PrintWriter console) throws IOException {
+        boolean blackBox = s.auditor().equals(BLACK_BOX);
+        Loaded loaded = load(blackBox);
+        LabeledData data = loaded.train();
+        INDArray x = data.features().castTo(DataType.FLOAT);
+        INDArray y = data.labelMatrix(LabelEncoding.ONE_HOT);
+        ModelOptions options = ModelOptions.defaults().withSeed(s.seed()).withUpdater(new Sgd(s.learningRate()))
+                .withDataType(DataType.FLOAT);
+        MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration(data.numFeatures(), s.hidden(),
+                data.numClasses(), Activation.RELU, options));
+        net.init();
+        boolean seeded = s.noise() == NoiseKind.SEEDED;
+        RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
+        GradientCanaries canaries = null;
+        InputCanaries inputs = null;
+        INDArray trainX = x;
+        INDArray trainY = y;
+        if (blackBox) {
+            // The wrong labels are the auditor's to know: seeded in either mode; the coins are what must be secret.
+            inputs = InputCanaries.mislabel(loaded.pool().features().castTo(DataType.FLOAT),
+                    loaded.pool().labelMatrix(LabelEncoding.ONE_HOT), new SplittableRandom(s.seed() + 5), coins);
+            trainX = inputs.withIncludedFeatures(x);
+            trainY = inputs.withIncludedLabels(y);
+        } else {
+            refuseOversizedCanaries(net.numParams());
+            canaries = GradientCanaries.draw(s.canaries(), net.numParams(), s.clip(), DataType.FLOAT, s.seed() + 2, coins);
+        }
+        DpSgdConfig config;
+        try {
+            config = DpSgdConfig.forTarget(s.clip(), s.epsilon(), s.delta(), s.batchSize(), s.epochs());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOptionException("--epsilon", e.getMessage());
+        }
+        PrivateTrainer.Builder builder = PrivateTrainer.builder(net, config).data(trainX, trainY).device(ComputeDevice.CPU);
+        if (canaries != null) {
+            builder.planted(canaries);
+        }
+        if (seeded) {
+            builder.noise(SeededNoiseSource.forKey(new NoiseKey(s.seed(), "audit", 0, 0)))
+                    .sampling(new SplittableRandom(s.seed() + 4));
+        }
+        Map<String, Long> seeds = new LinkedHashMap<>();
+        seeds.put("model", s.seed());
+        if (s.dataset().equals("synthetic")) {
+            seeds.put("data", s.seed() + 1);
+        }
+        seeds.put(blackBox ? "canary_labels" : "canary_directions", s.seed() + (blackBox ? 5 : 2));
+        if (seeded) {
+            seeds.put("coins", s.seed() + 3);
+            seeds.put("sampling", s.seed() + 4);
+            seeds.put("noise", s.seed());
+        }
+        double epsilon;
+        long steps;
+        double z;
+        double q;
+        WhiteBoxAuditor auditor = null;
+        try (PrivateTrainer trainer = builder.build()) {
+            if (!blackBox) {
+                auditor = s.auditor().equals(CENTRED) ? new WhiteBoxAuditor(canaries, new ExpectedDataGradient(net, x, y,
+                        s.clip(), trainer.sampler().samplingRate(), trainer.sampler().expectedBatchSize()))
+                        : new WhiteBoxAuditor(canaries);
+                trainer.addObserver(auditor);
+            }
+            console.printf(Locale.ROOT, "Auditing DP-SGD on %s (%d examples + %d included canaries of %d, %s), %s"
+                            + " noise: target epsilon %s at delta %s, z = %.4f, q = %.5f, %d steps%n", s.dataset(),
+                    data.size(), blackBox ? inputs.count() : canaries.count(), s.canaries(),
+                    blackBox ? "mislabelled held-out examples" : "gradients of norm C", s.noise().cliName(), s.epsilon(),
+                    s.delta(), trainer.noiseMultiplier(), trainer.sampler().samplingRate(), trainer.plannedSteps());
+            run.writeConfig(config(data, trainer), Provenance.capture(seeds, arguments));
+            trainer.fit();
+            epsilon = trainer.epsilon();
+            steps = trainer.steps();
+            z = trainer.noiseMultiplier();
+            q = trainer.sampler().samplingRate();
+        }
+        double accuracy = accuracy(net, x, data.labels());
+        GuessPlan plan = s.guessesIn() == null ? GuessPlan.sweep(s.canaries()) : GuessPlan.fixed(s.guessesIn(), 0);
+        double[] scores = blackBox ? inputs.scores(net) : auditor.scores();
+        boolean[] coinsDrawn = blackBox ? inputs.coins() : canaries.coins();
+        AuditResult audit = AuditResult.of(scores, coinsDrawn, plan, s.delta(), s.confidence());
+        run.writeText("canaries.csv", new CanaryFile(coinsDrawn, scores).text());
+        run.writeJson("audit.json", json(audit, epsilon, steps, z, q, accuracy));
+        run.writeText("summary.md", summary(audit, epsilon, steps, z, q, accuracy, data.size()));
+        console.print(audit.text());
+        console.printf(Locale.ROOT, "training accuracy %.4f (on the private training data, not covered by the guarantee)%n",
+                accuracy);
+        console.println("Wrote " + run.path() + ": " + run.listing());
+        console.printf(Locale.ROOT, "epsilon_lower=%.6f%n", audit.epsilonLower());
+        console.printf(Locale.ROOT, "epsilon=%.6f%n", epsilon);
+        console.flush();
+        return new Outcome(epsilon, audit, run.path());
+    }
+
+    /**
+     * The canaries are one [m, p] float array beside the network: refuse one that would take more than half of what
+     * ND4J may allocate, with what fits.
+     */
+    private void refuseOversizedCanaries(long parameters) {
+        long bytes = (long) s.canaries() * parameters * Float.BYTES;
+        long limit = org.bytedeco.javacpp.Pointer.maxBytes() / 2;
+        if (bytes > limit) {
+            long fits = Math.max(1, limit / (parameters * Float.BYTES));
+            throw new InvalidOptionException("--canaries", String.format(Locale.ROOT, "--canaries %d on a network of %,d"
+                            + " parameters needs %,d MB for the canaries' vectors, more than half of the %,d MB ND4J may"
+                            + " use; use at most %d canaries, a smaller --hidden, or more memory through"
+                            + " DPDL4J_JAVA_OPTS=\"-Dorg.bytedeco.javacpp.maxbytes=...\"", s.canaries(), parameters,
+                    bytes >> 20, org.bytedeco.javacpp.Pointer.maxBytes() >> 20, fits));
+        }
+    }
+
+    /**
+     * Audits the coins and scores of an earlier run's {@code canaries.csv} again, without training.
+     *
+     * @param guessesIn a fixed number of "in" guesses, or null for the default sweep
+     */
+    public static AuditResult rescore(Path canariesCsv, double delta, double confidence, Integer guessesIn)
+            throws IOException {
+        CanaryFile file = CanaryFile.read(canariesCsv);
+        int m = file.coins().length;
+        if (guessesIn != null && guessesIn > m) {
+            throw new InvalidOptionException("--guesses", "--guesses " + guessesIn + " exceeds the " + m
+                    + " canaries of " + canariesCsv);
+        }
+        GuessPlan plan = guessesIn == null ? GuessPlan.sweep(m) : GuessPlan.fixed(guessesIn, 0);
+        return AuditResult.of(file.scores(), file.coins(), plan, delta, confidence);
+    }
+
+    /** The training examples, and for the black-box auditor the held-out examples its canaries come from. */
+    private record Loaded(LabeledData train, LabeledData pool) {
+    }
+
+    private Loaded load(boolean blackBox) throws IOException {
+        int m = s.canaries();
+        if (s.dataset().equals("synthetic")) {
+            int n = s.examples() > 0 ? s.examples() : SYNTHETIC_EXAMPLES;
+            // The first n rows are the same whether m more are drawn for canaries or not.
+            LabeledData all = synthetic(blackBox ? n + m : n, s.seed() + 1);
+            return new Loaded(all.subset(range(0, n)), blackBox ? all.subset(range(n, n + m)) : null);
+        }
+        LabeledData train;
+        LabeledData test = null;
+        switch (s.dataset()) {
+            case "mnist" -> {
+                org.dpdl4j.data.TrainTest tt = Datasets.mnist(s.data(), PixelScaling.STANDARDIZED);
+                train = tt.train();
+                test = tt.test();
+            }
+            case "a9a" -> {
+                org.dpdl4j.data.TrainTest tt = Datasets.a9a(s.data());
+                train = tt.train();
+                test = tt.test();
+            }
+            case "covtype-20k" -> train = Datasets.covtype20k(s.data());
+            default -> throw new IllegalStateException("unchecked data set " + s.dataset());
+        }
+        int n = s.examples() > 0 ? s.examples() : train.size();
+        if (n > train.size()) {
+            throw new InvalidOptionException("--examples", "--examples " + n + " exceeds the " + train.size()
+                    + " training examples of " + s.dataset() + "; use at most " + train.size() + " (or drop it for all)");
+        }
+        LabeledData pool = null;
+        if (blackBox && test != null) {
+            if (m > test.size()) {
+                throw new InvalidOptionException("--canaries", "--canaries " + m + ": the black-box canaries are test"
+                        + " examples of " + s.dataset() + ", which has " + test.size() + "; use at most " + test.size());
+            }
+            pool = test.subset(range(0, m));
+        } else if (blackBox) {
+            // No test file: the canaries are the rows after the training slice.
+            if (n == train.size() || n + (long) m > train.size()) {
+                throw new InvalidOptionException("--examples", "the black-box canaries of " + s.dataset() + " are the rows"
+                        + " after the training examples, and " + train.size() + " rows hold " + n + " examples and " + m
+                        + " canaries only with --examples " + Math.max(1, train.size() - m) + " or fewer");
+            }
+            pool = train.subset(range(n, n + m));
+        }
+        return new Loaded(n == train.size() ? train : train.subset(range(0, n)), pool);
+    }
+
+    private static int[] range(int from, int to) {
+        return java.util.stream.IntStream.range(from, to).toArray();
+    }
+
+    /**
+     * Two classes in {@value #SYNTHETIC_FEATURES} Gaussian dimensions, labelled by a random linear teacher with 10% of
+     * the labels flipped: a task a small MLP learns, generated from the seed.
+     */
+    static LabeledData synthetic(int n, long seed) {
+        INDArray x = Nd4j.getRandomFactory().getNewRandomInstance(seed)
+                .nextGaussian(new long[]{n, SYNTHETIC_FEATURES}).castTo(DataType.FLOAT);
+        SplittableRandom random = new SplittableRandom(seed);
+        double[] w = new double[SYNTHETIC_FEATURES];
+        for (int j = 0; j < w.length; j++) {
+            w[j] = random.nextDouble() * 2 - 1;
+        }
+        double[] margins = x.castTo(DataType.DOUBLE).mmul(Nd4j.createFromArray(w).reshape(w.length, 1)).toDoubleVector();
+        int[] labels = new int[n];
+        for (int i = 0; i < n; i++) {
+            boolean positive = margins[i] > 0;
+            labels[i] = (random.nextDouble() < 0.1) != positive ? 1 : 0;
+        }
+        return new LabeledData("synthetic", x, labels, 2);
+    }
+
+    private static double accuracy(MultiLayerNetwork net, INDArray x, int[] labels) {
+        int[] predicted = net.output(x).argMax(1).toIntVector();
+        long right = 0;
+        for (int i = 0; i < labels.length; i++) {
+            right += predicted[i] == labels[i] ? 1 : 0;
+        }
+        return (double) right / labels.length;
+    }
+
+    private Map<String, Object> config(LabeledData data, PrivateTrainer trainer) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("algo", "dp-sgd");
+        c.put("dataset", s.dataset());
+        c.put("examples", data.size());
+        c.put("hidden", s.hidden());
+        c.put("target_epsilon", s.epsilon());
+        c.put("delta", s.delta());
+        c.put("clip", s.clip());
+        c.put("batch_size", s.batchSize());
+        c.put("epochs", s.epochs());
+        c.put("learning_rate", s.learningRate());
+        c.put("canaries", s.canaries());
+        c.put("canary_norm", s.clip());
+        c.put("auditor", s.auditor());
+        c.put("confidence", s.confidence());
+        c.put("guesses_in", s.guessesIn() == null ? "sweep" : s.guessesIn());
+        c.put("noise", s.noise().cliName());
+        c.put("seed", s.seed());
+        c.put("resolved", trainer.resolved());
+        return c;
+    }
+
+    private static Map<String, Object> json(AuditResult a, double epsilon, long steps, double z, double q, double accuracy) {
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("epsilon_lower", a.epsilonLower());
+        j.put("epsilon", epsilon);
+        j.put("confidence", a.confidence());
+        j.put("delta", a.delta());
+        j.put("canaries", a.canaries());
+        j.put("included", a.included());
+        j.put("guesses", a.guesses().guesses());
+        j.put("correct", a.guesses().correct());
+        j.put("k_plus", a.guesses().kPlus());
+        j.put("k_minus", a.guesses().kMinus());
+        j.put("guess_plan", a.plan().describe());
+        j.put("auc", a.auc());
+        j.put("tpr_at_fpr_1pct", a.tprAtFpr1pct());
+        j.put("tpr_at_fpr_0.1pct", a.tprAtFpr01pct());
+        j.put("steps", steps);
+        j.put("noise_multiplier", z);
+        j.put("sampling_rate", q);
+        j.put("training_accuracy", accuracy);
+        return j;
+    }
+
+    private String summary(AuditResult a, double epsilon, long steps, double z, double q, double accuracy, int examples) {
+        return String.format(Locale.ROOT, """
+                        # One-run privacy audit of DP-SGD on %s
+
+                        | | |
+                        | --- | --- |
+                        | accountant's epsilon (delta = %s) | %.4f |
+                        | audit's epsilon lower bound (%.0f%% confidence) | %.4f |
+                        | guesses | %d right of %d (kPlus = %d, kMinus = %d) |
+                        | canaries | %d, %d included (%s) |
+                        | membership inference | AUC %.4f, TPR %.4f at FPR 1%%, %.4f at FPR 0.1%% |
+                        | run | %d examples, %d steps, q = %.5f, z = %.4f, %s noise |
+                        | training accuracy | %.4f |
+
+                        The lower bound is what this run provably does not beat, at the stated confidence: the run is not
+                        (eps, delta)-DP for any eps below it. It is not an estimate of the run's true epsilon: a bound well
+                        below the accountant's epsilon is expected of a correct mechanism and no sign of a flaw; a bound
+                        above it means the mechanism or its analysis is broken (or, with probability at most one minus the
+                        confidence, bad luck). Guesses: %s.
+                        """, s.dataset(), s.delta(), epsilon, 100 * a.confidence(), a.epsilonLower(), a.guesses().correct(),
+                a.guesses().guesses(), a.guesses().kPlus(), a.guesses().kMinus(), a.canaries(), a.included(),
+                s.auditor().equals(BLACK_BOX) ? "mislabelled held-out examples, scored by the final model"
+                        : "gradients of norm C = " + s.clip() + ", scored by " + s.auditor(),
+                a.auc(), a.tprAtFpr1pct(), a.tprAtFpr01pct(), examples, steps, q, z, s.noise().cliName(), accuracy,
+                a.plan().describe());
+    }
+}
