@@ -13,9 +13,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce muffliato}: pairwise epsilon against distance and private averaging ({@link MuffliatoReproduction}). */
 @Command(name = "muffliato", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Reproduce the shapes of Muffliato (Cyffers et al. 2022) for private gossip averaging: pairwise epsilon",
-                "against graph distance, and the error at equal epsilon of local-DP noise, Muffliato calibrated to the mean",
-                "pairwise epsilon, and a trusted curator. Takes about a minute with the defaults on a small machine."})
+        description = {"Reproduce the shapes of Muffliato (Cyffers et al. 2022) for private gossip averaging.",
+                "Writes pairwise epsilon against graph distance, and the error at equal epsilon of local-DP noise, Muffliato",
+                "calibrated to the mean pairwise epsilon, and a trusted curator. About a minute with the defaults."})
 public final class ReproduceMuffliatoCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

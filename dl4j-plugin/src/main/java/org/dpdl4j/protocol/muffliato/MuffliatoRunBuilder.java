@@ -151,6 +151,7 @@ public final class MuffliatoRunBuilder extends PrivateRunBuilder<MuffliatoRunBui
         boolean byTarget = byTarget();
         require(!(byTarget && !Double.isNaN(sigma)), "give either a target (target(epsilon, delta)) or a noise std (sigma(s)), not both");
         int n = graph.vertexCount();
+        require(n >= 2, "Muffliato needs a graph of at least two nodes; it has " + n);
         DataShape shape = data != null ? DataShape.of(data) : DataShape.of(splitSet, split, n, seed);
         MemoryCheck.require(new MuffliatoMemory(ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n).estimate());
         String report = null;
