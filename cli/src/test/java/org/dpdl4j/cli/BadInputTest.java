@@ -224,7 +224,7 @@ class BadInputTest {
                 train("not a checkpoint", "not a dpdl4j checkpoint", "--epochs", "2", "--resume", "CONFIG"),
                 train("missing checkpoint", "does not exist", "--epochs", "2", "--resume", dir("nowhere.bin")),
                 train("finished run reopened with other settings", "is of a finished run && only with the settings it was"
-                        + " saved with && --lr", "--epochs", "2", "--lr", "0.5", "--resume", "FINISHED"),
+                        + " saved with && lr: 0.2 -> 0.5", "--epochs", "2", "--lr", "0.5", "--resume", "FINISHED"),
                 train("resume with other settings", "--continue-with-new-settings", "--epochs", "4", "--lr", "0.5",
                         "--resume", "FINISHED"),
                 bad("out is a file", "is a file", "train", "--dataset", "synthetic-lsq", "--out", dir("a-file")),
