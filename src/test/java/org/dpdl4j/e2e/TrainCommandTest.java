@@ -88,7 +88,7 @@ class TrainCommandTest {
         CommandRun refused = CommandRun.of(concat(common, "--rounds", "120", "--resume", first.resolve("checkpoint.bin").toString(),
                 "--out", refusedDir.toString()));
         assertEquals(1, refused.exitCode(), refused.both());
-        assertTrue(refused.err().contains("--rounds") && refused.err().contains("--continue-with-new-settings"), refused.err());
+        assertTrue(refused.err().contains("--rounds: 80 -> 120") && refused.err().contains("--continue-with-new-settings"), refused.err());
         assertFalse(Files.exists(refusedDir), "a refused resume leaves no trace, not even the directory's claim");
 
         Path second = tmp.resolve("second");

@@ -78,7 +78,7 @@ class ArchitectureTest {
 
     @Test
     void protocolFamiliesDoNotReachIntoEachOther() {
-        for (String family : new String[] {"central", "decentralized", "federated", "recal", "randomwalk", "personalized"}) {
+        for (String family : new String[] {"central", "decentralized", "federated", "recal", "randomwalk", "personalized", "muffliato"}) {
             noClasses().that().resideInAPackage("org.dpdl4j.protocol." + family + "..")
                     .should().dependOnClassesThat().resideInAnyPackage(otherFamilies(family))
                     .check(classes);
@@ -86,7 +86,7 @@ class ArchitectureTest {
     }
 
     private static String[] otherFamilies(String family) {
-        return java.util.stream.Stream.of("central", "decentralized", "federated", "recal", "randomwalk", "personalized")
+        return java.util.stream.Stream.of("central", "decentralized", "federated", "recal", "randomwalk", "personalized", "muffliato")
                 .filter(f -> !f.equals(family)).map(f -> "org.dpdl4j.protocol." + f + "..").toArray(String[]::new);
     }
 }

@@ -18,7 +18,7 @@ import org.dpdl4j.runtime.options.PartyOptions;
 
 /** The protocols found on the class path, and the checks a registry makes when it is built. */
 class ProtocolRegistryTest {
-    private static final List<String> LIBRARY = List.of("sgd", "dp-sgd", "dsgd", "decor", "ldp", "cdp", "mu2-sgd", "mu2-untrusted",
+    private static final List<String> LIBRARY = List.of("sgd", "dp-sgd", "dsgd", "decor", "ldp", "cdp", "muffliato", "mu2-sgd", "mu2-untrusted",
             "mu2-trusted", "fedavg", "dp-fedavg-local", "dp-fedavg-central", "gopa", "random-walk", "recal", "dp-recal",
             "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids", "personalized-cd", "dp-personalized-cd",
             "model-propagation", "personalized-admm");
@@ -111,7 +111,7 @@ class ProtocolRegistryTest {
         assertEquals(LIBRARY, standard.reading(RunOptions.SEED).stream().map(Protocol::name).toList());
         assertEquals(List.of("sgd", "dp-sgd"), standard.reading(RunOptions.EPOCHS).stream().map(Protocol::name).toList());
         assertEquals(List.of("decor"), standard.reading(DecentralizedOptions.SIGMA_COR).stream().map(Protocol::name).toList());
-        assertEquals(List.of("dsgd", "decor", "ldp", "recal", "dp-recal", "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids"),
+        assertEquals(List.of("dsgd", "decor", "ldp", "muffliato", "recal", "dp-recal", "recal-sync", "pg-extra", "dp-pg-extra", "nids", "dp-nids"),
                 standard.reading(PartyOptions.TOPOLOGY).stream().map(Protocol::name).toList());
         for (RunOption<?> o : standard.options()) {
             assertFalse(standard.reading(o).isEmpty(), o + " is read by some protocol");

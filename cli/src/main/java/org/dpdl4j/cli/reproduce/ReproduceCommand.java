@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code dpdl4j reproduce}: re-runs the experiments of the papers and writes results next to their numbers. */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
         description = "Re-run a paper's experiment grid; writes a CSV, a figure and a markdown table beside the paper's numbers.",
-        subcommands = {ReproduceDecorCommand.class, ReproduceDpSgdCommand.class, Mu2ReproduceCommand.class, ReproduceRecalCommand.class, ReproducePersonalizedCommand.class})
+        subcommands = {ReproduceDecorCommand.class, ReproduceDpSgdCommand.class, Mu2ReproduceCommand.class, ReproduceRecalCommand.class, ReproducePersonalizedCommand.class,
+                ReproduceMuffliatoCommand.class})
 public final class ReproduceCommand implements Runnable {
     /** The help of a reproduction's --noise option. */
     static final String NOISE_HELP = "seeded (reproducible, the default here so that the committed results can be rerun to"
