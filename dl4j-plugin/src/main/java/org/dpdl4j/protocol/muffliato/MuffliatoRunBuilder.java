@@ -7,7 +7,6 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -171,8 +170,8 @@ public final class MuffliatoRunBuilder extends PrivateRunBuilder<MuffliatoRunBui
         }
         if (byTarget) {
             s = switch (calibrateTo) {
-                case LOCAL -> accounting.safeSide(clip * Math.sqrt(2.0 * rounds / ZCdp.rho(targetEpsilon, delta)),
-                        v -> new GaussianEvent(v / clip), rounds, delta, targetEpsilon).noise();
+                // Calibrated by the ledger's own accounting, so the noise is the least the reported bound allows.
+                case LOCAL -> accounting.calibrate(v -> new GaussianEvent(v / clip), rounds, delta, targetEpsilon).noise();
                 case PAIRWISE_MEAN -> 2 * clip * pairwise.noiseMultiplierFor(targetEpsilon, rounds, delta, PairwiseNetworkDp.Target.MEAN);
                 case PAIRWISE_MAX -> 2 * clip * pairwise.noiseMultiplierFor(targetEpsilon, rounds, delta, PairwiseNetworkDp.Target.MAX);
             };
