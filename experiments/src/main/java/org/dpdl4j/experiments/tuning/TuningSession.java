@@ -39,6 +39,7 @@ import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.tuning.CandidateCount;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 
 /**
  * A hyperparameter tuning of any registered protocol through Arbiter's runner, with its privacy cost accounted
@@ -154,6 +155,13 @@ public final class TuningSession {
         RunSettings fixed = without(settings, sessionOptions());
         Workload.HeldOut held = workload.holdOut(settings.get(TuningOptions.VALIDATION_FRACTION, 0.1), seed);
         CandidateSetup setup = new CandidateSetup(protocol, fixed, workloadSettings, held.training(), space);
+        if (!fixed.has(RunOptions.ACCOUNTANT) && protocol.options().contains(RunOptions.ACCOUNTANT)) {
+            // A private search calibrates and prices every pool member at every probe of its calibration: the additive
+            // accountants (RDP, zCDP, exact Gaussian; each a valid upper bound) keep that fast, where privacy loss
+            // distributions would cost minutes per probe. The candidates train under the same accountant, so what is
+            // priced is what runs; --accountant tightest asks for the PLD's tighter price.
+            setup = setup.withFixed(RunOptions.ACCOUNTANT, AccountantFactory.ADDITIVE);
+        }
         CandidatePool pool = settings.get(TuningOptions.SEARCH, "random").equals("grid")
                 ? CandidatePool.grid(space, settings.get(TuningOptions.GRID_POINTS, 3L).intValue())
                 : CandidatePool.random(space, settings.get(TuningOptions.POOL, 32L).intValue(), seed);
