@@ -50,6 +50,12 @@ public final class DpGdProtocol implements Protocol {
         return true;
     }
 
+    /** Its examples' clipped gradients are summed independently, so an engine of blocks may split them. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
     @Override
     public List<RunOption<?>> options() {
         return List.of(SEED, ROUNDS, LEARNING_RATE, CLIP, NOISE_MULTIPLIER, DELTA, EPSILON_BUDGET, NOISE);

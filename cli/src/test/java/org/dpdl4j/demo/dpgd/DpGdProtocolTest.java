@@ -77,4 +77,26 @@ class DpGdProtocolTest {
                 "bit for bit the uninterrupted run's model");
         assertEquals(metrics.column("epsilon").get(3), after.column("epsilon").get(after.size() - 1));
     }
+
+    @Test
+    void itDeclaresThatItSplitsIntoBlocksAndRunsOnSparkAsInOneProcess(@TempDir Path tmp) throws Exception {
+        assertTrue(org.dpdl4j.runtime.engine.RunEngines.splitting(ProtocolRegistry.standard()).contains("dp-gd"));
+        Path local = tmp.resolve("local");
+        Path spark = tmp.resolve("spark");
+        CommandRun a = CommandRun.of(with("--out", local.toString()));
+        assertEquals(0, a.exitCode(), a.both());
+        CommandRun b = CommandRun.of(with("--out", spark.toString(), "--engine", "spark", "--master", "local[2]", "--blocks", "3"));
+        assertEquals(0, b.exitCode(), b.both());
+        assertTrue(Files.readString(spark.resolve("config.json")).contains("\"engine\" : \"spark local[2]"));
+        CsvTable x = CsvTable.read(local.resolve("metrics.csv"));
+        CsvTable y = CsvTable.read(spark.resolve("metrics.csv"));
+        // The same ledger and the same noise draws; the blocks' sums round differently from one sum over every row.
+        assertEquals(x.column("epsilon"), y.column("epsilon"));
+        double[] gx = x.doubles("optimality_gap");
+        double[] gy = y.doubles("optimality_gap");
+        for (int k = 0; k < gx.length; k++) {
+            assertEquals(gx[k], gy[k], 1e-4 * Math.max(1, Math.abs(gx[k])), "row " + k);
+        }
+        assertEquals(Files.readString(local.resolve("privacy.txt")), Files.readString(spark.resolve("privacy.txt")));
+    }
 }

@@ -85,6 +85,12 @@ public final class DecentralizedProtocol implements Protocol {
         return algorithm.isPrivate();
     }
 
+    /** Its parties compute a round independently; {@code --engine spark} splits them into blocks. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
     @Override
     public List<RunOption<?>> options() {
         List<RunOption<?>> out = new ArrayList<>(List.of(SEED, ROUNDS, BATCH_SIZE, LEARNING_RATE, LR_DECAY, WEIGHT_DECAY, NODES,

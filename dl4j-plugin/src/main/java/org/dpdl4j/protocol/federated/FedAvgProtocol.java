@@ -79,6 +79,12 @@ public final class FedAvgProtocol implements Protocol {
         return variant.isPrivate();
     }
 
+    /** Its parties compute a round independently; {@code --engine spark} splits them into blocks. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
     @Override
     public List<RunOption<?>> options() {
         List<RunOption<?>> out = new ArrayList<>(List.of(SEED, MACHINES, PARTITION, ROUNDS, BATCH_SIZE, LEARNING_RATE, LOCAL_STEPS,

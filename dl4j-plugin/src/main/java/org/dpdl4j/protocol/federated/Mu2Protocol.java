@@ -72,6 +72,12 @@ public final class Mu2Protocol implements Protocol {
         return trust != null;
     }
 
+    /** Its parties compute a round independently; {@code --engine spark} splits them into blocks. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
     @Override
     public boolean prefersConvexModel() {
         return true;
