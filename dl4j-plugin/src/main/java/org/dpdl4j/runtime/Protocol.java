@@ -52,6 +52,16 @@ public interface Protocol {
     }
 
     /**
+     * The adversary positions around the protocol (a server, an eavesdropper, a neighbour, an observer of the
+     * average model), in the order attack reports list them; empty when none is declared. The attack campaign
+     * attacks exactly these: with the attacks module's own tapped run of the protocol when it has one, otherwise
+     * through the releases its run hands out as an {@link ObservableRun}.
+     */
+    default List<ObserverDeclaration> observers() {
+        return List.of();
+    }
+
+    /**
      * The options it reads, beyond the data set and model (which the caller resolves into {@link RunInputs}).
      * Giving any other option with this protocol is an error.
      */

@@ -9,7 +9,9 @@
  * hold as a {@link MemoryEstimate} (from a {@link ModelFootprint} and a {@link DataShape}, with the parts in
  * {@link PartyMemory} the multi-party protocols share), and {@link MemoryCheck} refuses one that does not fit the
  * {@link MemoryLimits} of this JVM before anything large is allocated; {@link ArrayMemory} frees large temporaries as
- * soon as they are dead.
+ * soon as they are dead. A protocol declares the adversary positions around it ({@link ObserverDeclaration}s, what
+ * attacks are run against); a run that implements {@link ObservableRun} hands each release such a position sees to
+ * it as an {@link ObservedRelease}, so that it can be attacked without an adapter written for it.
  *
  * <p>The protocols themselves are in {@code org.dpdl4j.protocol}, typed options and settings in
  * {@code org.dpdl4j.runtime.options}, and the ledger each run owns in {@code org.dpdl4j.privacy.ledger}; the

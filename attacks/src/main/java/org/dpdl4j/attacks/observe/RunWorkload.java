@@ -2,6 +2,7 @@ package org.dpdl4j.attacks.observe;
 
 import java.util.List;
 import java.util.Objects;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.GroundTruth;
 import org.dpdl4j.attacks.InputNormalization;
@@ -10,9 +11,12 @@ import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.models.ImageShape;
 import org.dpdl4j.models.MlpModel;
 import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.runtime.ModelBuilder;
+import org.dpdl4j.runtime.ModelFootprint;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.learning.config.IUpdater;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /**
@@ -64,14 +68,39 @@ public record RunWorkload(LabeledData train, LabeledData test, int[] targets, Im
     public MultiLayerNetwork newModel() {
         ModelOptions options = ModelOptions.defaults().withSeed(settings.seed())
                 .withUpdater(new Sgd(settings.learningRate())).withDataType(DataType.FLOAT);
-        MultiLayerNetwork net = new MultiLayerNetwork(switch (settings.model()) {
+        MultiLayerNetwork net = new MultiLayerNetwork(configuration(options));
+        net.init();
+        return net;
+    }
+
+    /**
+     * The attacked network as a registered protocol builds it ({@link org.dpdl4j.runtime.RunInputs#model()}): the
+     * architecture of {@link #newModel()}, single precision, with the protocol's updater, decay and seed.
+     */
+    public ModelBuilder modelBuilder() {
+        return new ModelBuilder() {
+            @Override
+            public MultiLayerNetwork build(IUpdater updater, double weightDecay, long seed) {
+                MultiLayerNetwork net = new MultiLayerNetwork(configuration(ModelOptions.defaults().withSeed(seed)
+                        .withUpdater(updater).withWeightDecay(weightDecay).withDataType(DataType.FLOAT)));
+                net.init();
+                return net;
+            }
+
+            @Override
+            public ModelFootprint footprint() {
+                return ModelFootprint.of(configuration(ModelOptions.defaults().withDataType(DataType.FLOAT)));
+            }
+        };
+    }
+
+    private MultiLayerConfiguration configuration(ModelOptions options) {
+        return switch (settings.model()) {
             case SIGMOID_MLP -> MlpModel.configuration(train.numFeatures(), List.of(settings.hiddenUnits()),
                     train.numClasses(), Activation.SIGMOID, options);
             case TANH_CNN -> org.dpdl4j.models.PrivateCnnModel.configuration(shape, train.numClasses(), Activation.TANH,
                     options);
-        });
-        net.init();
-        return net;
+        };
     }
 
     /** Training example {@code index} as the ground truth of a case. */

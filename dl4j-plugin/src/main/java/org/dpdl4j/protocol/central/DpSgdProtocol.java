@@ -22,6 +22,7 @@ import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -53,6 +54,13 @@ public final class DpSgdProtocol implements Protocol {
     @Override
     public boolean isPrivate() {
         return true;
+    }
+
+    /** The receiver of each step's noisy clipped gradient (a parameter server, or an eavesdropper on the update). */
+    @Override
+    public List<ObserverDeclaration> observers() {
+        return List.of(new ObserverDeclaration("gradient", "the model of each step and the noisy clipped gradient it releases",
+                "knows the model, the clip norm, the noise multiplier and the batch size; not an example's clip factor"));
     }
 
     @Override

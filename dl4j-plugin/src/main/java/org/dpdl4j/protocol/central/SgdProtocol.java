@@ -10,6 +10,7 @@ import java.util.List;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -37,6 +38,13 @@ public final class SgdProtocol implements Protocol {
     @Override
     public boolean isPrivate() {
         return false;
+    }
+
+    /** The receiver of each step's update, who divides it by the learning rate. */
+    @Override
+    public List<ObserverDeclaration> observers() {
+        return List.of(new ObserverDeclaration("gradient", "the model of each step and the update the step makes",
+                "knows the model, the learning rate and the batch size"));
     }
 
     @Override

@@ -34,6 +34,7 @@ import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ModelFootprint;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -49,6 +50,15 @@ import org.dpdl4j.runtime.options.PartyOptions;
  * with full local gradients of the summed loss; otherwise the training set is split over the nodes.
  */
 public final class DecentralizedProtocol implements Protocol {
+    private static final ObserverDeclaration EAVESDROPPER = new ObserverDeclaration("eavesdropper",
+            "every message: each node's model and its broadcast half-step",
+            "outside the graph; knows the learning rate, the decay and the noise levels, no secret");
+    private static final ObserverDeclaration NEIGHBOUR = new ObserverDeclaration("neighbour",
+            "what an eavesdropper sees, plus the seed of its pairwise noise with the attacked node",
+            "a node of the graph that follows the protocol and pools its knowledge with no one");
+    private static final ObserverDeclaration AVERAGE_MODEL = new ObserverDeclaration("average model",
+            "the average model of every round", "knows every other node's data and sampling (worst case)");
+
     /** Nodes when --nodes is not given. */
     static final String DEFAULT_NODES = "16";
     /** The split of a data set over the nodes when --partition is not given. */
@@ -89,6 +99,17 @@ public final class DecentralizedProtocol implements Protocol {
     @Override
     public boolean splitsIntoBlocks() {
         return true;
+    }
+
+    /** The positions of the gossip protocols (spec table 8.5): what each algorithm's guarantee is stated against. */
+    @Override
+    public List<ObserverDeclaration> observers() {
+        return switch (algorithm) {
+            case DSGD -> List.of(EAVESDROPPER, AVERAGE_MODEL);
+            case DECOR -> List.of(EAVESDROPPER, NEIGHBOUR, AVERAGE_MODEL);
+            case LDP -> List.of(EAVESDROPPER);
+            case CDP -> List.of(AVERAGE_MODEL);
+        };
     }
 
     @Override

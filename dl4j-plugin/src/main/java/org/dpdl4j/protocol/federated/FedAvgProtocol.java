@@ -27,6 +27,7 @@ import java.util.List;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -37,6 +38,15 @@ import org.nd4j.linalg.learning.config.Sgd;
 
 /** A FedAvg-family protocol (FedAvg, DP-FedAvg local or central, GOPA), set up by {@link FedAvgRunBuilder}. */
 public final class FedAvgProtocol implements Protocol {
+    private static final ObserverDeclaration SERVER = new ObserverDeclaration("server",
+            "the model it broadcasts and each client's returned update",
+            "honest-but-curious server; knows the model, the learning rate, and the clip norm and noise when there are any");
+    private static final ObserverDeclaration AGGREGATE = new ObserverDeclaration("aggregate",
+            "the global model of every round", "sees only the broadcast models; knows every other participant's data (worst case)");
+    private static final ObserverDeclaration SERVER_AND_COLLUDERS = new ObserverDeclaration("server + colluders",
+            "every revealed value, and the colluding clients' pairwise secrets",
+            "the server colluding with some clients; knows the model, the learning rate, the clip norm and the noise levels");
+
     /** Rounds when --rounds is not given. */
     public static final long DEFAULT_ROUNDS = 100;
     /** Local mini-batch when --batch-size is not given. */
@@ -83,6 +93,17 @@ public final class FedAvgProtocol implements Protocol {
     @Override
     public boolean splitsIntoBlocks() {
         return true;
+    }
+
+    /** Who sees the clients' updates or the global models, per variant. */
+    @Override
+    public List<ObserverDeclaration> observers() {
+        return switch (variant) {
+            case FEDAVG -> List.of(SERVER, AGGREGATE);
+            case DP_LOCAL -> List.of(SERVER);
+            case DP_CENTRAL -> List.of(AGGREGATE);
+            case GOPA -> List.of(SERVER_AND_COLLUDERS);
+        };
     }
 
     @Override

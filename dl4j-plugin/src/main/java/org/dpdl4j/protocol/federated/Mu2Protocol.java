@@ -24,6 +24,7 @@ import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingSet;
@@ -39,6 +40,13 @@ import org.nd4j.linalg.learning.config.Sgd;
  * of rounds is one pass over the smallest machine's data; the problem constants come from the options or the data.
  */
 public final class Mu2Protocol implements Protocol {
+    private static final ObserverDeclaration SERVER = new ObserverDeclaration("server",
+            "every machine's messages and the query points it broadcasts",
+            "knows the query points, the weights, the clip norm and the noise; not the clip factor");
+    private static final ObserverDeclaration MACHINE = new ObserverDeclaration("machine",
+            "the query points the server broadcasts",
+            "another machine; knows the step sizes, the clip norm, the noise and every other machine's data (worst case)");
+
     /** The split of the data set over the parties when --partition is not given. */
     static final String DEFAULT_PARTITION = "iid";
     /** Machines when --machines is not given. */
@@ -76,6 +84,15 @@ public final class Mu2Protocol implements Protocol {
     @Override
     public boolean splitsIntoBlocks() {
         return true;
+    }
+
+    /** The server unless it is trusted, and another machine unless the server is untrusted. */
+    @Override
+    public List<ObserverDeclaration> observers() {
+        if (trust == null) {
+            return List.of(SERVER, MACHINE);
+        }
+        return trust == ServerTrust.UNTRUSTED ? List.of(SERVER) : List.of(MACHINE);
     }
 
     @Override

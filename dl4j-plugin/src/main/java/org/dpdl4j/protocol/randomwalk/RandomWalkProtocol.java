@@ -17,6 +17,7 @@ import java.util.List;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolProvider;
 import org.dpdl4j.runtime.RunInputs;
@@ -59,6 +60,13 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
     @Override
     public boolean isPrivate() {
         return true;
+    }
+
+    /** The party the token goes to next. */
+    @Override
+    public List<ObserverDeclaration> observers() {
+        return List.of(new ObserverDeclaration("next-holder", "the token before and after the holder's update",
+                "knows the step size, the clip bound and the noise std; not the clip factor"));
     }
 
     @Override

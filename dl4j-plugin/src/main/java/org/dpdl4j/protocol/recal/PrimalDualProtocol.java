@@ -25,6 +25,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -64,6 +65,19 @@ public final class PrimalDualProtocol implements Protocol {
     @Override
     public boolean isPrivate() {
         return algorithm.isPrivate();
+    }
+
+    /** RECAL's baton, watched in full or only its dual sum; the other primal-dual algorithms declare none yet. */
+    @Override
+    public List<ObserverDeclaration> observers() {
+        if (!algorithm.isRelay()) {
+            return List.of();
+        }
+        return List.of(new ObserverDeclaration("eavesdropper",
+                        "the baton before and after the active agent's step, and that agent's previous model and dual",
+                        "oracle: knows the agent's internal state, its step sizes and the noise schedule"),
+                new ObserverDeclaration("increment", "the baton's dual sum before and after a step",
+                        "knows the model the agent computed its gradient at, not the agent's dual or the step's affine terms"));
     }
 
     @Override

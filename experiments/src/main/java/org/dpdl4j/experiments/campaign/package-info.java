@@ -6,7 +6,8 @@
  * {@link CampaignResult} aggregates the records into {@link RowSummary} rows and {@link Verdict}s, and
  * {@link CampaignReport} writes {@code report.md}, the CSV files and one PNG grid per attack.
  *
- * <p>The tapped runs and observers are in {@code org.dpdl4j.attacks.observe}, the attacks in
+ * <p>The tapped runs and observers are in {@code org.dpdl4j.attacks.observe} (found there for every registered
+ * protocol that declares observers), the attacks in
  * {@code org.dpdl4j.attacks.inversion}, and the {@code attack report} command that starts a campaign in
  * {@code org.dpdl4j.cli}.
  */
