@@ -5,14 +5,15 @@ import java.util.Objects;
 import org.dpdl4j.runtime.engine.Rows;
 
 /**
- * What a worker needs to compute the clipped gradient sum of one block of {@code dp-gd}'s training examples.
+ * What a worker needs to compute the clipped gradient sums of one block of {@code dp-gd}'s training examples.
  *
  * @param model    the network's configuration as JSON
+ * @param first    the row of the training set the block starts at
  * @param features the block's examples
  * @param labels   their labels
  * @param clip     the per-example clipping norm C
  */
-record DpGdBlockPlan(String model, Rows features, Rows labels, double clip) implements Serializable {
+record DpGdBlockPlan(String model, int first, Rows features, Rows labels, double clip) implements Serializable {
     DpGdBlockPlan {
         Objects.requireNonNull(model, "model");
         if (features.rows() != labels.rows() || features.rows() < 1) {

@@ -32,7 +32,7 @@ class DpGdProtocolTest {
     void aRegisteredProtocolIsListedTrainedAndAccountedByTheCommandLine(@TempDir Path tmp) throws Exception {
         assertTrue(ProtocolRegistry.standard().contains("dp-gd"));
         CommandRun help = CommandRun.of("train", "--help");
-        assertTrue(help.out().contains("dp-gd") && help.out().contains("full-batch DP gradient descent"),
+        assertTrue(help.out().contains("dp-gd") && help.out().contains("DP gradient descent on cyclic batches"),
                 help.out());
         CommandRun foreign = CommandRun.of(with("--epochs", "3"));
         assertEquals(2, foreign.exitCode());
@@ -98,5 +98,31 @@ class DpGdProtocolTest {
             assertEquals(gx[k], gy[k], 1e-4 * Math.max(1, Math.abs(gx[k])), "row " + k);
         }
         assertEquals(Files.readString(local.resolve("privacy.txt")), Files.readString(spark.resolve("privacy.txt")));
+    }
+
+    @Test
+    void itCalibratesToATargetEpsilonAndPricesARunFromItsSettingsAlone(@TempDir Path tmp) throws Exception {
+        String[] run = {"train", "--algo", "dp-gd", "--dataset", "synthetic-lsq", "--rounds", "40", "--lr", "0.5", "--clip", "1",
+                "--epsilon", "3", "--batch-size", "50", "--noise", "seeded", "--eval-every", "20", "--out", tmp.resolve("e").toString()};
+        CommandRun r = CommandRun.of(run);
+        assertEquals(0, r.exitCode(), r.both());
+        double[] eps = CsvTable.read(tmp.resolve("e").resolve("metrics.csv")).doubles("epsilon");
+        double last = eps[eps.length - 1];
+        assertTrue(last <= 3 && last > 3 * (1 - 1e-6), "the planned steps reach the target from below: " + last);
+    }
+
+    @Test
+    void theAttackReportAttacksItThroughItsDeclaredObserver(@TempDir Path tmp) throws Exception {
+        assertTrue(org.dpdl4j.experiments.campaign.CampaignProtocols.names().contains("dp-gd"));
+        Path out = tmp.resolve("report");
+        CommandRun r = CommandRun.of("attack", "report", "--images", "2", "--protocols", "dp-gd", "--epsilons", "8",
+                "--attack-round", "0", "--idlg-iterations", "3", "--baselines", "2", "--data-dir",
+                CommandRun.realDataDir("the attack report on dp-gd"), "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(r.out().contains("dp-gd at epsilon 8: 2 cases"), r.out());
+        assertTrue(r.out().contains("dp-gd / gradient at epsilon 8"), r.out());
+        java.util.List<String> rows = Files.readAllLines(out.resolve("results.csv"));
+        assertTrue(rows.size() > 1 && rows.stream().skip(1).allMatch(l -> l.contains("dp-gd") && l.contains("gradient")),
+                String.join("\n", rows));
     }
 }
