@@ -15,6 +15,7 @@ import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.Conversion;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.ModelBuilder;
@@ -70,11 +71,13 @@ class PlannedLedgerTest {
         Protocol protocol = ProtocolRegistry.standard().get(name);
         RunSettings s = settings(protocol, options + " seed 7 noise seeded");
         RunInputs inputs = inputs(new SoftmaxRegression());
-        PrivacyLedger priced = protocol.plannedLedger(s, inputs).orElseThrow();
+        PlannedLedger pricing = protocol.plannedLedger(s, inputs).orElseThrow();
+        PrivacyLedger priced = pricing.ledger();
         try (TrainingRun run = protocol.create(s, inputs)) {
             PrivacyLedger planned = run.plannedLedger().orElseThrow();
             assertEquals(planned.entries(), priced.entries(), "the same events, counts and descriptions");
             RunLedger ledger = run.ledger().orElseThrow();
+            assertEquals(ledger.accounting().relation(), pricing.relation());
             double delta = ledger.budget().delta();
             assertEquals(ledger.accounting().bound(planned, delta, Conversion.STANDARD).epsilon(),
                     ledger.accounting().bound(priced, delta, Conversion.STANDARD).epsilon(), 0.0);
@@ -86,7 +89,7 @@ class PlannedLedgerTest {
     void pricingBuildsNoModel(String name, String options) {
         Protocol protocol = ProtocolRegistry.standard().get(name);
         RunSettings s = settings(protocol, options + " seed 7 noise seeded");
-        assertFalse(protocol.plannedLedger(s, inputs(new UnbuildableModel())).orElseThrow().isEmpty());
+        assertFalse(protocol.plannedLedger(s, inputs(new UnbuildableModel())).orElseThrow().ledger().isEmpty());
         assertThrows(IllegalStateException.class, () -> protocol.create(s, inputs(new UnbuildableModel())).close(),
                 "the same settings build a model when a run is made");
     }

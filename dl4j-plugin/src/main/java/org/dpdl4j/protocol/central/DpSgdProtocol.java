@@ -20,7 +20,7 @@ import org.dpdl4j.optim.DpSgdConfig;
 import org.dpdl4j.optim.DpSgdPlan;
 import org.dpdl4j.optim.PrivateTrainer;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
-import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.DataShape;
@@ -92,10 +92,11 @@ public final class DpSgdProtocol implements Protocol {
 
     /** The plan {@link #create}'s trainer runs, priced on the number of training examples alone. */
     @Override
-    public Optional<PrivacyLedger> plannedLedger(RunSettings settings, RunInputs inputs) {
+    public Optional<PlannedLedger> plannedLedger(RunSettings settings, RunInputs inputs) {
         long n = inputs.train().size();
         DpSgdPlan plan = DpSgdPlan.of(config(settings, n), n, RunOptions.accountants(settings));
-        return Optional.of(plan.plannedLedger(settings.get(NOISE, NoiseKind.SECURE).isSecure()));
+        return Optional.of(new PlannedLedger(plan.plannedLedger(settings.get(NOISE, NoiseKind.SECURE).isSecure()),
+                plan.accounting().relation()));
     }
 
     /**

@@ -18,9 +18,13 @@ record DecentralizedPlan(DecentralizedConfig config, DecentralizedPrivacy privac
         Objects.requireNonNull(config, "config");
     }
 
-    /** The ledger of every planned round, as the trainer's {@code plannedLedger()} gives it; empty for D-SGD. */
-    Optional<PrivacyLedger> plannedLedger(boolean secureNoise) {
-        return privacy == null ? Optional.empty()
-                : Optional.of(PlannedLedger.repetition(privacy.perRound(), privacy.describe(), config.rounds(), secureNoise));
+    /**
+     * The ledger of every planned round, as the trainer's {@code plannedLedger()} gives it, with the relation of its
+     * accounting; empty for D-SGD.
+     */
+    Optional<PlannedLedger> plannedLedger(boolean secureNoise) {
+        return privacy == null ? Optional.empty() : Optional.of(new PlannedLedger(
+                PrivacyLedger.plannedRepetition(privacy.perRound(), privacy.describe(), config.rounds(), secureNoise),
+                privacy.relation()));
     }
 }

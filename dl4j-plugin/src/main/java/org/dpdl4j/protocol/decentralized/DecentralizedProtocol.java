@@ -25,7 +25,7 @@ import static org.dpdl4j.runtime.options.RunOptions.WEIGHT_DECAY;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
@@ -137,7 +137,7 @@ public final class DecentralizedProtocol implements Protocol {
 
     /** The ledger of {@link #create}'s run, from the settings, the graph and the nodes' data sizes (no model is built). */
     @Override
-    public Optional<PrivacyLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
         return configured(s, inputs).plannedLedger();
     }
 

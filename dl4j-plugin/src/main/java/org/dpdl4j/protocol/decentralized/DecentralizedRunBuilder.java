@@ -10,7 +10,7 @@ import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
-import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.options.RunOptions;
@@ -243,14 +243,14 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
     }
 
     /**
-     * The ledger {@link #build()}'s run will hold after its planned rounds, worked out from the settings, the graph and
+     * The ledger {@link #build()}'s run will hold after its planned rounds, with the relation it is priced under, worked out from the settings, the graph and
      * the sizes of the nodes' data: no model is needed and no noise stream is opened (a split is drawn for its sizes
      * only). The settings are checked as {@link #build()} checks them.
      *
      * @return empty for D-SGD, which has no guarantee
      * @throws IllegalArgumentException naming what is missing or impossible
      */
-    public Optional<PrivacyLedger> plannedLedger() {
+    public Optional<PlannedLedger> plannedLedger() {
         require(algorithm != null, "choose the algorithm (algorithm(DecentralizedAlgorithm.DECOR), ...)");
         requireRunSettings();
         Graph g = connectedGraph();

@@ -23,9 +23,13 @@ record FedAvgPlan(FedAvgConfig config, FedAvgPrivacy privacy, Graph gopaGraph, G
         Objects.requireNonNull(adversary, "adversary");
     }
 
-    /** The ledger of every planned round, as the trainer's {@code plannedLedger()} gives it; empty for plain FedAvg. */
-    Optional<PrivacyLedger> plannedLedger(boolean secureNoise) {
-        return privacy == null ? Optional.empty()
-                : Optional.of(PlannedLedger.repetition(privacy.perRound(), privacy.describe(config), config.rounds(), secureNoise));
+    /**
+     * The ledger of every planned round, as the trainer's {@code plannedLedger()} gives it, with the relation of its
+     * accounting; empty for plain FedAvg.
+     */
+    Optional<PlannedLedger> plannedLedger(boolean secureNoise) {
+        return privacy == null ? Optional.empty() : Optional.of(new PlannedLedger(
+                PrivacyLedger.plannedRepetition(privacy.perRound(), privacy.describe(config), config.rounds(), secureNoise),
+                privacy.relation()));
     }
 }

@@ -25,7 +25,7 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryEstimate;
@@ -118,7 +118,7 @@ public final class FedAvgProtocol implements Protocol {
 
     /** The ledger of {@link #create}'s run, from the settings and the number of clients (no model is built). */
     @Override
-    public Optional<PrivacyLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
         return configured(s, inputs).plannedLedger();
     }
 

@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
-import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -199,14 +199,14 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
     }
 
     /**
-     * The ledger {@link #build()}'s run will hold after its planned rounds, worked out from the settings and the number
+     * The ledger {@link #build()}'s run will hold after its planned rounds, with the relation it is priced under, worked out from the settings and the number
      * of clients: no model is needed and no noise stream is opened (a split is drawn for its sizes only, to refuse
      * one that {@link #build()} refuses). The settings are checked as {@link #build()} checks them.
      *
      * @return empty for plain FedAvg, which has no guarantee
      * @throws IllegalArgumentException naming what is missing or impossible
      */
-    public Optional<PrivacyLedger> plannedLedger() {
+    public Optional<PlannedLedger> plannedLedger() {
         require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
         requireRunSettings();
         int n = clientCount();

@@ -24,7 +24,7 @@ import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.DpModelValidator;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.NodeData;
@@ -125,7 +125,7 @@ public final class Mu2Protocol implements Protocol {
      * machines' data sizes and, when G and L are not given, the largest feature norm of the data they are derived from.
      */
     @Override
-    public Optional<PrivacyLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
         refuseUsers(inputs);
         int machines = machines(s, inputs);
         long minLocal = Arrays.stream(inputs.train().partySizes(inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines,

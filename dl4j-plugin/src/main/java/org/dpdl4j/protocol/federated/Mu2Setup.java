@@ -82,11 +82,12 @@ public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, M
 
     /**
      * The ledger of the planned rounds, as the run ({@link #trainer}) gives it before its first round: round t spends
-     * {@link Mu2Privacy#eventOfRound}; empty without noise.
+     * {@link Mu2Privacy#eventOfRound}, with the relation of its accounting; empty without noise.
      */
-    public Optional<PrivacyLedger> plannedLedger(boolean secureNoise) {
-        return privacy == null ? Optional.empty() : Optional.of(PlannedLedger.of(config.rounds(),
-                k -> List.of(Charge.ofAll(privacy.eventOfRound(k + 1), privacy.describe())), secureNoise));   // step k is round k + 1
+    public Optional<PlannedLedger> plannedLedger(boolean secureNoise) {
+        return privacy == null ? Optional.empty() : Optional.of(new PlannedLedger(PrivacyLedger.planned(config.rounds(),
+                k -> List.of(Charge.ofAll(privacy.eventOfRound(k + 1), privacy.describe())), secureNoise),   // step k is round k + 1
+                privacy.relation()));
     }
 
     /**
