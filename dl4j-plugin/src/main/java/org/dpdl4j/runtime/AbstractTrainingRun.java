@@ -8,7 +8,6 @@ import java.util.function.LongFunction;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.ledger.Charge;
-import org.dpdl4j.privacy.ledger.LedgerEntry;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -78,7 +77,7 @@ public abstract class AbstractTrainingRun implements TrainingRun {
      * planned step spends {@code event} on every party.
      */
     protected final Optional<PrivacyLedger> plannedRepetition(DpEvent event, String mechanism) {
-        return plannedLedger(step -> List.of(Charge.ofAll(event, mechanism)));
+        return Optional.of(PrivacyLedger.plannedRepetition(event, mechanism, plannedSteps(), requireLedger().secureNoise()));
     }
 
     /**
@@ -86,14 +85,7 @@ public abstract class AbstractTrainingRun implements TrainingRun {
      * planned steps.
      */
     protected final Optional<PrivacyLedger> plannedLedger(LongFunction<List<Charge>> chargesOfStep) {
-        RunLedger l = requireLedger();
-        PrivacyLedger planned = new PrivacyLedger();
-        for (long step = 0; step < plannedSteps(); step++) {
-            for (Charge c : chargesOfStep.apply(step)) {
-                planned.add(new LedgerEntry(c.event(), 1, c.party(), c.mechanism(), l.secureNoise(), 0));
-            }
-        }
-        return Optional.of(planned);
+        return Optional.of(PrivacyLedger.planned(plannedSteps(), chargesOfStep, requireLedger().secureNoise()));
     }
 
     private RunLedger requireLedger() {

@@ -1,6 +1,8 @@
 package org.dpdl4j.runtime;
 
 import java.util.List;
+import java.util.Optional;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunSettings;
 
@@ -86,4 +88,23 @@ public interface Protocol {
      * @throws org.dpdl4j.runtime.options.InvalidOptionException naming a setting that is missing or impossible
      */
     TrainingRun create(RunSettings settings, RunInputs inputs);
+
+    /**
+     * What {@code create(settings, inputs).plannedLedger()} would return, with the neighbouring relation of that run's
+     * accounting ({@code ledger().accounting().relation()}), worked out from the settings and the sizes of the inputs
+     * without building the run: no model is initialised, no noise stream opened, nothing trained. Tuning
+     * prices its candidates from it. The settings are checked as {@link #create} checks them, with the same errors,
+     * except for what only the built model can tell (a model the protocol cannot train). The data's values are read
+     * only where the run's own set-up reads them before training: a split that follows the labels (a Dirichlet
+     * partition decides each party's size from them), or constants a protocol derives from the data.
+     *
+     * <p>Empty for a protocol without a guarantee, or one that cannot tell its spend in advance (the default).
+     *
+     * @param settings the resolved settings, as {@link #create} gets them
+     * @param inputs   the initial model (only its configuration is read) and the training data
+     * @throws org.dpdl4j.runtime.options.InvalidOptionException naming a setting that is missing or impossible
+     */
+    default Optional<PlannedLedger> plannedLedger(RunSettings settings, RunInputs inputs) {
+        return Optional.empty();
+    }
 }

@@ -50,16 +50,31 @@ public record TrainingSet(INDArray features, INDArray labels, int[] classLabels,
      * @throws IllegalArgumentException when the split is impossible (more parties than examples, an empty party)
      */
     public Parties split(PartySplit how, int parties, long seed) {
-        int[] labels = isClassification() ? classLabels : new int[(int) size()];
-        PartySplit.Parties parts = how.assign(labels, Math.max(1, numClasses), parties, seed);
-        if (parts.indices().length != parties) {
-            throw new IllegalStateException("the split made " + parts.indices().length + " parts for " + parties + " parties");
-        }
+        PartySplit.Parties parts = assign(how, parties, seed);
         List<NodeData> data = new ArrayList<>(parties);
         for (int[] rows : parts.indices()) {
             data.add(new NodeData(Nd4j.pullRows(features, 1, rows), Nd4j.pullRows(labels(), 1, rows)));
         }
         return new Parties(data, parts.report());
+    }
+
+    /**
+     * The number of examples each party gets under a split, as {@link #split} would give them, without copying any
+     * example (a split that follows the labels reads them).
+     *
+     * @throws IllegalArgumentException when the split is impossible, as {@link #split} throws it
+     */
+    public long[] partySizes(PartySplit how, int parties, long seed) {
+        return java.util.Arrays.stream(assign(how, parties, seed).indices()).mapToLong(rows -> rows.length).toArray();
+    }
+
+    private PartySplit.Parties assign(PartySplit how, int parties, long seed) {
+        int[] labels = isClassification() ? classLabels : new int[(int) size()];
+        PartySplit.Parties parts = how.assign(labels, Math.max(1, numClasses), parties, seed);
+        if (parts.indices().length != parties) {
+            throw new IllegalStateException("the split made " + parts.indices().length + " parts for " + parties + " parties");
+        }
+        return parts;
     }
 
     /**

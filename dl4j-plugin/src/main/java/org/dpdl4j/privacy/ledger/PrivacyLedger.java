@@ -36,6 +36,30 @@ public final class PrivacyLedger {
         initial.forEach(this::add);
     }
 
+    /**
+     * The ledger a run will hold once it has taken {@code steps} steps that each make the given applications: what a
+     * run's own {@code plannedLedger()} and a protocol's pricing of settings it has not built both write, so that they
+     * agree.
+     *
+     * @param chargesOfStep the applications of a step, by 0-based step index
+     * @param secureNoise   whether the run's noise comes from a secure source
+     */
+    public static PrivacyLedger planned(long steps, java.util.function.LongFunction<List<Charge>> chargesOfStep,
+                                        boolean secureNoise) {
+        PrivacyLedger planned = new PrivacyLedger();
+        for (long step = 0; step < steps; step++) {
+            for (Charge c : chargesOfStep.apply(step)) {
+                planned.add(new LedgerEntry(c.event(), 1, c.party(), c.mechanism(), secureNoise, 0));
+            }
+        }
+        return planned;
+    }
+
+    /** The planned ledger ({@link #planned}) of {@code steps} steps that each apply {@code event} to every protected unit. */
+    public static PrivacyLedger plannedRepetition(DpEvent event, String mechanism, long steps, boolean secureNoise) {
+        return planned(steps, step -> List.of(Charge.ofAll(event, mechanism)), secureNoise);
+    }
+
     /** Adds an entry, adding its count to an existing entry of the same application. */
     public void add(LedgerEntry entry) {
         Objects.requireNonNull(entry, "entry");

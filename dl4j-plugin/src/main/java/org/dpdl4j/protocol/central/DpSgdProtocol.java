@@ -14,10 +14,13 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 import static org.dpdl4j.runtime.options.RunOptions.WEIGHT_DECAY;
 
 import java.util.List;
+import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.DpSgdConfig;
+import org.dpdl4j.optim.DpSgdPlan;
 import org.dpdl4j.optim.PrivateTrainer;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.DataShape;
@@ -79,13 +82,41 @@ public final class DpSgdProtocol implements Protocol {
 
     @Override
     public TrainingRun create(RunSettings settings, RunInputs inputs) {
+        DpSgdConfig config = config(settings, inputs.train().size());
         long seed = settings.get(SEED, 1L);
+        double lr = settings.get(LEARNING_RATE).orElseThrow();
+        MultiLayerNetwork net = inputs.model().build(Updaters.of(settings.get(CentralOptions.UPDATER, "sgd"), lr),
+                settings.get(WEIGHT_DECAY, 0.0), seed);
+        NoiseKind kind = settings.get(NOISE, NoiseKind.SECURE);
+        var type = net.params().dataType();
+        return PrivateTrainer.builder(net, config)
+                .data(inputs.train().features().castTo(type), inputs.train().labels().castTo(type))
+                .noise(kind.source(new NoiseKey(seed, "dp-sgd", 0, 0)))
+                .sampling(kind.sampling(new NoiseKey(seed, "sampling", 0, 0)))
+                .settings(settings)
+                .accountant(RunOptions.accountants(settings))
+                .build();
+    }
+
+    /** The plan {@link #create}'s trainer runs, priced on the number of training examples alone. */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings settings, RunInputs inputs) {
+        long n = inputs.train().size();
+        DpSgdPlan plan = DpSgdPlan.of(config(settings, n), n, RunOptions.accountants(settings));
+        return Optional.of(new PlannedLedger(plan.plannedLedger(settings.get(NOISE, NoiseKind.SECURE).isSecure()),
+                plan.accounting().relation()));
+    }
+
+    /**
+     * The run's configuration from its settings on {@code n} training examples: what {@link #create} and
+     * {@link #plannedLedger} both start from, so that they check the settings alike.
+     */
+    private static DpSgdConfig config(RunSettings settings, long n) {
         double clip = settings.require(CLIP, "dp-sgd needs the per-example clipping norm");
         boolean byTarget = settings.has(EPSILON);
         if (byTarget == settings.has(NOISE_MULTIPLIER)) {
             throw EPSILON.invalid("dp-sgd needs exactly one of --epsilon (the noise is calibrated to it) and --noise-multiplier Z");
         }
-        long n = inputs.train().size();
         long batch = settings.require(BATCH_SIZE, "dp-sgd needs a batch size");
         if (batch < 1 || batch > n) {
             throw BATCH_SIZE.invalid("--batch-size " + batch + ": dp-sgd needs a batch size from 1 to " + n
@@ -100,17 +131,7 @@ public final class DpSgdProtocol implements Protocol {
         if (settings.has(EPSILON_BUDGET)) {
             config = config.withBudget(settings.get(EPSILON_BUDGET).orElseThrow());
         }
-        double lr = settings.require(LEARNING_RATE, "dp-sgd needs a learning rate");
-        MultiLayerNetwork net = inputs.model().build(Updaters.of(settings.get(CentralOptions.UPDATER, "sgd"), lr),
-                settings.get(WEIGHT_DECAY, 0.0), seed);
-        NoiseKind kind = settings.get(NOISE, NoiseKind.SECURE);
-        var type = net.params().dataType();
-        return PrivateTrainer.builder(net, config)
-                .data(inputs.train().features().castTo(type), inputs.train().labels().castTo(type))
-                .noise(kind.source(new NoiseKey(seed, "dp-sgd", 0, 0)))
-                .sampling(kind.sampling(new NoiseKey(seed, "sampling", 0, 0)))
-                .settings(settings)
-                .accountant(RunOptions.accountants(settings))
-                .build();
+        settings.require(LEARNING_RATE, "dp-sgd needs a learning rate");
+        return config;
     }
 }

@@ -24,7 +24,8 @@ import static org.dpdl4j.runtime.options.RunOptions.WEIGHT_DECAY;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import java.util.Optional;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
@@ -156,11 +157,26 @@ public final class DecentralizedProtocol implements Protocol {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
+        DecentralizedRunBuilder b = configured(s, inputs);
+        double lr = s.get(LEARNING_RATE).orElseThrow();
+        return b.model(inputs.model().build(new Sgd(lr), 0.0, s.get(SEED, 1L))).build();
+    }
+
+    /** The ledger of {@link #create}'s run, from the settings, the graph and the nodes' data sizes (no model is built). */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).plannedLedger();
+    }
+
+    /**
+     * A builder holding everything the settings say (graph, data, noise, unit, target), checked, but no model: what
+     * {@link #create} and {@link #plannedLedger} share.
+     */
+    private DecentralizedRunBuilder configured(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
         double lr = s.require(LEARNING_RATE, name() + " needs a learning rate");
         double decay = s.get(LR_DECAY, 0.0);
-        MultiLayerNetwork template = inputs.model().build(new Sgd(lr), 0.0, seed);
-        DecentralizedRunBuilder b = DecentralizedTrainer.builder().algorithm(algorithm).model(template).seed(seed)
+        DecentralizedRunBuilder b = DecentralizedTrainer.builder().algorithm(algorithm).seed(seed)
                 .accountant(RunOptions.accountants(s))
                 .learningRate(decay > 0 ? new LearningRate.InverseTime(lr, decay) : new LearningRate.Constant(lr))
                 .weightDecay(s.get(WEIGHT_DECAY, 0.0)).rounds(s.require(ROUNDS, name() + " needs a number of rounds"))
@@ -196,7 +212,7 @@ public final class DecentralizedProtocol implements Protocol {
         // Without --sampling: Poisson batches at example level (the accountant's assumption), fixed-size at user level.
         s.get(SAMPLING).ifPresent(v -> b.sampling(v.equals("poisson") ? SamplingScheme.POISSON : SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT));
         if (!algorithm.isPrivate()) {
-            return b.build();
+            return b;
         }
         ProtectedUnit unit = s.get(UNIT).map(u -> u.equals("user") ? ProtectedUnit.USER : ProtectedUnit.EXAMPLE)
                 .orElseThrow(() -> UNIT.invalid(name() + " protects either one example or one node's whole dataset: give --unit"
@@ -226,7 +242,7 @@ public final class DecentralizedProtocol implements Protocol {
                     .noisePair(NoisePairChoice.parse(s.get(NOISE_PAIR, "smallest")))
                     .compatibility(s.get(REFERENCE_COMPAT, false) ? DecorCompatibility.REFERENCE_CODE : DecorCompatibility.NONE);
         }
-        return b.build();
+        return b;
     }
 
     private static int nodeCount(String nodes) {

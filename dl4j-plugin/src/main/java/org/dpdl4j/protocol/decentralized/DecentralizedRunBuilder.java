@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.decentralized;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
@@ -9,6 +10,7 @@ import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.privacy.accounting.ProtectedUnit;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.options.RunOptions;
@@ -222,16 +224,9 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
     public DecentralizedTrainer build() {
         require(algorithm != null, "choose the algorithm (algorithm(DecentralizedAlgorithm.DECOR), ...)");
         require(template != null, "give the model every node starts from (model(network))");
-        require(learningRate != null, "give the learning rate (learningRate(...))");
-        require(rounds >= 1, "give the number of rounds, at least 1 (rounds(T))");
-        require((data == null) != (split == null), "give the nodes' data either as nodeData(list) or as split(set, how), not both");
-        boolean dp = algorithm.isPrivate();
-        Graph g = graph();
+        requireRunSettings();
+        Graph g = connectedGraph();
         int n = g.vertexCount();
-        if (!g.isConnected()) {
-            throw new IllegalArgumentException("the graph with " + n + " nodes is disconnected; gossip cannot reach consensus."
-                    + " Use a connected topology");
-        }
         SamplingScheme planned = sampling != null ? sampling
                 : unit == ProtectedUnit.USER ? SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT : SamplingScheme.POISSON;
         DataShape shape = data != null ? DataShape.of(data) : DataShape.of(splitSet, split, n, seed);
@@ -239,7 +234,57 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
                 g.edgeCount(), planned, batchSize != null ? batchSize : 1).estimate());
         MixingMatrix w = mixing != null ? mixing : algorithm.defaultMixing(g);
         List<NodeData> local = nodeData(n);
-        long minLocal = local.stream().mapToLong(NodeData::size).min().orElseThrow();
+        DecentralizedPlan plan = plan(g, local.stream().mapToLong(NodeData::size).min().orElseThrow());
+        DecentralizedConfig config = plan.config();
+        NoiseStreams runStreams = streams != null ? streams : noise.streams(g, seed);   // the ledger says what they are
+        RunLedger ledger = plan.privacy() == null ? null : ledger(plan.privacy().relation(), runStreams.isSecure());
+        RunSettings recorded = settings != null ? settings : settingsOf(config, n);
+        return new DecentralizedTrainer(template, g, w, local, config, runStreams, plan.privacy(), ledger, recorded, splitReport);
+    }
+
+    /**
+     * The ledger {@link #build()}'s run will hold after its planned rounds, with the relation it is priced under, worked out from the settings, the graph and
+     * the sizes of the nodes' data: no model is needed and no noise stream is opened (a split is drawn for its sizes
+     * only). The settings are checked as {@link #build()} checks them.
+     *
+     * @return empty for D-SGD, which has no guarantee
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public Optional<PlannedLedger> plannedLedger() {
+        require(algorithm != null, "choose the algorithm (algorithm(DecentralizedAlgorithm.DECOR), ...)");
+        requireRunSettings();
+        Graph g = connectedGraph();
+        if (data != null && data.size() != g.vertexCount()) {
+            throw new IllegalArgumentException("the graph has " + g.vertexCount() + " nodes but " + data.size() + " local datasets"
+                    + " were given");
+        }
+        long[] sizes = data != null ? data.stream().mapToLong(NodeData::size).toArray()
+                : splitSet.partySizes(split, g.vertexCount(), seed);
+        boolean secure = streams != null ? streams.isSecure() : noise.isSecure();
+        return plan(g, java.util.Arrays.stream(sizes).min().orElseThrow()).plannedLedger(secure);
+    }
+
+    private void requireRunSettings() {
+        require(learningRate != null, "give the learning rate (learningRate(...))");
+        require(rounds >= 1, "give the number of rounds, at least 1 (rounds(T))");
+        require((data == null) != (split == null), "give the nodes' data either as nodeData(list) or as split(set, how), not both");
+    }
+
+    private Graph connectedGraph() {
+        Graph g = graph();
+        if (!g.isConnected()) {
+            throw new IllegalArgumentException("the graph with " + g.vertexCount() + " nodes is disconnected; gossip cannot reach"
+                    + " consensus. Use a connected topology");
+        }
+        return g;
+    }
+
+    /**
+     * The configuration, its noise calibrated, and the analysis of one round, on graph {@code g} whose smallest local
+     * dataset holds {@code minLocal} examples: what {@link #build()} and {@link #plannedLedger()} share.
+     */
+    private DecentralizedPlan plan(Graph g, long minLocal) {
+        boolean dp = algorithm.isPrivate();
         ProtectedUnit u = unit != null ? unit : ProtectedUnit.EXAMPLE;
         if (dp) {
             require(unit != null, algorithm.cliName() + " protects either one example or one node's whole dataset: choose"
@@ -287,15 +332,7 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
         }
         DecentralizedConfig config = new DecentralizedConfig(algorithm, u, objective, c, cdp, cor, learningRate, weightDecay, b, s,
                 rounds, seed, compatibility);
-        NoiseStreams runStreams = streams != null ? streams : noise.streams(g, seed);   // the ledger says what they are
-        DecentralizedPrivacy privacy = null;
-        RunLedger ledger = null;
-        if (dp) {
-            privacy = DecentralizedPrivacy.of(config, g, adversary, minLocal);
-            ledger = ledger(privacy.relation(), runStreams.isSecure());
-        }
-        RunSettings recorded = settings != null ? settings : settingsOf(config, n);
-        return new DecentralizedTrainer(template, g, w, local, config, runStreams, privacy, ledger, recorded, splitReport);
+        return new DecentralizedPlan(config, dp ? DecentralizedPrivacy.of(config, g, adversary, minLocal) : null);
     }
 
     /** What a checkpoint of a run built without settings records, so that a resume is still checked. */

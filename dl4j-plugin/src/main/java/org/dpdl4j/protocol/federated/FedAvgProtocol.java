@@ -24,6 +24,8 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryEstimate;
@@ -137,13 +139,28 @@ public final class FedAvgProtocol implements Protocol {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
+        FedAvgRunBuilder b = configured(s, inputs);
+        return b.model(inputs.model().build(new Sgd(0.1), 0.0, s.get(SEED, 1L))).build();
+    }
+
+    /** The ledger of {@link #create}'s run, from the settings and the number of clients (no model is built). */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).plannedLedger();
+    }
+
+    /**
+     * A builder holding everything the settings say (clients, rounds, noise, target), checked, but no model: what
+     * {@link #create} and {@link #plannedLedger} share.
+     */
+    private FedAvgRunBuilder configured(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException(name() + " trains a classifier on a data set split over clients; this task"
                     + " defines its own users (use mnist, a9a or covtype)");
         }
         long seed = s.get(SEED, 1L);
         int clients = (int) (long) s.get(MACHINES, DEFAULT_CLIENTS);
-        FedAvgRunBuilder b = FedAvgTrainer.builder().variant(variant).model(inputs.model().build(new Sgd(0.1), 0.0, seed))
+        FedAvgRunBuilder b = FedAvgTrainer.builder().variant(variant)
                 .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), clients)
                 .rounds(s.get(ROUNDS, DEFAULT_ROUNDS)).localSteps((int) (long) s.get(LOCAL_STEPS, 5L))
                 .localBatch((int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH))
@@ -153,7 +170,7 @@ public final class FedAvgProtocol implements Protocol {
                 .noiseKind(RunOptions.noiseKind(s, variant.isPrivate())).seed(seed).settings(s);
         if (variant == FedAvgVariant.FEDAVG) {
             b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);
-            return b.build();
+            return b;
         }
         b.clip(s.require(CLIP, name() + " needs --clip S, the bound on each client's update"));
         if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
@@ -177,6 +194,6 @@ public final class FedAvgProtocol implements Protocol {
             b.noiseMultipliers(s.get(NOISE_MULTIPLIER).orElseThrow(), s.get(PAIRWISE_MULTIPLIER, Double.NaN)).delta(delta);
         }
         s.get(EPSILON_BUDGET).ifPresent(b::budget);
-        return b.build();
+        return b;
     }
 }

@@ -2,9 +2,11 @@ package org.dpdl4j.protocol.federated;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -171,18 +173,10 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
     public FedAvgTrainer build() {
         require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
         require(template != null, "give the model the server starts from (model(network))");
-        require((data == null) != (split == null), "give the clients' data either as clients(list) or as split(set, how, count)");
-        require(rounds >= 1, "give the number of rounds, at least 1");
-        require(localRate != null, "give the clients' learning rate (localRate(...))");
-        require(clientRate > 0 && clientRate <= 1, "the fraction of clients per round must lie in (0, 1], got " + clientRate);
+        requireRunSettings();
         String report = null;
         List<NodeData> local = data;
-        if (local == null) {
-            require(clients != null && clients >= 1, "give the number of clients, at least 1");
-            require(clients <= splitSet.size(), clients + " clients is more than the " + splitSet.size()
-                    + " training examples: every client needs at least one example; use at most " + splitSet.size() + " clients");
-        }
-        int n = local != null ? local.size() : clients;
+        int n = clientCount();
         ClientSampling sampling = sampling(clientRate, fixedSizeClients, n);
         DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, n, seed);
         MemoryCheck.require(new FedAvgMemory(variant, ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n, sampling,
@@ -192,11 +186,64 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
             report = parts.report();
             local = parts.data();
         }
+        FedAvgPlan plan = plan(n, sampling);
+        gopa = plan.gopa();
+        adversary = plan.adversary();
+        RunLedger ledger = plan.privacy() == null ? null : ledger(plan.privacy().relation(), noise.isSecure());
+        NoiseStreams clientStreams = noise.streams(plan.gopaGraph() != null ? plan.gopaGraph() : Graph.of(n), seed);
+        NoiseStreams serverStreams = noise.streams(1, new NoiseKey(seed, "server", 0, 0).seed());
+        FedAvgTrainer trainer = new FedAvgTrainer(template, local, plan.config(), clientStreams, serverStreams, plan.gopaGraph(),
+                plan.privacy(), ledger, settings != null ? settings : RunSettings.empty(), report);
+        trainer.describeAdversary(adversary);
+        return trainer;
+    }
+
+    /**
+     * The ledger {@link #build()}'s run will hold after its planned rounds, with the relation it is priced under, worked out from the settings and the number
+     * of clients: no model is needed and no noise stream is opened (a split is drawn for its sizes only, to refuse
+     * one that {@link #build()} refuses). The settings are checked as {@link #build()} checks them.
+     *
+     * @return empty for plain FedAvg, which has no guarantee
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public Optional<PlannedLedger> plannedLedger() {
+        require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
+        requireRunSettings();
+        int n = clientCount();
+        if (data == null) {
+            splitSet.partySizes(split, clients, seed);
+        }
+        return plan(n, sampling(clientRate, fixedSizeClients, n)).plannedLedger(noise.isSecure());
+    }
+
+    private void requireRunSettings() {
+        require((data == null) != (split == null), "give the clients' data either as clients(list) or as split(set, how, count)");
+        require(rounds >= 1, "give the number of rounds, at least 1");
+        require(localRate != null, "give the clients' learning rate (localRate(...))");
+        require(clientRate > 0 && clientRate <= 1, "the fraction of clients per round must lie in (0, 1], got " + clientRate);
+    }
+
+    /** The number of clients, checked against the examples when the data is split. */
+    private int clientCount() {
+        if (data != null) {
+            return data.size();
+        }
+        require(clients != null && clients >= 1, "give the number of clients, at least 1");
+        require(clients <= splitSet.size(), clients + " clients is more than the " + splitSet.size()
+                + " training examples: every client needs at least one example; use at most " + splitSet.size() + " clients");
+        return clients;
+    }
+
+    /**
+     * The configuration, its noise calibrated, with GOPA's graph and accountant and the analysis of one round, for
+     * {@code n} clients: what {@link #build()} and {@link #plannedLedger()} share.
+     */
+    private FedAvgPlan plan(int n, ClientSampling sampling) {
         double s = Double.POSITIVE_INFINITY;
         double z = 0;
         double zPairwise = 0;
         Graph gopaGraph = null;
-        gopa = null;
+        GopaAccountant accountant = null;
         if (variant.isPrivate()) {
             require(clip > 0 && Double.isFinite(clip), variant.cliName() + " needs a positive finite bound S on each client's update"
                     + " (clip(S))");
@@ -208,9 +255,9 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
                 require(clientRate == 1, "GOPA needs every party of its graph in every round (its pairwise noise only cancels over"
                         + " the whole graph); use no client sampling (rate 1)");
                 gopaGraph = Topologies.randomKOut(n, gopaK, new NoiseKey(seed, "gopa-graph", 0, 0).seed());
-                gopa = new GopaAccountant(gopaGraph, GopaAccountant.colludersOf(colludingFraction, n), collusion);
+                accountant = new GopaAccountant(gopaGraph, GopaAccountant.colludersOf(colludingFraction, n), collusion);
                 if (byTarget) {
-                    GopaCalibration.Levels levels = GopaCalibration.calibrate(gopa,
+                    GopaCalibration.Levels levels = GopaCalibration.calibrate(accountant,
                             GopaAccountant.kappaBudget(targetEpsilon, delta, rounds, 2 * s));
                     z = levels.sigmaPrivate() / s;
                     zPairwise = levels.sigmaPairwise() / s;
@@ -230,20 +277,11 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         }
         FedAvgConfig config = new FedAvgConfig(variant, rounds, localSteps, localBatch, localRate, serverRate, sampling, weighting,
                 s, z, zPairwise, seed);
-        FedAvgPrivacy privacy = null;
-        RunLedger ledger = null;
-        if (variant.isPrivate()) {
-            privacy = FedAvgPrivacy.of(config, n, gopa);
-            ledger = ledger(privacy.relation(), noise.isSecure());
-        }
-        adversary = gopa != null ? gopa.describeAdversary() : variant == FedAvgVariant.DP_LOCAL ? "the server and eavesdroppers"
+        FedAvgPrivacy privacy = variant.isPrivate() ? FedAvgPrivacy.of(config, n, accountant) : null;
+        String who = accountant != null ? accountant.describeAdversary() : variant == FedAvgVariant.DP_LOCAL
+                ? "the server and eavesdroppers"
                 : variant == FedAvgVariant.DP_CENTRAL ? "anyone who sees the broadcast models (the server is trusted)" : "-";
-        NoiseStreams clientStreams = noise.streams(gopaGraph != null ? gopaGraph : Graph.of(n), seed);
-        NoiseStreams serverStreams = noise.streams(1, new NoiseKey(seed, "server", 0, 0).seed());
-        FedAvgTrainer trainer = new FedAvgTrainer(template, local, config, clientStreams, serverStreams, gopaGraph, privacy, ledger,
-                settings != null ? settings : RunSettings.empty(), report);
-        trainer.describeAdversary(adversary);
-        return trainer;
+        return new FedAvgPlan(config, privacy, gopaGraph, accountant, who);
     }
 
     /** Every client (rate 1), exactly round(q N) of them, or each with probability q. */

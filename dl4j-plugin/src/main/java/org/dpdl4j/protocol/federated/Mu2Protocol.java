@@ -16,11 +16,15 @@ import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
 import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.DenseNetworkSpec;
+import org.dpdl4j.optim.DpModelValidator;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.NodeData;
@@ -120,20 +124,62 @@ public final class Mu2Protocol implements Protocol {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
+        refuseUsers(inputs);
+        long seed = s.get(SEED, 1L);
+        MultiLayerNetwork template = inputs.model().build(new Sgd(0.1), 0.0, seed);
+        int machines = machines(s, inputs);
+        TrainingSet.Parties parts = inputs.train().split(inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines, seed);
+        List<NodeData> data = parts.data();
+        long minLocal = data.stream().mapToLong(NodeData::size).min().orElseThrow();
+        DenseNetworkSpec spec = PerExampleGradients.of(template).spec();
+        Mu2Setup setup = setup(s, inputs, spec, machines, minLocal);
+        String start = s.get(INIT, Mu2Constants.isConvexModel(spec) ? "zero" : "model");
+        if (start.equals("zero")) {
+            template.params().assign(0);
+        }
+        Mu2Trainer trainer = setup.trainer(template, data, RunOptions.noiseKind(s, isPrivate()), s.get(EPSILON_BUDGET, Double.NaN),
+                AccountantFactory.standard(), s);
+        trainer.describeSetup(setup, start, parts.report());
+        return trainer;
+    }
+
+    /**
+     * The ledger of {@link #create}'s run, from the settings, the model's configuration (no network is built), the
+     * machines' data sizes and, when G and L are not given, the largest feature norm of the data they are derived from.
+     */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        refuseUsers(inputs);
+        int machines = machines(s, inputs);
+        long minLocal = Arrays.stream(inputs.train().partySizes(inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines,
+                s.get(SEED, 1L))).min().orElseThrow();
+        Mu2Setup setup = setup(s, inputs, DpModelValidator.validate(inputs.model().configuration()), machines, minLocal);
+        return setup.plannedLedger(RunOptions.noiseKind(s, isPrivate()).isSecure());
+    }
+
+    private void refuseUsers(RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException(name() + " trains a classifier on a data set split over machines; this task"
                     + " defines its own users (use mnist, a9a or covtype)");
         }
-        long seed = s.get(SEED, 1L);
-        MultiLayerNetwork template = inputs.model().build(new Sgd(0.1), 0.0, seed);
+    }
+
+    private static int machines(RunSettings s, RunInputs inputs) {
         int machines = (int) (long) s.get(MACHINES, DEFAULT_MACHINES);
         if (machines > inputs.train().size()) {
             throw MACHINES.invalid("--machines " + machines + " is larger than the " + inputs.train().size() + " training"
                     + " examples: every machine needs at least one example; use at most " + inputs.train().size());
         }
-        TrainingSet.Parties parts = inputs.train().split(inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines, seed);
-        List<NodeData> data = parts.data();
-        long minLocal = data.stream().mapToLong(NodeData::size).min().orElseThrow();
+        return machines;
+    }
+
+    /**
+     * The rounds, the problem constants, the step size and the calibrated noise of a run of {@code spec} over
+     * {@code machines} machines whose smallest holds {@code minLocal} examples: what {@link #create} and
+     * {@link #plannedLedger} share.
+     */
+    private Mu2Setup setup(RunSettings s, RunInputs inputs, DenseNetworkSpec spec, int machines, long minLocal) {
+        long seed = s.get(SEED, 1L);
         long batch = s.get(BATCH_SIZE, 1L);
         if (batch < 1) {
             throw BATCH_SIZE.invalid("--batch-size " + batch + ": mu2 takes at least 1 example per machine and round");
@@ -148,7 +194,6 @@ public final class Mu2Protocol implements Protocol {
             throw ROUNDS.invalid("--rounds " + rounds + ": mu2 uses every example once, so with " + minLocal + " examples on the"
                     + " smallest machine and batches of " + batch + " it runs between 1 and " + maxRounds + " rounds");
         }
-        DenseNetworkSpec spec = PerExampleGradients.of(template).spec();
         double diameter = s.get(DIAMETER, 0.1);
         if (s.has(LIPSCHITZ) != s.has(SMOOTHNESS)) {
             throw LIPSCHITZ.invalid("give both --lipschitz G and --smoothness L, or neither (then they are derived from the data"
@@ -157,27 +202,17 @@ public final class Mu2Protocol implements Protocol {
         Mu2Constants constants = s.has(LIPSCHITZ)
                 ? Mu2Constants.given(s.get(LIPSCHITZ).orElseThrow(), s.get(SMOOTHNESS).orElseThrow(), diameter, Mu2Constants.isConvexModel(spec))
                 : Mu2Constants.fromData(spec, inputs.train().features(), diameter);
-        Mu2Setup setup;
         if (trust == null) {
-            setup = Mu2Setup.nonPrivate(constants, machines, rounds, (int) batch, spec.numParams(), seed);
-        } else {
-            if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
-                throw EPSILON.invalid(name() + " needs exactly one of --epsilon (the noise is calibrated to it) and"
-                        + " --noise-multiplier Z (noise std = Z S)");
-            }
-            double delta = s.get(DELTA, 1e-5);
-            setup = s.has(EPSILON)
-                    ? Mu2Setup.calibrated(trust, constants, machines, rounds, (int) batch, spec.numParams(), s.get(EPSILON).orElseThrow(), delta, seed)
-                    : Mu2Setup.withNoise(trust, constants, machines, rounds, (int) batch, spec.numParams(),
-                    s.get(NOISE_MULTIPLIER).orElseThrow() * constants.sensitivityBound(), delta, seed);
+            return Mu2Setup.nonPrivate(constants, machines, rounds, (int) batch, spec.numParams(), seed);
         }
-        String start = s.get(INIT, Mu2Constants.isConvexModel(spec) ? "zero" : "model");
-        if (start.equals("zero")) {
-            template.params().assign(0);
+        if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
+            throw EPSILON.invalid(name() + " needs exactly one of --epsilon (the noise is calibrated to it) and"
+                    + " --noise-multiplier Z (noise std = Z S)");
         }
-        Mu2Trainer trainer = setup.trainer(template, data, RunOptions.noiseKind(s, isPrivate()), s.get(EPSILON_BUDGET, Double.NaN),
-                AccountantFactory.standard(), s);
-        trainer.describeSetup(setup, start, parts.report());
-        return trainer;
+        double delta = s.get(DELTA, 1e-5);
+        return s.has(EPSILON)
+                ? Mu2Setup.calibrated(trust, constants, machines, rounds, (int) batch, spec.numParams(), s.get(EPSILON).orElseThrow(), delta, seed)
+                : Mu2Setup.withNoise(trust, constants, machines, rounds, (int) batch, spec.numParams(),
+                s.get(NOISE_MULTIPLIER).orElseThrow() * constants.sensitivityBound(), delta, seed);
     }
 }

@@ -2,9 +2,13 @@ package org.dpdl4j.protocol.federated;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
@@ -74,6 +78,16 @@ public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, M
     /** The step size eta. */
     public double stepSize() {
         return config.stepSize();
+    }
+
+    /**
+     * The ledger of the planned rounds, as the run ({@link #trainer}) gives it before its first round: round t spends
+     * {@link Mu2Privacy#eventOfRound}, with the relation of its accounting; empty without noise.
+     */
+    public Optional<PlannedLedger> plannedLedger(boolean secureNoise) {
+        return privacy == null ? Optional.empty() : Optional.of(new PlannedLedger(PrivacyLedger.planned(config.rounds(),
+                k -> List.of(Charge.ofAll(privacy.eventOfRound(k + 1), privacy.describe())), secureNoise),   // step k is round k + 1
+                privacy.relation()));
     }
 
     /**

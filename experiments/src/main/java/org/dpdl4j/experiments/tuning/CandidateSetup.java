@@ -3,10 +3,12 @@ package org.dpdl4j.experiments.tuning;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
@@ -93,6 +95,16 @@ final class CandidateSetup {
             }
         }
         return Workloads.withArchitecture(training, w);
+    }
+
+    /**
+     * What a candidate's run would spend, priced from its settings and the data sizes without building it (see
+     * {@link Protocol#plannedLedger}); empty when the protocol cannot tell in advance.
+     *
+     * @throws IllegalArgumentException when the candidate's settings do not make a run
+     */
+    Optional<PlannedLedger> plannedLedger(Map<String, String> values, long seed) {
+        return protocol.plannedLedger(settings(values, seed), workload(values).inputs());
     }
 
     /** A candidate's run, built (noise calibrated, model initialised) but not trained, once its memory is known to fit. */

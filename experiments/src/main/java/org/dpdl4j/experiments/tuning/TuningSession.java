@@ -28,13 +28,13 @@ import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.Protocol;
-import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -278,28 +278,26 @@ public final class TuningSession {
             return setup.withFixed(RunOptions.EPSILON, epsilon);
         }
 
-        /** Builds every pool member (no training) and prices the tuning from their planned ledgers. */
+        /**
+         * Prices the tuning from every pool member's planned ledger, worked out from its settings and the data sizes
+         * (no run is built: no model, no noise stream).
+         */
         TuningCost cost(CandidateSetup setup) {
-            if (protocol.options().contains(RunOptions.NOISE)) {
-                // the runs built here never train: their noise source only has to exist (and not warn)
-                setup = setup.withFixed(RunOptions.NOISE, NoiseKind.SECURE);
-            }
             List<PrivacyLedger> planned = new ArrayList<>();
             List<NeighbouringRelation> relations = new ArrayList<>();
             for (CandidatePool.Entry e : pool.entries()) {
-                try (TrainingRun run = setup.build(e.values(), seed)) {
-                    planned.add(run.plannedLedger().orElseThrow(() -> new IllegalArgumentException(protocol.name()
-                            + " cannot be tuned privately: its privacy spend is not known before it runs, so the cost of a"
-                            + " candidate cannot be bounded in advance; tune it with --tuning-data public on data declared"
-                            + " public")));
-                    relations.add(run.ledger().orElseThrow().accounting().relation());
+                Optional<PlannedLedger> member;
+                try {
+                    member = setup.plannedLedger(e.values(), seed);
                 } catch (IllegalArgumentException ex) {
-                    if (ex.getMessage() != null && ex.getMessage().startsWith(protocol.name() + " cannot be tuned")) {
-                        throw ex;
-                    }
                     throw new IllegalArgumentException("pool configuration " + e.index() + " " + e.values() + " does not make a"
                             + " run: " + ex.getMessage() + "; narrow the search space", ex);
                 }
+                PlannedLedger p = member.orElseThrow(() -> new IllegalArgumentException(protocol.name() + " cannot be tuned"
+                        + " privately: its privacy spend is not known before it runs, so the cost of a candidate cannot be"
+                        + " bounded in advance; tune it with --tuning-data public on data declared public"));
+                planned.add(p.ledger());
+                relations.add(p.relation());
             }
             return TuningCost.of(planned, relations, score.event(), count, delta);
         }

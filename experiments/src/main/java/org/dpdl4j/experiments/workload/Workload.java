@@ -128,6 +128,11 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
             public ModelFootprint footprint() {
                 return Workload.this.footprint();
             }
+
+            @Override
+            public org.deeplearning4j.nn.conf.MultiLayerConfiguration configuration() {
+                return Workload.this.configuration(ModelOptions.defaults().withDataType(dataType));
+            }
         };
         TrainingSet set = labeled != null
                 ? new TrainingSet(train.features(), train.labels(), labeled.labels(), labeled.numClasses())

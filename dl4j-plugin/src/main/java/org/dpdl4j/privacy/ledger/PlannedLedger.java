@@ -1,0 +1,18 @@
+package org.dpdl4j.privacy.ledger;
+
+import java.util.Objects;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+
+/**
+ * What a run will spend, known before it is built: the ledger it will hold once its planned steps are taken, and the
+ * neighbouring relation that ledger is priced under (its guarantee is about datasets that differ so).
+ *
+ * @param ledger   the planned ledger, as the run's {@code plannedLedger()} gives it
+ * @param relation the relation of the run's accounting
+ */
+public record PlannedLedger(PrivacyLedger ledger, NeighbouringRelation relation) {
+    public PlannedLedger {
+        Objects.requireNonNull(ledger, "ledger");
+        Objects.requireNonNull(relation, "relation");
+    }
+}
