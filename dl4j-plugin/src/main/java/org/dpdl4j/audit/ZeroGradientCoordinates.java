@@ -83,8 +83,8 @@ public record ZeroGradientCoordinates(int[] coordinates, int features, long inpu
             throw new IllegalArgumentException(String.format(Locale.ROOT, "%,d Dirac canaries need as many parameters whose"
                             + " gradient is zero on every training example, and this network has %,d (%d of its %d input"
                             + " features are 0 on every example, times %d first-layer units); use at most %,d canaries, a"
-                            + " wider first layer, or data whose unused features are 0 (for MNIST, pixels scaled to"
-                            + " [0, 1]: standardised pixels are never 0)", m, coordinates.length, features, inputs, units,
+                            + " wider first layer, or data whose unused features are exactly 0 (a scaling that keeps 0"
+                            + " at 0)", m, coordinates.length, features, inputs, units,
                     coordinates.length));
         }
         return java.util.Arrays.copyOf(coordinates, m);

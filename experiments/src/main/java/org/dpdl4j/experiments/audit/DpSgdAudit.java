@@ -270,7 +270,7 @@ public final class DpSgdAudit {
             return ZeroGradientCoordinates.find(net, features).first(s.canaries());
         } catch (IllegalArgumentException e) {
             String hint = s.dataset().equals("mnist") && s.pixelScaling() != PixelScaling.UNIT_INTERVAL
-                    ? " (with --pixel-scaling unit the blank border pixels are 0)" : "";
+                    ? " (standardized pixels are never 0; with --pixel-scaling unit MNIST's blank border pixels are)" : "";
             throw new InvalidOptionException("--canaries", "--canary dirac: " + e.getMessage() + hint);
         }
     }
