@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpdl4j.audit.AuditResult;
+import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.experiments.audit.DpSgdAudit;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.options.InvalidOptionException;
@@ -82,11 +83,25 @@ public final class AuditCommand implements Callable<Integer> {
             description = "white-box: gradient canaries, each scored by the sum over all steps of the released"
                     + " gradient's inner product with it; white-box-centred: the same after subtracting the data's"
                     + " expected clipped gradient at each step (the adversary DP guards against may know the data;"
-                    + " stronger when the data's gradients are coherent, one pass over the data per step); black-box:"
+                    + " stronger when the data's gradients are coherent, one pass over the data per step);"
+                    + " white-box-lr: each canary's log-likelihood ratio of inclusion over every step, the most"
+                    + " powerful score when the data adds nothing to the canaries (use with --canary dirac); black-box:"
                     + " input canaries (held-out examples with a wrong label: test examples of mnist and a9a, the rows"
                     + " after --examples of covtype-20k, generated ones of synthetic), scored by the final model's"
                     + " confidence in their label (default ${DEFAULT-VALUE}).")
     String auditor;
+
+    @Option(names = "--canary", defaultValue = "random", paramLabel = "KIND",
+            description = "Kind of the white-box gradient canaries: random (random directions of norm C) or dirac (C e_j,"
+                    + " each on its own first-layer weight fed by an input feature that is 0 on every training example,"
+                    + " where the data's gradient is exactly 0; refused when there are fewer such weights than"
+                    + " canaries; default ${DEFAULT-VALUE}).")
+    String canary;
+
+    @Option(names = "--pixel-scaling", defaultValue = "standardized", paramLabel = "SCALING",
+            description = "mnist only: standardized ((p/255 - 0.1307) / 0.3081) or unit (p/255, which keeps blank pixels"
+                    + " at 0, as --canary dirac needs; default ${DEFAULT-VALUE}).")
+    String pixelScaling;
 
     @Option(converter = Converters.Probability.class, names = "--confidence", defaultValue = "0.95", paramLabel = "P",
             description = "Confidence of the lower bound (default ${DEFAULT-VALUE}).")
@@ -135,12 +150,20 @@ public final class AuditCommand implements Callable<Integer> {
             if (dataset.equalsIgnoreCase("synthetic") && data.dataDir != null) {
                 throw bad("--data-dir does not apply to --dataset synthetic, which is generated from --seed; drop it");
             }
+            if (!dataset.equalsIgnoreCase("mnist") && spec.commandLine().getParseResult().hasMatchedOption("--pixel-scaling")) {
+                throw bad("--pixel-scaling applies to --dataset mnist only; drop it");
+            }
+            PixelScaling scaling = switch (pixelScaling.toLowerCase(Locale.ROOT)) {
+                case "unit" -> PixelScaling.UNIT_INTERVAL;
+                case "standardized", "standardised" -> PixelScaling.STANDARDIZED;
+                default -> throw bad("--pixel-scaling: unknown value '" + pixelScaling + "'; use standardized or unit");
+            };
             if (epsilon == null) {
                 throw bad("--epsilon is required: the target epsilon of the audited run, e.g. --epsilon 8");
             }
             DpSgdAudit.Settings settings = new DpSgdAudit.Settings(dataset.toLowerCase(Locale.ROOT),
                     examples == null ? 0 : examples, hidden, epsilon, delta, clip, batchSize, epochs, learningRate,
-                    canaries, auditor.toLowerCase(Locale.ROOT), confidence, guesses, noise, seed,
+                    canaries, auditor.toLowerCase(Locale.ROOT), canary.toLowerCase(Locale.ROOT), scaling, confidence, guesses, noise, seed,
                     dataset.equalsIgnoreCase("synthetic") ? null : data.resolve(spec.commandLine()), out);
             new DpSgdAudit(settings).run(spec.commandLine().getParseResult().originalArgs(), console);
             return 0;
@@ -151,7 +174,8 @@ public final class AuditCommand implements Callable<Integer> {
 
     private int rescore(PrintWriter console) throws IOException {
         for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs",
-                "--batch-size", "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir")) {
+                "--batch-size", "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary",
+                "--pixel-scaling")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
                 throw bad(option + " does not apply with --rescore, which audits the scores of a finished run; drop it");
             }

@@ -64,7 +64,12 @@ class AuditCommandTest {
     @Test
     void badInputIsRefusedWithTheFix(@TempDir Path tmp) {
         String[][] cases = {
-                {"--auditor grey-box", "use one of white-box, white-box-centred, black-box"},
+                {"--auditor grey-box", "use one of white-box, white-box-centred, white-box-lr, black-box"},
+                {"--canary quartz", "use one of random, dirac"},
+                {"--auditor black-box --canary dirac", "use a white-box auditor"},
+                {"--pixel-scaling unit", "--pixel-scaling applies to --dataset mnist only"},
+                // Gaussian features are never 0: no weight is free of the data's gradient.
+                {"--canary dirac --auditor white-box-lr --canaries 10", "and this network has 0"},
                 {"--algo decor", "use --algo dp-sgd"},
                 {"--dataset cifar", "use one of synthetic, mnist, a9a, covtype-20k"},
                 {"--canaries 10 --guesses 11", "exceeds --canaries 10"},

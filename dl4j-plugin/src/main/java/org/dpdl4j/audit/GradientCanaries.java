@@ -1,6 +1,5 @@
 package org.dpdl4j.audit;
 
-import org.dpdl4j.optim.PlantedExamples;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -14,14 +13,14 @@ import java.util.random.RandomGenerator;
  * White-box gradient canaries for central DP-SGD: m random directions in parameter space, each scaled to a norm
  * (the clip C for a correct mechanism), and one coin per canary, drawn independently with probability 1/2, that says
  * whether the canary takes part in the run. An included canary is a training example whose clipped gradient is its
- * vector at every step: the trainer samples it with the data ({@link PlantedExamples}) and adds its vector to the
+ * vector at every step: the trainer samples it with the data ({@link org.dpdl4j.optim.PlantedExamples}) and adds its vector to the
  * clipped sum when it is sampled. Excluded canaries never touch the run.
  *
  * <p>The vectors are held as one [m, p] array (a step gathers the few sampled rows and adds their sum); the
  * directions come from a seed (they are public to the auditor; only the coins must be unpredictable to the
  * mechanism, and come from {@link SecureRandom} unless the caller gives a generator).
  */
-public final class GradientCanaries implements PlantedExamples {
+public final class GradientCanaries implements AuditCanaries {
     private final INDArray vectors;
     private final boolean[] coins;
     private final int[] includedRows;
@@ -93,12 +92,12 @@ public final class GradientCanaries implements PlantedExamples {
         clippedSum.addi(sum.reshape(clippedSum.shape()).castTo(clippedSum.dataType()));
     }
 
-    /** m, all canaries, included or not. */
+    @Override
     public int canaries() {
         return coins.length;
     }
 
-    /** The coins: whether each canary was included (a copy). */
+    @Override
     public boolean[] coins() {
         return coins.clone();
     }
@@ -108,9 +107,25 @@ public final class GradientCanaries implements PlantedExamples {
         return vectors;
     }
 
-    /** Each vector's L2 norm. */
+    @Override
     public double norm() {
         return norm;
+    }
+
+    @Override
+    public long parameters() {
+        return vectors.size(1);
+    }
+
+    @Override
+    public DataType dataType() {
+        return vectors.dataType();
+    }
+
+    /** One [m, p] x [p, 1] product: every canary's inner product at once. */
+    @Override
+    public INDArray innerProducts(INDArray column) {
+        return vectors.mmul(column);
     }
 
     @Override

@@ -9,20 +9,21 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * The white-box auditor of gradient canaries: it sees every step's privatised gradient (the noisy clipped sum divided
  * by the expected batch size, which is what DP-SGD releases; the updater's step is post-processing of it) and scores
- * each canary by the sum over the steps of the released gradient's inner product with the canary's vector. An
+ * each canary by the sum over the steps of the released gradient's inner product with the canary's vector (random
+ * directions, {@link GradientCanaries}, or coordinates, {@link DiracCanaries}). An
  * included canary adds |c|^2 / B to its own inner product whenever it is sampled; an excluded one sees only noise and
  * the data's gradients, so high scores point to inclusion. The data's share is the same for included and excluded
  * canaries but can be far larger than a canary's own in a small network; the auditor built with an
  * {@link ExpectedDataGradient} subtracts its expectation at every step.
  */
 public final class WhiteBoxAuditor implements StepObserver {
-    private final INDArray vectors;
+    private final AuditCanaries canaries;
     private final INDArray scores;
     private final ExpectedDataGradient reference;
     private long steps;
 
     /** An auditor of the given canaries, with every score 0. */
-    public WhiteBoxAuditor(GradientCanaries canaries) {
+    public WhiteBoxAuditor(AuditCanaries canaries) {
         this(canaries, null);
     }
 
@@ -33,8 +34,8 @@ public final class WhiteBoxAuditor implements StepObserver {
      *
      * @param reference null for the plain score
      */
-    public WhiteBoxAuditor(GradientCanaries canaries, ExpectedDataGradient reference) {
-        this.vectors = canaries.vectors();
+    public WhiteBoxAuditor(AuditCanaries canaries, ExpectedDataGradient reference) {
+        this.canaries = canaries;
         this.scores = Nd4j.zeros(DataType.DOUBLE, canaries.canaries(), 1);
         this.reference = reference;
     }
@@ -42,16 +43,15 @@ public final class WhiteBoxAuditor implements StepObserver {
     @Override
     public void onStep(StepTap tap) {
         INDArray g = tap.releasedGradient();
-        if (g.length() != vectors.size(1)) {
+        if (g.length() != canaries.parameters()) {
             throw new IllegalStateException("the released gradient has " + g.length() + " entries but the canaries have "
-                    + vectors.size(1) + ": draw the canaries for this network's number of parameters");
+                    + canaries.parameters() + ": draw the canaries for this network's number of parameters");
         }
-        // One [m, p] x [p, 1] product per step: every canary's inner product at once.
-        INDArray column = g.reshape(g.length(), 1).castTo(vectors.dataType());
+        INDArray column = g.reshape(g.length(), 1).castTo(canaries.dataType());
         if (reference != null) {
-            column = column.sub(reference.at(tap.parameters()).reshape(g.length(), 1).castTo(vectors.dataType()));
+            column = column.sub(reference.at(tap.parameters()).reshape(g.length(), 1).castTo(canaries.dataType()));
         }
-        INDArray dots = vectors.mmul(column);
+        INDArray dots = canaries.innerProducts(column);
         scores.addi(dots.castTo(DataType.DOUBLE));
         steps++;
     }

@@ -39,7 +39,7 @@ class GradientCanaryAuditTest {
     }
 
     /** Noise whose std is a fraction of what the mechanism claims: a deliberately broken mechanism. */
-    private record Scaled(NoiseSource inner, double factor) implements NoiseSource {
+    record Scaled(NoiseSource inner, double factor) implements NoiseSource {
         @Override
         public void addGaussian(INDArray target, double std) {
             inner.addGaussian(target, std * factor);

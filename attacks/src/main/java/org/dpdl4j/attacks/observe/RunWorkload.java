@@ -81,7 +81,7 @@ public record RunWorkload(LabeledData train, LabeledData test, int[] targets, Im
         return new ModelBuilder() {
             @Override
             public MultiLayerNetwork build(IUpdater updater, double weightDecay, long seed) {
-                MultiLayerNetwork net = new MultiLayerNetwork(configuration(ModelOptions.defaults().withSeed(seed)
+                MultiLayerNetwork net = new MultiLayerNetwork(RunWorkload.this.configuration(ModelOptions.defaults().withSeed(seed)
                         .withUpdater(updater).withWeightDecay(weightDecay).withDataType(DataType.FLOAT)));
                 net.init();
                 return net;
@@ -89,7 +89,12 @@ public record RunWorkload(LabeledData train, LabeledData test, int[] targets, Im
 
             @Override
             public ModelFootprint footprint() {
-                return ModelFootprint.of(configuration(ModelOptions.defaults().withDataType(DataType.FLOAT)));
+                return ModelFootprint.of(configuration());
+            }
+
+            @Override
+            public MultiLayerConfiguration configuration() {
+                return RunWorkload.this.configuration(ModelOptions.defaults().withDataType(DataType.FLOAT));
             }
         };
     }

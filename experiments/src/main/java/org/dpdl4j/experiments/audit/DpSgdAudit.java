@@ -11,12 +11,16 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.audit.AuditCanaries;
 import org.dpdl4j.audit.AuditResult;
+import org.dpdl4j.audit.DiracCanaries;
 import org.dpdl4j.audit.ExpectedDataGradient;
 import org.dpdl4j.audit.InputCanaries;
 import org.dpdl4j.audit.GradientCanaries;
 import org.dpdl4j.audit.GuessPlan;
+import org.dpdl4j.audit.LikelihoodRatioAuditor;
 import org.dpdl4j.audit.WhiteBoxAuditor;
+import org.dpdl4j.audit.ZeroGradientCoordinates;
 import org.dpdl4j.data.LabelEncoding;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.catalog.DataDirectory;
@@ -53,8 +57,16 @@ public final class DpSgdAudit {
     public static final String CENTRED = "white-box-centred";
     /** The auditor of input canaries, which sees the final model only. */
     public static final String BLACK_BOX = "black-box";
+    /** The white-box auditor that scores each canary by its log-likelihood ratio over every step. */
+    public static final String LIKELIHOOD_RATIO = "white-box-lr";
     /** Every auditor's name. */
-    public static final List<String> AUDITORS = List.of("white-box", CENTRED, BLACK_BOX);
+    public static final List<String> AUDITORS = List.of("white-box", CENTRED, LIKELIHOOD_RATIO, BLACK_BOX);
+    /** Gradient canaries in random directions. */
+    public static final String RANDOM = "random";
+    /** Gradient canaries on one zero-gradient coordinate each. */
+    public static final String DIRAC = "dirac";
+    /** The kinds of white-box gradient canaries. */
+    public static final List<String> CANARY_KINDS = List.of(RANDOM, DIRAC);
     /** Examples of the generated data set when {@code --examples} is not given. */
     static final int SYNTHETIC_EXAMPLES = 5000;
     /** Features of the generated data set. */
@@ -76,7 +88,11 @@ public final class DpSgdAudit {
      * @param auditor      white-box (the sum over steps of the released gradient's inner product with each canary) or
      *                     white-box-centred (the same after subtracting the data's expected clipped gradient at each
      *                     step, which the adversary DP protects against may know; one pass over the data per step) or
+     *                     white-box-lr (each canary's log-likelihood ratio of inclusion over every step) or
      *                     black-box (input canaries: held-out examples with a wrong label, scored by the final model)
+     * @param canaryKind   of the white-box canaries: random (random directions) or dirac (C e_j on a coordinate where
+     *                     every training example's gradient is zero)
+     * @param pixelScaling how MNIST's pixels become features (standardized; unit keeps the blank border pixels at 0)
      * @param confidence   of the lower bound
      * @param guessesIn    a fixed number of "in" guesses, or null for the default sweep
      * @param noise        secure (noise, sampling and coins from secure sources) or seeded (repeatable, not secure)
@@ -86,7 +102,7 @@ public final class DpSgdAudit {
      */
     public record Settings(String dataset, int examples, List<Integer> hidden, double epsilon, double delta, double clip,
                            int batchSize, double epochs, double learningRate, int canaries, String auditor,
-                           double confidence, Integer guessesIn, NoiseKind noise, long seed, DataDirectory data, Path out) {
+                           String canaryKind, PixelScaling pixelScaling, double confidence, Integer guessesIn, NoiseKind noise, long seed, DataDirectory data, Path out) {
     }
 
     /** What an audit run found: the accountant's epsilon of the run and the audit. */
@@ -115,6 +131,15 @@ public final class DpSgdAudit {
         if (!AUDITORS.contains(s.auditor())) {
             throw new InvalidOptionException("--auditor", "--auditor " + s.auditor() + ": unknown auditor; use one of "
                     + String.join(", ", AUDITORS));
+        }
+        if (!CANARY_KINDS.contains(s.canaryKind())) {
+            throw new InvalidOptionException("--canary", "--canary " + s.canaryKind() + ": unknown canary kind; use one of "
+                    + String.join(", ", CANARY_KINDS));
+        }
+        if (s.auditor().equals(BLACK_BOX) && s.canaryKind().equals(DIRAC)) {
+            throw new InvalidOptionException("--canary", "--canary dirac plants gradient canaries, which the black-box"
+                    + " auditor does not see (its canaries are mislabelled examples); use a white-box auditor or drop"
+                    + " --canary");
         }
         if (!DATASETS.contains(s.dataset())) {
             throw new InvalidOptionException("--dataset", "--dataset: unknown data set '" + s.dataset() + "'; use one of "
@@ -146,7 +171,7 @@ public final class DpSgdAudit {
         net.init();
         boolean seeded = s.noise() == NoiseKind.SEEDED;
         RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
-        GradientCanaries canaries = null;
+        AuditCanaries canaries = null;
         InputCanaries inputs = null;
         INDArray trainX = x;
         INDArray trainY = y;
@@ -156,6 +181,8 @@ public final class DpSgdAudit {
                     loaded.pool().labelMatrix(LabelEncoding.ONE_HOT), new SplittableRandom(s.seed() + 5), coins);
             trainX = inputs.withIncludedFeatures(x);
             trainY = inputs.withIncludedLabels(y);
+        } else if (s.canaryKind().equals(DIRAC)) {
+            canaries = DiracCanaries.on(zeroGradientCoordinates(net, x), net.numParams(), s.clip(), DataType.FLOAT, coins);
         } else {
             refuseOversizedCanaries(net.numParams());
             canaries = GradientCanaries.draw(s.canaries(), net.numParams(), s.clip(), DataType.FLOAT, s.seed() + 2, coins);
@@ -179,7 +206,9 @@ public final class DpSgdAudit {
         if (s.dataset().equals("synthetic")) {
             seeds.put("data", s.seed() + 1);
         }
-        seeds.put(blackBox ? "canary_labels" : "canary_directions", s.seed() + (blackBox ? 5 : 2));
+        if (blackBox || s.canaryKind().equals(RANDOM)) {
+            seeds.put(blackBox ? "canary_labels" : "canary_directions", s.seed() + (blackBox ? 5 : 2));
+        }
         if (seeded) {
             seeds.put("coins", s.seed() + 3);
             seeds.put("sampling", s.seed() + 4);
@@ -190,8 +219,12 @@ public final class DpSgdAudit {
         double z;
         double q;
         WhiteBoxAuditor auditor = null;
+        LikelihoodRatioAuditor ratio = null;
         try (PrivateTrainer trainer = builder.build()) {
-            if (!blackBox) {
+            if (s.auditor().equals(LIKELIHOOD_RATIO)) {
+                ratio = new LikelihoodRatioAuditor(canaries, trainer.sampler().samplingRate());
+                trainer.addObserver(ratio);
+            } else if (!blackBox) {
                 auditor = s.auditor().equals(CENTRED) ? new WhiteBoxAuditor(canaries, new ExpectedDataGradient(net, x, y,
                         s.clip(), trainer.sampler().samplingRate(), trainer.sampler().expectedBatchSize()))
                         : new WhiteBoxAuditor(canaries);
@@ -200,7 +233,8 @@ public final class DpSgdAudit {
             console.printf(Locale.ROOT, "Auditing DP-SGD on %s (%d examples + %d included canaries of %d, %s), %s"
                             + " noise: target epsilon %s at delta %s, z = %.4f, q = %.5f, %d steps%n", s.dataset(),
                     data.size(), blackBox ? inputs.count() : canaries.count(), s.canaries(),
-                    blackBox ? "mislabelled held-out examples" : "gradients of norm C", s.noise().cliName(), s.epsilon(),
+                    blackBox ? "mislabelled held-out examples" : s.canaryKind().equals(DIRAC)
+                            ? "C e_j on zero-gradient coordinates" : "gradients of norm C", s.noise().cliName(), s.epsilon(),
                     s.delta(), trainer.noiseMultiplier(), trainer.sampler().samplingRate(), trainer.plannedSteps());
             run.writeConfig(config(data, trainer), Provenance.capture(seeds, arguments));
             trainer.fit();
@@ -211,7 +245,7 @@ public final class DpSgdAudit {
         }
         double accuracy = accuracy(net, x, data.labels());
         GuessPlan plan = s.guessesIn() == null ? GuessPlan.sweep(s.canaries()) : GuessPlan.fixed(s.guessesIn(), 0);
-        double[] scores = blackBox ? inputs.scores(net) : auditor.scores();
+        double[] scores = blackBox ? inputs.scores(net) : ratio != null ? ratio.scores() : auditor.scores();
         boolean[] coinsDrawn = blackBox ? inputs.coins() : canaries.coins();
         AuditResult audit = AuditResult.of(scores, coinsDrawn, plan, s.delta(), s.confidence());
         run.writeText("canaries.csv", new CanaryFile(coinsDrawn, scores).text());
@@ -225,6 +259,20 @@ public final class DpSgdAudit {
         console.printf(Locale.ROOT, "epsilon=%.6f%n", epsilon);
         console.flush();
         return new Outcome(epsilon, audit, run.path());
+    }
+
+    /**
+     * The first m of the network's coordinates where every training example's gradient is zero, or the refusal that
+     * says how many there are.
+     */
+    private int[] zeroGradientCoordinates(MultiLayerNetwork net, INDArray features) {
+        try {
+            return ZeroGradientCoordinates.find(net, features).first(s.canaries());
+        } catch (IllegalArgumentException e) {
+            String hint = s.dataset().equals("mnist") && s.pixelScaling() != PixelScaling.UNIT_INTERVAL
+                    ? " (standardized pixels are never 0; with --pixel-scaling unit MNIST's blank border pixels are)" : "";
+            throw new InvalidOptionException("--canaries", "--canary dirac: " + e.getMessage() + hint);
+        }
     }
 
     /**
@@ -277,7 +325,7 @@ public final class DpSgdAudit {
         LabeledData test = null;
         switch (s.dataset()) {
             case "mnist" -> {
-                org.dpdl4j.data.TrainTest tt = Datasets.mnist(s.data(), PixelScaling.STANDARDIZED);
+                org.dpdl4j.data.TrainTest tt = Datasets.mnist(s.data(), s.pixelScaling());
                 train = tt.train();
                 test = tt.test();
             }
@@ -361,6 +409,12 @@ public final class DpSgdAudit {
         c.put("learning_rate", s.learningRate());
         c.put("canaries", s.canaries());
         c.put("canary_norm", s.clip());
+        if (!s.auditor().equals(BLACK_BOX)) {
+            c.put("canary_kind", s.canaryKind());
+        }
+        if (s.dataset().equals("mnist")) {
+            c.put("pixel_scaling", s.pixelScaling().name().toLowerCase(Locale.ROOT));
+        }
         c.put("auditor", s.auditor());
         c.put("confidence", s.confidence());
         c.put("guesses_in", s.guessesIn() == null ? "sweep" : s.guessesIn());
@@ -415,7 +469,8 @@ public final class DpSgdAudit {
                         """, s.dataset(), s.delta(), epsilon, 100 * a.confidence(), a.epsilonLower(), a.guesses().correct(),
                 a.guesses().guesses(), a.guesses().kPlus(), a.guesses().kMinus(), a.canaries(), a.included(),
                 s.auditor().equals(BLACK_BOX) ? "mislabelled held-out examples, scored by the final model"
-                        : "gradients of norm C = " + s.clip() + ", scored by " + s.auditor(),
+                        : (s.canaryKind().equals(DIRAC) ? "Dirac gradients C e_j on zero-gradient coordinates, C = "
+                        : "gradients of norm C = ") + s.clip() + ", scored by " + s.auditor(),
                 a.auc(), a.tprAtFpr1pct(), a.tprAtFpr01pct(), examples, steps, q, z, s.noise().cliName(), accuracy,
                 a.plan().describe());
     }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.util.ModelSerializer;
+import org.dpdl4j.attacks.observe.PartitionSchemes;
 import org.dpdl4j.data.catalog.CanonicalCheckResult;
 import org.dpdl4j.data.catalog.CanonicalDataCheck;
 import org.dpdl4j.data.catalog.DataDirectory;
@@ -24,7 +25,6 @@ import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.workload.Evaluation;
-import org.dpdl4j.experiments.workload.Partitioners;
 import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
@@ -97,7 +97,7 @@ public final class TrainingSession {
         if (!Workloads.isGenerated(dataset)) {
             checkCanonical(dataDir, dataset);
         }
-        settings.get(RunOptions.PARTITION).ifPresent(Partitioners::of);   // a bad scheme is refused before any work
+        settings.get(RunOptions.PARTITION).ifPresent(PartitionSchemes::of);   // a bad scheme is refused before any work
         Optional<RunCheckpoint.Saved> saved = settings.get(SessionOptions.RESUME).map(TrainingSession::readCheckpoint);
         if (saved.isEmpty() && settings.has(SessionOptions.CONTINUE_WITH_NEW_SETTINGS)) {
             throw SessionOptions.CONTINUE_WITH_NEW_SETTINGS.invalid("--continue-with-new-settings has no effect without"

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.attacks.observe.PartitionSchemes;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.RegressionData;
 import org.dpdl4j.data.LabelEncoding;
@@ -137,7 +138,7 @@ public record Workload(String name, Split train, Split test, LabeledData labeled
         TrainingSet set = labeled != null
                 ? new TrainingSet(train.features(), train.labels(), labeled.labels(), labeled.numClasses())
                 : new TrainingSet(train.features(), train.labels(), null, 0);
-        return new RunInputs(builder, set, Partitioners::of, users(), personal == null ? null : personal.similarity());
+        return new RunInputs(builder, set, PartitionSchemes::of, users(), personal == null ? null : personal.similarity());
     }
 
     /** The synthetic tasks' users (each user's local problem), or null. */

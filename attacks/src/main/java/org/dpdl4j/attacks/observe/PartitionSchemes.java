@@ -1,13 +1,19 @@
-package org.dpdl4j.experiments.workload;
+package org.dpdl4j.attacks.observe;
 
 import org.dpdl4j.data.partition.Partition;
 import org.dpdl4j.data.partition.Partitioner;
 import org.dpdl4j.runtime.PartySplit;
+import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.options.RunOptions;
 
-/** The data loaders' partitioners (iid, dirichlet:ALPHA, shards:S) as the library's {@link PartySplit}. */
-public final class Partitioners {
-    private Partitioners() {
+/**
+ * The data loaders' partitioners (iid, dirichlet:ALPHA, shards:S) as the library's {@link PartySplit}: what
+ * {@code --partition} names, for every caller that builds a run's {@link RunInputs}: the attack campaign's tapped
+ * runs and the training session. It lives in the lowest module that knows both the data loaders and the core (the
+ * core does not read data sets).
+ */
+public final class PartitionSchemes {
+    private PartitionSchemes() {
     }
 
     /**
