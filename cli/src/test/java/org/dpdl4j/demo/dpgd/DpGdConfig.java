@@ -14,9 +14,8 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import java.util.List;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.LedgerEntry;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -40,6 +39,8 @@ import org.dpdl4j.runtime.options.RunSettings;
  */
 record DpGdConfig(long rounds, double learningRate, double clip, double noiseMultiplier, int batchSize, double delta,
                   double budget, NoiseKind noise, long seed) {
+    /** Adding or removing one example moves a step's clipped sum by at most C. */
+    private static final NeighbouringRelation RELATION = NeighbouringRelation.ADD_OR_REMOVE_ONE;
 
     /**
      * Reads and checks the settings.
@@ -90,12 +91,11 @@ record DpGdConfig(long rounds, double learningRate, double clip, double noiseMul
     }
 
     /** The ledger after the planned steps: T times the step's mechanism, charged to every example (conservative). */
-    PrivacyLedger plannedLedger() {
-        return new PrivacyLedger(List.of(new LedgerEntry(step(), rounds, LedgerEntry.ALL_PARTIES, mechanism(),
-                noise.isSecure(), 0)));
+    PlannedLedger plannedLedger() {
+        return new PlannedLedger(PrivacyLedger.plannedRepetition(step(), mechanism(), rounds, noise.isSecure()), RELATION);
     }
 
     private static LedgerAccounting accounting() {
-        return LedgerAccounting.standard(NeighbouringRelation.ADD_OR_REMOVE_ONE);
+        return LedgerAccounting.standard(RELATION);
     }
 }

@@ -13,7 +13,7 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.List;
 import java.util.Optional;
-import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.ObserverDeclaration;
@@ -90,7 +90,8 @@ public final class DpGdProtocol implements Protocol {
     }
 
     /** T steps of the config's mechanism, from the settings and the size of the training set: nothing is built. */
-    public Optional<PrivacyLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
         return Optional.of(DpGdConfig.of(s, inputs.train().size()).plannedLedger());
     }
 }

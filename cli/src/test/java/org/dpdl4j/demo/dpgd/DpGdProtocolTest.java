@@ -125,4 +125,21 @@ class DpGdProtocolTest {
         assertTrue(rows.size() > 1 && rows.stream().skip(1).allMatch(l -> l.contains("dp-gd") && l.contains("gradient")),
                 String.join("\n", rows));
     }
+
+    @Test
+    void privateTuningPricesItsCandidatesFromTheirSettings(@TempDir Path tmp) throws Exception {
+        Path space = tmp.resolve("space.json");
+        Files.writeString(space, "{\"lr\": {\"log\": [0.1, 1]}, \"batch-size\": {\"log-integer\": [20, 200]}}");
+        Path out = tmp.resolve("t");
+        CommandRun r = CommandRun.of("tune", "--algo", "dp-gd", "--dataset", "a9a", "--data-dir",
+                CommandRun.realDataDir("tuning dp-gd on a9a"), "--space", space.toString(),
+                "--rounds", "20", "--clip", "1", "--pool", "4", "--candidates", "geometric:2", "--epsilon-total", "4",
+                "--noise", "seeded", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(r.out().contains("Tuning dp-gd: pool of 4 configurations"), r.out());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        double eps = Double.parseDouble(privacy.replaceAll("(?s).*tuning included: epsilon = ([0-9.]+).*", "$1"));
+        assertTrue(eps <= 4.0, privacy);
+        assertTrue(Files.readString(out.resolve("best.json")).contains("dpdl4j train --algo dp-gd"));
+    }
 }

@@ -140,7 +140,7 @@ final class DpGdRun extends AbstractTrainingRun implements DistributableRun, Obs
 
     @Override
     public java.util.Optional<PrivacyLedger> plannedLedger() {
-        return java.util.Optional.of(config.plannedLedger());
+        return java.util.Optional.of(config.plannedLedger().ledger());
     }
 
     @Override
