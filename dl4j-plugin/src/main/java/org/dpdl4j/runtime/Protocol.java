@@ -28,6 +28,16 @@ public interface Protocol {
     boolean isPrivate();
 
     /**
+     * Whether its parties compute independently within a step and exchange only the protocol's messages, so that an
+     * engine other than {@code local} may split them into blocks that run elsewhere: then every run it creates is an
+     * {@link org.dpdl4j.runtime.engine.DistributableRun} (checked when a run is placed). Engines read this declaration
+     * to say which protocols they run.
+     */
+    default boolean splitsIntoBlocks() {
+        return false;
+    }
+
+    /**
      * Whether its analysis assumes a convex loss, so that a caller choosing a default model picks a convex one
      * (softmax or logistic regression) rather than an MLP.
      */

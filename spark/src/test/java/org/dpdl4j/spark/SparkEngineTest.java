@@ -38,6 +38,11 @@ class SparkEngineTest {
         RunSettings settings = RunSettings.empty().withText(EngineOptions.ENGINE, "spark");
         InvalidOptionException e = assertThrows(InvalidOptionException.class, () -> RunEngines.place(new CentralRun(), settings));
         assertTrue(e.getMessage().contains("central-toy runs on --engine local only"), e.getMessage());
+        // The protocols it does run are the registry's declarations, not a list kept here.
+        java.util.List<String> splitting = RunEngines.splitting(org.dpdl4j.runtime.ProtocolRegistry.standard());
+        assertEquals(java.util.List.of("dsgd", "decor", "ldp", "cdp", "mu2-sgd", "mu2-untrusted", "mu2-trusted",
+                "fedavg", "dp-fedavg-local", "dp-fedavg-central", "gopa"), splitting);
+        assertTrue(e.getMessage().contains(String.join(", ", splitting)), e.getMessage());
     }
 
     @Test

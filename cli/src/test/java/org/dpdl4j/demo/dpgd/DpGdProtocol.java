@@ -1,7 +1,9 @@
 package org.dpdl4j.demo.dpgd;
 
+import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
 import static org.dpdl4j.runtime.options.RunOptions.CLIP;
 import static org.dpdl4j.runtime.options.RunOptions.DELTA;
+import static org.dpdl4j.runtime.options.RunOptions.EPSILON;
 import static org.dpdl4j.runtime.options.RunOptions.EPSILON_BUDGET;
 import static org.dpdl4j.runtime.options.RunOptions.LEARNING_RATE;
 import static org.dpdl4j.runtime.options.RunOptions.NOISE;
@@ -10,13 +12,11 @@ import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
 import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.List;
-import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
-import org.dpdl4j.privacy.ledger.RunLedger;
-import org.dpdl4j.privacy.noise.NoiseKind;
+import java.util.Optional;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ModelFootprint;
+import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
@@ -25,11 +25,18 @@ import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /**
- * {@code dp-gd}: full-batch gradient descent with per-example clipping and Gaussian noise of a given multiplier,
- * accounted by the library's standard ledger (one Gaussian mechanism per step, add-or-remove-one). A protocol
- * written outside the library, to show that a new protocol is one package and one registry line.
+ * {@code dp-gd}: gradient descent with per-example clipping and Gaussian noise, on the whole training set or on
+ * batches in a fixed cyclic order, its noise given as a multiplier or calibrated to a target epsilon, accounted by the
+ * library's standard ledger (one Gaussian mechanism per step, add-or-remove-one). A protocol written outside the
+ * library, to show that a new protocol is one package and one registry line: it declares an observer to attack it
+ * through, splits into blocks on an engine of blocks, and prices a run from its settings ({@link DpGdConfig}).
  */
 public final class DpGdProtocol implements Protocol {
+    /** Whoever receives each step's noisy gradient sum: a parameter server, or an eavesdropper on it. */
+    static final ObserverDeclaration GRADIENT = new ObserverDeclaration("gradient",
+            "the model of each step and the noisy sum of its batch's clipped gradients",
+            "knows the model, C, z and the batch (all public), not the clip factor of an example");
+
     @Override
     public String name() {
         return DpGdRun.PROTOCOL;
@@ -42,7 +49,7 @@ public final class DpGdProtocol implements Protocol {
 
     @Override
     public String summary() {
-        return "full-batch DP gradient descent (a protocol registered from outside the library)";
+        return "DP gradient descent on cyclic batches (a protocol registered from outside the library)";
     }
 
     @Override
@@ -50,9 +57,20 @@ public final class DpGdProtocol implements Protocol {
         return true;
     }
 
+    /** Its examples' clipped gradients are summed independently, so an engine of blocks may split them. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
+    @Override
+    public List<ObserverDeclaration> observers() {
+        return List.of(GRADIENT);
+    }
+
     @Override
     public List<RunOption<?>> options() {
-        return List.of(SEED, ROUNDS, LEARNING_RATE, CLIP, NOISE_MULTIPLIER, DELTA, EPSILON_BUDGET, NOISE);
+        return List.of(SEED, ROUNDS, LEARNING_RATE, BATCH_SIZE, CLIP, EPSILON, NOISE_MULTIPLIER, DELTA, EPSILON_BUDGET, NOISE);
     }
 
     /** One model and its gradient, and the whole training set's activations and errors in every step. */
@@ -67,15 +85,13 @@ public final class DpGdProtocol implements Protocol {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
-        long seed = s.get(SEED, 1L);
-        double budget = s.get(EPSILON_BUDGET, Double.POSITIVE_INFINITY);
-        double delta = s.get(DELTA, 1e-5);
-        NoiseKind noise = s.get(NOISE, NoiseKind.SECURE);
-        RunLedger ledger = new RunLedger(LedgerAccounting.standard(NeighbouringRelation.ADD_OR_REMOVE_ONE),
-                Double.isInfinite(budget) ? PrivacyBudget.unlimited(delta) : new PrivacyBudget(budget, delta), noise.isSecure());
-        return new DpGdRun(inputs.model().build(new Sgd(1.0), 0.0, seed), inputs.train(),
-                s.require(ROUNDS, "dp-gd needs --rounds"), s.require(LEARNING_RATE, "dp-gd needs --lr"),
-                s.require(CLIP, "dp-gd needs --clip"), s.require(NOISE_MULTIPLIER, "dp-gd needs --noise-multiplier"), noise,
-                seed, ledger, s);
+        DpGdConfig config = DpGdConfig.of(s, inputs.train().size());
+        return new DpGdRun(inputs.model().build(new Sgd(1.0), 0.0, config.seed()), inputs.train(), config, s);
+    }
+
+    /** T steps of the config's mechanism, from the settings and the size of the training set: nothing is built. */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        return Optional.of(DpGdConfig.of(s, inputs.train().size()).plannedLedger());
     }
 }

@@ -32,7 +32,7 @@ class DpGdProtocolTest {
     void aRegisteredProtocolIsListedTrainedAndAccountedByTheCommandLine(@TempDir Path tmp) throws Exception {
         assertTrue(ProtocolRegistry.standard().contains("dp-gd"));
         CommandRun help = CommandRun.of("train", "--help");
-        assertTrue(help.out().contains("dp-gd") && help.out().contains("full-batch DP gradient descent"),
+        assertTrue(help.out().contains("dp-gd") && help.out().contains("DP gradient descent on cyclic batches"),
                 help.out());
         CommandRun foreign = CommandRun.of(with("--epochs", "3"));
         assertEquals(2, foreign.exitCode());
@@ -76,5 +76,70 @@ class DpGdProtocolTest {
         assertEquals(metrics.column("optimality_gap").get(3), after.column("optimality_gap").get(after.size() - 1),
                 "bit for bit the uninterrupted run's model");
         assertEquals(metrics.column("epsilon").get(3), after.column("epsilon").get(after.size() - 1));
+    }
+
+    @Test
+    void itDeclaresThatItSplitsIntoBlocksAndRunsOnSparkAsInOneProcess(@TempDir Path tmp) throws Exception {
+        assertTrue(org.dpdl4j.runtime.engine.RunEngines.splitting(ProtocolRegistry.standard()).contains("dp-gd"));
+        Path local = tmp.resolve("local");
+        Path spark = tmp.resolve("spark");
+        CommandRun a = CommandRun.of(with("--out", local.toString()));
+        assertEquals(0, a.exitCode(), a.both());
+        CommandRun b = CommandRun.of(with("--out", spark.toString(), "--engine", "spark", "--master", "local[2]", "--blocks", "3"));
+        assertEquals(0, b.exitCode(), b.both());
+        assertTrue(Files.readString(spark.resolve("config.json")).contains("\"engine\" : \"spark local[2]"));
+        CsvTable x = CsvTable.read(local.resolve("metrics.csv"));
+        CsvTable y = CsvTable.read(spark.resolve("metrics.csv"));
+        // The same ledger and the same noise draws; the blocks' sums round differently from one sum over every row.
+        assertEquals(x.column("epsilon"), y.column("epsilon"));
+        double[] gx = x.doubles("optimality_gap");
+        double[] gy = y.doubles("optimality_gap");
+        for (int k = 0; k < gx.length; k++) {
+            assertEquals(gx[k], gy[k], 1e-4 * Math.max(1, Math.abs(gx[k])), "row " + k);
+        }
+        assertEquals(Files.readString(local.resolve("privacy.txt")), Files.readString(spark.resolve("privacy.txt")));
+    }
+
+    @Test
+    void itCalibratesToATargetEpsilonAndPricesARunFromItsSettingsAlone(@TempDir Path tmp) throws Exception {
+        String[] run = {"train", "--algo", "dp-gd", "--dataset", "synthetic-lsq", "--rounds", "40", "--lr", "0.5", "--clip", "1",
+                "--epsilon", "3", "--batch-size", "50", "--noise", "seeded", "--eval-every", "20", "--out", tmp.resolve("e").toString()};
+        CommandRun r = CommandRun.of(run);
+        assertEquals(0, r.exitCode(), r.both());
+        double[] eps = CsvTable.read(tmp.resolve("e").resolve("metrics.csv")).doubles("epsilon");
+        double last = eps[eps.length - 1];
+        assertTrue(last <= 3 && last > 3 * (1 - 1e-6), "the planned steps reach the target from below: " + last);
+    }
+
+    @Test
+    void theAttackReportAttacksItThroughItsDeclaredObserver(@TempDir Path tmp) throws Exception {
+        assertTrue(org.dpdl4j.experiments.campaign.CampaignProtocols.names().contains("dp-gd"));
+        Path out = tmp.resolve("report");
+        CommandRun r = CommandRun.of("attack", "report", "--images", "2", "--protocols", "dp-gd", "--epsilons", "8",
+                "--attack-round", "0", "--idlg-iterations", "3", "--baselines", "2", "--data-dir",
+                CommandRun.realDataDir("the attack report on dp-gd"), "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(r.out().contains("dp-gd at epsilon 8: 2 cases"), r.out());
+        assertTrue(r.out().contains("dp-gd / gradient at epsilon 8"), r.out());
+        java.util.List<String> rows = Files.readAllLines(out.resolve("results.csv"));
+        assertTrue(rows.size() > 1 && rows.stream().skip(1).allMatch(l -> l.contains("dp-gd") && l.contains("gradient")),
+                String.join("\n", rows));
+    }
+
+    @Test
+    void privateTuningPricesItsCandidatesFromTheirSettings(@TempDir Path tmp) throws Exception {
+        Path space = tmp.resolve("space.json");
+        Files.writeString(space, "{\"lr\": {\"log\": [0.1, 1]}, \"batch-size\": {\"log-integer\": [20, 200]}}");
+        Path out = tmp.resolve("t");
+        CommandRun r = CommandRun.of("tune", "--algo", "dp-gd", "--dataset", "a9a", "--data-dir",
+                CommandRun.realDataDir("tuning dp-gd on a9a"), "--space", space.toString(),
+                "--rounds", "20", "--clip", "1", "--pool", "4", "--candidates", "geometric:2", "--epsilon-total", "4",
+                "--noise", "seeded", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(r.out().contains("Tuning dp-gd: pool of 4 configurations"), r.out());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        double eps = Double.parseDouble(privacy.replaceAll("(?s).*tuning included: epsilon = ([0-9.]+).*", "$1"));
+        assertTrue(eps <= 4.0, privacy);
+        assertTrue(Files.readString(out.resolve("best.json")).contains("dpdl4j train --algo dp-gd"));
     }
 }

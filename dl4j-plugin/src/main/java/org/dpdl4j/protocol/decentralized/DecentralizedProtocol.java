@@ -96,6 +96,12 @@ public final class DecentralizedProtocol implements Protocol {
         return algorithm.isPrivate();
     }
 
+    /** Its parties compute a round independently; {@code --engine spark} splits them into blocks. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
     /** The positions of the gossip protocols (spec table 8.5): what each algorithm's guarantee is stated against. */
     @Override
     public List<ObserverDeclaration> observers() {

@@ -91,6 +91,12 @@ public final class FedAvgProtocol implements Protocol {
         return variant.isPrivate();
     }
 
+    /** Its parties compute a round independently; {@code --engine spark} splits them into blocks. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
     /** Who sees the clients' updates or the global models, per variant. */
     @Override
     public List<ObserverDeclaration> observers() {

@@ -84,6 +84,12 @@ public final class Mu2Protocol implements Protocol {
         return trust != null;
     }
 
+    /** Its parties compute a round independently; {@code --engine spark} splits them into blocks. */
+    @Override
+    public boolean splitsIntoBlocks() {
+        return true;
+    }
+
     /** The server unless it is trusted, and another machine unless the server is untrusted. */
     @Override
     public List<ObserverDeclaration> observers() {

@@ -19,7 +19,8 @@ public final class EngineOptions {
     public static final RunOption<String> ENGINE = RunOption.of("engine", "ENGINE",
             ValueType.checked("local or the name of an installed engine, e.g. spark", RunEngines::checkName), FREE,
             "Where the rounds run: local (default; one process, the parties as rows of one tensor) or spark (the parties"
-                    + " split into blocks over a Spark cluster; the decentralized and federated protocols).");
+                    + " split into blocks over a Spark cluster; the protocols that declare it, such as the decentralized and"
+                    + " federated ones).");
     public static final RunOption<String> DEVICE = RunOption.of("device", "DEVICE",
             ValueType.checked("auto, cpu or cuda", text -> ComputeDevice.parse(text).label()), FREE,
             "Where dp-sgd clips per example: auto (default: dpdl4j's CUDA engine when a usable GPU and the CUDA 13 libraries"

@@ -8,6 +8,8 @@ import java.util.ServiceLoader;
 import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DeviceRun;
 import org.dpdl4j.optim.DeviceUnavailableException;
+import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ProtocolRegistry;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.dpdl4j.runtime.options.RunOption;
@@ -110,9 +112,16 @@ public final class RunEngines {
         if (name.equals(LOCAL)) {
             return run;
         }
+        ProtocolRegistry registry = ProtocolRegistry.standard();
+        boolean registered = registry.contains(run.protocol());
+        boolean declared = registered ? registry.get(run.protocol()).splitsIntoBlocks() : run instanceof DistributableRun;
+        if (!declared) {
+            throw EngineOptions.ENGINE.invalid("--engine " + name + " runs the protocols whose parties split into blocks ("
+                    + String.join(", ", splitting(registry)) + "); " + run.protocol() + " runs on --engine local only");
+        }
         if (!(run instanceof DistributableRun distributable)) {
-            throw EngineOptions.ENGINE.invalid("--engine " + name + " runs the decentralized and federated protocols, whose"
-                    + " parties can be split into blocks; " + run.protocol() + " runs on --engine local only");
+            throw new IllegalStateException("protocol " + run.protocol() + " declares that it splits into blocks, but its run ("
+                    + run.getClass().getName() + ") is not a DistributableRun: implement it, or drop the declaration");
         }
         BlockEngine engine = connect(settings, "dpdl4j " + run.protocol()).orElseThrow();
         try {
@@ -145,6 +154,11 @@ public final class RunEngines {
             throw EngineOptions.DEVICE.invalid("--device " + device.label() + " moves the per-example clipping of dp-sgd;"
                     + " " + run.protocol() + " runs on the CPU: drop --device");
         }
+    }
+
+    /** The registered protocols that declare their parties split into blocks, in registration order. */
+    public static List<String> splitting(ProtocolRegistry registry) {
+        return registry.all().stream().filter(Protocol::splitsIntoBlocks).map(Protocol::name).toList();
     }
 
     /** How a run's rounds are computed, for its configuration: {@code local}, or the engine's description. */
