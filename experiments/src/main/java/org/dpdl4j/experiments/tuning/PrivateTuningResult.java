@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.tuning;
 
+import org.dpdl4j.tuning.TuningCost;
 import java.util.List;
 import java.util.Optional;
 import org.deeplearning4j.nn.api.Model;

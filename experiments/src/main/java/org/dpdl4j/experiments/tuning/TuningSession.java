@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.tuning;
 
+import org.dpdl4j.tuning.TuningCost;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;

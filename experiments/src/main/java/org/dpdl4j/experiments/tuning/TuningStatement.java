@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.tuning;
 
+import org.dpdl4j.tuning.TuningCost;
 import java.util.Locale;
 import org.dpdl4j.privacy.ledger.LedgerStatement;
 import org.dpdl4j.privacy.ledger.RunLedger;

@@ -1,4 +1,4 @@
-package org.dpdl4j.experiments.tuning;
+package org.dpdl4j.tuning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,7 +14,6 @@ import org.dpdl4j.privacy.accounting.RepeatAndSelect;
 import org.dpdl4j.privacy.accounting.SelfComposedEvent;
 import org.dpdl4j.privacy.ledger.LedgerEntry;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
-import org.dpdl4j.tuning.CandidateCount;
 import org.junit.jupiter.api.Test;
 
 class TuningCostTest {

@@ -1,4 +1,4 @@
-package org.dpdl4j.experiments.tuning;
+package org.dpdl4j.tuning;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,6 @@ import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
-import org.dpdl4j.tuning.CandidateCount;
 
 /**
  * The privacy cost of a private tuning, known before any candidate trains. One candidate is "train a configuration
