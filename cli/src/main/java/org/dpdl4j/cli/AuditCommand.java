@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpdl4j.audit.AuditResult;
 import org.dpdl4j.data.mnist.PixelScaling;
+import org.dpdl4j.experiments.audit.AuditCollection;
 import org.dpdl4j.experiments.audit.DpSgdAudit;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.options.InvalidOptionException;
@@ -127,6 +128,11 @@ public final class AuditCommand implements Callable<Integer> {
                     + " without training; writes nothing.")
     Path rescore;
 
+    @Option(names = "--summarize", paramLabel = "DIR",
+            description = "Collect the audits in DIR's sub-folders: DIR/audits.csv and DIR/epsilon-lower.png (each"
+                    + " audit's lower bound against its claimed epsilon, with the diagonal); trains nothing.")
+    Path summarize;
+
     @Mixin
     DataDirOption data;
 
@@ -144,8 +150,14 @@ public final class AuditCommand implements Callable<Integer> {
             throw bad("--algo " + algo + ": only central DP-SGD is audited; use --algo dp-sgd");
         }
         try {
+            if (rescore != null && summarize != null) {
+                throw bad("--rescore and --summarize: give one");
+            }
             if (rescore != null) {
                 return rescore(console);
+            }
+            if (summarize != null) {
+                return summarize(console);
             }
             if (dataset.equalsIgnoreCase("synthetic") && data.dataDir != null) {
                 throw bad("--data-dir does not apply to --dataset synthetic, which is generated from --seed; drop it");
@@ -170,6 +182,29 @@ public final class AuditCommand implements Callable<Integer> {
         } catch (InvalidOptionException e) {
             throw bad(e.getMessage());
         }
+    }
+
+    private int summarize(PrintWriter console) throws IOException {
+        for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs", "--batch-size",
+                "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary", "--pixel-scaling",
+                "--delta", "--confidence", "--guesses", "--auditor")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw bad(option + " does not apply with --summarize, which collects finished audits; drop it");
+            }
+        }
+        List<AuditCollection.Row> rows;
+        try {
+            rows = AuditCollection.summarize(summarize);
+        } catch (IllegalArgumentException e) {
+            throw bad("--summarize " + summarize + ": " + e.getMessage());
+        }
+        for (AuditCollection.Row r : rows) {
+            console.printf(Locale.ROOT, "%-48s %-40s epsilon %6.3f  epsilon_lower %6.3f%n", r.run(), r.kind(), r.epsilon(),
+                    r.epsilonLower());
+        }
+        console.printf("Wrote %s: audits.csv, epsilon-lower.png%n", summarize);
+        console.flush();
+        return 0;
     }
 
     private int rescore(PrintWriter console) throws IOException {

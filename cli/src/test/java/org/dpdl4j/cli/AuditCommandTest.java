@@ -40,6 +40,14 @@ class AuditCommandTest {
         CommandRun fixed = CommandRun.of("audit", "--rescore", out.resolve("canaries.csv").toString(), "--guesses", "20");
         assertEquals(0, fixed.exitCode(), fixed.both());
         assertTrue(fixed.out().contains("of 20 guesses right"), fixed.out());
+        // The audits of a folder collected: a row each, the plot against the diagonal.
+        CommandRun collected = CommandRun.of("audit", "--summarize", tmp.toString());
+        assertEquals(0, collected.exitCode(), collected.both());
+        assertTrue(collected.out().contains("synthetic white-box random m=400 B=100"), collected.out());
+        assertTrue(Files.isRegularFile(tmp.resolve("epsilon-lower.png")) && Files.isRegularFile(tmp.resolve("audits.csv")));
+        CommandRun empty = CommandRun.of("audit", "--summarize", out.toString());
+        assertEquals(2, empty.exitCode(), empty.both());
+        assertTrue(empty.err().contains("holds no audit"), empty.err());
 
         // The directory is claimed: a second run into it is refused and leaves it as it was.
         CommandRun twice = CommandRun.of("audit", "--epsilon", "4", "--examples", "500", "--canaries", "10",
