@@ -138,7 +138,7 @@ class PlannedLedgerTest {
         assertNotEquals(java.util.Arrays.stream(sizes).min().orElseThrow(), java.util.Arrays.stream(sizes).max().orElseThrow());
     }
 
-    private static RunSettings settings(Protocol protocol, String pairs) {
+    static RunSettings settings(Protocol protocol, String pairs) {
         String[] words = pairs.trim().split("\\s+");
         RunSettings s = RunSettings.empty();
         for (int i = 0; i < words.length; i += 2) {
@@ -151,7 +151,7 @@ class PlannedLedgerTest {
     }
 
     /** Examples of three separable classes; the parties of a split are drawn from the example indices alone. */
-    private static RunInputs inputs(ModelBuilder model) {
+    static RunInputs inputs(ModelBuilder model) {
         Random random = new Random(11);
         INDArray features = Nd4j.create(DataType.DOUBLE, EXAMPLES, FEATURES);
         INDArray labels = Nd4j.zeros(DataType.DOUBLE, EXAMPLES, CLASSES);
@@ -194,7 +194,7 @@ class PlannedLedgerTest {
     }
 
     /** Softmax regression: one output layer with bias, the model every protocol here trains (mu^2 included). */
-    private static class SoftmaxRegression implements ModelBuilder {
+    static class SoftmaxRegression implements ModelBuilder {
         @Override
         public MultiLayerNetwork build(IUpdater updater, double weightDecay, long seed) {
             MultiLayerNetwork net = new MultiLayerNetwork(configuration(updater, weightDecay, seed));

@@ -135,6 +135,14 @@ public final class LedgerAccounting {
         return pricing.pricing();
     }
 
+    /**
+     * Whether unsampled Gaussian ledgers are priced by their exact curve (the default and the additive pricing), so that
+     * a calibration may invert that curve; otherwise (Renyi DP) zCDP's closed form is the one that inverts the price.
+     */
+    public boolean pricesGaussiansExactly() {
+        return method().equals(AccountantFactory.TIGHTEST) || method().equals(AccountantFactory.ADDITIVE);
+    }
+
     /** A running tally of a ledger, when the accountant is (or has) an additive part (else null: price whole ledgers). */
     LedgerTally newTally() {
         return additive != null ? new LedgerTally(this, additive) : null;

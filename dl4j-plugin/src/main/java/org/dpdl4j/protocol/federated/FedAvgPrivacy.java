@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Calibration;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
@@ -8,6 +9,7 @@ import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.RunLedger;
 
@@ -67,23 +69,35 @@ public final class FedAvgPrivacy {
         };
     }
 
-    /**
-     * The noise multiplier z that keeps T rounds of DP-FedAvg within (epsilon, delta): closed form for local DP
-     * ({@code z = 2 sqrt(T) / mu(epsilon, delta)}, the exact Gaussian curve's largest mu, moved to the safe side of the
-     * target by rounding), bisection with the default accounting for central DP (the tightest valid
-     * bound, privacy loss distributions for Poisson-sampled clients: the ledger reports the target, never more).
-     */
+    /** {@link #calibrate(FedAvgVariant, ClientSampling, int, long, double, double, AccountantFactory)} with the default accounting. */
     public static double calibrate(FedAvgVariant variant, ClientSampling sampling, int clients, long rounds, double epsilon,
                                    double delta) {
+        return calibrate(variant, sampling, clients, rounds, epsilon, delta, AccountantFactory.standard());
+    }
+
+    /**
+     * The noise multiplier z that keeps T rounds of DP-FedAvg within (epsilon, delta) as a ledger priced by
+     * {@code accountants} reports them. Local DP in closed form: T replace-one Gaussian releases of multiplier z are one
+     * Gaussian of {@code mu = 2 sqrt(T) / z}, so {@code z = 2 sqrt(T) / mu(epsilon, delta)} where the accountants price
+     * Gaussians by their exact curve, else zCDP's {@code z = sqrt(2 T / rho(epsilon, delta))} (Renyi DP's exact
+     * conversion of the linear curve); either moved to the safe side of the target by rounding. Central DP by bisection
+     * on the same accounting (privacy loss distributions for Poisson-sampled clients by default): the ledger reports the
+     * target, never more.
+     */
+    public static double calibrate(FedAvgVariant variant, ClientSampling sampling, int clients, long rounds, double epsilon,
+                                   double delta, AccountantFactory accountants) {
         if (rounds < 1) {
             throw new IllegalArgumentException("the number of rounds must be >= 1, got " + rounds);
         }
         return switch (variant) {
-            // T replace-one Gaussian releases of multiplier z are one Gaussian of mu = 2 sqrt(T) / z: the exact curve's mu
-            case DP_LOCAL -> LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).safeSide(
-                    2 * Math.sqrt(rounds) / GaussianPrivacyCurve.mu(epsilon, delta), GaussianEvent::new, rounds, delta, epsilon).noise();
+            case DP_LOCAL -> {
+                LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
+                double closedForm = accounting.pricesGaussiansExactly() ? 2 * Math.sqrt(rounds) / GaussianPrivacyCurve.mu(epsilon, delta)
+                        : Math.sqrt(2.0 * rounds / ZCdp.rho(epsilon, delta));
+                yield accounting.safeSide(closedForm, GaussianEvent::new, rounds, delta, epsilon).noise();
+            }
             case DP_CENTRAL -> {
-                Calibration c = LedgerAccounting.standard(sampling.relation())
+                Calibration c = new LedgerAccounting(accountants, sampling.relation())
                         .calibrate(z -> sampling.centralEvent(clients, new GaussianEvent(z)), rounds, delta, epsilon);
                 yield c.noise();
             }

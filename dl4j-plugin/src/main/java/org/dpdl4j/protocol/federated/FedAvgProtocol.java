@@ -119,7 +119,7 @@ public final class FedAvgProtocol implements Protocol {
             out.add(WEIGHTING);
             return out;
         }
-        out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, NOISE));
+        out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, NOISE, RunOptions.ACCOUNTANT));
         if (variant == FedAvgVariant.GOPA) {
             out.addAll(List.of(GOPA_K, COLLUDING_FRACTION, COLLUDING_SETS, PAIRWISE_MULTIPLIER));
         }
@@ -172,7 +172,7 @@ public final class FedAvgProtocol implements Protocol {
             b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);
             return b;
         }
-        b.clip(s.require(CLIP, name() + " needs --clip S, the bound on each client's update"));
+        b.accountant(RunOptions.accountants(s)).clip(s.require(CLIP, name() + " needs --clip S, the bound on each client's update"));
         if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
             throw EPSILON.invalid(name() + " needs exactly one of --epsilon (the noise is calibrated to it) and --noise-multiplier Z"
                     + " (noise std = Z S)");

@@ -258,7 +258,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
                 accountant = new GopaAccountant(gopaGraph, GopaAccountant.colludersOf(colludingFraction, n), collusion);
                 if (byTarget) {
                     GopaCalibration.Levels levels = GopaCalibration.calibrate(accountant,
-                            GopaAccountant.kappaBudget(targetEpsilon, delta, rounds, 2 * s));
+                            GopaAccountant.kappaBudget(targetEpsilon, delta, rounds, 2 * s, accountants));
                     z = levels.sigmaPrivate() / s;
                     zPairwise = levels.sigmaPairwise() / s;
                 } else {
@@ -269,7 +269,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
                 }
             } else {
                 require(Double.isNaN(pairwiseMultiplier) || pairwiseMultiplier == 0, variant.cliName() + " adds no pairwise noise");
-                z = byTarget ? FedAvgPrivacy.calibrate(variant, sampling, n, rounds, targetEpsilon, delta) : noiseMultiplier;
+                z = byTarget ? FedAvgPrivacy.calibrate(variant, sampling, n, rounds, targetEpsilon, delta, accountants) : noiseMultiplier;
             }
         } else {
             require(Double.isNaN(targetEpsilon) && Double.isNaN(noiseMultiplier) && Double.isNaN(clip),

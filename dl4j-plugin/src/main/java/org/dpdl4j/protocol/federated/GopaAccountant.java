@@ -1,6 +1,7 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.graph.Graph;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
@@ -109,6 +110,14 @@ public final class GopaAccountant {
      * the factor the budget is divided by).
      */
     public static double kappaBudget(double epsilon, double delta, long releases, double sensitivity) {
+        return kappaBudget(epsilon, delta, releases, sensitivity, AccountantFactory.standard());
+    }
+
+    /**
+     * {@link #kappaBudget(double, double, long, double)} checked against the ledger priced by {@code accountants}: each
+     * of them prices the linear curve at or below zCDP's closed form (Renyi DP exactly at it), so only rounding moves it.
+     */
+    public static double kappaBudget(double epsilon, double delta, long releases, double sensitivity, AccountantFactory accountants) {
         if (releases < 1) {
             throw new IllegalArgumentException("the number of releases must be >= 1, got " + releases);
         }
@@ -116,7 +125,7 @@ public final class GopaAccountant {
             throw new IllegalArgumentException("the L2 sensitivity must be a positive finite number, got " + sensitivity);
         }
         double closedForm = 2 * ZCdp.rho(epsilon, delta) / (releases * sensitivity * sensitivity);
-        double divisor = LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).safeSide(1.0,
+        double divisor = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).safeSide(1.0,
                 d -> new CorrelatedGaussianEvent(closedForm / d, sensitivity / 2), releases, delta, epsilon).noise();
         return divisor == 1.0 ? closedForm : closedForm / divisor;
     }

@@ -41,9 +41,12 @@ public final class Mu2Privacy {
     private final NoiseSchedule noise;
     private final double delta;
     private final double[] cumulativeRho;   // for per-round schedules: rho after t rounds, t = 0..length
+    private final AccountantFactory accountants;
 
-    private Mu2Privacy(ServerTrust trust, double sensitivityBound, int machines, NoiseSchedule noise, double delta) {
+    private Mu2Privacy(ServerTrust trust, double sensitivityBound, int machines, NoiseSchedule noise, double delta,
+                       AccountantFactory accountants) {
         this.trust = Objects.requireNonNull(trust, "trust");
+        this.accountants = Objects.requireNonNull(accountants, "accountant factory");
         this.noise = Objects.requireNonNull(noise, "noise schedule");
         if (!(sensitivityBound > 0) || Double.isInfinite(sensitivityBound)) {
             throw new IllegalArgumentException("the increment bound S must be a positive finite number, got " + sensitivityBound);
@@ -79,7 +82,13 @@ public final class Mu2Privacy {
      * @param delta            delta of the reported epsilons
      */
     public static Mu2Privacy of(ServerTrust trust, double sensitivityBound, int machines, NoiseSchedule noise, double delta) {
-        return new Mu2Privacy(trust, sensitivityBound, machines, noise, delta);
+        return of(trust, sensitivityBound, machines, noise, delta, AccountantFactory.standard());
+    }
+
+    /** {@link #of(ServerTrust, double, int, NoiseSchedule, double)} planned as a ledger priced by {@code accountants}. */
+    public static Mu2Privacy of(ServerTrust trust, double sensitivityBound, int machines, NoiseSchedule noise, double delta,
+                                AccountantFactory accountants) {
+        return new Mu2Privacy(trust, sensitivityBound, machines, noise, delta, accountants);
     }
 
     private double rhoOfRound(double sigma) {
@@ -142,7 +151,7 @@ public final class Mu2Privacy {
         if (rounds < 0) {
             throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
         }
-        LedgerAccounting accounting = LedgerAccounting.standard(relation());
+        LedgerAccounting accounting = new LedgerAccounting(accountants, relation());
         if (noise instanceof NoiseSchedule.PerRound) {
             PrivacyLedger plan = new PrivacyLedger();
             for (long t = 1; t <= rounds; t++) {
@@ -163,13 +172,22 @@ public final class Mu2Privacy {
      */
     public static double calibrate(ServerTrust trust, double sensitivityBound, int machines, long rounds, double epsilon,
                                    double delta) {
+        return calibrate(trust, sensitivityBound, machines, rounds, epsilon, delta, AccountantFactory.standard());
+    }
+
+    /**
+     * {@link #calibrate(ServerTrust, double, int, long, double, double)} checked as a ledger priced by {@code accountants}
+     * reports the rounds: each of them prices the linear curve at or below the closed form (Renyi DP exactly at it).
+     */
+    public static double calibrate(ServerTrust trust, double sensitivityBound, int machines, long rounds, double epsilon,
+                                   double delta, AccountantFactory accountants) {
         requireRun(sensitivityBound, machines, rounds);
         double rho = ZCdp.rho(epsilon, delta);
         double untrusted = sensitivityBound * Math.sqrt(2.0 * rounds / rho);
         double closedForm = trust == ServerTrust.TRUSTED ? untrusted / machines : untrusted;
         // rounding can put the closed form a few bits above the target: checked as the ledger prices the rounds
-        return Calibrator.safeSide(closedForm, sigma -> of(trust, sensitivityBound, machines, NoiseSchedule.constant(sigma), delta)
-                .epsilon(rounds), epsilon).noise();
+        return Calibrator.safeSide(closedForm, sigma -> of(trust, sensitivityBound, machines, NoiseSchedule.constant(sigma), delta,
+                accountants).epsilon(rounds), epsilon).noise();
     }
 
     /**

@@ -109,7 +109,7 @@ public final class Mu2Protocol implements Protocol {
         List<RunOption<?>> out = new ArrayList<>(List.of(SEED, MACHINES, PARTITION, ROUNDS, BATCH_SIZE, DIAMETER, LIPSCHITZ,
                 SMOOTHNESS, INIT));
         if (trust != null) {
-            out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE));
+            out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE, RunOptions.ACCOUNTANT));
         }
         return out;
     }
@@ -138,7 +138,7 @@ public final class Mu2Protocol implements Protocol {
             template.params().assign(0);
         }
         Mu2Trainer trainer = setup.trainer(template, data, RunOptions.noiseKind(s, isPrivate()), s.get(EPSILON_BUDGET, Double.NaN),
-                AccountantFactory.standard(), s);
+                RunOptions.accountants(s), s);
         trainer.describeSetup(setup, start, parts.report());
         return trainer;
     }
@@ -210,9 +210,11 @@ public final class Mu2Protocol implements Protocol {
                     + " --noise-multiplier Z (noise std = Z S)");
         }
         double delta = s.get(DELTA, 1e-5);
+        AccountantFactory accountants = RunOptions.accountants(s);
         return s.has(EPSILON)
-                ? Mu2Setup.calibrated(trust, constants, machines, rounds, (int) batch, spec.numParams(), s.get(EPSILON).orElseThrow(), delta, seed)
+                ? Mu2Setup.calibrated(trust, constants, machines, rounds, (int) batch, spec.numParams(), s.get(EPSILON).orElseThrow(), delta,
+                seed, accountants)
                 : Mu2Setup.withNoise(trust, constants, machines, rounds, (int) batch, spec.numParams(),
-                s.get(NOISE_MULTIPLIER).orElseThrow() * constants.sensitivityBound(), delta, seed);
+                s.get(NOISE_MULTIPLIER).orElseThrow() * constants.sensitivityBound(), delta, seed, accountants);
     }
 }

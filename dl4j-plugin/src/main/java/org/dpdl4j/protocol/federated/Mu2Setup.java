@@ -50,21 +50,33 @@ public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, M
      */
     public static Mu2Setup calibrated(ServerTrust trust, Mu2Constants constants, int machines, long rounds, int batchSize,
                                       long dimension, double epsilon, double delta, long seed) {
-        double sigma = Mu2Privacy.calibrate(trust, constants.sensitivityBound(), machines, rounds, epsilon, delta);
-        Mu2Setup s = withNoise(trust, constants, machines, rounds, batchSize, dimension, sigma, delta, seed);
+        return calibrated(trust, constants, machines, rounds, batchSize, dimension, epsilon, delta, seed, AccountantFactory.standard());
+    }
+
+    /** {@link #calibrated} with the noise checked against the ledger priced by {@code accountants}. */
+    public static Mu2Setup calibrated(ServerTrust trust, Mu2Constants constants, int machines, long rounds, int batchSize,
+                                      long dimension, double epsilon, double delta, long seed, AccountantFactory accountants) {
+        double sigma = Mu2Privacy.calibrate(trust, constants.sensitivityBound(), machines, rounds, epsilon, delta, accountants);
+        Mu2Setup s = withNoise(trust, constants, machines, rounds, batchSize, dimension, sigma, delta, seed, accountants);
         return new Mu2Setup(s.config, constants, sigma, s.privacy, machines, dimension, epsilon);
     }
 
     /** A private run with a given noise std. */
     public static Mu2Setup withNoise(ServerTrust trust, Mu2Constants constants, int machines, long rounds, int batchSize,
                                      long dimension, double sigma, double delta, long seed) {
+        return withNoise(trust, constants, machines, rounds, batchSize, dimension, sigma, delta, seed, AccountantFactory.standard());
+    }
+
+    /** A private run with a given noise std, its planned epsilons priced by {@code accountants}. */
+    public static Mu2Setup withNoise(ServerTrust trust, Mu2Constants constants, int machines, long rounds, int batchSize,
+                                     long dimension, double sigma, double delta, long seed, AccountantFactory accountants) {
         if (!(sigma > 0) || Double.isInfinite(sigma)) {
             throw new IllegalArgumentException("noise std sigma must be a positive finite number, got " + sigma);
         }
         double eta = Mu2StepSize.of(constants, rounds, machines, dimension, sigma, trust);
         NoiseSchedule noise = NoiseSchedule.constant(sigma);
         Mu2Config config = Mu2Config.of(trust, rounds, batchSize, eta, constants, noise, seed);
-        Mu2Privacy privacy = Mu2Privacy.of(trust, constants.sensitivityBound(), machines, noise, delta);
+        Mu2Privacy privacy = Mu2Privacy.of(trust, constants.sensitivityBound(), machines, noise, delta, accountants);
         return new Mu2Setup(config, constants, sigma, privacy, machines, dimension, Double.NaN);
     }
 

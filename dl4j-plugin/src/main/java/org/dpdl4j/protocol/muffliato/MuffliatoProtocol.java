@@ -75,7 +75,7 @@ public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
     @Override
     public List<RunOption<?>> options() {
         return List.of(SEED, TOPOLOGY, NODES, PARTITION, ROUNDS, LEARNING_RATE, CLIP, EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER,
-                NOISE, GOSSIP_STEPS, GOSSIP, CALIBRATE_TO);
+                NOISE, GOSSIP_STEPS, GOSSIP, CALIBRATE_TO, RunOptions.ACCOUNTANT);
     }
 
     private static Graph graph(RunSettings s) {
@@ -109,7 +109,7 @@ public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
                 .rounds(s.require(ROUNDS, "muffliato needs the number of rounds (--rounds)"))
                 .gossipSteps((int) (long) s.get(GOSSIP_STEPS, DEFAULT_GOSSIP_STEPS))
                 .scheme(GossipScheme.parse(s.get(GOSSIP, "chebyshev"))).stepSize(lr).clip(clip)
-                .noiseKind(RunOptions.noiseKind(s, true)).seed(seed).settings(s);
+                .noiseKind(RunOptions.noiseKind(s, true)).seed(seed).accountant(RunOptions.accountants(s)).settings(s);
         if (inputs.hasUsers()) {
             if (s.has(PARTITION)) {
                 throw PARTITION.invalid("--partition has no effect here: this task defines its own users; drop --partition");

@@ -96,7 +96,14 @@ public final class CoordinateDescentRun extends PersonalizedRun {
     public static CoordinateDescentRun withStandardLedger(RunSettings settings, PersonalizedProblem problem, INDArray start,
                                                           int[] schedule, ReleasePlan plan, NoiseStreams streams, double delta,
                                                           boolean secure) {
-        RunLedger ledger = new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
+        return withLedger(settings, problem, start, schedule, plan, streams, delta, secure, AccountantFactory.standard());
+    }
+
+    /** {@link #withStandardLedger} with its ledger priced by {@code accountants}. */
+    public static CoordinateDescentRun withLedger(RunSettings settings, PersonalizedProblem problem, INDArray start, int[] schedule,
+                                                  ReleasePlan plan, NoiseStreams streams, double delta, boolean secure,
+                                                  AccountantFactory accountants) {
+        RunLedger ledger = new RunLedger(new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE),
                 PrivacyBudget.unlimited(delta), secure);
         return new CoordinateDescentRun(settings, ledger, problem, start, schedule, plan, streams);
     }

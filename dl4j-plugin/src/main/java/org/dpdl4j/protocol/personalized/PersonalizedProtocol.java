@@ -83,7 +83,7 @@ public final class PersonalizedProtocol implements Protocol {
     public List<RunOption<?>> options() {
         List<RunOption<?>> out = new ArrayList<>(List.of(SEED, ROUNDS, TRADE_OFF));
         if (kind == Kind.PRIVATE_CD) {
-            out.addAll(List.of(EPSILON, DELTA, RELEASES, RELEASE, ALLOCATION, RELEASE_DELTA, NOISE));
+            out.addAll(List.of(EPSILON, DELTA, RELEASES, RELEASE, ALLOCATION, RELEASE_DELTA, NOISE, RunOptions.ACCOUNTANT));
         }
         if (kind == Kind.ADMM) {
             out.addAll(List.of(ADMM_PENALTY, LOCAL_STEPS));
@@ -141,7 +141,8 @@ public final class PersonalizedProtocol implements Protocol {
         double delta = s.get(DELTA, 1e-5);
         ReleasePlan plan = ReleasePlan.of(problem, schedule, mechanism, 1.0, epsilonBar, s.get(ALLOCATION, BudgetAllocation.EQUAL_SPLIT),
                 releases, s.get(RELEASE_DELTA, 1e-6), delta, 0);
-        return CoordinateDescentRun.withStandardLedger(s, problem, problem.zeros(), schedule, plan, streams, delta, noise.isSecure());
+        return CoordinateDescentRun.withLedger(s, problem, problem.zeros(), schedule, plan, streams, delta, noise.isSecure(),
+                RunOptions.accountants(s));
     }
 
     /** A user's examples with 0/1 labels [m, 1] as the +-1 labels of the logistic loss. */

@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.recal;
 
 import java.util.Arrays;
 import java.util.Locale;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
@@ -86,6 +87,15 @@ public final class DecayingNoisePrivacy {
      * a run's ledger adds the publications up, one by one ({@link #ledgerEpsilon}), which rounds differently.
      */
     public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta) {
+        return calibrate(sensitivity, zeta, publications, epsilon, delta, AccountantFactory.standard());
+    }
+
+    /**
+     * {@link #calibrate(double, double, long, double, double)} checked as a ledger priced by {@code accountants} adds the
+     * publications up: each of them prices zCDP publications at or below the closed form (Renyi DP exactly at it).
+     */
+    public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta,
+                                   AccountantFactory accountants) {
         if (publications < 1) {
             throw new IllegalArgumentException("calibrate for at least one publication, got " + publications);
         }
@@ -97,17 +107,19 @@ public final class DecayingNoisePrivacy {
         }
         double closedForm = Calibrator.safeSide(s, x -> ZCdp.epsilon(rho(sensitivity, x, zeta, publications), delta), epsilon)
                 .noise();
-        return Calibrator.safeSide(closedForm, x -> ledgerEpsilon(sensitivity, x, zeta, publications, delta), epsilon).noise();
+        return Calibrator.safeSide(closedForm, x -> ledgerEpsilon(sensitivity, x, zeta, publications, delta, accountants), epsilon)
+                .noise();
     }
 
-    /** The epsilon of K publications of one agent as its run's ledger (standard accounting) prices them. */
-    static double ledgerEpsilon(double sensitivity, double sigma, double zeta, long publications, double delta) {
+    /** The epsilon of K publications of one agent as its run's ledger, priced by {@code accountants}, adds them up. */
+    static double ledgerEpsilon(double sensitivity, double sigma, double zeta, long publications, double delta,
+                                AccountantFactory accountants) {
         PrivacyLedger plan = new PrivacyLedger();
         for (long m = 1; m <= publications; m++) {
             plan.add(new LedgerEntry(new ZCdpEvent(publicationRho(sensitivity, sigma, zeta, m)), 1, LedgerEntry.ALL_PARTIES,
                     "plan", true, 0));
         }
-        return LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE).bound(plan, delta, Conversion.STANDARD).epsilon();
+        return new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).bound(plan, delta, Conversion.STANDARD).epsilon();
     }
 
     /** The zCDP event of agent i's m-th publication. */

@@ -100,7 +100,7 @@ public final class PrimalDualProtocol implements Protocol {
             out.add(STEP_SIZE);
         }
         if (algorithm.isPrivate()) {
-            out.addAll(List.of(CLIP, EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE, ZETA));
+            out.addAll(List.of(CLIP, EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE, ZETA, RunOptions.ACCOUNTANT));
         }
         if (algorithm == PrimalDualAlgorithm.DP_RECAL) {
             out.add(LCI);
@@ -142,8 +142,8 @@ public final class PrimalDualProtocol implements Protocol {
             s.get(STEP_SIZE).ifPresent(b::alpha);
         }
         if (algorithm.isPrivate()) {
-            b.clip(s.require(CLIP, name() + " needs the per-record gradient bound G_rec (--clip): every record's gradient is"
-                    + " clipped to it"));
+            b.accountant(RunOptions.accountants(s)).clip(s.require(CLIP, name() + " needs the per-record gradient bound G_rec"
+                    + " (--clip): every record's gradient is clipped to it"));
             if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
                 throw EPSILON.invalid(name() + " needs exactly one of --epsilon (every agent's sigma is calibrated to it) and"
                         + " --noise-multiplier Z (sigma = Z x the sensitivity)");

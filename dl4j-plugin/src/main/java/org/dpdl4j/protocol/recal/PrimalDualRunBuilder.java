@@ -233,7 +233,7 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
                 sensitivity[i] = coefficient * 2 * clip;
                 long count = Math.max(1, publications[i]);
                 sigma[i] = !Double.isNaN(targetEpsilon)
-                        ? DecayingNoisePrivacy.calibrate(sensitivity[i], zeta, count, targetEpsilon, delta)
+                        ? DecayingNoisePrivacy.calibrate(sensitivity[i], zeta, count, targetEpsilon, delta, accountants)
                         : noiseMultiplier * sensitivity[i];
             }
             privacy = new DecayingNoisePrivacy(sensitivity, sigma, zeta);
