@@ -213,12 +213,12 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                         + " releases (agent %d is the most exposed)%n"
                         + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %.3g): epsilon = %.6g"
                         + " (agent %d, delta %.3g)%n"
-                        + "  The ledger below prices the same releases with Renyi DP: epsilon = %.4f at delta = %s, the figure"
+                        + "  The ledger below prices the same releases (by %s): epsilon = %.4f at delta = %s, the figure"
                         + " the progress bar and the metrics show. It is a third bound of the same releases, not an extra cost;"
                         + " %s%n",
                 mechanism, completedSteps(), plannedSteps(), most, sums[worstSum], sumDelta, worstSum,
                 plan.deltaBar(), advanced[worstAdvanced], worstAdvanced, plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]),
-                l.epsilon(), l.delta(), l.epsilon() > sums[worstSum]
+                l.accounting().method(), l.epsilon(), l.delta(), l.epsilon() > sums[worstSum]
                         ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%.6g, %s)-DP.", sums[worstSum],
                                 sumDelta)
                         : "at its delta it may be the tightest of the three, and all three hold.")
