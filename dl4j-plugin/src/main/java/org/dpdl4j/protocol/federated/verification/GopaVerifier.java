@@ -1,0 +1,158 @@
+package org.dpdl4j.protocol.federated.verification;
+
+import org.bouncycastle.math.ec.ECPoint;
+import org.dpdl4j.graph.Edge;
+import org.dpdl4j.graph.Graph;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Checks the contributions of all parties of one round of verifiable GOPA over a graph and names those whose proofs
+ * fail. For party k and every coordinate it checks that
+ * <ol>
+ *   <li>the contribution is k's, for this round, with the expected number of coordinates, a commitment and a
+ *       cancellation proof for exactly k's neighbours, and valid group elements ({@link VerificationFailure#MALFORMED});</li>
+ *   <li>the range proof shows theta_k in [0, 1] ({@link VerificationFailure#VALUE_OUT_OF_RANGE});</li>
+ *   <li>for every neighbour l, k's proof shows {@code Com(Delta_kl) + Com(Delta_lk)} commits to zero
+ *       ({@link VerificationFailure#PAIRWISE_NOT_CANCELLING});</li>
+ *   <li>the sum proof shows the published value is the sum of the committed parts
+ *       ({@link VerificationFailure#PUBLISHED_VALUE_MISMATCH}).</li>
+ * </ol>
+ * Every proof is checked under the verifier's own context (this round, party k, the coordinate, the statement), so
+ * a proof replayed from another party, round, coordinate or edge fails. An edge to a malformed neighbour is not
+ * held against k: the neighbour is already named. See {@link VerificationReport} on disputed edges.
+ */
+public final class GopaVerifier {
+    private final PedersenGroup group;
+    private final Graph graph;
+    private final long round;
+    private final int dimension;
+
+    /**
+     * @param graph     the graph whose edges carry pairwise terms
+     * @param round     the round being checked
+     * @param dimension the number of coordinates every party publishes
+     */
+    public GopaVerifier(PedersenGroup group, Graph graph, long round, int dimension) {
+        this.group = Objects.requireNonNull(group, "group");
+        this.graph = Objects.requireNonNull(graph, "graph");
+        if (dimension < 1) {
+            throw new IllegalArgumentException("a GOPA round publishes at least one coordinate per party, got dimension " + dimension);
+        }
+        this.round = round;
+        this.dimension = dimension;
+    }
+
+    /**
+     * Checks every party.
+     *
+     * @param contributions one per party, in party order; a null entry is a party that published nothing
+     */
+    public VerificationReport verify(List<PartyContribution> contributions) {
+        int n = graph.vertexCount();
+        if (contributions.size() != n) {
+            throw new IllegalArgumentException("the graph has " + n + " parties but " + contributions.size()
+                    + " contributions were given; pass one per party, null for a party that published nothing");
+        }
+        List<Set<VerificationFailure>> failures = new ArrayList<>(n);
+        List<List<String>> reasons = new ArrayList<>(n);
+        boolean[] wellFormed = new boolean[n];
+        for (int k = 0; k < n; k++) {
+            failures.add(EnumSet.noneOf(VerificationFailure.class));
+            reasons.add(new ArrayList<>());
+            String problem = shapeProblem(k, contributions.get(k));
+            wellFormed[k] = problem == null;
+            if (problem != null) {
+                failures.get(k).add(VerificationFailure.MALFORMED);
+                reasons.get(k).add(problem);
+            }
+        }
+        Set<EdgeEnd> failedEnds = new java.util.HashSet<>();
+        for (int k = 0; k < n; k++) {
+            if (!wellFormed[k]) {
+                continue;
+            }
+            PartyContribution mine = contributions.get(k);
+            for (int i = 0; i < dimension; i++) {
+                CoordinateContribution c = mine.coordinates().get(i);
+                ProofContext context = ProofContext.of(round, k, i);
+                if (!c.range().verify(group, c.valueCommitment(), PartyContribution.VALUE_UPPER_BOUND, context)) {
+                    fail(failures, reasons, k, VerificationFailure.VALUE_OUT_OF_RANGE, "coordinate " + i + ": range proof rejected");
+                }
+                for (Map.Entry<Integer, ECPoint> entry : c.pairwiseCommitments().entrySet()) {
+                    int l = entry.getKey();
+                    if (!wellFormed[l]) {
+                        continue;
+                    }
+                    ECPoint theirs = contributions.get(l).coordinates().get(i).pairwiseCommitments().get(k);
+                    ECPoint statement = entry.getValue().add(theirs).normalize();
+                    if (!c.cancellation().get(l).verify(group, statement, PartyContribution.cancellationContext(context, l))) {
+                        fail(failures, reasons, k, VerificationFailure.PAIRWISE_NOT_CANCELLING,
+                                "coordinate " + i + ", edge " + Edge.between(k, l) + ": cancellation proof rejected");
+                        failedEnds.add(new EdgeEnd(k, l, i));
+                    }
+                }
+                if (!c.sum().verify(group, c.sumStatement(group), PartyContribution.sumContext(context))) {
+                    fail(failures, reasons, k, VerificationFailure.PUBLISHED_VALUE_MISMATCH,
+                            "coordinate " + i + ": published value " + FixedPoint.decode(c.published())
+                                    + " is not proven to be the sum of the committed parts");
+                }
+            }
+        }
+        // disputed: both ends failed on the same coordinate of the edge
+        Set<Edge> disputed = failedEnds.stream().filter(e -> failedEnds.contains(new EdgeEnd(e.peer(), e.party(), e.coordinate())))
+                .map(e -> Edge.between(e.party(), e.peer())).collect(Collectors.toCollection(TreeSet::new));
+        List<PartyVerdict> verdicts = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            verdicts.add(new PartyVerdict(k, failures.get(k), reasons.get(k)));
+        }
+        return new VerificationReport(round, verdicts, new ArrayList<>(disputed));
+    }
+
+    /** Party's end of its edge to peer, at one coordinate. */
+    private record EdgeEnd(int party, int peer, int coordinate) {
+    }
+
+    private static void fail(List<Set<VerificationFailure>> failures, List<List<String>> reasons, int party,
+                             VerificationFailure failure, String reason) {
+        failures.get(party).add(failure);
+        reasons.get(party).add(reason);
+    }
+
+    /** Why k's contribution cannot be checked, or null when its shape is right. */
+    private String shapeProblem(int k, PartyContribution contribution) {
+        if (contribution == null) {
+            return "party " + k + " published no contribution";
+        }
+        if (contribution.party() != k) {
+            return "the contribution in party " + k + "'s place is labelled party " + contribution.party();
+        }
+        if (contribution.round() != round) {
+            return "the contribution is labelled round " + contribution.round() + ", this is round " + round;
+        }
+        if (contribution.coordinates().size() != dimension) {
+            return "the contribution has " + contribution.coordinates().size() + " coordinates, the round " + dimension;
+        }
+        Set<Integer> neighbours = Arrays.stream(graph.neighbours(k)).boxed().collect(Collectors.toSet());
+        for (int i = 0; i < dimension; i++) {
+            CoordinateContribution c = contribution.coordinates().get(i);
+            if (!c.pairwiseCommitments().keySet().equals(neighbours) || !c.cancellation().keySet().equals(neighbours)) {
+                return "coordinate " + i + " has pairwise commitments for " + c.pairwiseCommitments().keySet() + " and proofs for "
+                        + c.cancellation().keySet() + ", but party " + k + "'s neighbours are " + new TreeSet<>(neighbours);
+            }
+            if (!group.isGroupElement(c.valueCommitment()) || !group.isGroupElement(c.noiseCommitment())
+                    || !c.pairwiseCommitments().values().stream().allMatch(group::isGroupElement)) {
+                return "coordinate " + i + " has a commitment that is not a point of the group";
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,57 @@
+package org.dpdl4j.protocol.federated.verification;
+
+import org.dpdl4j.graph.Edge;
+
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The verifier's findings on all parties of one round.
+ *
+ * <p>Who is named: every party whose own proofs fail. An edge whose two ends both fail their cancellation proofs is
+ * listed in {@link #disputedEdges()}: when one end commits to a term that does not cancel, the honest end cannot prove
+ * cancellation either, and the public record alone does not say which of the two deviated. (Attributing a disputed
+ * edge needs the ends to sign the commitments they exchange, which this package does not do yet.)
+ *
+ * @param round         the round checked
+ * @param verdicts      one per party, in party order
+ * @param disputedEdges edges whose two ends both failed to prove that their terms cancel
+ */
+public record VerificationReport(long round, List<PartyVerdict> verdicts, List<Edge> disputedEdges) {
+    public VerificationReport {
+        verdicts = List.copyOf(verdicts);
+        disputedEdges = List.copyOf(disputedEdges);
+    }
+
+    /** Whether every party passed. */
+    public boolean allPassed() {
+        return verdicts.stream().allMatch(PartyVerdict::passed);
+    }
+
+    /** The parties that failed some check, in order. */
+    public SortedSet<Integer> failedParties() {
+        return verdicts.stream().filter(v -> !v.passed()).map(PartyVerdict::party).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The verdict on {@code party}. */
+    public PartyVerdict verdict(int party) {
+        return verdicts.get(party);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder("round ").append(round).append(allPassed() ? ": every party passed" : ": parties "
+                + failedParties() + " failed");
+        for (PartyVerdict v : verdicts) {
+            if (!v.passed()) {
+                out.append("\n  ").append(v);
+            }
+        }
+        if (!disputedEdges.isEmpty()) {
+            out.append("\n  disputed edges (one of the two ends deviated): ").append(disputedEdges);
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,55 @@
+/**
+ * Verifiable GOPA (Sabater, Bellet and Ramon, "An accurate, scalable and verifiable protocol for federated
+ * differentially private averaging", 2020): each party k publishes
+ * {@code thetaHat_k = theta_k + sum_{l ~ k} Delta_kl + eta_k} together with Pedersen commitments to its parts and
+ * non-interactive zero-knowledge proofs, so that anyone can check the round and name the parties that deviated.
+ *
+ * <h2>Building blocks</h2>
+ * <ul>
+ *   <li>{@link org.dpdl4j.protocol.federated.verification.PedersenGroup}: secp256k1 from BouncyCastle, G, and an H
+ *       hashed to the curve from a public seed (nobody knows log_G H);</li>
+ *   <li>{@link org.dpdl4j.protocol.federated.verification.FixedPoint}: reals as integers of resolution 2^-16 within
+ *       +-2^40;</li>
+ *   <li>{@link org.dpdl4j.protocol.federated.verification.BlindingProof} (Schnorr on H),
+ *       {@link org.dpdl4j.protocol.federated.verification.BitProof} (CDS OR-proof),
+ *       {@link org.dpdl4j.protocol.federated.verification.BitDecompositionProof} and
+ *       {@link org.dpdl4j.protocol.federated.verification.RangeProof}, made non-interactive by a SHA-256 Fiat-Shamir
+ *       transcript that hashes the protocol, the curve, the proof's kind and its
+ *       {@link org.dpdl4j.protocol.federated.verification.ProofContext} (round, party, coordinate, edge or bit);</li>
+ *   <li>{@link org.dpdl4j.protocol.federated.verification.PartySecrets} and
+ *       {@link org.dpdl4j.protocol.federated.verification.PairwiseTerm} (what a party knows),
+ *       {@link org.dpdl4j.protocol.federated.verification.PartyContribution} (what it publishes), and
+ *       {@link org.dpdl4j.protocol.federated.verification.GopaVerifier} with its
+ *       {@link org.dpdl4j.protocol.federated.verification.VerificationReport}.</li>
+ * </ul>
+ *
+ * <h2>What is proven</h2>
+ * For every party k, coordinate and neighbour l, under the discrete-logarithm assumption on secp256k1 and with
+ * SHA-256 as a random oracle:
+ * <ul>
+ *   <li>theta_k lies in [0, 1] (as the fixed-point integer in [0, 2^16]);</li>
+ *   <li>the committed Delta_kl and Delta_lk sum to zero, so the pairwise terms cancel in the sum of all published
+ *       values;</li>
+ *   <li>the published thetaHat_k equals theta_k + sum_l Delta_kl + eta_k of the committed values, exactly in fixed
+ *       point.</li>
+ * </ul>
+ *
+ * <h2>What is not proven</h2>
+ * <ul>
+ *   <li><b>The distribution of eta_k and of Delta_kl.</b> The paper derives eta_k (and the pairwise terms) from
+ *       committed, jointly generated randomness so that a party cannot choose its noise; this package does not do
+ *       that yet. A party can therefore still put any bias of its choosing into its committed eta_k, within the
+ *       fixed-point range, and pass: verification bounds what theta_k can be, not what the noise is.</li>
+ *   <li><b>That theta_k is the party's honest value</b> (trained on its data): only that it lies in [0, 1].</li>
+ *   <li><b>Which end of a disputed edge deviated.</b> When one end commits to a term that does not cancel, neither
+ *       end can prove cancellation and both are named; the report lists the edge as disputed. Attributing it needs
+ *       the ends to sign the commitments they exchange.</li>
+ *   <li>Drop-outs: a party that publishes nothing is named as malformed; recovering its neighbours' terms is not
+ *       handled here.</li>
+ * </ul>
+ *
+ * <p>None of this code is constant-time: the arithmetic is BouncyCastle's and the JDK's {@code BigInteger}, whose
+ * timing depends on the secrets. Blindings and nonces come from the {@link java.security.SecureRandom} the caller
+ * passes; a seeded one only makes tests repeatable.
+ */
+package org.dpdl4j.protocol.federated.verification;
