@@ -20,7 +20,10 @@
  *       {@link org.dpdl4j.protocol.federated.verification.PairwiseTerm} (what a party knows),
  *       {@link org.dpdl4j.protocol.federated.verification.PartyContribution} (what it publishes), and
  *       {@link org.dpdl4j.protocol.federated.verification.GopaVerifier} with its
- *       {@link org.dpdl4j.protocol.federated.verification.VerificationReport}.</li>
+ *       {@link org.dpdl4j.protocol.federated.verification.VerificationReport};</li>
+ *   <li>{@link org.dpdl4j.protocol.federated.verification.VerifiableGopaReveal}: GOPA's reveal step with the noise
+ *       of {@code GopaAveraging} (same streams, same draws), committed and proven by every party, for values in a
+ *       declared interval mapped onto [0, 1].</li>
  * </ul>
  *
  * <h2>What is proven</h2>
