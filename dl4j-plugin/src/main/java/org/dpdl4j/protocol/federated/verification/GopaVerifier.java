@@ -24,7 +24,9 @@ import java.util.stream.Collectors;
  *   <li>for every neighbour l, k's proof shows {@code Com(Delta_kl) + Com(Delta_lk)} commits to zero
  *       ({@link VerificationFailure#PAIRWISE_NOT_CANCELLING});</li>
  *   <li>the sum proof shows the published value is the sum of the committed parts
- *       ({@link VerificationFailure#PUBLISHED_VALUE_MISMATCH}).</li>
+ *       ({@link VerificationFailure#PUBLISHED_VALUE_MISMATCH});</li>
+ *   <li>for every neighbour l that dropped out (published nothing, {@link VerificationFailure#DROPPED_OUT}), k opened
+ *       its term with l ({@link PairwiseOpening}, else {@link VerificationFailure#DROPOUT_TERM_NOT_OPENED}).</li>
  * </ol>
  * Every proof is checked under the verifier's own context (this round, party k, the coordinate, the statement), so
  * a proof replayed from another party, round, coordinate or edge fails. An edge to a malformed neighbour is not
@@ -52,11 +54,21 @@ public final class GopaVerifier {
     }
 
     /**
-     * Checks every party.
+     * Checks every party of a round in which every party published.
      *
      * @param contributions one per party, in party order; a null entry is a party that published nothing
      */
     public VerificationReport verify(List<PartyContribution> contributions) {
+        return verify(contributions, List.of());
+    }
+
+    /**
+     * Checks every party, with the openings of the terms towards the parties that dropped out.
+     *
+     * @param contributions one per party, in party order; a null entry is a party that dropped out
+     * @param openings      the neighbours' openings of their terms with the parties that dropped out
+     */
+    public VerificationReport verify(List<PartyContribution> contributions, List<PairwiseOpening> openings) {
         int n = graph.vertexCount();
         if (contributions.size() != n) {
             throw new IllegalArgumentException("the graph has " + n + " parties but " + contributions.size()
@@ -70,7 +82,10 @@ public final class GopaVerifier {
             reasons.add(new ArrayList<>());
             String problem = shapeProblem(k, contributions.get(k));
             wellFormed[k] = problem == null;
-            if (problem != null) {
+            if (contributions.get(k) == null) {
+                failures.get(k).add(VerificationFailure.DROPPED_OUT);
+                reasons.get(k).add(problem);
+            } else if (problem != null) {
                 failures.get(k).add(VerificationFailure.MALFORMED);
                 reasons.get(k).add(problem);
             }
@@ -107,6 +122,33 @@ public final class GopaVerifier {
                 }
             }
         }
+        long[] aggregate = new long[dimension];
+        for (int k = 0; k < n; k++) {
+            if (wellFormed[k]) {
+                for (int i = 0; i < dimension; i++) {
+                    aggregate[i] = Math.addExact(aggregate[i], contributions.get(k).coordinates().get(i).published());
+                }
+            }
+        }
+        for (int dropped = 0; dropped < n; dropped++) {
+            if (contributions.get(dropped) != null) {
+                continue;
+            }
+            for (int l : graph.neighbours(dropped)) {
+                if (!wellFormed[l]) {
+                    continue;
+                }
+                PairwiseOpening opening = openingOf(openings, l, dropped);
+                if (opening == null || !opening.opens(group, contributions.get(l))) {
+                    fail(failures, reasons, l, VerificationFailure.DROPOUT_TERM_NOT_OPENED, (opening == null ? "no opening" : "an opening"
+                            + " that does not match its commitments") + " of its term with party " + dropped + ", which dropped out");
+                    continue;
+                }
+                for (int i = 0; i < dimension; i++) {
+                    aggregate[i] = Math.subtractExact(aggregate[i], opening.values()[i]);
+                }
+            }
+        }
         // disputed: both ends failed on the same coordinate of the edge
         Set<Edge> disputed = failedEnds.stream().filter(e -> failedEnds.contains(new EdgeEnd(e.peer(), e.party(), e.coordinate())))
                 .map(e -> Edge.between(e.party(), e.peer())).collect(Collectors.toCollection(TreeSet::new));
@@ -114,7 +156,11 @@ public final class GopaVerifier {
         for (int k = 0; k < n; k++) {
             verdicts.add(new PartyVerdict(k, failures.get(k), reasons.get(k)));
         }
-        return new VerificationReport(round, verdicts, new ArrayList<>(disputed));
+        return new VerificationReport(round, verdicts, new ArrayList<>(disputed), aggregate);
+    }
+
+    private static PairwiseOpening openingOf(List<PairwiseOpening> openings, int party, int peer) {
+        return openings.stream().filter(o -> o.party() == party && o.peer() == peer).findFirst().orElse(null);
     }
 
     /** Party's end of its edge to peer, at one coordinate. */
@@ -130,7 +176,7 @@ public final class GopaVerifier {
     /** Why k's contribution cannot be checked, or null when its shape is right. */
     private String shapeProblem(int k, PartyContribution contribution) {
         if (contribution == null) {
-            return "party " + k + " published no contribution";
+            return "party " + k + " published no contribution (dropped out)";
         }
         if (contribution.party() != k) {
             return "the contribution in party " + k + "'s place is labelled party " + contribution.party();

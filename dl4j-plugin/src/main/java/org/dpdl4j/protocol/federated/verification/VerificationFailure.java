@@ -2,14 +2,18 @@ package org.dpdl4j.protocol.federated.verification;
 
 /** Which property of a party's contribution the verifier could not confirm. */
 public enum VerificationFailure {
-    /** No contribution, or one for another party or round, or of the wrong shape (coordinates, neighbours). */
-    MALFORMED("the contribution is missing or malformed"),
+    /** No contribution: the party dropped out (its neighbours must open their terms with it). */
+    DROPPED_OUT("the party published nothing"),
+    /** A contribution for another party or round, or of the wrong shape (coordinates, neighbours, points). */
+    MALFORMED("the contribution is malformed"),
     /** The range proof of some coordinate does not verify: theta may lie outside [0, 1]. */
     VALUE_OUT_OF_RANGE("theta is not proven to lie in [0, 1]"),
     /** A cancellation proof does not verify: Delta_kl = -Delta_lk is not proven for some edge. */
     PAIRWISE_NOT_CANCELLING("a pairwise term is not proven to cancel with its neighbour's"),
     /** The sum proof does not verify: the published value may differ from the sum of the committed parts. */
-    PUBLISHED_VALUE_MISMATCH("the published value is not proven to be theta + sum Delta + eta");
+    PUBLISHED_VALUE_MISMATCH("the published value is not proven to be theta + sum Delta + eta"),
+    /** A neighbour dropped out and the party did not open its term with it, or opened something else. */
+    DROPOUT_TERM_NOT_OPENED("the pairwise term with a party that dropped out is not opened");
 
     private final String meaning;
 

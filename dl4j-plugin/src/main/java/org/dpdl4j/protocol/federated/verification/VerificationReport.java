@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 /**
  * The verifier's findings on all parties of one round.
  *
- * <p>Who is named: every party whose own proofs fail. An edge whose two ends both fail their cancellation proofs is
+ * <p>Who is named: every party whose own proofs fail, that dropped out, or that did not open its term with a
+ * neighbour that dropped out. An edge whose two ends both fail their cancellation proofs is
  * listed in {@link #disputedEdges()}: when one end commits to a term that does not cancel, the honest end cannot prove
  * cancellation either, and the public record alone does not say which of the two deviated. (Attributing a disputed
  * edge needs the ends to sign the commitments they exchange, which this package does not do yet.)
@@ -18,11 +19,31 @@ import java.util.stream.Collectors;
  * @param round         the round checked
  * @param verdicts      one per party, in party order
  * @param disputedEdges edges whose two ends both failed to prove that their terms cancel
+ * @param aggregate     per coordinate, in {@link FixedPoint} units: the sum of the published values of the parties
+ *                      that published a well-formed contribution, minus the opened terms towards those that dropped
+ *                      out. When no party failed but for dropping out, the pairwise terms cancel in it and it is
+ *                      exactly {@code sum_k (theta_k + eta_k)} over the parties that published
  */
-public record VerificationReport(long round, List<PartyVerdict> verdicts, List<Edge> disputedEdges) {
+public record VerificationReport(long round, List<PartyVerdict> verdicts, List<Edge> disputedEdges, long[] aggregate) {
     public VerificationReport {
         verdicts = List.copyOf(verdicts);
         disputedEdges = List.copyOf(disputedEdges);
+        aggregate = aggregate.clone();
+    }
+
+    /** The parties that dropped out. */
+    public SortedSet<Integer> droppedOut() {
+        return verdicts.stream().filter(v -> v.failures().contains(VerificationFailure.DROPPED_OUT)).map(PartyVerdict::party)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * The average of theta_k + eta_k over the parties that published, in real units: {@link #aggregate} divided by
+     * their number; unbiased for the average of their theta when no party failed but for dropping out.
+     */
+    public double[] average() {
+        int published = verdicts.size() - droppedOut().size();
+        return java.util.Arrays.stream(aggregate).mapToDouble(a -> FixedPoint.decode(a) / published).toArray();
     }
 
     /** Whether every party passed. */
@@ -30,7 +51,7 @@ public record VerificationReport(long round, List<PartyVerdict> verdicts, List<E
         return verdicts.stream().allMatch(PartyVerdict::passed);
     }
 
-    /** The parties that failed some check, in order. */
+    /** The parties that failed some check (dropping out included), in order. */
     public SortedSet<Integer> failedParties() {
         return verdicts.stream().filter(v -> !v.passed()).map(PartyVerdict::party).collect(Collectors.toCollection(TreeSet::new));
     }
@@ -38,6 +59,11 @@ public record VerificationReport(long round, List<PartyVerdict> verdicts, List<E
     /** The verdict on {@code party}. */
     public PartyVerdict verdict(int party) {
         return verdicts.get(party);
+    }
+
+    @Override
+    public long[] aggregate() {
+        return aggregate.clone();
     }
 
     @Override

@@ -47,9 +47,17 @@
  *   <li><b>Which end of a disputed edge deviated.</b> When one end commits to a term that does not cancel, neither
  *       end can prove cancellation and both are named; the report lists the edge as disputed. Attributing it needs
  *       the ends to sign the commitments they exchange.</li>
- *   <li>Drop-outs: a party that publishes nothing is named as malformed; recovering its neighbours' terms is not
- *       handled here.</li>
+ *   <li>Nothing about training: {@code FedAvgTrainer}'s GOPA variant and {@code train --algo gopa} do not commit or
+ *       prove yet; {@link org.dpdl4j.protocol.federated.verification.VerifiableGopaReveal} is the library-level reveal
+ *       they would call. At about 10 ms to prove and 10 ms to verify per coordinate and party (the range proof), it
+ *       suits small vectors, not whole networks.</li>
  * </ul>
+ *
+ * <h2>Drop-outs</h2>
+ * A party that publishes nothing is named as dropped out; each of its neighbours opens its term with it
+ * ({@link org.dpdl4j.protocol.federated.verification.PairwiseOpening}), the verifier checks the opening against the
+ * neighbour's commitments, names a neighbour that does not open or opens something else, and removes the opened
+ * terms from the {@link org.dpdl4j.protocol.federated.verification.VerificationReport#aggregate() aggregate}.
  *
  * <p>None of this code is constant-time: the arithmetic is BouncyCastle's and the JDK's {@code BigInteger}, whose
  * timing depends on the secrets. Blindings and nonces come from the {@link java.security.SecureRandom} the caller

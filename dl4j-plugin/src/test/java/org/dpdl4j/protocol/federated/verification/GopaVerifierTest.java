@@ -187,11 +187,16 @@ class GopaVerifierTest {
     }
 
     @Test
-    void aMissingOrMisshapenContributionIsMalformedAndSparesItsNeighbours() {
+    void aMissingContributionIsADropOutAndAMisshapenOneIsMalformed() {
         VerifiableRound round = VerifiableRound.honest(GRAPH, DIMENSION, ROUND, 14);
         round.contributions.set(5, null);
-        VerificationReport report = round.verify();
-        assertOnlyFailure(report, 5, VerificationFailure.MALFORMED);
+        List<PairwiseOpening> openings = new ArrayList<>();
+        for (int l : GRAPH.neighbours(5)) {
+            openings.add(PairwiseOpening.of(l, round.secrets.get(l), 5));
+        }
+        VerificationReport report = round.verifier().verify(round.contributions, openings);
+        assertEquals(Set.of(5), report.failedParties(), report.toString());
+        assertEquals(Set.of(VerificationFailure.DROPPED_OUT), report.verdict(5).failures(), report.toString());
         assertTrue(report.verdict(5).reasons().get(0).contains("no contribution"));
 
         round = VerifiableRound.honest(GRAPH, DIMENSION, ROUND, 15);
