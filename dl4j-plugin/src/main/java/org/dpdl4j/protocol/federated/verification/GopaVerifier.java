@@ -4,9 +4,11 @@ import org.bouncycastle.math.ec.ECPoint;
 import org.dpdl4j.graph.Edge;
 import org.dpdl4j.graph.Graph;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,103 +76,119 @@ public final class GopaVerifier {
             throw new IllegalArgumentException("the graph has " + n + " parties but " + contributions.size()
                     + " contributions were given; pass one per party, null for a party that published nothing");
         }
-        List<Set<VerificationFailure>> failures = new ArrayList<>(n);
-        List<List<String>> reasons = new ArrayList<>(n);
+        Findings findings = new Findings(n);
         boolean[] wellFormed = new boolean[n];
         for (int k = 0; k < n; k++) {
-            failures.add(EnumSet.noneOf(VerificationFailure.class));
-            reasons.add(new ArrayList<>());
             String problem = shapeProblem(k, contributions.get(k));
             wellFormed[k] = problem == null;
-            if (contributions.get(k) == null) {
-                failures.get(k).add(VerificationFailure.DROPPED_OUT);
-                reasons.get(k).add(problem);
-            } else if (problem != null) {
-                failures.get(k).add(VerificationFailure.MALFORMED);
-                reasons.get(k).add(problem);
+            if (problem != null) {
+                findings.fail(k, contributions.get(k) == null ? VerificationFailure.DROPPED_OUT : VerificationFailure.MALFORMED, problem);
             }
         }
-        Set<EdgeEnd> failedEnds = new java.util.HashSet<>();
         for (int k = 0; k < n; k++) {
-            if (!wellFormed[k]) {
-                continue;
-            }
-            PartyContribution mine = contributions.get(k);
-            for (int i = 0; i < dimension; i++) {
-                CoordinateContribution c = mine.coordinates().get(i);
-                ProofContext context = ProofContext.of(round, k, i);
-                if (!c.range().verify(group, c.valueCommitment(), PartyContribution.VALUE_UPPER_BOUND, context)) {
-                    fail(failures, reasons, k, VerificationFailure.VALUE_OUT_OF_RANGE, "coordinate " + i + ": range proof rejected");
-                }
-                for (Map.Entry<Integer, ECPoint> entry : c.pairwiseCommitments().entrySet()) {
-                    int l = entry.getKey();
-                    if (!wellFormed[l]) {
-                        continue;
-                    }
-                    ECPoint theirs = contributions.get(l).coordinates().get(i).pairwiseCommitments().get(k);
-                    ECPoint statement = entry.getValue().add(theirs).normalize();
-                    if (!c.cancellation().get(l).verify(group, statement, PartyContribution.cancellationContext(context, l))) {
-                        fail(failures, reasons, k, VerificationFailure.PAIRWISE_NOT_CANCELLING,
-                                "coordinate " + i + ", edge " + Edge.between(k, l) + ": cancellation proof rejected");
-                        failedEnds.add(new EdgeEnd(k, l, i));
-                    }
-                }
-                if (!c.sum().verify(group, c.sumStatement(group), PartyContribution.sumContext(context))) {
-                    fail(failures, reasons, k, VerificationFailure.PUBLISHED_VALUE_MISMATCH,
-                            "coordinate " + i + ": published value " + FixedPoint.decode(c.published())
-                                    + " is not proven to be the sum of the committed parts");
-                }
+            if (wellFormed[k]) {
+                checkProofs(k, contributions, wellFormed, findings);
             }
         }
-        long[] aggregate = new long[dimension];
+        BigInteger[] aggregate = new BigInteger[dimension];
+        Arrays.fill(aggregate, BigInteger.ZERO);
         for (int k = 0; k < n; k++) {
             if (wellFormed[k]) {
                 for (int i = 0; i < dimension; i++) {
-                    aggregate[i] = Math.addExact(aggregate[i], contributions.get(k).coordinates().get(i).published());
+                    aggregate[i] = aggregate[i].add(BigInteger.valueOf(contributions.get(k).coordinates().get(i).published()));
                 }
             }
         }
         for (int dropped = 0; dropped < n; dropped++) {
-            if (contributions.get(dropped) != null) {
-                continue;
-            }
-            for (int l : graph.neighbours(dropped)) {
-                if (!wellFormed[l]) {
-                    continue;
-                }
-                PairwiseOpening opening = openingOf(openings, l, dropped);
-                if (opening == null || !opening.opens(group, contributions.get(l))) {
-                    fail(failures, reasons, l, VerificationFailure.DROPOUT_TERM_NOT_OPENED, (opening == null ? "no opening" : "an opening"
-                            + " that does not match its commitments") + " of its term with party " + dropped + ", which dropped out");
-                    continue;
-                }
-                for (int i = 0; i < dimension; i++) {
-                    aggregate[i] = Math.subtractExact(aggregate[i], opening.values()[i]);
-                }
+            if (contributions.get(dropped) == null) {
+                removeOpenedTerms(dropped, contributions, wellFormed, openings, aggregate, findings);
             }
         }
-        // disputed: both ends failed on the same coordinate of the edge
-        Set<Edge> disputed = failedEnds.stream().filter(e -> failedEnds.contains(new EdgeEnd(e.peer(), e.party(), e.coordinate())))
-                .map(e -> Edge.between(e.party(), e.peer())).collect(Collectors.toCollection(TreeSet::new));
-        List<PartyVerdict> verdicts = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            verdicts.add(new PartyVerdict(k, failures.get(k), reasons.get(k)));
-        }
-        return new VerificationReport(round, verdicts, new ArrayList<>(disputed), aggregate);
+        return findings.report(round, aggregate);
     }
 
-    private static PairwiseOpening openingOf(List<PairwiseOpening> openings, int party, int peer) {
-        return openings.stream().filter(o -> o.party() == party && o.peer() == peer).findFirst().orElse(null);
+    /** Party k's range, cancellation and sum proofs, coordinate by coordinate, under the verifier's own contexts. */
+    private void checkProofs(int k, List<PartyContribution> contributions, boolean[] wellFormed, Findings findings) {
+        PartyContribution mine = contributions.get(k);
+        for (int i = 0; i < dimension; i++) {
+            CoordinateContribution c = mine.coordinates().get(i);
+            ProofContext context = ProofContext.of(round, k, i);
+            if (!c.range().verify(group, c.valueCommitment(), PartyContribution.VALUE_UPPER_BOUND, context)) {
+                findings.fail(k, VerificationFailure.VALUE_OUT_OF_RANGE, "coordinate " + i + ": range proof rejected");
+            }
+            for (Map.Entry<Integer, ECPoint> entry : c.pairwiseCommitments().entrySet()) {
+                int l = entry.getKey();
+                if (!wellFormed[l]) {
+                    continue;   // a dropped or malformed neighbour is named already; its edge cannot be checked
+                }
+                ECPoint theirs = contributions.get(l).coordinates().get(i).pairwiseCommitments().get(k);
+                ECPoint statement = entry.getValue().add(theirs).normalize();
+                if (!c.cancellation().get(l).verify(group, statement, PartyContribution.cancellationContext(context, l))) {
+                    findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING,
+                            "coordinate " + i + ", edge " + Edge.between(k, l) + ": cancellation proof rejected");
+                    findings.failedEnds.add(new EdgeEnd(k, l, i));
+                }
+            }
+            if (!c.sum().verify(group, c.sumStatement(group), PartyContribution.sumContext(context))) {
+                findings.fail(k, VerificationFailure.PUBLISHED_VALUE_MISMATCH, "coordinate " + i + ": published value "
+                        + FixedPoint.decode(c.published()) + " is not proven to be the sum of the committed parts");
+            }
+        }
+    }
+
+    /** Checks the openings of the terms towards a party that dropped out and takes them out of the aggregate. */
+    private void removeOpenedTerms(int dropped, List<PartyContribution> contributions, boolean[] wellFormed,
+                                   List<PairwiseOpening> openings, BigInteger[] aggregate, Findings findings) {
+        for (int l : graph.neighbours(dropped)) {
+            if (!wellFormed[l]) {
+                continue;
+            }
+            PairwiseOpening opening = openings.stream().filter(o -> o.party() == l && o.peer() == dropped).findFirst().orElse(null);
+            if (opening == null || !opening.opens(group, contributions.get(l))) {
+                findings.fail(l, VerificationFailure.DROPOUT_TERM_NOT_OPENED, (opening == null ? "no opening"
+                        : "an opening that does not match its commitments") + " of its term with party " + dropped
+                        + ", which dropped out");
+                continue;
+            }
+            for (int i = 0; i < dimension; i++) {
+                aggregate[i] = aggregate[i].subtract(BigInteger.valueOf(opening.values()[i]));
+            }
+        }
     }
 
     /** Party's end of its edge to peer, at one coordinate. */
     private record EdgeEnd(int party, int peer, int coordinate) {
     }
 
-    private static void fail(List<Set<VerificationFailure>> failures, List<List<String>> reasons, int party,
-                             VerificationFailure failure, String reason) {
-        failures.get(party).add(failure);
-        reasons.get(party).add(reason);
+    /** What the checks found so far: failures and reasons per party, and the edge ends whose cancellation failed. */
+    private static final class Findings {
+        private final List<Set<VerificationFailure>> failures = new ArrayList<>();
+        private final List<List<String>> reasons = new ArrayList<>();
+        private final Set<EdgeEnd> failedEnds = new HashSet<>();
+
+        Findings(int parties) {
+            for (int k = 0; k < parties; k++) {
+                failures.add(EnumSet.noneOf(VerificationFailure.class));
+                reasons.add(new ArrayList<>());
+            }
+        }
+
+        void fail(int party, VerificationFailure failure, String reason) {
+            failures.get(party).add(failure);
+            reasons.get(party).add(reason);
+        }
+
+        VerificationReport report(long round, BigInteger[] aggregate) {
+            // disputed: both ends failed on the same coordinate of the edge
+            Set<Edge> disputed = failedEnds.stream()
+                    .filter(e -> failedEnds.contains(new EdgeEnd(e.peer(), e.party(), e.coordinate())))
+                    .map(e -> Edge.between(e.party(), e.peer())).collect(Collectors.toCollection(TreeSet::new));
+            List<PartyVerdict> verdicts = new ArrayList<>(failures.size());
+            for (int k = 0; k < failures.size(); k++) {
+                verdicts.add(new PartyVerdict(k, failures.get(k), reasons.get(k)));
+            }
+            return new VerificationReport(round, verdicts, new ArrayList<>(disputed), aggregate);
+        }
     }
 
     /** Why k's contribution cannot be checked, or null when its shape is right. */

@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.federated.verification;
 
 import org.dpdl4j.graph.Edge;
 
+import java.math.BigInteger;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -19,12 +20,13 @@ import java.util.stream.Collectors;
  * @param round         the round checked
  * @param verdicts      one per party, in party order
  * @param disputedEdges edges whose two ends both failed to prove that their terms cancel
- * @param aggregate     per coordinate, in {@link FixedPoint} units: the sum of the published values of the parties
+ * @param aggregate     per coordinate, in {@link FixedPoint} units and exact (a big integer: nothing keeps what a
+ *                      cheater publishes within a long): the sum of the published values of the parties
  *                      that published a well-formed contribution, minus the opened terms towards those that dropped
  *                      out. When no party failed but for dropping out, the pairwise terms cancel in it and it is
  *                      exactly {@code sum_k (theta_k + eta_k)} over the parties that published
  */
-public record VerificationReport(long round, List<PartyVerdict> verdicts, List<Edge> disputedEdges, long[] aggregate) {
+public record VerificationReport(long round, List<PartyVerdict> verdicts, List<Edge> disputedEdges, BigInteger[] aggregate) {
     public VerificationReport {
         verdicts = List.copyOf(verdicts);
         disputedEdges = List.copyOf(disputedEdges);
@@ -38,12 +40,13 @@ public record VerificationReport(long round, List<PartyVerdict> verdicts, List<E
     }
 
     /**
-     * The average of theta_k + eta_k over the parties that published, in real units: {@link #aggregate} divided by
-     * their number; unbiased for the average of their theta when no party failed but for dropping out.
+     * The average of theta_k + eta_k over the parties in {@link #aggregate} (those that published a well-formed
+     * contribution), in real units; unbiased for the average of their theta when no party failed but for dropping out.
      */
     public double[] average() {
-        int published = verdicts.size() - droppedOut().size();
-        return java.util.Arrays.stream(aggregate).mapToDouble(a -> FixedPoint.decode(a) / published).toArray();
+        long published = verdicts.stream().filter(v -> !v.failures().contains(VerificationFailure.DROPPED_OUT)
+                && !v.failures().contains(VerificationFailure.MALFORMED)).count();
+        return java.util.Arrays.stream(aggregate).mapToDouble(a -> a.doubleValue() / FixedPoint.ONE / published).toArray();
     }
 
     /** Whether every party passed. */
@@ -62,7 +65,7 @@ public record VerificationReport(long round, List<PartyVerdict> verdicts, List<E
     }
 
     @Override
-    public long[] aggregate() {
+    public BigInteger[] aggregate() {
         return aggregate.clone();
     }
 

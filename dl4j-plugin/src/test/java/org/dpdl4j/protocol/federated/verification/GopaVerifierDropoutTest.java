@@ -3,6 +3,7 @@ package org.dpdl4j.protocol.federated.verification;
 import org.dpdl4j.graph.Graph;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -42,7 +43,7 @@ class GopaVerifierDropoutTest {
         assertEquals(Set.of(dropped), report.droppedOut());
         assertArrayEquals(sumOfThetaAndEta(round, Set.of(dropped)), report.aggregate());
         double[] average = report.average();
-        long[] expected = sumOfThetaAndEta(round, Set.of(dropped));
+        long[] expected = longSumOfThetaAndEta(round, Set.of(dropped));
         for (int i = 0; i < DIMENSION; i++) {
             assertEquals(FixedPoint.decode(expected[i]) / 5, average[i], 1e-12);
         }
@@ -92,7 +93,11 @@ class GopaVerifierDropoutTest {
         return out;
     }
 
-    private static long[] sumOfThetaAndEta(VerifiableRound round, Set<Integer> absent) {
+    private static BigInteger[] sumOfThetaAndEta(VerifiableRound round, Set<Integer> absent) {
+        return java.util.Arrays.stream(longSumOfThetaAndEta(round, absent)).mapToObj(BigInteger::valueOf).toArray(BigInteger[]::new);
+    }
+
+    private static long[] longSumOfThetaAndEta(VerifiableRound round, Set<Integer> absent) {
         long[] sum = new long[round.dimension];
         for (int k = 0; k < round.graph.vertexCount(); k++) {
             if (!absent.contains(k)) {

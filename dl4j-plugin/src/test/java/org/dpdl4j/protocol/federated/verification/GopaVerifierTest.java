@@ -108,6 +108,20 @@ class GopaVerifierTest {
     }
 
     @Test
+    void anExtremePublishedValueIsCaughtWithoutOverflowingTheAggregate() {
+        VerifiableRound round = VerifiableRound.honest(GRAPH, DIMENSION, ROUND, 17);
+        for (int k : new int[] {1, 2}) {
+            CoordinateContribution c = round.contributions.get(k).coordinates().get(0);
+            round.replaceCoordinate(k, 0, new CoordinateContribution(Long.MAX_VALUE, c.valueCommitment(), c.pairwiseCommitments(),
+                    c.noiseCommitment(), c.range(), c.cancellation(), c.sum()));
+        }
+        VerificationReport report = round.verify();
+        assertEquals(Set.of(1, 2), report.failedParties(), report.toString());
+        assertEquals(Set.of(VerificationFailure.PUBLISHED_VALUE_MISMATCH), report.verdict(1).failures());
+        assertTrue(report.aggregate()[0].bitLength() > 63, "the aggregate is exact beyond a long");
+    }
+
+    @Test
     void aTamperedBitProofIsCaught() {
         VerifiableRound round = VerifiableRound.honest(GRAPH, DIMENSION, ROUND, 9);
         CoordinateContribution c = round.contributions.get(4).coordinates().get(0);
