@@ -71,6 +71,21 @@ public final class GopaVerifier {
      * @param openings      the neighbours' openings of their terms with the parties that dropped out
      */
     public VerificationReport verify(List<PartyContribution> contributions, List<PairwiseOpening> openings) {
+        return verify(contributions, openings, EdgeAgreements.none());
+    }
+
+    /**
+     * Checks every party, with drop-out openings and the edges' signed agreements: when an edge's terms do not
+     * cancel and both ends signed an agreement, only the end whose published commitment differs from the agreed one
+     * is named for that edge, and the edge is not disputed.
+     *
+     * @param contributions one per party, in party order; a null entry is a party that dropped out
+     * @param openings      the neighbours' openings of their terms with the parties that dropped out
+     * @param agreements    the edges' signed agreements and the parties' public keys
+     */
+    public VerificationReport verify(List<PartyContribution> contributions, List<PairwiseOpening> openings,
+                                     EdgeAgreements agreements) {
+        Objects.requireNonNull(agreements, "agreements");
         int n = graph.vertexCount();
         if (contributions.size() != n) {
             throw new IllegalArgumentException("the graph has " + n + " parties but " + contributions.size()
@@ -87,7 +102,7 @@ public final class GopaVerifier {
         }
         for (int k = 0; k < n; k++) {
             if (wellFormed[k]) {
-                checkProofs(k, contributions, wellFormed, findings);
+                checkProofs(k, contributions, wellFormed, agreements, findings);
             }
         }
         BigInteger[] aggregate = new BigInteger[dimension];
@@ -108,7 +123,8 @@ public final class GopaVerifier {
     }
 
     /** Party k's range, cancellation and sum proofs, coordinate by coordinate, under the verifier's own contexts. */
-    private void checkProofs(int k, List<PartyContribution> contributions, boolean[] wellFormed, Findings findings) {
+    private void checkProofs(int k, List<PartyContribution> contributions, boolean[] wellFormed, EdgeAgreements agreements,
+                             Findings findings) {
         PartyContribution mine = contributions.get(k);
         for (int i = 0; i < dimension; i++) {
             CoordinateContribution c = mine.coordinates().get(i);
@@ -124,15 +140,40 @@ public final class GopaVerifier {
                 ECPoint theirs = contributions.get(l).coordinates().get(i).pairwiseCommitments().get(k);
                 ECPoint statement = entry.getValue().add(theirs).normalize();
                 if (!c.cancellation().get(l).verify(group, statement, PartyContribution.cancellationContext(context, l))) {
-                    findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING,
-                            "coordinate " + i + ", edge " + Edge.between(k, l) + ": cancellation proof rejected");
-                    findings.failedEnds.add(new EdgeEnd(k, l, i));
+                    attributeCancellationFailure(k, l, i, entry.getValue(), theirs, agreements, findings);
                 }
             }
             if (!c.sum().verify(group, c.sumStatement(group), PartyContribution.sumContext(context))) {
                 findings.fail(k, VerificationFailure.PUBLISHED_VALUE_MISMATCH, "coordinate " + i + ": published value "
                         + FixedPoint.decode(c.published()) + " is not proven to be the sum of the committed parts");
             }
+        }
+    }
+
+    /**
+     * k's proof that its term with l cancels failed at coordinate i. Without an agreement signed by both, k is named
+     * and the edge end recorded (both ends failing make the edge disputed). With one, k is named only if it published
+     * something other than it signed, or if both published as signed (then both signed a pair that does not cancel,
+     * or k's proof is forged); if only l deviated, l is named at its own check and k is not.
+     */
+    private void attributeCancellationFailure(int k, int l, int i, ECPoint mine, ECPoint theirs, EdgeAgreements agreements,
+                                              Findings findings) {
+        Edge edge = Edge.between(k, l);
+        EdgeAgreement agreed = agreements.agreedOn(round, edge, dimension);
+        if (agreed == null) {
+            findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING, "coordinate " + i + ", edge " + edge
+                    + ": cancellation proof rejected");
+            findings.failedEnds.add(new EdgeEnd(k, l, i));
+            return;
+        }
+        boolean mineAsAgreed = agreed.commitmentsOf(k).get(i).normalize().equals(mine.normalize());
+        boolean theirsAsAgreed = agreed.commitmentsOf(l).get(i).normalize().equals(theirs.normalize());
+        if (!mineAsAgreed) {
+            findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING, "coordinate " + i + ", edge " + edge
+                    + ": published a pairwise commitment other than the one it signed with party " + l);
+        } else if (theirsAsAgreed) {
+            findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING, "coordinate " + i + ", edge " + edge
+                    + ": cancellation proof rejected although both ends published what they signed");
         }
     }
 

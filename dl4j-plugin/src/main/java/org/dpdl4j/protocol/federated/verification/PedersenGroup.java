@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.federated.verification;
 
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
+import org.bouncycastle.crypto.params.ECDomainParameters;
 import org.bouncycastle.math.ec.ECAlgorithms;
 import org.bouncycastle.math.ec.ECCurve;
 import org.bouncycastle.math.ec.ECPoint;
@@ -45,9 +46,11 @@ public final class PedersenGroup {
     private final ECPoint g;
     private final ECPoint h;
     private final BigInteger order;
+    private final ECDomainParameters domain;
 
     private PedersenGroup() {
         X9ECParameters params = CustomNamedCurves.getByName(CURVE_NAME);
+        this.domain = new ECDomainParameters(params);
         this.curve = params.getCurve();
         this.g = params.getG().normalize();
         this.order = params.getN();
@@ -141,6 +144,11 @@ public final class PedersenGroup {
 
     public ECPoint h() {
         return h;
+    }
+
+    /** The curve with G as BouncyCastle's signers take it (edge agreements are ECDSA-signed on the same curve). */
+    ECDomainParameters domain() {
+        return domain;
     }
 
     /** The prime order q of the group. */

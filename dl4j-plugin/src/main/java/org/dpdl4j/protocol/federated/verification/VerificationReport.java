@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * neighbour that dropped out. An edge whose two ends both fail their cancellation proofs is
  * listed in {@link #disputedEdges()}: when one end commits to a term that does not cancel, the honest end cannot prove
  * cancellation either, and the public record alone does not say which of the two deviated. (Attributing a disputed
- * edge needs the ends to sign the commitments they exchange, which this package does not do yet.)
+ * edge needs an {@link EdgeAgreement} signed by both ends, given to the verifier through {@link EdgeAgreements}: then
+ * only the end that published something other than it signed is named, and the edge is not disputed.)
  *
  * @param round         the round checked
  * @param verdicts      one per party, in party order

@@ -21,6 +21,11 @@
  *       {@link org.dpdl4j.protocol.federated.verification.PartyContribution} (what it publishes), and
  *       {@link org.dpdl4j.protocol.federated.verification.GopaVerifier} with its
  *       {@link org.dpdl4j.protocol.federated.verification.VerificationReport};</li>
+ *   <li>{@link org.dpdl4j.protocol.federated.verification.SigningKey},
+ *       {@link org.dpdl4j.protocol.federated.verification.EdgeAgreement},
+ *       {@link org.dpdl4j.protocol.federated.verification.SignedEdgeAgreement} and
+ *       {@link org.dpdl4j.protocol.federated.verification.EdgeAgreements}: what the two ends of an edge agree to
+ *       publish, signed by both, so that a term that does not cancel is attributed to one end;</li>
  *   <li>{@link org.dpdl4j.protocol.federated.verification.VerifiableGopaReveal}: GOPA's reveal step with the noise
  *       of {@code GopaAveraging} (same streams, same draws), committed and proven by every party, for values in a
  *       declared interval mapped onto [0, 1].</li>
@@ -44,9 +49,12 @@
  *       that yet. A party can therefore still put any bias of its choosing into its committed eta_k, within the
  *       fixed-point range, and pass: verification bounds what theta_k can be, not what the noise is.</li>
  *   <li><b>That theta_k is the party's honest value</b> (trained on its data): only that it lies in [0, 1].</li>
- *   <li><b>Which end of a disputed edge deviated.</b> When one end commits to a term that does not cancel, neither
- *       end can prove cancellation and both are named; the report lists the edge as disputed. Attributing it needs
- *       the ends to sign the commitments they exchange.</li>
+ *   <li><b>Which end of an edge deviated, without signed agreements.</b> When one end commits to a term that does not
+ *       cancel, neither end can prove cancellation; without more, both are named and the edge is listed as disputed.
+ *       With an {@link org.dpdl4j.protocol.federated.verification.EdgeAgreement} both ends signed before publishing
+ *       (ECDSA, BouncyCastle; each end checks the pair cancels before it signs), only the end that published something
+ *       else is named. An edge whose ends never signed one (one refused) stays disputed: the public record cannot
+ *       say who refused, and how public keys are distributed is left to the deployment.</li>
  *   <li>Nothing about training: {@code FedAvgTrainer}'s GOPA variant and {@code train --algo gopa} do not commit or
  *       prove yet; {@link org.dpdl4j.protocol.federated.verification.VerifiableGopaReveal} is the library-level reveal
  *       they would call. At about 10 ms to prove and 10 ms to verify per coordinate and party (the range proof), it
