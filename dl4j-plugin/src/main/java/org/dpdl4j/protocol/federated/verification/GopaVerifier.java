@@ -85,7 +85,18 @@ public final class GopaVerifier {
      */
     public VerificationReport verify(List<PartyContribution> contributions, List<PairwiseOpening> openings,
                                      EdgeAgreements agreements) {
+        return verify(contributions, openings, agreements, NoiseEvidence.none());
+    }
+
+    /**
+     * Checks every party as {@link #verify(List, List, EdgeAgreements)} does and, with noise evidence, that every
+     * party's eta is the {@link BinomialNoise} its proven bits and the public coins make
+     * ({@link VerificationFailure#NOISE_NOT_FROM_COINS}).
+     */
+    public VerificationReport verify(List<PartyContribution> contributions, List<PairwiseOpening> openings,
+                                     EdgeAgreements agreements, NoiseEvidence noise) {
         Objects.requireNonNull(agreements, "agreements");
+        Objects.requireNonNull(noise, "noise");
         int n = graph.vertexCount();
         if (contributions.size() != n) {
             throw new IllegalArgumentException("the graph has " + n + " parties but " + contributions.size()
@@ -103,6 +114,7 @@ public final class GopaVerifier {
         for (int k = 0; k < n; k++) {
             if (wellFormed[k]) {
                 checkProofs(k, contributions, wellFormed, agreements, findings);
+                checkNoise(k, contributions.get(k), noise, findings);
             }
         }
         BigInteger[] aggregate = new BigInteger[dimension];
@@ -146,6 +158,18 @@ public final class GopaVerifier {
             if (!c.sum().verify(group, c.sumStatement(group), PartyContribution.sumContext(context))) {
                 findings.fail(k, VerificationFailure.PUBLISHED_VALUE_MISMATCH, "coordinate " + i + ": published value "
                         + FixedPoint.decode(c.published()) + " is not proven to be the sum of the committed parts");
+            }
+        }
+    }
+
+    private void checkNoise(int k, PartyContribution contribution, NoiseEvidence noise, Findings findings) {
+        if (!noise.required()) {
+            return;
+        }
+        for (int i = 0; i < dimension; i++) {
+            String problem = noise.problem(group, round, k, i, contribution.coordinates().get(i));
+            if (problem != null) {
+                findings.fail(k, VerificationFailure.NOISE_NOT_FROM_COINS, problem);
             }
         }
     }

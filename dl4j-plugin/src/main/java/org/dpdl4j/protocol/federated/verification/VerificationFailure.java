@@ -12,6 +12,8 @@ public enum VerificationFailure {
     PAIRWISE_NOT_CANCELLING("a pairwise term is not proven to cancel with its neighbour's"),
     /** The sum proof does not verify: the published value may differ from the sum of the committed parts. */
     PUBLISHED_VALUE_MISMATCH("the published value is not proven to be theta + sum Delta + eta"),
+    /** Binomial noise was required and the party's eta is not the one its proven bits and the public coins make. */
+    NOISE_NOT_FROM_COINS("eta is not proven to come from the party's committed bits and the public coins"),
     /** A neighbour dropped out and the party did not open its term with it, or opened something else. */
     DROPOUT_TERM_NOT_OPENED("the pairwise term with a party that dropped out is not opened");
 

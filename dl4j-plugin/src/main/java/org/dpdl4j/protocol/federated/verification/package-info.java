@@ -26,6 +26,11 @@
  *       {@link org.dpdl4j.protocol.federated.verification.SignedEdgeAgreement} and
  *       {@link org.dpdl4j.protocol.federated.verification.EdgeAgreements}: what the two ends of an edge agree to
  *       publish, signed by both, so that a term that does not cancel is attributed to one end;</li>
+ *   <li>{@link org.dpdl4j.protocol.federated.verification.BinomialNoise},
+ *       {@link org.dpdl4j.protocol.federated.verification.NoiseBits},
+ *       {@link org.dpdl4j.protocol.federated.verification.PublicCoins} and
+ *       {@link org.dpdl4j.protocol.federated.verification.NoiseEvidence}: private noise proven to follow a binomial law
+ *       from committed bits and public coins;</li>
  *   <li>{@link org.dpdl4j.protocol.federated.verification.VerifiableGopaReveal}: GOPA's reveal step with the noise
  *       of {@code GopaAveraging} (same streams, same draws), committed and proven by every party, for values in a
  *       declared interval mapped onto [0, 1].</li>
@@ -39,15 +44,22 @@
  *   <li>the committed Delta_kl and Delta_lk sum to zero, so the pairwise terms cancel in the sum of all published
  *       values;</li>
  *   <li>the published thetaHat_k equals theta_k + sum_l Delta_kl + eta_k of the committed values, exactly in fixed
- *       point.</li>
+ *       point;</li>
+ *   <li>with noise evidence only: eta_k is {@code scale * (Binomial(N, 1/2) - N/2)} drawn from public coins (below).</li>
  * </ul>
  *
  * <h2>What is not proven</h2>
  * <ul>
- *   <li><b>The distribution of eta_k and of Delta_kl.</b> The paper derives eta_k (and the pairwise terms) from
- *       committed, jointly generated randomness so that a party cannot choose its noise; this package does not do
- *       that yet. A party can therefore still put any bias of its choosing into its committed eta_k, within the
- *       fixed-point range, and pass: verification bounds what theta_k can be, not what the noise is.</li>
+ *   <li><b>Gaussian eta_k, and the distribution of Delta_kl.</b> The paper derives the noise from committed, jointly
+ *       generated randomness so that a party cannot choose it. Here that is done for a binomial stand-in only:
+ *       with {@link org.dpdl4j.protocol.federated.verification.BinomialNoise} and
+ *       {@link org.dpdl4j.protocol.federated.verification.NoiseEvidence}, eta_k is proven to be
+ *       {@code scale * (Binomial(N, 1/2) - N/2)} from the party's committed bits XOR public coins, provided the coins'
+ *       seed is fixed after the bits are published (the deployment's ordering; a beacon or a coin toss). The
+ *       repository's accountants price Gaussian noise, so that binomial noise is not accounted for yet. Without noise
+ *       evidence (the default), eta_k is committed but unconstrained: a party can hide a bias in it, within the
+ *       fixed-point range, and pass. The pairwise terms are proven to cancel, not to be Gaussian: both ends derive
+ *       them from their shared seed, and a deviation from it changes the masking of those two ends, not the sum.</li>
  *   <li><b>That theta_k is the party's honest value</b> (trained on its data): only that it lies in [0, 1].</li>
  *   <li><b>Which end of an edge deviated, without signed agreements.</b> When one end commits to a term that does not
  *       cancel, neither end can prove cancellation; without more, both are named and the edge is listed as disputed.
