@@ -41,7 +41,8 @@ public record PartyContribution(int party, long round, List<CoordinateContributi
      *
      * @param random the source of nonces and blindings: a {@link SecureRandom} from the platform; seed one only where a
      *               test needs repeatable proofs
-     * @throws IllegalArgumentException if a value lies outside [0, 1], or the published value would overflow
+     * @throws IllegalArgumentException if a value lies outside [0, 1]
+     * @throws ArithmeticException      if a published value would overflow a long (parts far beyond the fixed-point range)
      */
     public static PartyContribution prove(PedersenGroup group, int party, long round, PartySecrets secrets, SecureRandom random) {
         Objects.requireNonNull(secrets, "secrets");
