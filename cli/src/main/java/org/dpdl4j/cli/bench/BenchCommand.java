@@ -5,11 +5,13 @@ import picocli.CommandLine.Command;
 /** {@code dpdl4j bench}: speed measurements of every protocol family's hot path, reported as ratios taken in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Speed of a DP-SGD step, of noise generation, of Decor and D-SGD rounds, of the SecRDP accountant, of"
-                + " mu^2-SGD rounds and of DP-RECAL iterations.",
-                "Each reports ratios measured in one run (interleaved blocks, medians), not bare wall times. Set"
+                + " mu^2-SGD rounds, of DP-RECAL iterations"
+                + " and of verifiable GOPA's proofs.",
+                "Each reports ratios measured in one run (interleaved blocks, medians), not bare wall times, except"
+                        + " gopa-verify, which reports bytes and milliseconds per party. Set"
                         + " OMP_NUM_THREADS=1 on small machines (the launcher does)."},
         subcommands = {DpStepBench.class, NoiseBench.class, DecorRoundBench.class, AccountantBench.class, Mu2RoundBench.class,
-                RecalIterationBench.class, SparkRoundBench.class})
+                RecalIterationBench.class, SparkRoundBench.class, VerifiableGopaBench.class})
 public final class BenchCommand implements Runnable {
     @Override
     public void run() {
