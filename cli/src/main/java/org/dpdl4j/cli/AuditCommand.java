@@ -10,6 +10,8 @@ import org.dpdl4j.audit.AuditResult;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.experiments.audit.AuditCollection;
 import org.dpdl4j.experiments.audit.DpSgdAudit;
+import org.dpdl4j.experiments.audit.FedAvgAudit;
+import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.options.InvalidOptionException;
 import picocli.CommandLine.Command;
@@ -21,12 +23,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dpdl4j audit}: an empirical lower bound on a DP-SGD run's epsilon from that one run, with planted canaries
- * (see {@link DpSgdAudit}); or, with {@code --rescore}, the audit of an earlier run's canaries file again.
+ * (see {@link DpSgdAudit}), or on a DP-FedAvg run's per observer, with canary clients (see {@link FedAvgAudit}); or, with {@code --rescore}, the audit of an earlier run's canaries file again.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Privacy audit in one training run: train with DP-SGD and m planted gradient canaries (each"
                 + " included with probability 1/2), guess which were included from the released gradients, and turn"
                 + " the guesses into an epsilon the run provably does not beat (Steinke, Nasr and Jagielski 2023).",
+                "DP-FedAvg (--algo dp-fedavg-local or dp-fedavg-central) is audited per --observer with m canary"
+                        + " clients, each a client whose update is S e_j on a coordinate of its own; the epsilon is the"
+                        + " run's own, for one client.",
                 "The bound is a lower bound at the stated confidence, not an estimate of the true epsilon.",
                 "Writes canaries.csv (coins and scores), audit.json, summary.md and config.json; ends with the lines"
                         + " epsilon_lower= and epsilon= (the accountant's)."})
@@ -35,8 +40,38 @@ public final class AuditCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--algo", defaultValue = "dp-sgd", paramLabel = "NAME",
-            description = "The audited training: dp-sgd (central DP-SGD; default ${DEFAULT-VALUE}).")
+            description = "The audited training: dp-sgd (central DP-SGD), dp-fedavg-local or dp-fedavg-central (DP-FedAvg,"
+                    + " audited per --observer with canary clients; default ${DEFAULT-VALUE}).")
     String algo;
+
+    @Option(names = "--observer", paramLabel = "NAME",
+            description = "Federated audits: who sees the messages, one of the observers the protocol declares (server for"
+                    + " dp-fedavg-local: every client's noisy update; aggregate for dp-fedavg-central: the global model of"
+                    + " every round). Each canary client is scored by its log-likelihood ratio over what that observer saw.")
+    String observer;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--clients", defaultValue = "100", paramLabel = "N",
+            description = "Federated audits: the real clients, the examples split evenly among them (default ${DEFAULT-VALUE};"
+                    + " the canary clients come on top).")
+    int clients;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--rounds", defaultValue = "50", paramLabel = "T",
+            description = "Federated audits: rounds (default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(converter = Converters.PositiveInt.class, names = "--local-steps", defaultValue = "1", paramLabel = "L",
+            description = "Federated audits: local SGD steps per round, on mini-batches of --batch-size (default ${DEFAULT-VALUE}).")
+    int localSteps;
+
+    @Option(converter = Converters.Positive.class, names = "--client-rate", defaultValue = "1", paramLabel = "Q",
+            description = "Federated audits: the fraction of clients per round, Poisson when below 1 (default ${DEFAULT-VALUE}).")
+    double clientRate;
+
+    @Option(converter = Converters.NonNegativeInt.class, names = "--blank-features", defaultValue = "0", paramLabel = "K",
+            description = "Federated audits: append K features that are 0 on every example, whose first-layer weights no"
+                    + " client's update touches, room for the canary clients (e.g. for --dataset synthetic; default"
+                    + " ${DEFAULT-VALUE}).")
+    int blankFeatures;
 
     @Option(names = "--dataset", defaultValue = "synthetic", paramLabel = "NAME",
             description = "synthetic (generated: 50 Gaussian features, two classes), mnist, a9a or covtype-20k"
@@ -146,8 +181,10 @@ public final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter console = spec.commandLine().getOut();
-        if (!algo.equals("dp-sgd")) {
-            throw bad("--algo " + algo + ": only central DP-SGD is audited; use --algo dp-sgd");
+        boolean federated = FedAvgAudit.ALGORITHMS.contains(algo);
+        if (!algo.equals("dp-sgd") && !federated) {
+            throw bad("--algo " + algo + ": not audited; use --algo dp-sgd, or per --observer one of "
+                    + String.join(", ", FedAvgAudit.ALGORITHMS));
         }
         try {
             if (rescore != null && summarize != null) {
@@ -173,6 +210,15 @@ public final class AuditCommand implements Callable<Integer> {
             if (epsilon == null) {
                 throw bad("--epsilon is required: the target epsilon of the audited run, e.g. --epsilon 8");
             }
+            if (federated) {
+                return federated(console, scaling);
+            }
+            for (String option : FEDERATED_OPTIONS) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                    throw bad(option + " applies to the federated audits (--algo " + String.join(", ", FedAvgAudit.ALGORITHMS)
+                            + "); drop it for dp-sgd");
+                }
+            }
             DpSgdAudit.Settings settings = new DpSgdAudit.Settings(dataset.toLowerCase(Locale.ROOT),
                     examples == null ? 0 : examples, hidden, epsilon, delta, clip, batchSize, epochs, learningRate,
                     canaries, auditor.toLowerCase(Locale.ROOT), canary.toLowerCase(Locale.ROOT), scaling, confidence, guesses, noise, seed,
@@ -184,10 +230,38 @@ public final class AuditCommand implements Callable<Integer> {
         }
     }
 
+    /** The options of the federated audits only. */
+    private static final List<String> FEDERATED_OPTIONS = List.of("--observer", "--clients", "--rounds", "--local-steps",
+            "--client-rate", "--blank-features");
+
+    private int federated(PrintWriter console, PixelScaling scaling) throws IOException {
+        for (String option : List.of("--epochs", "--auditor", "--canary")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw bad(option + " does not apply to --algo " + algo + ": it runs --rounds, and its canaries are clients"
+                        + " with Dirac updates scored by the --observer's likelihood ratio; drop it");
+            }
+        }
+        FedAvgVariant variant = FedAvgVariant.fromCliName(algo);
+        if (observer == null) {
+            throw bad("--algo " + algo + " is audited per observer: give --observer, one of "
+                    + String.join(", ", FedAvgAudit.observers(variant)));
+        }
+        if (clientRate > 1) {
+            throw bad("--client-rate " + clientRate + ": the fraction of clients per round lies in (0, 1]");
+        }
+        FedAvgAudit.Settings settings = new FedAvgAudit.Settings(variant, observer, dataset.toLowerCase(Locale.ROOT),
+                examples == null ? 0 : examples, blankFeatures, hidden, epsilon, delta, clip, clients, rounds, localSteps,
+                batchSize, learningRate, clientRate, canaries, scaling, confidence, guesses, noise, seed,
+                dataset.equalsIgnoreCase("synthetic") ? null : data.resolve(spec.commandLine()), out);
+        new FedAvgAudit(settings).run(spec.commandLine().getParseResult().originalArgs(), console);
+        return 0;
+    }
+
     private int summarize(PrintWriter console) throws IOException {
         for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs", "--batch-size",
                 "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary", "--pixel-scaling",
-                "--delta", "--confidence", "--guesses", "--auditor")) {
+                "--delta", "--confidence", "--guesses", "--auditor", "--observer", "--clients", "--rounds", "--local-steps",
+                "--client-rate", "--blank-features")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
                 throw bad(option + " does not apply with --summarize, which collects finished audits; drop it");
             }
@@ -210,7 +284,7 @@ public final class AuditCommand implements Callable<Integer> {
     private int rescore(PrintWriter console) throws IOException {
         for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs",
                 "--batch-size", "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary",
-                "--pixel-scaling")) {
+                "--pixel-scaling", "--observer", "--clients", "--rounds", "--local-steps", "--client-rate", "--blank-features")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
                 throw bad(option + " does not apply with --rescore, which audits the scores of a finished run; drop it");
             }

@@ -70,6 +70,38 @@ class AuditCommandTest {
     }
 
     @Test
+    void auditsDpFedAvgPerObserverAndRefusesAnUndeclaredOne(@TempDir Path tmp) throws Exception {
+        for (String[] algoAndObserver : new String[][] {{"dp-fedavg-local", "server"}, {"dp-fedavg-central", "aggregate"}}) {
+            Path out = tmp.resolve(algoAndObserver[0]);
+            CommandRun r = CommandRun.of("audit", "--algo", algoAndObserver[0], "--observer", algoAndObserver[1],
+                    "--dataset", "synthetic", "--examples", "400", "--blank-features", "10", "--hidden", "8", "--clients", "10",
+                    "--rounds", "5", "--epsilon", "4", "--canaries", "60", "--noise", "seeded", "--out", out.toString());
+            assertEquals(0, r.exitCode(), r.both());
+            double epsilon = r.lastValue(1, "epsilon");
+            double lower = r.lastValue(2, "epsilon_lower");
+            assertTrue(epsilon > 0 && epsilon <= 4 + 1e-9 && lower >= 0 && lower <= epsilon, r.out());
+            assertEquals(61, Files.readAllLines(out.resolve("canaries.csv")).size());
+            assertTrue(Files.readString(out.resolve("audit.json")).contains("\"observer\" : \"" + algoAndObserver[1] + "\""));
+        }
+        CommandRun collected = CommandRun.of("audit", "--summarize", tmp.toString());
+        assertTrue(collected.out().contains("synthetic dp-fedavg-local observed by the server m=60"), collected.out());
+        String[][] cases = {
+                {"--algo dp-fedavg-local --observer aggregate", "dp-fedavg-local declares the observers server"},
+                {"--algo dp-fedavg-central --observer server", "dp-fedavg-central declares the observers aggregate"},
+                {"--algo dp-fedavg-central", "give --observer, one of aggregate"},
+                {"--observer server", "--observer applies to the federated audits"},
+                {"--algo dp-fedavg-local --observer server --auditor white-box", "--auditor does not apply"},
+                {"--algo dp-fedavg-local --observer server --canaries 10", "--blank-features K appends K features"},
+        };
+        for (String[] c : cases) {
+            String[] args = ("audit --epsilon 2 --examples 200 " + c[0] + " --out " + tmp.resolve("x")).split(" ");
+            CommandRun r = CommandRun.of(args);
+            assertEquals(2, r.exitCode(), c[0] + "\n" + r.both());
+            assertTrue(r.err().contains(c[1]), c[0] + "\n" + r.err());
+        }
+    }
+
+    @Test
     void badInputIsRefusedWithTheFix(@TempDir Path tmp) {
         String[][] cases = {
                 {"--auditor grey-box", "use one of white-box, white-box-centred, white-box-lr, black-box"},

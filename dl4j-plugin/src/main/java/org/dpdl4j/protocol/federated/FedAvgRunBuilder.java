@@ -50,6 +50,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
     private RunSettings settings;
     private String adversary = "-";
     private GopaAccountant gopa;
+    private PlantedClients planted;
 
     FedAvgRunBuilder() {
     }
@@ -149,6 +150,16 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         return this;
     }
 
+    /**
+     * Clients whose updates are given instead of trained, after the real ones: an audit's canaries (DP-FedAvg with local
+     * or central noise). They are sampled, clipped, noised and accounted for as clients, so the calibration and the
+     * ledger cover them; without them the run is exactly the run it would be.
+     */
+    public FedAvgRunBuilder planted(PlantedClients value) {
+        this.planted = Objects.requireNonNull(value, "planted clients");
+        return this;
+    }
+
     /** The settings recorded with the run (in its checkpoint), which a resume compares. */
     public FedAvgRunBuilder settings(RunSettings value) {
         this.settings = Objects.requireNonNull(value, "settings");
@@ -174,11 +185,13 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
         require(template != null, "give the model the server starts from (model(network))");
         requireRunSettings();
+        requirePlantedFits();
         String report = null;
         List<NodeData> local = data;
-        int n = clientCount();
+        int real = clientCount();
+        int n = real + plantedCount();
         ClientSampling sampling = sampling(clientRate, fixedSizeClients, n);
-        DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, n, seed);
+        DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, real, seed);
         MemoryCheck.require(new FedAvgMemory(variant, ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n, sampling,
                 localBatch, gopaK).estimate());
         if (local == null) {
@@ -193,7 +206,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         NoiseStreams clientStreams = noise.streams(plan.gopaGraph() != null ? plan.gopaGraph() : Graph.of(n), seed);
         NoiseStreams serverStreams = noise.streams(1, new NoiseKey(seed, "server", 0, 0).seed());
         FedAvgTrainer trainer = new FedAvgTrainer(template, local, plan.config(), clientStreams, serverStreams, plan.gopaGraph(),
-                plan.privacy(), ledger, settings != null ? settings : RunSettings.empty(), report);
+                plan.privacy(), ledger, settings != null ? settings : RunSettings.empty(), report, planted);
         trainer.describeAdversary(adversary);
         return trainer;
     }
@@ -209,7 +222,8 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
     public Optional<PlannedLedger> plannedLedger() {
         require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
         requireRunSettings();
-        int n = clientCount();
+        requirePlantedFits();
+        int n = clientCount() + plantedCount();
         if (data == null) {
             splitSet.partySizes(split, clients, seed);
         }
@@ -223,7 +237,16 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         require(clientRate > 0 && clientRate <= 1, "the fraction of clients per round must lie in (0, 1], got " + clientRate);
     }
 
-    /** The number of clients, checked against the examples when the data is split. */
+    private int plantedCount() {
+        return planted == null ? 0 : planted.count();
+    }
+
+    private void requirePlantedFits() {
+        require(planted == null || variant == FedAvgVariant.DP_LOCAL || variant == FedAvgVariant.DP_CENTRAL,
+                "planted clients audit DP-FedAvg with local or central noise; " + variant.cliName() + " takes none");
+    }
+
+    /** The number of clients with data, checked against the examples when the data is split. */
     private int clientCount() {
         if (data != null) {
             return data.size();

@@ -57,6 +57,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     private final GopaAveraging gopa;
     private final INDArray theta;
     private final double[] sizes;
+    private final PlantedClients planted;
+    private final int clientCount;
     private final FedAvgPrivacy privacy;
     private final String mechanism;
     private String adversary = "-";
@@ -82,6 +84,17 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     public FedAvgTrainer(MultiLayerNetwork template, List<NodeData> clients, FedAvgConfig config, NoiseStreams clientStreams,
                          NoiseStreams serverStreams, Graph gopaGraph, FedAvgPrivacy privacy, RunLedger ledger, RunSettings settings,
                          String partitionReport) {
+        this(template, clients, config, clientStreams, serverStreams, gopaGraph, privacy, ledger, settings, partitionReport, null);
+    }
+
+    /**
+     * A run with planted clients after the real ones ({@link FedAvgRunBuilder#planted}); the others as above.
+     *
+     * @param planted clients whose updates are given (a private variant other than GOPA), or null for none
+     */
+    FedAvgTrainer(MultiLayerNetwork template, List<NodeData> clients, FedAvgConfig config, NoiseStreams clientStreams,
+                  NoiseStreams serverStreams, Graph gopaGraph, FedAvgPrivacy privacy, RunLedger ledger, RunSettings settings,
+                  String partitionReport, PlantedClients planted) {
         super(config.variant().cliName(), settings, ledger);
         if (config.variant().isPrivate() != (privacy != null) || (privacy != null) != (ledger != null)) {
             throw new IllegalArgumentException(config.variant().cliName() + (config.variant().isPrivate()
@@ -108,7 +121,13 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             }
             sizes[k] = d.size();
         }
-        config.sampling().expectedCount(sizes.length);   // validates fixed-size sampling against the client count
+        if (planted != null && (config.variant() == FedAvgVariant.FEDAVG || config.variant() == FedAvgVariant.GOPA)) {
+            throw new IllegalArgumentException("planted clients audit DP-FedAvg (local or central noise); " + config.variant().cliName()
+                    + " takes none");
+        }
+        this.planted = planted;
+        this.clientCount = sizes.length + (planted == null ? 0 : planted.count());
+        config.sampling().expectedCount(clientCount);   // validates fixed-size sampling against the client count
         if (config.variant() == FedAvgVariant.GOPA) {
             Objects.requireNonNull(gopaGraph, "GOPA needs its pairwise-secret graph");
             if (gopaGraph.vertexCount() != sizes.length) {
@@ -134,8 +153,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (privacy != null) {
             spend(privacy.perRound(), mechanism);
         }
-        int n = sizes.length;
-        int[] participants = config.sampling().select(n, serverStreams.sampling(0, round));
+        int[] participants = config.sampling().select(clientCount, serverStreams.sampling(0, round));
         lastParticipants = participants;
         freeLastMessages();
         INDArray average;
@@ -146,18 +164,54 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         } else if (blocks != null) {
             average = aggregate(messagesFromBlocks(participants, round), participants, round);
         } else {
-            LocalTraining.Updates u = local.run(theta, participants, config.localRate().at(round), round, clientStreams, 1);
-            measuredLoss(u.meanLoss());
-            INDArray messages = ClientRelease.release(config, u.deltas(), participants, round, clientStreams,
+            INDArray deltas = planted == null ? trainedUpdates(participants, round) : updatesWithPlanted(participants, round);
+            INDArray messages = ClientRelease.release(config, deltas, participants, round, clientStreams,
                     (clipped, r) -> gopa.reveal(clipped, clientStreams, r));
-            if (messages != u.deltas()) {
-                ArrayMemory.release(u.deltas());   // GOPA sends what it revealed
+            if (messages != deltas) {
+                ArrayMemory.release(deltas);   // GOPA sends what it revealed
             }
             average = aggregate(messages, participants, round);
         }
         if (average != null) {
             theta.addi(average.reshape(theta.shape()).muli(config.serverRate()));
         }
+    }
+
+    /** The participants' local updates, with their mean loss recorded. */
+    private INDArray trainedUpdates(int[] participants, long round) {
+        LocalTraining.Updates u = local.run(theta, participants, config.localRate().at(round), round, clientStreams, 1);
+        measuredLoss(u.meanLoss());
+        return u.deltas();
+    }
+
+    /**
+     * The real participants' local updates followed by the planted participants' given ones: the ids are increasing and
+     * the planted clients come after the real ones, so the rows stay in participant order.
+     */
+    private INDArray updatesWithPlanted(int[] participants, long round) {
+        int real = 0;
+        while (real < participants.length && participants[real] < sizes.length) {
+            real++;
+        }
+        int[] plantedIds = new int[participants.length - real];
+        for (int j = 0; j < plantedIds.length; j++) {
+            plantedIds[j] = participants[real + j] - sizes.length;
+        }
+        if (real == 0) {
+            measuredNoLoss();
+        }
+        INDArray trained = real == 0 ? null : trainedUpdates(java.util.Arrays.copyOf(participants, real), round);
+        if (plantedIds.length == 0) {
+            return trained;
+        }
+        INDArray given = planted.updates(plantedIds, theta.length(), theta.dataType());
+        if (trained == null) {
+            return given;
+        }
+        INDArray both = Nd4j.vstack(trained, given);
+        ArrayMemory.release(trained);
+        ArrayMemory.release(given);
+        return both;
     }
 
     /**
@@ -192,6 +246,10 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (blockEngine != null) {
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
         }
+        if (planted != null) {
+            throw new IllegalStateException("a run with planted clients runs in one process: the blocks would not know the"
+                    + " planted clients' updates; audit without --engine");
+        }
         int n = sizes.length;
         long p = theta.length();
         PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));
@@ -225,7 +283,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
      * expected number of participants (local DP, GOPA), from the participants' messages.
      */
     private INDArray aggregate(INDArray deltas, int[] participants, long round) {
-        int n = sizes.length;
+        int n = clientCount;
         if (config.variant() == FedAvgVariant.FEDAVG) {
             lastMessages = deltas;
             double[] w = new double[participants.length];
@@ -254,7 +312,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     private INDArray centralNoiseOnly(long round) {
         INDArray sum = Nd4j.zeros(theta.dataType(), theta.length());
         serverStreams.privateNoise(0, round).addGaussian(sum, config.noiseMultiplier() * config.clipNorm());
-        return sum.divi(config.sampling().expectedCount(sizes.length));
+        return sum.divi(config.sampling().expectedCount(clientCount));
     }
 
     /** Frees the last round's messages, a [K, p] matrix valid until the next step. */
@@ -291,6 +349,16 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     @Override
     public MultiLayerNetwork model() {
         return withParameters(template, parameters());
+    }
+
+    /** N, the clients of the run: the real ones, then the planted ones (client ids {@code sizes..N-1}). */
+    public int clientCount() {
+        return clientCount;
+    }
+
+    /** The clients with data; the planted ones, if any, have the ids after them. */
+    public int realClientCount() {
+        return sizes.length;
     }
 
     /** The participants of the last round. */
@@ -366,7 +434,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (privacy == null) {
             return Optional.empty();
         }
-        double m = config.sampling().expectedCount(sizes.length);
+        double m = config.sampling().expectedCount(clientCount);
         double sum = config.noiseMultiplier() * config.clipNorm() * (config.variant() == FedAvgVariant.DP_CENTRAL ? 1 : Math.sqrt(m));
         return Optional.of(new UpdateNoise(sum / m, config.clipNorm(), theta.length(), m, "clipped client updates"));
     }
@@ -375,6 +443,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     public java.util.Map<String, Object> resolved() {
         java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
         r.put("clients", sizes.length);
+        if (planted != null) {
+            r.put("plantedClients", planted.count());
+        }
         r.put("rounds", config.rounds());
         r.put("localSteps", config.localSteps());
         r.put("localBatch", config.localBatchSize());

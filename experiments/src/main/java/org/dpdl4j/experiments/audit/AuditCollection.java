@@ -79,8 +79,16 @@ public final class AuditCollection {
         return rows;
     }
 
-    /** e.g. {@code mnist white-box-lr dirac m=5000 B=250}: what a line of the plot joins. */
+    /**
+     * e.g. {@code mnist white-box-lr dirac m=5000 B=250} or {@code mnist dp-fedavg-local observed by the server m=1000}:
+     * what a line of the plot joins.
+     */
     private static String kind(JsonNode config) {
+        if (config.has("observer")) {
+            return config.path("dataset").asText() + " " + config.path("algo").asText() + " observed by the "
+                    + config.path("observer").asText() + " m=" + config.path("canaries").asInt()
+                    + (config.path("client_rate").asDouble(1) < 1 ? " q=" + config.path("client_rate").asDouble() : "");
+        }
         String canary = config.path("auditor").asText().equals(DpSgdAudit.BLACK_BOX) ? ""
                 : " " + config.path("canary_kind").asText(DpSgdAudit.RANDOM);
         return config.path("dataset").asText() + " " + config.path("auditor").asText() + canary + " m="

@@ -24,7 +24,6 @@ import org.dpdl4j.audit.ZeroGradientCoordinates;
 import org.dpdl4j.data.LabelEncoding;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.catalog.DataDirectory;
-import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
@@ -40,7 +39,6 @@ import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /**
@@ -160,7 +158,8 @@ public final class DpSgdAudit {
 
     private Outcome run(RunDirectory run, List<String> arguments, PrintWriter console) throws IOException {
         boolean blackBox = s.auditor().equals(BLACK_BOX);
-        Loaded loaded = load(blackBox);
+        AuditData loaded = AuditData.load(s.dataset(), s.examples(), s.canaries(), blackBox, s.seed(), s.data(),
+                s.pixelScaling());
         LabeledData data = loaded.train();
         INDArray x = data.features().castTo(DataType.FLOAT);
         INDArray y = data.labelMatrix(LabelEncoding.ONE_HOT);
@@ -248,16 +247,9 @@ public final class DpSgdAudit {
         double[] scores = blackBox ? inputs.scores(net) : ratio != null ? ratio.scores() : auditor.scores();
         boolean[] coinsDrawn = blackBox ? inputs.coins() : canaries.coins();
         AuditResult audit = AuditResult.of(scores, coinsDrawn, plan, s.delta(), s.confidence());
-        run.writeText("canaries.csv", new CanaryFile(coinsDrawn, scores).text());
-        run.writeJson("audit.json", json(audit, epsilon, steps, z, q, accuracy));
-        run.writeText("summary.md", summary(audit, epsilon, steps, z, q, accuracy, data.size()));
-        console.print(audit.text());
-        console.printf(Locale.ROOT, "training accuracy %.4f (on the private training data, not covered by the guarantee)%n",
-                accuracy);
-        console.println("Wrote " + run.path() + ": " + run.listing());
-        console.printf(Locale.ROOT, "epsilon_lower=%.6f%n", audit.epsilonLower());
-        console.printf(Locale.ROOT, "epsilon=%.6f%n", epsilon);
-        console.flush();
+        new AuditReport("DP-SGD on " + s.dataset(), audit, epsilon, canaryWords(), String.format(Locale.ROOT,
+                "%d examples, %d steps, q = %.5f, z = %.4f, %s noise", data.size(), steps, q, z, s.noise().cliName()), steps,
+                z, q, accuracy, Map.of()).write(run, coinsDrawn, scores, console);
         return new Outcome(epsilon, audit, run.path());
     }
 
@@ -309,84 +301,7 @@ public final class DpSgdAudit {
         return AuditResult.of(file.scores(), file.coins(), plan, delta, confidence);
     }
 
-    /** The training examples, and for the black-box auditor the held-out examples its canaries come from. */
-    private record Loaded(LabeledData train, LabeledData pool) {
-    }
-
-    private Loaded load(boolean blackBox) throws IOException {
-        int m = s.canaries();
-        if (s.dataset().equals("synthetic")) {
-            int n = s.examples() > 0 ? s.examples() : SYNTHETIC_EXAMPLES;
-            // The first n rows are the same whether m more are drawn for canaries or not.
-            LabeledData all = synthetic(blackBox ? n + m : n, s.seed() + 1);
-            return new Loaded(all.subset(range(0, n)), blackBox ? all.subset(range(n, n + m)) : null);
-        }
-        LabeledData train;
-        LabeledData test = null;
-        switch (s.dataset()) {
-            case "mnist" -> {
-                org.dpdl4j.data.TrainTest tt = Datasets.mnist(s.data(), s.pixelScaling());
-                train = tt.train();
-                test = tt.test();
-            }
-            case "a9a" -> {
-                org.dpdl4j.data.TrainTest tt = Datasets.a9a(s.data());
-                train = tt.train();
-                test = tt.test();
-            }
-            case "covtype-20k" -> train = Datasets.covtype20k(s.data());
-            default -> throw new IllegalStateException("unchecked data set " + s.dataset());
-        }
-        int n = s.examples() > 0 ? s.examples() : train.size();
-        if (n > train.size()) {
-            throw new InvalidOptionException("--examples", "--examples " + n + " exceeds the " + train.size()
-                    + " training examples of " + s.dataset() + "; use at most " + train.size() + " (or drop it for all)");
-        }
-        LabeledData pool = null;
-        if (blackBox && test != null) {
-            if (m > test.size()) {
-                throw new InvalidOptionException("--canaries", "--canaries " + m + ": the black-box canaries are test"
-                        + " examples of " + s.dataset() + ", which has " + test.size() + "; use at most " + test.size());
-            }
-            pool = test.subset(range(0, m));
-        } else if (blackBox) {
-            // No test file: the canaries are the rows after the training slice.
-            if (n == train.size() || n + (long) m > train.size()) {
-                throw new InvalidOptionException("--examples", "the black-box canaries of " + s.dataset() + " are the rows"
-                        + " after the training examples, and " + train.size() + " rows hold " + n + " examples and " + m
-                        + " canaries only with --examples " + Math.max(1, train.size() - m) + " or fewer");
-            }
-            pool = train.subset(range(n, n + m));
-        }
-        return new Loaded(n == train.size() ? train : train.subset(range(0, n)), pool);
-    }
-
-    private static int[] range(int from, int to) {
-        return java.util.stream.IntStream.range(from, to).toArray();
-    }
-
-    /**
-     * Two classes in {@value #SYNTHETIC_FEATURES} Gaussian dimensions, labelled by a random linear teacher with 10% of
-     * the labels flipped: a task a small MLP learns, generated from the seed.
-     */
-    static LabeledData synthetic(int n, long seed) {
-        INDArray x = Nd4j.getRandomFactory().getNewRandomInstance(seed)
-                .nextGaussian(new long[]{n, SYNTHETIC_FEATURES}).castTo(DataType.FLOAT);
-        SplittableRandom random = new SplittableRandom(seed);
-        double[] w = new double[SYNTHETIC_FEATURES];
-        for (int j = 0; j < w.length; j++) {
-            w[j] = random.nextDouble() * 2 - 1;
-        }
-        double[] margins = x.castTo(DataType.DOUBLE).mmul(Nd4j.createFromArray(w).reshape(w.length, 1)).toDoubleVector();
-        int[] labels = new int[n];
-        for (int i = 0; i < n; i++) {
-            boolean positive = margins[i] > 0;
-            labels[i] = (random.nextDouble() < 0.1) != positive ? 1 : 0;
-        }
-        return new LabeledData("synthetic", x, labels, 2);
-    }
-
-    private static double accuracy(MultiLayerNetwork net, INDArray x, int[] labels) {
+    static double accuracy(MultiLayerNetwork net, INDArray x, int[] labels) {
         int[] predicted = net.output(x).argMax(1).toIntVector();
         long right = 0;
         for (int i = 0; i < labels.length; i++) {
@@ -424,54 +339,9 @@ public final class DpSgdAudit {
         return c;
     }
 
-    private static Map<String, Object> json(AuditResult a, double epsilon, long steps, double z, double q, double accuracy) {
-        Map<String, Object> j = new LinkedHashMap<>();
-        j.put("epsilon_lower", a.epsilonLower());
-        j.put("epsilon", epsilon);
-        j.put("confidence", a.confidence());
-        j.put("delta", a.delta());
-        j.put("canaries", a.canaries());
-        j.put("included", a.included());
-        j.put("guesses", a.guesses().guesses());
-        j.put("correct", a.guesses().correct());
-        j.put("k_plus", a.guesses().kPlus());
-        j.put("k_minus", a.guesses().kMinus());
-        j.put("guess_plan", a.plan().describe());
-        j.put("auc", a.auc());
-        j.put("tpr_at_fpr_1pct", a.tprAtFpr1pct());
-        j.put("tpr_at_fpr_0.1pct", a.tprAtFpr01pct());
-        j.put("steps", steps);
-        j.put("noise_multiplier", z);
-        j.put("sampling_rate", q);
-        j.put("training_accuracy", accuracy);
-        return j;
-    }
-
-    private String summary(AuditResult a, double epsilon, long steps, double z, double q, double accuracy, int examples) {
-        return String.format(Locale.ROOT, """
-                        # One-run privacy audit of DP-SGD on %s
-
-                        | | |
-                        | --- | --- |
-                        | accountant's epsilon (delta = %s) | %.4f |
-                        | audit's epsilon lower bound (%.0f%% confidence) | %.4f |
-                        | guesses | %d right of %d (kPlus = %d, kMinus = %d) |
-                        | canaries | %d, %d included (%s) |
-                        | membership inference | AUC %.4f, TPR %.4f at FPR 1%%, %.4f at FPR 0.1%% |
-                        | run | %d examples, %d steps, q = %.5f, z = %.4f, %s noise |
-                        | training accuracy | %.4f |
-
-                        The lower bound is what this run provably does not beat, at the stated confidence: the run is not
-                        (eps, delta)-DP for any eps below it. It is not an estimate of the run's true epsilon: a bound well
-                        below the accountant's epsilon is expected of a correct mechanism and no sign of a flaw; a bound
-                        above it means the mechanism or its analysis is broken (or, with probability at most one minus the
-                        confidence, bad luck). Guesses: %s.
-                        """, s.dataset(), s.delta(), epsilon, 100 * a.confidence(), a.epsilonLower(), a.guesses().correct(),
-                a.guesses().guesses(), a.guesses().kPlus(), a.guesses().kMinus(), a.canaries(), a.included(),
-                s.auditor().equals(BLACK_BOX) ? "mislabelled held-out examples, scored by the final model"
-                        : (s.canaryKind().equals(DIRAC) ? "Dirac gradients C e_j on zero-gradient coordinates, C = "
-                        : "gradients of norm C = ") + s.clip() + ", scored by " + s.auditor(),
-                a.auc(), a.tprAtFpr1pct(), a.tprAtFpr01pct(), examples, steps, q, z, s.noise().cliName(), accuracy,
-                a.plan().describe());
+    private String canaryWords() {
+        return s.auditor().equals(BLACK_BOX) ? "mislabelled held-out examples, scored by the final model"
+                : (s.canaryKind().equals(DIRAC) ? "Dirac gradients C e_j on zero-gradient coordinates, C = "
+                : "gradients of norm C = ") + s.clip() + ", scored by " + s.auditor();
     }
 }
