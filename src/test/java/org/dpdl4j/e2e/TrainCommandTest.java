@@ -73,6 +73,25 @@ class TrainCommandTest {
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("kappa") && privacy.contains("seeded (reproducible) source"), privacy);
         assertTrue(Files.isRegularFile(out.resolve("checkpoint.bin")));
+
+        // Priced before it runs: the same ledger, the same epsilon, nothing built or written.
+        Path dry = tmp.resolve("dry");
+        CommandRun priced = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--topology", "ring", "--nodes",
+                "16", "--rounds", "200", "--epsilon", "10", "--clip", "1", "--noise", "seeded", "--dry-run", "--out", dry.toString());
+        assertEquals(0, priced.exitCode(), priced.both());
+        assertEquals(eps[3], priced.lastValue(1, "epsilon"), 1e-4, priced.out());
+        assertTrue(priced.out().contains("200 x decor round"), priced.out());
+        assertFalse(Files.exists(dry), "a dry run writes nothing");
+    }
+
+    @Test
+    void aDryRunSaysWhatItCannotPrice() {
+        CommandRun plain = CommandRun.of("train", "--algo", "dsgd", "--dataset", "synthetic-lsq", "--rounds", "10", "--dry-run");
+        assertEquals(0, plain.exitCode(), plain.both());
+        assertTrue(plain.out().contains("Privacy: none"), plain.out());
+        CommandRun unknown = CommandRun.of("train", "--algo", "dp-pg-extra", "--dataset", "synthetic-lsq", "--dry-run");
+        assertEquals(2, unknown.exitCode(), unknown.both());
+        assertTrue(unknown.err().contains("does not price a run before it runs"), unknown.err());
     }
 
     @Test

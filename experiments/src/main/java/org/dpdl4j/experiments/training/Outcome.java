@@ -4,6 +4,8 @@ package org.dpdl4j.experiments.training;
 public enum Outcome {
     /** Every planned step was taken. */
     COMPLETED(0),
+    /** The run was priced, as {@code --dry-run} asks, and nothing was trained. */
+    PRICED(0),
     /** The privacy budget stopped the run before a step that would have exceeded it; model and checkpoint are kept. */
     BUDGET_REACHED(3),
     /** A step's loss or a parameter was not a finite number; no metric of the broken model is reported. */

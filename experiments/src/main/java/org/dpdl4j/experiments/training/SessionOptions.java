@@ -27,11 +27,15 @@ public final class SessionOptions {
                     + " rounds, clip, noise, graph, ...); the saved and the new steps then compose in the ledger.");
     public static final RunOption<Boolean> SAVE_NODE_MODELS = RunOption.of("save-node-models", "", ValueType.flag(), FREE,
             "Also save every party's own model (model-node-<i>.zip) when the protocol keeps one per party.");
+    public static final RunOption<Boolean> DRY_RUN = RunOption.of("dry-run", "", ValueType.flag(), FREE,
+            "Price the run and stop: the privacy it will spend (its planned ledger, from the settings and the data's"
+                    + " sizes) and the memory it will need; nothing is built, trained or written.");
     public static final RunOption<Boolean> STRICT_DATA = RunOption.of("strict-data", "", ValueType.flag(), FREE,
             "Refuse data files whose SHA-256 differs from the catalogue's (default: a warning naming the file).");
 
     /** Every session option. */
     public static List<RunOption<?>> all() {
-        return List.of(OUT, DATA_DIR, EVAL_EVERY, CHECKPOINT_EVERY, RESUME, CONTINUE_WITH_NEW_SETTINGS, SAVE_NODE_MODELS, STRICT_DATA);
+        return List.of(OUT, DATA_DIR, EVAL_EVERY, CHECKPOINT_EVERY, RESUME, CONTINUE_WITH_NEW_SETTINGS, SAVE_NODE_MODELS, STRICT_DATA,
+                DRY_RUN);
     }
 }

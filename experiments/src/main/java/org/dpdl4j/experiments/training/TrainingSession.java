@@ -34,6 +34,7 @@ import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.EpochRun;
 import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ResumePolicy;
 import org.dpdl4j.runtime.ResumeReport;
@@ -108,7 +109,11 @@ public final class TrainingSession {
                 WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size()), saved);
         RunInputs inputs = workload.inputs();
         // Before the run directory and before anything large: a run that cannot fit says so instead of being killed.
-        MemoryCheck.require(protocol.memory(runSettings, inputs).plus(Evaluation.memory(workload)));
+        MemoryEstimate memory = protocol.memory(runSettings, inputs).plus(Evaluation.memory(workload));
+        if (settings.get(SessionOptions.DRY_RUN, false)) {
+            return DryRun.print(protocol, runSettings, inputs, memory, out);
+        }
+        MemoryCheck.require(memory);
         String purpose = "dpdl4j train --algo " + protocol.name() + " --dataset " + dataset;
         Optional<Path> outDir = settings.get(SessionOptions.OUT).map(Path::of);
         // A resumed run continues in its own directory (or --out naming it); else --out must be new or empty.
