@@ -9,6 +9,8 @@ import static org.dpdl4j.protocol.federated.FederatedOptions.LOCAL_STEPS;
 import static org.dpdl4j.runtime.options.PartyOptions.MACHINES;
 import static org.dpdl4j.protocol.federated.FederatedOptions.PAIRWISE_MULTIPLIER;
 import static org.dpdl4j.protocol.federated.FederatedOptions.SERVER_LR;
+import static org.dpdl4j.protocol.federated.FederatedOptions.VERIFY;
+import static org.dpdl4j.protocol.federated.FederatedOptions.VERIFY_COORDINATES;
 import static org.dpdl4j.protocol.federated.FederatedOptions.WEIGHTING;
 import static org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE;
 import static org.dpdl4j.runtime.options.RunOptions.CLIP;
@@ -59,6 +61,8 @@ public final class FedAvgProtocol implements Protocol {
     public static final long DEFAULT_CLIENTS = 10;
     /** GOPA's secrets per client when --gopa-k is not given. */
     public static final long DEFAULT_GOPA_K = 3;
+    /** Coordinates proven per party and round when --verify is given without --verify-coordinates. */
+    public static final int DEFAULT_VERIFY_COORDINATES = 8;
 
     private final FedAvgVariant variant;
 
@@ -121,7 +125,7 @@ public final class FedAvgProtocol implements Protocol {
         }
         out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, CLIP, NOISE_MULTIPLIER, NOISE, RunOptions.ACCOUNTANT));
         if (variant == FedAvgVariant.GOPA) {
-            out.addAll(List.of(GOPA_K, COLLUDING_FRACTION, COLLUDING_SETS, PAIRWISE_MULTIPLIER));
+            out.addAll(List.of(GOPA_K, COLLUDING_FRACTION, COLLUDING_SETS, PAIRWISE_MULTIPLIER, VERIFY, VERIFY_COORDINATES));
         }
         return out;
     }
@@ -187,6 +191,13 @@ public final class FedAvgProtocol implements Protocol {
             }
             b.gopaK((int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).colluders(s.get(COLLUDING_FRACTION, 0.0),
                     CollusionAnalysis.parse(s.get(COLLUDING_SETS, "worst"), seed));
+            if (s.has(VERIFY_COORDINATES) && !s.get(VERIFY, false)) {
+                throw VERIFY_COORDINATES.invalid("--verify-coordinates says how much --verify proves; add --verify");
+            }
+            if (s.get(VERIFY, false)) {
+                String k = s.get(VERIFY_COORDINATES, Integer.toString(DEFAULT_VERIFY_COORDINATES));
+                b.verify(k.equals("all") ? Integer.MAX_VALUE : Integer.parseInt(k));
+            }
         }
         if (s.has(EPSILON)) {
             b.target(s.get(EPSILON).orElseThrow(), delta);

@@ -10,6 +10,7 @@ import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.protocol.federated.verification.SpotCheckedGopa;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryCheck;
@@ -51,6 +52,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
     private String adversary = "-";
     private GopaAccountant gopa;
     private PlantedClients planted;
+    private int verifyCoordinates;
 
     FedAvgRunBuilder() {
     }
@@ -160,6 +162,16 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         return this;
     }
 
+    /**
+     * GOPA: verify every round, each party proving {@code coordinates} coordinates chosen after all commitments
+     * ({@link Integer#MAX_VALUE}: all of them); 0 (the default) does not verify.
+     */
+    public FedAvgRunBuilder verify(int coordinates) {
+        require(coordinates >= 0, "verification proves k >= 1 coordinates per round (0: no verification), got " + coordinates);
+        this.verifyCoordinates = coordinates;
+        return this;
+    }
+
     /** The settings recorded with the run (in its checkpoint), which a resume compares. */
     public FedAvgRunBuilder settings(RunSettings value) {
         this.settings = Objects.requireNonNull(value, "settings");
@@ -208,6 +220,12 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         FedAvgTrainer trainer = new FedAvgTrainer(template, local, plan.config(), clientStreams, serverStreams, plan.gopaGraph(),
                 plan.privacy(), ledger, settings != null ? settings : RunSettings.empty(), report, planted);
         trainer.describeAdversary(adversary);
+        if (verifyCoordinates > 0) {
+            require(variant == FedAvgVariant.GOPA, "only gopa commits to and proves its rounds; drop the verification");
+            double s = plan.config().clipNorm();
+            trainer.verifyWith(new SpotCheckedGopa(plan.gopaGraph(), s, plan.config().noiseMultiplier() * s,
+                    plan.config().pairwiseMultiplier() * s, verifyCoordinates, new java.security.SecureRandom()));
+        }
         return trainer;
     }
 

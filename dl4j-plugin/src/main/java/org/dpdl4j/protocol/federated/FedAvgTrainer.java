@@ -1,6 +1,9 @@
 package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
+import org.dpdl4j.protocol.federated.verification.RoundVerification;
+import org.dpdl4j.protocol.federated.verification.SpotCheckedGopa;
 import java.util.Optional;
 import org.dpdl4j.runtime.UpdateNoise;
 import org.dpdl4j.optim.RowClipping;
@@ -68,6 +71,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     private BlockEngine blockEngine;
     private PartyBlocks split;
     private BlockRunner<FedAvgBlockInput, FedAvgBlockOutput> blocks;
+    private SpotCheckedGopa verification;
+    private VerificationLog verificationLog;
 
     /**
      * @param template      network whose parameters are the starting global model
@@ -165,12 +170,20 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             average = aggregate(messagesFromBlocks(participants, round), participants, round);
         } else {
             INDArray deltas = planted == null ? trainedUpdates(participants, round) : updatesWithPlanted(participants, round);
-            INDArray messages = ClientRelease.release(config, deltas, participants, round, clientStreams,
-                    (clipped, r) -> gopa.reveal(clipped, clientStreams, r));
+            RoundVerification[] verified = new RoundVerification[1];
+            INDArray messages = ClientRelease.release(config, deltas, participants, round, clientStreams, (clipped, r) -> {
+                INDArray revealed = gopa.reveal(clipped, clientStreams, r);
+                if (verification != null) {
+                    verified[0] = verification.verify(r, clipped, revealed, clientStreams, this::chargeLostParties);
+                    verificationLog.add(verified[0]);
+                }
+                return revealed;
+            });
             if (messages != deltas) {
                 ArrayMemory.release(deltas);   // GOPA sends what it revealed
             }
-            average = aggregate(messages, participants, round);
+            average = verified[0] == null || verified[0].allPassed() ? aggregate(messages, participants, round)
+                    : survivorsAverage(verified[0], messages);
         }
         if (average != null) {
             theta.addi(average.reshape(theta.shape()).muli(config.serverRate()));
@@ -250,6 +263,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             throw new IllegalStateException("a run with planted clients runs in one process: the blocks would not know the"
                     + " planted clients' updates; audit without --engine");
         }
+        if (verification != null) {
+            throw new IllegalArgumentException("verified GOPA (--verify) runs its parties in one process: drop --engine, or drop --verify");
+        }
         int n = sizes.length;
         long p = theta.length();
         PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));
@@ -307,6 +323,71 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             return sum.divi(divisor);
         }
         return deltas.sum(0).divi(divisor);   // local DP and GOPA: the clients clipped and noised their messages
+    }
+
+    /**
+     * A verified round that lost parties: the survivors' mean from the verification's exact aggregate (their opened
+     * terms with the lost parties removed), or no step when no party survived.
+     */
+    private INDArray survivorsAverage(RoundVerification verified, INDArray messages) {
+        lastMessages = messages;
+        double[] mean = verified.average();
+        return mean == null ? null : Nd4j.createFromArray(mean).castTo(theta.dataType());
+    }
+
+    /**
+     * Prices a round that lost parties, before the survivors open their terms with them: without those terms the
+     * survivors' values hide behind fewer pairwise masks, so the round is charged conservatively as if no pairwise
+     * noise protected them, {@code kappa = 1 / sigma_eta^2} (an upper bound on GOPA's kappa for any graph and
+     * colluding set): the planned charge plus the difference, spent now. The budget may refuse it; then nothing
+     * is opened and the round is not applied.
+     */
+    private void chargeLostParties(long round, java.util.SortedSet<Integer> lost) {
+        double sigmaEta = gopa.sigmaPrivate();
+        if (!(sigmaEta > 0)) {
+            throw new IllegalStateException("round " + (round + 1) + " lost parties " + lost + ", and with sigma_eta = 0 the survivors'"
+                    + " values keep no guarantee once their terms with them are opened: run verified GOPA with private noise");
+        }
+        double withoutPairwise = 1 / (sigmaEta * sigmaEta);
+        double planned = privacy.kappa().kappa();
+        if (withoutPairwise > planned) {
+            spend(new CorrelatedGaussianEvent(withoutPairwise - planned, config.clipNorm()), String.format(java.util.Locale.ROOT,
+                    "GOPA round %d lost parties %s (failed verification or dropped out): priced without pairwise noise,"
+                            + " kappa 1/sigma_eta^2 = %.6g in all (planned %.6g)", round + 1, lost, withoutPairwise, planned));
+        }
+    }
+
+    /**
+     * Verifies every later round with spot checks of {@code verification.coordinatesPerRound()} coordinates (GOPA in one
+     * process only).
+     */
+    void verifyWith(SpotCheckedGopa value) {
+        if (gopa == null) {
+            throw new IllegalArgumentException("only gopa commits to and proves its rounds; " + config.variant().cliName()
+                    + " has nothing to verify");
+        }
+        this.verification = Objects.requireNonNull(value, "verification");
+        this.verificationLog = new VerificationLog(sizes.length);
+    }
+
+    /** The spot checks of a verified GOPA run, if it is one. */
+    public Optional<SpotCheckedGopa> verification() {
+        return Optional.ofNullable(verification);
+    }
+
+    /** The rounds verified so far, if this run verifies. */
+    public Optional<VerificationLog> verificationLog() {
+        return Optional.ofNullable(verificationLog);
+    }
+
+    @Override
+    public java.util.Map<String, String> reports() {
+        if (verificationLog == null) {
+            return super.reports();
+        }
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>(super.reports());
+        out.put(VerificationLog.FILE_NAME, verificationLog.csv());
+        return out;
     }
 
     private INDArray centralNoiseOnly(long round) {
@@ -459,6 +540,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
                 r.put("pairwiseMultiplier", config.pairwiseMultiplier());
                 r.put("gopaGraph", gopaGraph == null ? "-" : "random k-out graph, " + gopaGraph.edgeCount() + " edges");
                 r.put("kappaBasis", privacy.kappa().basis().name().toLowerCase(java.util.Locale.ROOT));
+                if (verificationLog != null) {
+                    r.put("verification", verificationLog.summary(verification.coordinatesPerRound(), theta.length()));
+                }
             }
             r.put("adversary", adversary);
         }

@@ -46,4 +46,25 @@ public final class FederatedOptions {
                     + " sampled:N (maximum over N random sets: an estimate, not a guarantee); default worst.");
     public static final RunOption<Double> PAIRWISE_MULTIPLIER = RunOption.of("pairwise-multiplier", "Z", ValueType.realAtLeast(0, 1e12),
             MECHANISM, "gopa: pairwise noise std over S, with --noise-multiplier, instead of calibrating from --epsilon.");
+    public static final RunOption<Boolean> VERIFY = RunOption.of("verify", "", ValueType.flag(), FREE,
+            "gopa: every party commits to all coordinates of its clipped update, pairwise terms and noise, and proves range,"
+                    + " cancellation and its published value on --verify-coordinates of them chosen after all commitments;"
+                    + " a party that fails is excluded from the round and named in verification.csv.");
+    public static final RunOption<String> VERIFY_COORDINATES = RunOption.of("verify-coordinates", "K",
+            ValueType.checked("a count >= 1 or all", t -> {
+                String v = t.trim().toLowerCase(java.util.Locale.ROOT);
+                if (!v.equals("all")) {
+                    long k;
+                    try {
+                        k = Long.parseLong(v);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("must be a count >= 1 or all");
+                    }
+                    if (k < 1 || k > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException("must be a count >= 1 or all");
+                    }
+                }
+                return v;
+            }), FREE, "gopa --verify: coordinates proven per party and round, chosen after the commitments (a lie on one"
+                    + " coordinate of p escapes a round with probability 1 - K/p); all proves every one; default 8.");
 }

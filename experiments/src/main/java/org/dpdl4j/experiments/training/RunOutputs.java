@@ -24,7 +24,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * What a run leaves when it ends (completed, or stopped by its budget): its checkpoint, then the statements (privacy.txt,
- * summary.md, training.png), then the models (model.zip, each party's model) and nodes.csv.
+ * summary.md, the run's reports such as verification.csv, training.png), then the models (model.zip, each party's model) and nodes.csv.
  *
  * <p>The order is what keeps a run directory honest when a write fails (a full disk, say). The checkpoint comes first,
  * so the trained state is never lost: {@code --resume} writes everything else again from it, without a step and
@@ -86,6 +86,7 @@ final class RunOutputs {
                 dir.writeText("privacy.txt", statement);
             }
             dir.writeText("summary.md", summary.toMarkdown());
+            run.reports().forEach(dir::writeText);   // again: some grow while the run trains (verification.csv)
             Plots.writeTraining(dir.file("training.png"), table.curves(protocol + " - " + workload.name(),
                     workload.classification(), run.ledger()));
             dir.writeFile("model.zip", f -> ModelSerializer.writeModel(run.model(), f.toFile(), false));

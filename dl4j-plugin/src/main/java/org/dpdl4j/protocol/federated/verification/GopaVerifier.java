@@ -1,14 +1,10 @@
 package org.dpdl4j.protocol.federated.verification;
 
 import org.bouncycastle.math.ec.ECPoint;
-import org.dpdl4j.graph.Edge;
 import org.dpdl4j.graph.Graph;
 
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -102,7 +98,7 @@ public final class GopaVerifier {
             throw new IllegalArgumentException("the graph has " + n + " parties but " + contributions.size()
                     + " contributions were given; pass one per party, null for a party that published nothing");
         }
-        Findings findings = new Findings(n);
+        VerifierFindings findings = new VerifierFindings(n);
         boolean[] wellFormed = new boolean[n];
         for (int k = 0; k < n; k++) {
             String problem = shapeProblem(k, contributions.get(k));
@@ -136,7 +132,7 @@ public final class GopaVerifier {
 
     /** Party k's range, cancellation and sum proofs, coordinate by coordinate, under the verifier's own contexts. */
     private void checkProofs(int k, List<PartyContribution> contributions, boolean[] wellFormed, EdgeAgreements agreements,
-                             Findings findings) {
+                             VerifierFindings findings) {
         PartyContribution mine = contributions.get(k);
         for (int i = 0; i < dimension; i++) {
             CoordinateContribution c = mine.coordinates().get(i);
@@ -152,7 +148,7 @@ public final class GopaVerifier {
                 ECPoint theirs = contributions.get(l).coordinates().get(i).pairwiseCommitments().get(k);
                 ECPoint statement = entry.getValue().add(theirs).normalize();
                 if (!c.cancellation().get(l).verify(group, statement, PartyContribution.cancellationContext(context, l))) {
-                    attributeCancellationFailure(k, l, i, entry.getValue(), theirs, agreements, findings);
+                    findings.cancellationFailed(round, dimension, k, l, i, entry.getValue(), theirs, agreements);
                 }
             }
             if (!c.sum().verify(group, c.sumStatement(group), PartyContribution.sumContext(context))) {
@@ -162,7 +158,7 @@ public final class GopaVerifier {
         }
     }
 
-    private void checkNoise(int k, PartyContribution contribution, NoiseEvidence noise, Findings findings) {
+    private void checkNoise(int k, PartyContribution contribution, NoiseEvidence noise, VerifierFindings findings) {
         if (!noise.required()) {
             return;
         }
@@ -174,36 +170,9 @@ public final class GopaVerifier {
         }
     }
 
-    /**
-     * k's proof that its term with l cancels failed at coordinate i. Without an agreement signed by both, k is named
-     * and the edge end recorded (both ends failing make the edge disputed). With one, k is named only if it published
-     * something other than it signed, or if both published as signed (then both signed a pair that does not cancel,
-     * or k's proof is forged); if only l deviated, l is named at its own check and k is not.
-     */
-    private void attributeCancellationFailure(int k, int l, int i, ECPoint mine, ECPoint theirs, EdgeAgreements agreements,
-                                              Findings findings) {
-        Edge edge = Edge.between(k, l);
-        EdgeAgreement agreed = agreements.agreedOn(round, edge, dimension);
-        if (agreed == null) {
-            findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING, "coordinate " + i + ", edge " + edge
-                    + ": cancellation proof rejected");
-            findings.failedEnds.add(new EdgeEnd(k, l, i));
-            return;
-        }
-        boolean mineAsAgreed = agreed.commitmentsOf(k).get(i).normalize().equals(mine.normalize());
-        boolean theirsAsAgreed = agreed.commitmentsOf(l).get(i).normalize().equals(theirs.normalize());
-        if (!mineAsAgreed) {
-            findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING, "coordinate " + i + ", edge " + edge
-                    + ": published a pairwise commitment other than the one it signed with party " + l);
-        } else if (theirsAsAgreed) {
-            findings.fail(k, VerificationFailure.PAIRWISE_NOT_CANCELLING, "coordinate " + i + ", edge " + edge
-                    + ": cancellation proof rejected although both ends published what they signed");
-        }
-    }
-
     /** Checks the openings of the terms towards a party that dropped out and takes them out of the aggregate. */
     private void removeOpenedTerms(int dropped, List<PartyContribution> contributions, boolean[] wellFormed,
-                                   List<PairwiseOpening> openings, BigInteger[] aggregate, Findings findings) {
+                                   List<PairwiseOpening> openings, BigInteger[] aggregate, VerifierFindings findings) {
         for (int l : graph.neighbours(dropped)) {
             if (!wellFormed[l]) {
                 continue;
@@ -218,41 +187,6 @@ public final class GopaVerifier {
             for (int i = 0; i < dimension; i++) {
                 aggregate[i] = aggregate[i].subtract(BigInteger.valueOf(opening.values()[i]));
             }
-        }
-    }
-
-    /** Party's end of its edge to peer, at one coordinate. */
-    private record EdgeEnd(int party, int peer, int coordinate) {
-    }
-
-    /** What the checks found so far: failures and reasons per party, and the edge ends whose cancellation failed. */
-    private static final class Findings {
-        private final List<Set<VerificationFailure>> failures = new ArrayList<>();
-        private final List<List<String>> reasons = new ArrayList<>();
-        private final Set<EdgeEnd> failedEnds = new HashSet<>();
-
-        Findings(int parties) {
-            for (int k = 0; k < parties; k++) {
-                failures.add(EnumSet.noneOf(VerificationFailure.class));
-                reasons.add(new ArrayList<>());
-            }
-        }
-
-        void fail(int party, VerificationFailure failure, String reason) {
-            failures.get(party).add(failure);
-            reasons.get(party).add(reason);
-        }
-
-        VerificationReport report(long round, BigInteger[] aggregate) {
-            // disputed: both ends failed on the same coordinate of the edge
-            Set<Edge> disputed = failedEnds.stream()
-                    .filter(e -> failedEnds.contains(new EdgeEnd(e.peer(), e.party(), e.coordinate())))
-                    .map(e -> Edge.between(e.party(), e.peer())).collect(Collectors.toCollection(TreeSet::new));
-            List<PartyVerdict> verdicts = new ArrayList<>(failures.size());
-            for (int k = 0; k < failures.size(); k++) {
-                verdicts.add(new PartyVerdict(k, failures.get(k), reasons.get(k)));
-            }
-            return new VerificationReport(round, verdicts, new ArrayList<>(disputed), aggregate);
         }
     }
 

@@ -46,4 +46,18 @@ public record PairwiseOpening(int party, int peer, long[] values, BigInteger[] b
         }
         return true;
     }
+
+    /** Whether this opens, coordinate by coordinate, the commitments to the term towards {@code peer} in {@code published}. */
+    public boolean opens(PedersenGroup group, PartyCommitments published) {
+        java.util.List<ECPoint> committed = published.pairwise().get(peer);
+        if (published.party() != party || committed == null || committed.size() != values.length) {
+            return false;
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (!group.commit(FixedPoint.toScalar(values[i], group), blindings[i]).equals(committed.get(i).normalize())) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -70,6 +70,24 @@ public final class VerifiableGopaReveal {
      * @throws IllegalArgumentException if a value lies outside [lower, upper]: clip the values first
      */
     public List<PartyContribution> reveal(INDArray values, NoiseStreams streams, long round, SecureRandom random) {
+        List<PartySecrets> secrets = secrets(values, streams, round, random);
+        List<PartyContribution> out = new ArrayList<>(secrets.size());
+        for (int k = 0; k < secrets.size(); k++) {
+            out.add(PartyContribution.prove(group, k, round, secrets.get(k), random));
+        }
+        return out;
+    }
+
+    /**
+     * Every party's secrets for {@code round} at unit scale: its values mapped onto [0, 1], its pairwise terms and its
+     * private noise (the draws of {@code GopaAveraging}, divided by the width), with fresh blindings.
+     *
+     * @param values  [K, p], row k held by party k, every entry in [lower, upper]
+     * @param streams the parties' streams, as for {@code GopaAveraging.reveal}
+     * @param random  blindings
+     * @throws IllegalArgumentException if a value lies outside [lower, upper]: clip the values first
+     */
+    public List<PartySecrets> secrets(INDArray values, NoiseStreams streams, long round, SecureRandom random) {
         int n = graph.vertexCount();
         if (values.rank() != 2 || values.size(0) != n) {
             throw new IllegalArgumentException("verifiable GOPA on " + n + " parties needs a [" + n + ", p] matrix of values, got "
@@ -104,10 +122,9 @@ public final class VerifiableGopaReveal {
             terms.get(edge.i()).add(ends[0]);
             terms.get(edge.j()).add(ends[1]);
         }
-        List<PartyContribution> out = new ArrayList<>(n);
+        List<PartySecrets> out = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
-            PartySecrets secrets = PartySecrets.encode(unit[k], terms.get(k), scaled(privateNoise[k]), group, random);
-            out.add(PartyContribution.prove(group, k, round, secrets, random));
+            out.add(PartySecrets.encode(unit[k], terms.get(k), scaled(privateNoise[k]), group, random));
         }
         return out;
     }
@@ -115,6 +132,11 @@ public final class VerifiableGopaReveal {
     /** The verifier of {@code round} for p coordinates per party. */
     public GopaVerifier verifier(long round, int p) {
         return new GopaVerifier(group, graph, round, p);
+    }
+
+    /** The width {@code upper - lower} of the values' interval: one unit-scale unit in value units. */
+    public double width() {
+        return width;
     }
 
     /** A published unit-scale value in value units: {@code lower + width * thetaHat}. */

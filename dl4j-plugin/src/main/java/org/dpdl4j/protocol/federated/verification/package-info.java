@@ -67,10 +67,12 @@
  *       (ECDSA, BouncyCastle; each end checks the pair cancels before it signs), only the end that published something
  *       else is named. An edge whose ends never signed one (one refused) stays disputed: the public record cannot
  *       say who refused, and how public keys are distributed is left to the deployment.</li>
- *   <li>Nothing about training: {@code FedAvgTrainer}'s GOPA variant and {@code train --algo gopa} do not commit or
- *       prove yet; {@link org.dpdl4j.protocol.federated.verification.VerifiableGopaReveal} is the library-level reveal
- *       they would call. At about 10 ms to prove and 10 ms to verify per coordinate and party (the range proof), it
- *       suits small vectors, not whole networks.</li>
+ *   <li>In training ({@code train --algo gopa --verify}), every coordinate: {@link
+ *       org.dpdl4j.protocol.federated.verification.SpotCheckedGopa} commits to all p coordinates but proves only the k
+ *       that {@link org.dpdl4j.protocol.federated.verification.SpotCheck} draws from the published commitments
+ *       (checked by {@link org.dpdl4j.protocol.federated.verification.SpotCheckVerifier}); a lie on one coordinate
+ *       escapes a round with probability 1 - k/p. At about 10 ms to prove and 10 ms to verify per coordinate and party
+ *       (the range proof), proving all p suits small vectors, not whole networks.</li>
  * </ul>
  *
  * <h2>Drop-outs</h2>
