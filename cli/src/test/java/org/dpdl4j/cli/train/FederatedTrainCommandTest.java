@@ -118,6 +118,32 @@ class FederatedTrainCommandTest {
     }
 
     @Test
+    void verifiedGopaProvesEveryPartysRoundsAndTrainsAsUnverifiedGopaDoes() throws IOException {
+        String[] common = {"--algo", "gopa", "--dataset", "a9a", "--machines", "5", "--rounds", "2", "--local-steps", "2",
+                "--batch-size", "16", "--clip", "1", "--epsilon", "2", "--gopa-k", "2"};
+        Path plain = tmp.resolve("gopa-plain");
+        Path verified = tmp.resolve("gopa-verified");
+        assertEquals(0, train(with(common, "--out", plain.toString())).exitCode());
+        Run r = train(with(common, "--verify", "--verify-coordinates", "4", "--out", verified.toString()));
+        assertEquals(0, r.exitCode(), r.err());
+        CsvTable log = CsvTable.read(verified.resolve("verification.csv"));
+        assertEquals(2 * 5, log.size(), "a row per round and party");
+        assertTrue(log.rows().stream().allMatch(row -> String.join(",", row).contains("passed")), "honest parties pass: " + log.rows());
+        // Verification proves what the parties did; it changes nothing they compute or spend.
+        assertEquals(Files.readString(plain.resolve("metrics.csv")), Files.readString(verified.resolve("metrics.csv")));
+        assertRefused("--verify-coordinates", "--algo", "gopa", "--dataset", "a9a", "--clip", "1", "--epsilon", "1",
+                "--verify-coordinates", "4");
+        assertRefused("--verify has no effect with --algo dp-fedavg-local", "--algo", "dp-fedavg-local", "--dataset", "a9a",
+                "--clip", "1", "--epsilon", "1", "--verify");
+    }
+
+    private static String[] with(String[] base, String... more) {
+        String[] out = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, out, base.length, more.length);
+        return out;
+    }
+
+    @Test
     void badInputIsRefusedWithTheReasonAndTheFix() {
         assertRefused("--machines 40000 is larger than the 32561 training examples", "--algo", "mu2-untrusted", "--dataset",
                 "a9a", "--machines", "40000", "--epsilon", "1");
