@@ -77,7 +77,13 @@ class PlannedLedgerTest {
                 Arguments.of("muffliato", "nodes 6 topology ring rounds 4 lr 0.1 clip 1 epsilon 3 gossip-steps 3"),
                 Arguments.of("muffliato", "nodes 5 partition skewed rounds 3 lr 0.1 clip 1 epsilon 1 calibrate-to pairwise-mean"
                         + " gossip-steps 2"),
-                Arguments.of("muffliato", "nodes 4 rounds 2 lr 0.1 clip 1 noise-multiplier 2 gossip chebyshev"));
+                Arguments.of("muffliato", "nodes 4 rounds 2 lr 0.1 clip 1 noise-multiplier 2 gossip chebyshev"),
+                Arguments.of("dp-pg-extra", "nodes 5 topology ring rounds 4 clip 1 epsilon 2 zeta 0.9"),
+                Arguments.of("dp-nids", "nodes 4 partition skewed rounds 5 clip 1 noise-multiplier 2"),
+                Arguments.of("dp-recal", "nodes 6 rounds 30 clip 1 epsilon 2"),
+                // planned for 5 publications each: an agent the baton visits more often stops publishing at the budget
+                Arguments.of("dp-recal", "nodes 5 rounds 40 clip 1 epsilon 2 lci 5 zeta 0.95"),
+                Arguments.of("dp-recal", "nodes 4 rounds 30 clip 1 noise-multiplier 1 epsilon-budget 20"));
     }
 
     /** After all its planned steps a run holds exactly the ledger it was priced at: the same entries, the same epsilon. */
@@ -114,7 +120,8 @@ class PlannedLedgerTest {
     }
 
     static Stream<Arguments> securePaths() {
-        return Stream.of(Arguments.of("random-walk", "machines 5 rounds 20 lr 0.1 clip 1 epsilon 2"));
+        return Stream.of(Arguments.of("random-walk", "machines 5 rounds 20 lr 0.1 clip 1 epsilon 2"),
+                Arguments.of("dp-recal", "nodes 6 rounds 30 clip 1 epsilon 2"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -172,7 +179,10 @@ class PlannedLedgerTest {
                 Arguments.of("random-walk", "machines 4 rounds 10 lr 0.1 clip 1"),
                 Arguments.of("random-walk", "machines 500 rounds 10 lr 0.1 clip 1 epsilon 2"),
                 Arguments.of("muffliato", "nodes 6 rounds 3 lr 0.1 clip 1 noise-multiplier 1 calibrate-to local"),
-                Arguments.of("muffliato", "nodes 200 rounds 3 lr 0.1 clip 1 epsilon 1"));
+                Arguments.of("muffliato", "nodes 200 rounds 3 lr 0.1 clip 1 epsilon 1"),
+                Arguments.of("dp-pg-extra", "nodes 4 rounds 10 clip 1"),
+                Arguments.of("dp-nids", "nodes 200 rounds 3 clip 1 epsilon 1"),
+                Arguments.of("dp-recal", "nodes 4 rounds 10 clip 1 epsilon 2 theta 1 mu 1"));
     }
 
     @ParameterizedTest(name = "{0}")
