@@ -89,7 +89,9 @@ class TrainCommandTest {
         CommandRun plain = CommandRun.of("train", "--algo", "dsgd", "--dataset", "synthetic-lsq", "--rounds", "10", "--dry-run");
         assertEquals(0, plain.exitCode(), plain.both());
         assertTrue(plain.out().contains("Privacy: none"), plain.out());
-        CommandRun unknown = CommandRun.of("train", "--algo", "dp-pg-extra", "--dataset", "synthetic-lsq", "--dry-run");
+        // With secure noise the baton's path is secret until the run is built, and so is whom each iteration charges.
+        CommandRun unknown = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
+                "20", "--clip", "1", "--epsilon", "2", "--dry-run");
         assertEquals(2, unknown.exitCode(), unknown.both());
         assertTrue(unknown.err().contains("does not price a run before it runs"), unknown.err());
     }

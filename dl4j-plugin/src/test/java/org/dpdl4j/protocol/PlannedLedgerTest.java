@@ -51,7 +51,7 @@ class PlannedLedgerTest {
 
     /** Private protocols and settings on which they make a run, as option name / value pairs. */
     static Stream<Arguments> pricedRuns() {
-        return Stream.of(
+        return Stream.concat(Stream.of(
                 Arguments.of("dp-sgd", "epochs 2 batch-size 12 lr 0.1 clip 1 epsilon 2"),
                 Arguments.of("dp-sgd", "epochs 1.5 batch-size 10 lr 0.1 clip 1 noise-multiplier 1.1 sampling fixed"),
                 Arguments.of("decor", "nodes 6 topology ring rounds 5 batch-size 3 lr 0.1 unit example clip 1 epsilon 3"
@@ -62,7 +62,66 @@ class PlannedLedgerTest {
                 Arguments.of("dp-fedavg-central", "machines 8 rounds 3 lr 0.1 clip 1 noise-multiplier 1 client-rate 0.5"),
                 Arguments.of("gopa", "machines 6 rounds 3 lr 0.1 clip 1 epsilon 4 gopa-k 2"),
                 Arguments.of("mu2-untrusted", "machines 4 rounds 5 epsilon 2"),
-                Arguments.of("mu2-trusted", "machines 3 partition skewed noise-multiplier 1 lipschitz 2 smoothness 1"));
+                Arguments.of("mu2-trusted", "machines 3 partition skewed noise-multiplier 1 lipschitz 2 smoothness 1")),
+                spentAsPlanned());
+    }
+
+    /**
+     * Private protocols whose charges differ from party to party or from step to step (a token's path, a baton's,
+     * a decaying noise), and settings on which they make a run.
+     */
+    static Stream<Arguments> spentAsPlanned() {
+        return Stream.of(
+                Arguments.of("random-walk", "machines 5 rounds 20 lr 0.1 clip 1 epsilon 2"),
+                Arguments.of("random-walk", "machines 4 partition skewed rounds 12 batch-size 5 lr 0.1 clip 1 noise-multiplier 1.5"),
+                Arguments.of("muffliato", "nodes 6 topology ring rounds 4 lr 0.1 clip 1 epsilon 3 gossip-steps 3"),
+                Arguments.of("muffliato", "nodes 5 partition skewed rounds 3 lr 0.1 clip 1 epsilon 1 calibrate-to pairwise-mean"
+                        + " gossip-steps 2"),
+                Arguments.of("muffliato", "nodes 4 rounds 2 lr 0.1 clip 1 noise-multiplier 2 gossip chebyshev"),
+                Arguments.of("dp-pg-extra", "nodes 5 topology ring rounds 4 clip 1 epsilon 2 zeta 0.9"),
+                Arguments.of("dp-nids", "nodes 4 partition skewed rounds 5 clip 1 noise-multiplier 2"),
+                Arguments.of("dp-recal", "nodes 6 rounds 30 clip 1 epsilon 2"),
+                // planned for 5 publications each: an agent the baton visits more often stops publishing at the budget
+                Arguments.of("dp-recal", "nodes 5 rounds 40 clip 1 epsilon 2 lci 5 zeta 0.95"),
+                Arguments.of("dp-recal", "nodes 4 rounds 30 clip 1 noise-multiplier 1 epsilon-budget 20"));
+    }
+
+    /** After all its planned steps a run holds exactly the ledger it was priced at: the same entries, the same epsilon. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("spentAsPlanned")
+    void aRunSpendsWhatItWasPricedAt(String name, String options) {
+        Protocol protocol = ProtocolRegistry.standard().get(name);
+        RunSettings s = settings(protocol, options + " seed 7 noise seeded");
+        RunInputs inputs = inputs(new SoftmaxRegression());
+        PrivacyLedger priced = protocol.plannedLedger(s, inputs).orElseThrow().ledger();
+        try (TrainingRun run = protocol.create(s, inputs)) {
+            run.runToEnd();
+            RunLedger ledger = run.ledger().orElseThrow();
+            assertEquals(priced.entries(), ledger.ledger().entries(), "every step charged as planned");
+            double delta = ledger.budget().delta();
+            assertEquals(ledger.accounting().bound(priced, delta, Conversion.STANDARD).epsilon(), ledger.epsilon(), 0.0);
+        }
+    }
+
+    /**
+     * A path drawn from secure randomness is secret until the run is built, and so is whom it charges: such a run is
+     * not priced in advance, though the built run knows its plan.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("securePaths")
+    void aSecretPathIsNotPricedInAdvance(String name, String options) {
+        Protocol protocol = ProtocolRegistry.standard().get(name);
+        RunSettings s = settings(protocol, options + " seed 7 noise secure");
+        RunInputs inputs = inputs(new SoftmaxRegression());
+        assertTrue(protocol.plannedLedger(s, inputs).isEmpty());
+        try (TrainingRun run = protocol.create(s, inputs)) {
+            assertFalse(run.plannedLedger().orElseThrow().isEmpty());
+        }
+    }
+
+    static Stream<Arguments> securePaths() {
+        return Stream.of(Arguments.of("random-walk", "machines 5 rounds 20 lr 0.1 clip 1 epsilon 2"),
+                Arguments.of("dp-recal", "nodes 6 rounds 30 clip 1 epsilon 2"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -116,7 +175,14 @@ class PlannedLedgerTest {
                 Arguments.of("dp-fedavg-local", "machines 4 rounds 3 lr 0.1 clip 1 epsilon 2 noise-multiplier 1"),
                 Arguments.of("gopa", "machines 6 rounds 3 lr 0.1 clip 1 noise-multiplier 1"),
                 Arguments.of("mu2-untrusted", "machines 4 rounds 500 epsilon 2"),
-                Arguments.of("mu2-trusted", "machines 3 noise-multiplier 1 lipschitz 2"));
+                Arguments.of("mu2-trusted", "machines 3 noise-multiplier 1 lipschitz 2"),
+                Arguments.of("random-walk", "machines 4 rounds 10 lr 0.1 clip 1"),
+                Arguments.of("random-walk", "machines 500 rounds 10 lr 0.1 clip 1 epsilon 2"),
+                Arguments.of("muffliato", "nodes 6 rounds 3 lr 0.1 clip 1 noise-multiplier 1 calibrate-to local"),
+                Arguments.of("muffliato", "nodes 200 rounds 3 lr 0.1 clip 1 epsilon 1"),
+                Arguments.of("dp-pg-extra", "nodes 4 rounds 10 clip 1"),
+                Arguments.of("dp-nids", "nodes 200 rounds 3 clip 1 epsilon 1"),
+                Arguments.of("dp-recal", "nodes 4 rounds 10 clip 1 epsilon 2 theta 1 mu 1"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -104,7 +104,7 @@ public final class MuffliatoGd extends AbstractTrainingRun {
         if (privacy != null) {
             List<Charge> charges = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                charges.add(new Charge(i, privacy.perRound(), mechanism));
+                charges.add(privacy.roundOf(i));
             }
             spend(charges);
         }
@@ -124,6 +124,13 @@ public final class MuffliatoGd extends AbstractTrainingRun {
             INDArray x = theta.sub(grad.muli(config.stepSize()));
             theta.assign(gossip.apply(x, config.gossipSteps()));
         }
+    }
+
+    /** Every round charges every node its release. */
+    @Override
+    public java.util.Optional<org.dpdl4j.privacy.ledger.PrivacyLedger> plannedLedger() {
+        return privacy == null ? java.util.Optional.empty()
+                : java.util.Optional.of(privacy.plannedLedger(n, ledger().orElseThrow().secureNoise()));
     }
 
     @Override

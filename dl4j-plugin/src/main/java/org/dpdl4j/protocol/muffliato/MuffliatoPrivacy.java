@@ -5,7 +5,9 @@ import java.util.Objects;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 
 /**
  * The accounting of Muffliato-GD, user level (one node's whole dataset replaced).
@@ -51,6 +53,17 @@ public final class MuffliatoPrivacy {
     /** What one node releases in one round, as the ledger charges it to that node. */
     public DpEvent perRound() {
         return new GaussianEvent(sigma / clip);
+    }
+
+    /** Node {@code node}'s release of one round, as the ledger charges it. */
+    public Charge roundOf(int node) {
+        return new Charge(node, perRound(), describe());
+    }
+
+    /** The ledger after every round: each round charges every one of the {@code nodes} nodes its release. */
+    public PrivacyLedger plannedLedger(int nodes, boolean secureNoise) {
+        return PrivacyLedger.planned(rounds, round -> java.util.stream.IntStream.range(0, nodes).mapToObj(this::roundOf).toList(),
+                secureNoise);
     }
 
     /** One node's dataset replaced. */

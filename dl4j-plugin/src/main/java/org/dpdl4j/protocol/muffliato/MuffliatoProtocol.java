@@ -17,6 +17,8 @@ import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
 import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.List;
+import java.util.Optional;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.runtime.DataShape;
@@ -93,6 +95,18 @@ public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
+        double lr = s.require(LEARNING_RATE, "muffliato needs the step size gamma (--lr)");
+        return configured(s, inputs).model(inputs.model().build(new Sgd(lr), 0.0, s.get(SEED, 1L))).build();
+    }
+
+    /** The ledger of {@link #create}'s run, from the settings and the graph (no model is built). */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).plannedLedger();
+    }
+
+    /** A builder holding everything the settings say, checked, but no model: what {@link #create} and pricing share. */
+    private MuffliatoRunBuilder configured(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
         double clip = s.require(CLIP, "muffliato needs the gradient clip L (--clip): one node's data moves its gradient by at most 2L");
         if (s.has(EPSILON) == s.has(NOISE_MULTIPLIER)) {
@@ -105,7 +119,7 @@ public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
         Graph g = graph(s);
         double delta = s.get(DELTA, 1e-5);
         double lr = s.require(LEARNING_RATE, "muffliato needs the step size gamma (--lr)");
-        MuffliatoRunBuilder b = MuffliatoGd.builder().model(inputs.model().build(new Sgd(lr), 0.0, seed)).graph(g)
+        MuffliatoRunBuilder b = MuffliatoGd.builder().graph(g)
                 .rounds(s.require(ROUNDS, "muffliato needs the number of rounds (--rounds)"))
                 .gossipSteps((int) (long) s.get(GOSSIP_STEPS, DEFAULT_GOSSIP_STEPS))
                 .scheme(GossipScheme.parse(s.get(GOSSIP, "chebyshev"))).stepSize(lr).clip(clip)
@@ -128,6 +142,6 @@ public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
             b.sigma(s.get(NOISE_MULTIPLIER).orElseThrow() * clip).delta(delta);
         }
         s.get(EPSILON_BUDGET).ifPresent(b::budget);
-        return b.build();
+        return b;
     }
 }

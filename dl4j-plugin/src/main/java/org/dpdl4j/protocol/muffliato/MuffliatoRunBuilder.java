@@ -2,12 +2,14 @@ package org.dpdl4j.protocol.muffliato;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.DataShape;
@@ -141,16 +143,8 @@ public final class MuffliatoRunBuilder extends PrivateRunBuilder<MuffliatoRunBui
      */
     public MuffliatoGd build() {
         require(template != null, "give the model every node starts from (model(network))");
-        require(graph != null, "give the communication graph (graph(g))");
-        require((data == null) != (split == null), "give the nodes' data either as nodeData(list, sum) or as split(set, how)");
-        require(rounds >= 1 && rounds <= Integer.MAX_VALUE, "give the number of rounds, from 1 to 2^31 - 1 (rounds(K))");
-        require(stepSize > 0 && Double.isFinite(stepSize), "give a positive finite step size gamma (stepSize(gamma))");
-        require(clip > 0 && Double.isFinite(clip), "give the gradient clip L (clip(L)): one node's data moves its gradient by"
-                + " at most 2L, the sensitivity every guarantee uses");
-        boolean byTarget = byTarget();
-        require(!(byTarget && !Double.isNaN(sigma)), "give either a target (target(epsilon, delta)) or a noise std (sigma(s)), not both");
+        requireRun();
         int n = graph.vertexCount();
-        require(n >= 2, "Muffliato needs a graph of at least two nodes; it has " + n);
         DataShape shape = data != null ? DataShape.of(data) : DataShape.of(splitSet, split, n, seed);
         MemoryCheck.require(new MuffliatoMemory(ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n).estimate());
         String report = null;
@@ -161,10 +155,56 @@ public final class MuffliatoRunBuilder extends PrivateRunBuilder<MuffliatoRunBui
             local = parts.data();
         }
         require(local.size() == n, "the graph has " + n + " nodes but " + local.size() + " local datasets were given");
+        Plan plan = plan();
+        RunLedger ledger = null;
+        if (plan.privacy() != null) {
+            // A pairwise target is not a local-DP budget: the ledger then stops only at an explicit budget.
+            ledger = byTarget() && calibrateTo != CalibrationTarget.LOCAL
+                    ? new RunLedger(new LedgerAccounting(accountants, plan.privacy().relation()),
+                            PrivacyBudget.of(budget, Double.NaN, delta), noise.isSecure())
+                    : ledger(plan.privacy().relation(), noise.isSecure());
+        }
+        return new MuffliatoGd(template, local, sumObjective, plan.config(), plan.gossip(), noise.streams(graph, seed), plan.privacy(),
+                ledger, settings != null ? settings : RunSettings.empty(), report);
+    }
+
+    /**
+     * The ledger {@link #build()}'s run will hold after all its rounds, with the relation it is priced under, from the
+     * settings and the graph: no model is needed and no noise stream is opened (a split is drawn for its sizes only, to
+     * check it). The settings are checked as {@link #build()} checks them.
+     *
+     * @return empty for the non-private reference (no noise)
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public Optional<PlannedLedger> plannedLedger() {
+        requireRun();
+        int n = graph.vertexCount();
+        int datasets = data != null ? data.size() : splitSet.partySizes(split, n, seed).length;
+        require(datasets == n, "the graph has " + n + " nodes but " + datasets + " local datasets were given");
+        MuffliatoPrivacy privacy = plan().privacy();
+        return privacy == null ? Optional.empty()
+                : Optional.of(new PlannedLedger(privacy.plannedLedger(n, noise.isSecure()), privacy.relation()));
+    }
+
+    /** What every run needs, whatever its model: graph, data, rounds, step, clip, one noise choice. */
+    private void requireRun() {
+        require(graph != null, "give the communication graph (graph(g))");
+        require((data == null) != (split == null), "give the nodes' data either as nodeData(list, sum) or as split(set, how)");
+        require(rounds >= 1 && rounds <= Integer.MAX_VALUE, "give the number of rounds, from 1 to 2^31 - 1 (rounds(K))");
+        require(stepSize > 0 && Double.isFinite(stepSize), "give a positive finite step size gamma (stepSize(gamma))");
+        require(clip > 0 && Double.isFinite(clip), "give the gradient clip L (clip(L)): one node's data moves its gradient by"
+                + " at most 2L, the sensitivity every guarantee uses");
+        require(!(byTarget() && !Double.isNaN(sigma)), "give either a target (target(epsilon, delta)) or a noise std (sigma(s)), not both");
+        require(graph.vertexCount() >= 2, "Muffliato needs a graph of at least two nodes; it has " + graph.vertexCount());
+    }
+
+    /** The gossip, the noise (calibrated to the target) and its accounting on the graph: what build and pricing share. */
+    private Plan plan() {
         GossipPolynomial gossip = new GossipPolynomial(MixingMatrix.metropolisHastings(graph), scheme);
         LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
         PairwiseNetworkDp pairwise = null;
         double s = Double.isNaN(sigma) ? 0.0 : sigma;
+        boolean byTarget = byTarget();
         if (byTarget || s > 0) {
             pairwise = PairwiseNetworkDp.of(gossip.matrix(), scheme, gossipSteps);
         }
@@ -177,18 +217,11 @@ public final class MuffliatoRunBuilder extends PrivateRunBuilder<MuffliatoRunBui
             };
         }
         MuffliatoConfig config = new MuffliatoConfig(rounds, gossipSteps, scheme, stepSize, clip, s, seed);
-        MuffliatoPrivacy privacy = null;
-        RunLedger ledger = null;
-        if (s > 0) {
-            privacy = new MuffliatoPrivacy(pairwise, clip, s, delta, rounds);
-            // A pairwise target is not a local-DP budget: the ledger then stops only at an explicit budget.
-            ledger = byTarget && calibrateTo != CalibrationTarget.LOCAL
-                    ? new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, Double.NaN, delta),
-                            noise.isSecure())
-                    : ledger(privacy.relation(), noise.isSecure());
-        }
-        return new MuffliatoGd(template, local, sumObjective, config, gossip, noise.streams(graph, seed), privacy, ledger,
-                settings != null ? settings : RunSettings.empty(), report);
+        return new Plan(config, gossip, s > 0 ? new MuffliatoPrivacy(pairwise, clip, s, delta, rounds) : null);
+    }
+
+    /** A run's settings resolved on its graph; {@code privacy} is null without noise. */
+    private record Plan(MuffliatoConfig config, GossipPolynomial gossip, MuffliatoPrivacy privacy) {
     }
 
     private static void require(boolean ok, String message) {

@@ -7,9 +7,12 @@ import org.dpdl4j.privacy.accounting.RdpAccountant;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
+import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -71,6 +74,16 @@ public final class RandomWalkPrivacy {
      */
     public DpEvent perVisit() {
         return new GaussianEvent(sigma / gradientBound);
+    }
+
+    /** One visit of {@code party}, as the ledger charges it. */
+    public Charge visitOf(int party) {
+        return new Charge(party, perVisit(), describe());
+    }
+
+    /** The ledger of a walk along {@code path} once every hop is taken: each hop charges one visit to its holder. */
+    public PrivacyLedger plannedLedger(int[] path, boolean secureNoise) {
+        return PrivacyLedger.planned(path.length, step -> List.of(visitOf(path[(int) step])), secureNoise);
     }
 
     /** The neighbouring relation of every visit: one party's data replaced. */

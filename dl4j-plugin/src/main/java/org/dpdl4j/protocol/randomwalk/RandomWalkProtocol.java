@@ -14,6 +14,8 @@ import static org.dpdl4j.runtime.options.RunOptions.ROUNDS;
 import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.List;
+import java.util.Optional;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
@@ -85,6 +87,21 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).model(inputs.model().build(new Sgd(0.1), 0.0, s.get(SEED, 1L))).build();
+    }
+
+    /**
+     * The ledger of {@link #create}'s walk, from the settings and the parties' data sizes (no model is built). Empty with
+     * secure noise: the walk's path, which decides whom each hop charges, is then drawn from secret randomness when the
+     * walk is built. With {@code --noise seeded} the path follows from the seed alone and the walk is priced exactly.
+     */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).plannedLedger();
+    }
+
+    /** A builder holding everything the settings say, checked, but no model: what {@link #create} and pricing share. */
+    private RandomWalkRunBuilder configured(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException("random-walk trains on a data set split over parties; this task defines its own users");
         }
@@ -95,8 +112,7 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
                     + " stays within it) and --noise-multiplier Z (sigma = Z L_F)");
         }
         double delta = s.get(DELTA, 1e-5);
-        RandomWalkRunBuilder b = RandomWalkSgd.builder().model(inputs.model().build(new Sgd(0.1), 0.0, seed))
-                .accountant(RunOptions.accountants(s))
+        RandomWalkRunBuilder b = RandomWalkSgd.builder().accountant(RunOptions.accountants(s))
                 .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), (int) (long) s.get(MACHINES, DEFAULT_PARTIES))
                 .steps(s.require(ROUNDS, "random-walk needs the number of hops (--rounds)"))
                 .stepSize(s.require(LEARNING_RATE, "random-walk needs the step size gamma (--lr)"))
@@ -108,6 +124,6 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
             b.sigma(s.get(NOISE_MULTIPLIER).orElseThrow() * clip).delta(delta);
         }
         s.get(EPSILON_BUDGET).ifPresent(b::budget);
-        return b.build();
+        return b;
     }
 }

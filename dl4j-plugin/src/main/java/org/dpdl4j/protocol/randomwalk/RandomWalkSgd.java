@@ -5,7 +5,6 @@ import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
-import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.ClippedBatch;
@@ -113,7 +112,7 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
         }
         int k = path[(int) step];
         if (privacy != null) {
-            spend(List.of(new Charge(k, privacy.perVisit(), mechanism)));
+            spend(List.of(privacy.visitOf(k)));
         }
         try (var ws = workspace.open()) {
             NodeData d = parties.get(k);
@@ -146,11 +145,23 @@ public final class RandomWalkSgd extends AbstractTrainingRun {
 
     /** How many times each party holds the token over the whole walk. */
     public long[] visitCounts() {
-        long[] c = new long[parties.size()];
+        return visitCounts(parties.size(), path);
+    }
+
+    /** How many times each of {@code parties} parties holds the token on {@code path}. */
+    static long[] visitCounts(int parties, int[] path) {
+        long[] c = new long[parties];
         for (int k : path) {
             c[k]++;
         }
         return c;
+    }
+
+    /** Every hop charges the holder of the token one visit. */
+    @Override
+    public java.util.Optional<org.dpdl4j.privacy.ledger.PrivacyLedger> plannedLedger() {
+        return privacy == null ? java.util.Optional.empty()
+                : java.util.Optional.of(privacy.plannedLedger(path, ledger().orElseThrow().secureNoise()));
     }
 
     @Override

@@ -23,10 +23,7 @@ public abstract class CompositeRun extends AbstractTrainingRun {
         super(protocol, settings, ledger);
         this.problem = Objects.requireNonNull(problem, "problem");
         this.model = Objects.requireNonNull(model, "model");
-        if (problem.rows() != model.rows() || problem.columns() != model.outputs()) {
-            throw new IllegalArgumentException("the model has " + model.rows() + " x " + model.outputs() + " parameters but the"
-                    + " data needs " + problem.rows() + " x " + problem.columns());
-        }
+        model.layout().requireFits(problem);
         if (planned < 1) {
             throw new IllegalArgumentException("plan at least one iteration, got " + planned);
         }

@@ -1,6 +1,8 @@
 package org.dpdl4j.protocol.recal;
 
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
 import java.util.Locale;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Calibrator;
@@ -8,9 +10,12 @@ import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
+import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.LedgerEntry;
+import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.RunLedger;
 
 /**
  * The zCDP accounting of agents that publish noisy messages with a decaying Gaussian noise (spec 5.4, DP-RECAL's
@@ -125,6 +130,45 @@ public final class DecayingNoisePrivacy {
     /** The zCDP event of agent i's m-th publication. */
     public ZCdpEvent publication(int agent, long m) {
         return new ZCdpEvent(publicationRho(sensitivity[agent], sigma[agent], zeta, m));
+    }
+
+    /** Agent i's m-th publication, as the ledger charges it. */
+    public Charge publicationOf(int agent, long m) {
+        return new Charge(agent, publication(agent, m), describe());
+    }
+
+    /** The m-th publication of every agent, published together (the synchronous baselines). */
+    public List<Charge> publicationOfAll(long m) {
+        return IntStream.range(0, agents()).mapToObj(i -> publicationOf(i, m)).toList();
+    }
+
+    /** The ledger after {@code publications} synchronous publications of every agent. */
+    public PrivacyLedger plannedSynchronous(long publications, boolean secureNoise) {
+        return PrivacyLedger.planned(publications, step -> publicationOfAll(step + 1), secureNoise);
+    }
+
+    /**
+     * The ledger after the baton has followed {@code path}, each iteration's active agent publishing its next message,
+     * spent into {@code fresh} (an empty ledger with the run's accounting and budget): an agent whose next publication
+     * would exceed the budget stops publishing, as the run stops it. The path is drawn without the data, and the
+     * budget is priced without it too, so this is the run's ledger after every iteration.
+     */
+    public PrivacyLedger plannedRelay(int[] path, RunLedger fresh) {
+        long[] published = new long[agents()];
+        boolean[] exhausted = new boolean[agents()];
+        for (int k = 0; k < path.length; k++) {
+            int i = path[k];
+            if (exhausted[i]) {
+                continue;
+            }
+            try {
+                fresh.spend(k, List.of(publicationOf(i, published[i] + 1)));
+                published[i]++;
+            } catch (PrivacyBudgetExceededException over) {
+                exhausted[i] = true;
+            }
+        }
+        return fresh.ledger();
     }
 
     /** The noise std of agent i's m-th publication. */

@@ -1,10 +1,7 @@
 package org.dpdl4j.protocol.recal;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import org.dpdl4j.graph.MixingMatrix;
-import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerStatement;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -44,9 +41,7 @@ abstract class GossipRun extends CompositeRun {
             throw new IllegalArgumentException("the mixing matrix is for " + mixing.size() + " agents but the problem has "
                     + problem.agentCount());
         }
-        if (!(alpha > 0) || Double.isInfinite(alpha)) {
-            throw new IllegalArgumentException("the step size must be positive and finite, got " + alpha);
-        }
+        requireStep(alpha);
         this.mixing = mixing;
         this.alpha = alpha;
         this.clip = clip;
@@ -104,11 +99,7 @@ abstract class GossipRun extends CompositeRun {
             return w.mmul(v);
         }
         long m = publications + 1;
-        List<Charge> charges = new ArrayList<>(problem.agentCount());
-        for (int i = 0; i < problem.agentCount(); i++) {
-            charges.add(new Charge(i, privacy.publication(i, m), mechanism));
-        }
-        spend(charges);
+        spend(privacy.publicationOfAll(m));
         publications = m;
         INDArray noise = stacked();
         for (int i = 0; i < problem.agentCount(); i++) {
@@ -116,6 +107,23 @@ abstract class GossipRun extends CompositeRun {
         }
         messages += edgesBothWays;
         return w.mmul(v.add(noise)).subi(noise.muliColumnVector(ownWeight));
+    }
+
+    /** Every agent's publications once all planned iterations are done. */
+    protected abstract long plannedPublications();
+
+    /** Every publication charges every agent, with the noise of its rank. */
+    @Override
+    public java.util.Optional<org.dpdl4j.privacy.ledger.PrivacyLedger> plannedLedger() {
+        return privacy == null ? java.util.Optional.empty()
+                : java.util.Optional.of(privacy.plannedSynchronous(plannedPublications(), ledger().orElseThrow().secureNoise()));
+    }
+
+    /** @throws IllegalArgumentException unless the step size is positive and finite */
+    static void requireStep(double alpha) {
+        if (!(alpha > 0) || Double.isInfinite(alpha)) {
+            throw new IllegalArgumentException("the step size must be positive and finite, got " + alpha);
+        }
     }
 
     /** The mean of the agents' models. */

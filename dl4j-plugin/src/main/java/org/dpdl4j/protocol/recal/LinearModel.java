@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.recal;
 
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.layers.BaseOutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
@@ -29,21 +30,61 @@ public record LinearModel(MultiLayerNetwork network, SmoothLoss loss, int inputs
      * @throws IllegalArgumentException naming what does not fit
      */
     public static LinearModel of(MultiLayerNetwork network) {
-        if (network.getnLayers() != 1 || !(network.getLayerWiseConfigurations().getConf(0).getLayer() instanceof BaseOutputLayer out)) {
-            throw new IllegalArgumentException("the primal-dual protocols train a linear model: one output layer (--model"
-                    + " least-squares or softmax), not a network of " + network.getnLayers() + " layers");
+        Layout l = Layout.of(network.getLayerWiseConfigurations());
+        return new LinearModel(network, l.loss(), l.inputs(), l.outputs(), l.bias());
+    }
+
+    /** What the configuration says of the model, without its parameters. */
+    public Layout layout() {
+        return new Layout(loss, inputs, outputs, bias);
+    }
+
+    /**
+     * A linear model as its configuration describes it: enough to set a problem up and price a run before any network
+     * is built.
+     *
+     * @param loss    the loss the output layer implies
+     * @param inputs  p, the features
+     * @param outputs c
+     * @param bias    whether the layer has a bias
+     */
+    public record Layout(SmoothLoss loss, int inputs, int outputs, boolean bias) {
+        /**
+         * Reads a network's configuration.
+         *
+         * @throws IllegalArgumentException naming what does not fit
+         */
+        public static Layout of(MultiLayerConfiguration configuration) {
+            int layers = configuration.getConfs().size();
+            if (layers != 1 || !(configuration.getConf(0).getLayer() instanceof BaseOutputLayer out)) {
+                throw new IllegalArgumentException("the primal-dual protocols train a linear model: one output layer (--model"
+                        + " least-squares or softmax), not a network of " + layers + " layers");
+            }
+            SmoothLoss loss;
+            if (out.getActivationFn() instanceof ActivationIdentity && isHalfSquaredError(out)) {
+                loss = SmoothLoss.LEAST_SQUARES;
+            } else if (out.getLossFn() instanceof LossMCXENT && out.getActivationFn() instanceof ActivationSoftmax) {
+                loss = SmoothLoss.LOGISTIC;
+            } else {
+                throw new IllegalArgumentException("the primal-dual protocols need a least-squares output layer (identity,"
+                        + " half squared error) or a softmax one (cross-entropy); got " + out.getActivationFn() + " with "
+                        + out.getLossFn() + " (use --model least-squares or softmax)");
+            }
+            return new Layout(loss, (int) out.getNIn(), (int) out.getNOut(), out.hasBias());
         }
-        SmoothLoss loss;
-        if (out.getActivationFn() instanceof ActivationIdentity && isHalfSquaredError(out)) {
-            loss = SmoothLoss.LEAST_SQUARES;
-        } else if (out.getLossFn() instanceof LossMCXENT && out.getActivationFn() instanceof ActivationSoftmax) {
-            loss = SmoothLoss.LOGISTIC;
-        } else {
-            throw new IllegalArgumentException("the primal-dual protocols need a least-squares output layer (identity,"
-                    + " half squared error) or a softmax one (cross-entropy); got " + out.getActivationFn() + " with "
-                    + out.getLossFn() + " (use --model least-squares or softmax)");
+
+        /** q, X's rows. */
+        public int rows() {
+            return inputs + (bias ? 1 : 0);
         }
-        return new LinearModel(network, loss, (int) out.getNIn(), (int) out.getNOut(), out.hasBias());
+
+        /** @throws IllegalArgumentException when the problem's data does not fit a model of this shape */
+        void requireFits(CompositeProblem problem) {
+            if (problem.rows() != rows() || problem.columns() != outputs) {
+                throw new IllegalArgumentException("the model has " + rows() + " x " + outputs + " parameters but the"
+                        + " data needs " + problem.rows() + " x " + problem.columns());
+            }
+        }
     }
 
     /** Whether the layer's loss is {@code (1/2) ||z - y||^2} summed over outputs (checked on two examples). */

@@ -57,6 +57,12 @@ public final class Nids extends GossipRun {
         return iterations - 1;
     }
 
+    /** One publication per iteration after the first. */
+    @Override
+    protected long plannedPublications() {
+        return publicationsFor(plannedSteps());
+    }
+
     @Override
     protected INDArray models() {
         return x;

@@ -57,6 +57,12 @@ public final class PgExtra extends GossipRun {
         mixed.assign(publishAndMix(x, k));
     }
 
+    /** One publication per iteration. */
+    @Override
+    protected long plannedPublications() {
+        return plannedSteps();
+    }
+
     @Override
     protected INDArray models() {
         return x;

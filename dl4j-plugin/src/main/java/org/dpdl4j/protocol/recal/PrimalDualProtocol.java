@@ -21,6 +21,8 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.runtime.DataShape;
@@ -119,10 +121,25 @@ public final class PrimalDualProtocol implements Protocol {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).model(inputs.model().build(new Sgd(0.1), 0.0, s.get(SEED, 1L))).build();
+    }
+
+    /**
+     * The ledger of {@link #create}'s run, from the settings, the model's configuration and the agents' data, which the
+     * run's set-up reads for its smoothness constants (no network is built, nothing trained). Empty for the algorithms
+     * without noise, and for dp-recal with secure noise: its baton's path, which decides whom each iteration charges, is
+     * then drawn from secret randomness when the run is built. With {@code --noise seeded} the path follows from the seed.
+     */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).plannedLedger(inputs.model().configuration());
+    }
+
+    /** A builder holding everything the settings say, checked, but no model: what {@link #create} and pricing share. */
+    private PrimalDualRunBuilder configured(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
         Graph graph = TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, DEFAULT_AGENTS), seed);
-        PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).model(inputs.model().build(new Sgd(0.1), 0.0, seed))
-                .graph(graph).iterations(s.require(ROUNDS, name() + " needs the number of iterations (--rounds)"))
+        PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).graph(graph).iterations(s.require(ROUNDS, name() + " needs the number of iterations (--rounds)"))
                 .penalty(Penalty.parse(s.get(PENALTY, "l1:0.01"))).stepScale(s.get(STEP_SCALE, 1.0))
                 .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).seed(seed).settings(s);
         if (inputs.hasUsers()) {
@@ -158,6 +175,6 @@ public final class PrimalDualProtocol implements Protocol {
             b.zeta(s.get(ZETA, 1.0));
             s.get(LCI).ifPresent(b::plannedLci);
         }
-        return b.build();
+        return b;
     }
 }

@@ -2,11 +2,16 @@ package org.dpdl4j.protocol.recal;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.SymmetricEigendecomposition;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.DataShape;
@@ -157,17 +162,13 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
      */
     public CompositeRun build() {
         require(template != null, "give the linear model (model(network)): one least-squares or softmax output layer");
-        require(graph != null, "give the communication graph (graph(g))");
-        require(iterations >= 1 && iterations <= Integer.MAX_VALUE, "give the number of iterations, from 1 to 2^31 - 1");
-        require(stepScale > 0 && Double.isFinite(stepScale), "the step scale must be positive and finite, got " + stepScale);
-        require(graph.isConnected(), "the graph must be connected: a primal-dual protocol reaches consensus only over a connected graph");
+        requireRun();
         LinearModel linear = LinearModel.of(template);
         String report = null;
         CompositeProblem p = problem;
         if (p == null) {
             List<NodeData> local = data;
-            require((data == null) != (split == null), "give the agents' data either as agents(list) or as split(set, how, count)");
-            require(local != null || agents >= 1, "give the number of agents, at least 1");
+            requireAgents();
             DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, agents, seed);
             MemoryCheck.require(new PrimalDualMemory(algorithm, ModelFootprint.of(template.getLayerWiseConfigurations()), shape,
                     local != null ? local.size() : agents, iterations).estimate());
@@ -178,6 +179,81 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
             }
             p = CompositeProblem.of(local, linear.loss(), penalty, linear.bias());
         }
+        NoiseStreams streams = noise.streams(p.agentCount(), seed);
+        Plan plan = plan(p, linear.layout(), () -> streams.sampling(0, 0));
+        RunLedger ledger = plan.privacy() == null ? null : ledger(NeighbouringRelation.REPLACE_ONE, noise.isSecure());
+        MixingMatrix mixing = MixingMatrix.metropolisHastings(graph);
+        boolean isPrivate = algorithm.isPrivate();
+        CompositeRun run = switch (algorithm) {
+            case RECAL -> new RelayRecal(algorithm.cliName(), settings, null, p, linear, plan.steps(), plan.path(),
+                    Double.POSITIVE_INFINITY, null, streams);
+            case DP_RECAL -> new RelayRecal(algorithm.cliName(), settings, ledger, p, linear, plan.steps(), plan.path(), clip,
+                    plan.privacy(), streams);
+            case RECAL_SYNC -> new SynchronousAfbs(settings, p, linear, plan.steps(), iterations);
+            case PG_EXTRA, DP_PG_EXTRA -> new PgExtra(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
+                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams);
+            case NIDS, DP_NIDS -> new Nids(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
+                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams);
+        };
+        run.recordPartition(report);
+        return run;
+    }
+
+    /**
+     * The ledger {@link #build()}'s run will hold after all its iterations, with the relation it is priced under, for a
+     * model of the given configuration: no network is built and no noise is drawn. The agents' data is split and read
+     * as the run's set-up reads it, for the smoothness constants the step sizes (and with them the sensitivities) come
+     * from. The settings are checked as {@link #build()} checks them.
+     *
+     * <p>RECAL's baton charges the agents it visits, and its path is drawn when the run is built: from the seed alone
+     * with seeded randomness (drawn here exactly so), but from secret randomness with secure noise, which nothing can
+     * tell before. Then, and for the algorithms without noise, the plan is empty.
+     *
+     * @param model the configuration of the network {@link #model} would be given
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public Optional<PlannedLedger> plannedLedger(MultiLayerConfiguration model) {
+        requireRun();
+        LinearModel.Layout layout = LinearModel.Layout.of(model);
+        CompositeProblem p = problem;
+        if (p == null) {
+            requireAgents();
+            p = CompositeProblem.of(data != null ? data : splitSet.split(split, agents, seed).data(), layout.loss(), penalty,
+                    layout.bias());
+        }
+        int n = p.agentCount();
+        boolean secretPath = algorithm.isRelay() && noise.isSecure();
+        Plan plan = plan(p, layout, secretPath ? null : () -> noise.streams(n, seed).sampling(0, 0));
+        if (plan.privacy() == null) {
+            return Optional.empty();
+        }
+        PrivacyLedger planned = algorithm.isRelay()
+                ? plan.privacy().plannedRelay(plan.path(), ledger(NeighbouringRelation.REPLACE_ONE, noise.isSecure()))
+                : plan.privacy().plannedSynchronous(plan.publications()[0], noise.isSecure());
+        return Optional.of(new PlannedLedger(planned, NeighbouringRelation.REPLACE_ONE));
+    }
+
+    /** What every run needs, whatever its model and data. */
+    private void requireRun() {
+        require(graph != null, "give the communication graph (graph(g))");
+        require(iterations >= 1 && iterations <= Integer.MAX_VALUE, "give the number of iterations, from 1 to 2^31 - 1");
+        require(stepScale > 0 && Double.isFinite(stepScale), "the step scale must be positive and finite, got " + stepScale);
+        require(graph.isConnected(), "the graph must be connected: a primal-dual protocol reaches consensus only over a connected graph");
+    }
+
+    private void requireAgents() {
+        require((data == null) != (split == null), "give the agents' data either as agents(list) or as split(set, how, count)");
+        require(data != null || agents >= 1, "give the number of agents, at least 1");
+    }
+
+    /**
+     * The steps, the baton's path, every agent's publications and noise on problem {@code p}: what build and pricing
+     * share.
+     *
+     * @param pathRandom where the baton's path is drawn from; null when it is secret (pricing with secure noise), and
+     *                   then a relay's plan has neither path nor privacy
+     */
+    private Plan plan(CompositeProblem p, LinearModel.Layout linear, java.util.function.Supplier<RandomGenerator> pathRandom) {
         require(p.agentCount() == graph.vertexCount(), "the graph has " + graph.vertexCount() + " agents but the data is split over "
                 + p.agentCount());
         require(p.agent(0).loss() == linear.loss(), "the problem's loss is " + p.agent(0).loss().cliName() + " but the model's "
@@ -196,19 +272,21 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
         }
         RecalSteps steps = RecalSteps.defaults(p.smoothness(), theta, mu);
         steps = new RecalSteps(scale(steps.tau(), stepScale), steps.beta(), steps.gamma() * stepScale, theta, mu);
-        NoiseStreams streams = noise.streams(p.agentCount(), seed);
-        RunLedger ledger = null;
-        DecayingNoisePrivacy privacy = null;
         int n = p.agentCount();
         long[] publications = new long[n];
         int[] path = null;
         double step = Double.NaN;
+        require(plannedLci == 0 || algorithm == PrimalDualAlgorithm.DP_RECAL, "a planned LCI applies to dp-recal only");
+        require(Double.isNaN(alpha) || !(algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC),
+                "alpha is the step size of PG-EXTRA and NIDS; RECAL's steps come from the agents' smoothness (use the step scale)");
         switch (algorithm) {
             case RECAL, DP_RECAL -> {
-                path = BatonWalk.draw(graph, iterations, streams.sampling(0, 0));
-                publications = BatonWalk.activations(n, path);
-                if (plannedLci > 0) {
-                    java.util.Arrays.fill(publications, plannedLci);
+                if (pathRandom != null) {
+                    path = BatonWalk.draw(graph, iterations, pathRandom.get());
+                    publications = BatonWalk.activations(n, path);
+                    if (plannedLci > 0) {
+                        java.util.Arrays.fill(publications, plannedLci);
+                    }
                 }
             }
             case PG_EXTRA, DP_PG_EXTRA -> {
@@ -222,10 +300,8 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
             case RECAL_SYNC -> {
             }
         }
-        require(plannedLci == 0 || algorithm == PrimalDualAlgorithm.DP_RECAL, "a planned LCI applies to dp-recal only");
-        require(Double.isNaN(alpha) || !(algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC),
-                "alpha is the step size of PG-EXTRA and NIDS; RECAL's steps come from the agents' smoothness (use the step scale)");
-        if (isPrivate) {
+        DecayingNoisePrivacy privacy = null;
+        if (isPrivate && (path != null || !algorithm.isRelay())) {
             double[] sensitivity = new double[n];
             double[] sigma = new double[n];
             for (int i = 0; i < n; i++) {
@@ -237,20 +313,27 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
                         : noiseMultiplier * sensitivity[i];
             }
             privacy = new DecayingNoisePrivacy(sensitivity, sigma, zeta);
-            ledger = ledger(NeighbouringRelation.REPLACE_ONE, noise.isSecure());
         }
-        MixingMatrix mixing = MixingMatrix.metropolisHastings(graph);
-        CompositeRun run = switch (algorithm) {
-            case RECAL -> new RelayRecal(algorithm.cliName(), settings, null, p, linear, steps, path, Double.POSITIVE_INFINITY, null, streams);
-            case DP_RECAL -> new RelayRecal(algorithm.cliName(), settings, ledger, p, linear, steps, path, clip, privacy, streams);
-            case RECAL_SYNC -> new SynchronousAfbs(settings, p, linear, steps, iterations);
-            case PG_EXTRA, DP_PG_EXTRA -> new PgExtra(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, step,
-                    isPrivate ? clip : Double.POSITIVE_INFINITY, privacy, streams);
-            case NIDS, DP_NIDS -> new Nids(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, step,
-                    isPrivate ? clip : Double.POSITIVE_INFINITY, privacy, streams);
-        };
-        run.recordPartition(report);
-        return run;
+        // What the run's constructor checks, in its order, so that pricing refuses what building refuses.
+        linear.requireFits(p);
+        if (!Double.isNaN(step)) {
+            GossipRun.requireStep(step);
+        }
+        if (isPrivate && algorithm.isRelay()) {
+            RelayRecal.requireNoisyBaton(steps);
+        }
+        return new Plan(steps, path, step, publications, privacy);
+    }
+
+    /**
+     * A run's settings resolved on its problem.
+     *
+     * @param path         the baton's path (relay algorithms), else null
+     * @param step         alpha of the synchronous baselines, else NaN
+     * @param publications every agent's planned publications
+     * @param privacy      the accounting of a private run, else null
+     */
+    private record Plan(RecalSteps steps, int[] path, double step, long[] publications, DecayingNoisePrivacy privacy) {
     }
 
     /** PG-EXTRA's default step: {@code lambda_min((I + W)/2) / max_i L_i}, half its convergence bound. */

@@ -3,7 +3,6 @@ package org.dpdl4j.protocol.recal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerStatement;
 import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -70,10 +69,8 @@ public final class RelayRecal extends CompositeRun {
         if ((privacy == null) != (ledger == null)) {
             throw new IllegalArgumentException("DP-RECAL needs its accounting and a ledger, RECAL neither");
         }
-        if (privacy != null && steps.correctsGlobalVariable()) {
-            throw new IllegalArgumentException("with theta = " + steps.theta() + " and mu = " + steps.mu() + " the correction of y"
-                    + " carries the active agent's noiseless dual, so the baton would publish its gradient without noise; DP-RECAL"
-                    + " needs mu = 0 or theta = 2");
+        if (privacy != null) {
+            requireNoisyBaton(steps);
         }
         this.steps = steps;
         this.path = path.clone();
@@ -91,6 +88,28 @@ public final class RelayRecal extends CompositeRun {
         this.exhausted = new boolean[n];
     }
 
+    /** @throws IllegalArgumentException when the steps would make the baton carry a noiseless dual */
+    static void requireNoisyBaton(RecalSteps steps) {
+        if (steps.correctsGlobalVariable()) {
+            throw new IllegalArgumentException("with theta = " + steps.theta() + " and mu = " + steps.mu() + " the correction of y"
+                    + " carries the active agent's noiseless dual, so the baton would publish its gradient without noise; DP-RECAL"
+                    + " needs mu = 0 or theta = 2");
+        }
+    }
+
+    /**
+     * Every iteration charges the active agent its next publication, until an agent's next one would exceed the budget
+     * (then it stops publishing): the ledger of the whole path, spent into a fresh ledger of this run's accounting.
+     */
+    @Override
+    public java.util.Optional<org.dpdl4j.privacy.ledger.PrivacyLedger> plannedLedger() {
+        if (privacy == null) {
+            return java.util.Optional.empty();
+        }
+        RunLedger own = ledger().orElseThrow();
+        return java.util.Optional.of(privacy.plannedRelay(path, new RunLedger(own.accounting(), own.budget(), own.secureNoise())));
+    }
+
     @Override
     protected void takeStep(long k) {
         if (k >= path.length) {
@@ -104,7 +123,7 @@ public final class RelayRecal extends CompositeRun {
         }
         if (privacy != null) {
             try {
-                spend(List.of(new Charge(i, privacy.publication(i, activations[i] + 1), mechanism)));
+                spend(List.of(privacy.publicationOf(i, activations[i] + 1)));
             } catch (PrivacyBudgetExceededException over) {
                 exhausted[i] = true;
                 exhaustion.add(String.format(Locale.ROOT, "agent %d stopped publishing at iteration %d after %d publications"

@@ -40,7 +40,8 @@ final class DryRun {
             return Outcome.PRICED;
         }
         PlannedLedger planned = protocol.plannedLedger(settings, inputs).orElseThrow(() -> SessionOptions.DRY_RUN.invalid(
-                protocol.name() + " does not price a run before it runs (it has no planned ledger); drop --dry-run and read"
+                protocol.name() + " does not price a run before it runs (it has no planned ledger for these settings); drop"
+                        + " --dry-run and read"
                         + " the run's ledger (privacy.txt) as it trains"));
         RunLedger ledger = new RunLedger(new LedgerAccounting(RunOptions.accountants(settings), planned.relation()),
                 PrivacyBudget.unlimited(settings.get(RunOptions.DELTA, 1e-5)), planned.ledger().allSecure());
