@@ -26,6 +26,8 @@ import org.dpdl4j.experiments.report.Series;
  */
 public final class AuditCollection {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Claims up to this epsilon get a panel of their own when larger ones would squeeze them. */
+    private static final double USUAL_EPSILON = 10;
 
     /** One audit: where it is, what kind it is, and its two epsilons. */
     public record Row(String run, String kind, double epsilon, double epsilonLower, int canaries, long steps, double samplingRate) {
@@ -49,7 +51,7 @@ public final class AuditCollection {
                     r.epsilonLower(), r.canaries(), r.steps(), r.samplingRate()));
         }
         AtomicFiles.replace(dir.resolve("audits.csv"), csv.toString());
-        Plots.write(dir.resolve("epsilon-lower.png"), Figure.of(panel(rows)));
+        Plots.write(dir.resolve("epsilon-lower.png"), figure(rows));
         return rows;
     }
 
@@ -95,7 +97,21 @@ public final class AuditCollection {
                 + config.path("canaries").asInt() + (config.has("batch_size") ? " B=" + config.path("batch_size").asInt() : "");
     }
 
-    private static Panel panel(List<Row> rows) {
+    /**
+     * One panel of every audit; when some claim is far above the usual range (an audit of a run that protects almost
+     * nothing), a second panel up to {@value #USUAL_EPSILON}, where the other points would be squeezed together.
+     */
+    private static Figure figure(List<Row> rows) {
+        Panel all = panel("every audit", rows);
+        List<Row> usual = rows.stream().filter(r -> r.epsilon() <= USUAL_EPSILON).toList();
+        if (usual.size() == rows.size() || usual.isEmpty()) {
+            return Figure.of(all.withTitle("One-run audits: lower bound against the accountant's epsilon"));
+        }
+        return new Figure("One-run audits: lower bound against the accountant's epsilon",
+                List.of(all, panel("claims up to epsilon = " + (int) USUAL_EPSILON, usual)), true);
+    }
+
+    private static Panel panel(String title, List<Row> rows) {
         Map<String, List<Row>> byKind = new LinkedHashMap<>();
         rows.forEach(r -> byKind.computeIfAbsent(r.kind(), k -> new ArrayList<>()).add(r));
         List<Series> series = new ArrayList<>();
@@ -103,7 +119,6 @@ public final class AuditCollection {
         series.add(new Series("epsilon_lower = epsilon", new double[] {0, top}, new double[] {0, top}));
         byKind.forEach((kind, list) -> series.add(new Series(kind, list.stream().mapToDouble(Row::epsilon).toArray(),
                 list.stream().mapToDouble(Row::epsilonLower).toArray())));
-        return Panel.of("One-run audits: lower bound against the accountant's epsilon", "accountant's epsilon",
-                "audit's epsilon lower bound (95%)", series).withMarkers(true);
+        return Panel.of(title, "accountant's epsilon", "audit's epsilon lower bound (95%)", series).withMarkers(true);
     }
 }
