@@ -139,18 +139,7 @@ public final class DpSgdAudit {
                     + " auditor does not see (its canaries are mislabelled examples); use a white-box auditor or drop"
                     + " --canary");
         }
-        if (!DATASETS.contains(s.dataset())) {
-            throw new InvalidOptionException("--dataset", "--dataset: unknown data set '" + s.dataset() + "'; use one of "
-                    + String.join(", ", DATASETS));
-        }
-        if (s.canaries() < 2) {
-            throw new InvalidOptionException("--canaries", "--canaries " + s.canaries() + ": an audit needs at least 2"
-                    + " canaries (a few hundred to thousands give a useful bound)");
-        }
-        if (s.guessesIn() != null && s.guessesIn() > s.canaries()) {
-            throw new InvalidOptionException("--guesses", "--guesses " + s.guessesIn() + " exceeds --canaries "
-                    + s.canaries() + "; guess on at most every canary");
-        }
+        AuditSettingsCheck.requireCommon(s.dataset(), s.canaries(), s.guessesIn());
         if (s.hidden().isEmpty()) {
             throw new InvalidOptionException("--hidden", "--hidden: give at least one hidden layer size, e.g. 128");
         }
