@@ -68,8 +68,18 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
     private RunSettings settings;
     private NoiseStreams streams;
     private DecentralizedCalibration.Result calibration;
+    private PlantedContributions planted;
 
     DecentralizedRunBuilder() {
+    }
+
+    /**
+     * Contributions to add to the nodes' clipped gradients every round, to audit the run (canaries); a private
+     * algorithm only.
+     */
+    public DecentralizedRunBuilder planted(PlantedContributions value) {
+        this.planted = Objects.requireNonNull(value, "planted contributions");
+        return this;
     }
 
     /** D-SGD, Decor, LDP or CDP. */
@@ -223,6 +233,8 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
      */
     public DecentralizedTrainer build() {
         require(algorithm != null, "choose the algorithm (algorithm(DecentralizedAlgorithm.DECOR), ...)");
+        require(planted == null || algorithm.isPrivate(), "planted contributions audit a private algorithm; "
+                + algorithm.cliName() + " adds no noise");
         require(template != null, "give the model every node starts from (model(network))");
         requireRunSettings();
         Graph g = connectedGraph();
@@ -239,7 +251,12 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
         NoiseStreams runStreams = streams != null ? streams : noise.streams(g, seed);   // the ledger says what they are
         RunLedger ledger = plan.privacy() == null ? null : ledger(plan.privacy().relation(), runStreams.isSecure());
         RunSettings recorded = settings != null ? settings : settingsOf(config, n);
-        return new DecentralizedTrainer(template, g, w, local, config, runStreams, plan.privacy(), ledger, recorded, splitReport);
+        DecentralizedTrainer run = new DecentralizedTrainer(template, g, w, local, config, runStreams, plan.privacy(), ledger,
+                recorded, splitReport);
+        if (planted != null) {
+            run.plant(planted);
+        }
+        return run;
     }
 
     /**

@@ -85,6 +85,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     private final List<int[]> gossipRows = new ArrayList<>();
     private final DecentralizedPrivacy privacy;
     private final String mechanism;
+    /** Audit contributions added to the clipped gradients; null in every ordinary run. */
+    private PlantedContributions planted;
 
     /**
      * Builds a run; {@link DecentralizedRunBuilder} (from {@link #builder()}) sets everything up.
@@ -146,6 +148,14 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
                 config.compatibility().pairwiseNoiseDrawnOnce(), type, config.algorithm().isPrivate());
     }
 
+    /** Plants audit contributions (the builder's {@code planted}); only before the first round. */
+    void plant(PlantedContributions contributions) {
+        if (round() != 0) {
+            throw new IllegalStateException("contributions are planted before the first round, not after round " + round());
+        }
+        this.planted = Objects.requireNonNull(contributions, "planted contributions");
+    }
+
     /** One round (all nodes: gradient, noise, local step, gossip), after the ledger has accepted its release. */
     @Override
     protected void takeStep(long round) {
@@ -168,6 +178,9 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         PaddedBatch batch = nextBatch(round);
         INDArray grad = Nd4j.create(type, n, engine.spec().numParams());
         var result = LocalGradients.clippedLocalGradients(config, engine, params, batch, expectedBatchSizes, samplers, grad);
+        if (planted != null) {
+            planted.addTo(round, grad);
+        }
         measured(LocalGradients.meanBatchLoss(result.lossSums().toDoubleVector(), batch.sizes()));
         RoundNoise.Draw drawn = null;
         if (config.algorithm().isPrivate()) {
@@ -258,6 +271,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     public void distribute(BlockEngine placement) {
         if (blockEngine != null) {
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
+        }
+        if (planted != null) {
+            throw new IllegalStateException("a run with planted contributions runs in one process: the blocks do not"
+                    + " carry them");
         }
         int n = graph.vertexCount();
         long p = engine.spec().numParams();
