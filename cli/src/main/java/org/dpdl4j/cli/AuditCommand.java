@@ -9,8 +9,10 @@ import java.util.concurrent.Callable;
 import org.dpdl4j.audit.AuditResult;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.experiments.audit.AuditCollection;
+import org.dpdl4j.experiments.audit.DecorAudit;
 import org.dpdl4j.experiments.audit.DpSgdAudit;
 import org.dpdl4j.experiments.audit.FedAvgAudit;
+import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.options.InvalidOptionException;
@@ -23,7 +25,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dpdl4j audit}: an empirical lower bound on a DP-SGD run's epsilon from that one run, with planted canaries
- * (see {@link DpSgdAudit}), or on a DP-FedAvg run's per observer, with canary clients (see {@link FedAvgAudit}); or, with {@code --rescore}, the audit of an earlier run's canaries file again.
+ * (see {@link DpSgdAudit}), on a DP-FedAvg run's per observer, with canary clients (see {@link FedAvgAudit}), or on a
+ * Decor or LDP run's by the eavesdropper, with canaries at one node (see {@link DecorAudit}); or, with
+ * {@code --rescore}, the audit of an earlier run's canaries file again.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Privacy audit in one training run: train with DP-SGD and m planted gradient canaries (each"
@@ -32,6 +36,9 @@ import picocli.CommandLine.Spec;
                 "DP-FedAvg (--algo dp-fedavg-local or dp-fedavg-central) is audited per --observer with m canary"
                         + " clients, each a client whose update is S e_j on a coordinate of its own; the epsilon is the"
                         + " run's own, for one client.",
+                "Decor and LDP (--algo decor or ldp) are audited by --observer eavesdropper with m canaries at one node"
+                        + " of --nodes on --topology, each adding S e_j to that node's gradient; the epsilon is the run's own,"
+                        + " for one user (a node's whole data).",
                 "The bound is a lower bound at the stated confidence, not an estimate of the true epsilon.",
                 "Writes canaries.csv (coins and scores), audit.json, summary.md and config.json; ends with the lines"
                         + " epsilon_lower= and epsilon= (the accountant's)."})
@@ -41,13 +48,15 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Option(names = "--algo", defaultValue = "dp-sgd", paramLabel = "NAME",
             description = "The audited training: dp-sgd (central DP-SGD), dp-fedavg-local or dp-fedavg-central (DP-FedAvg,"
-                    + " audited per --observer with canary clients; default ${DEFAULT-VALUE}).")
+                    + " audited per --observer with canary clients), decor or ldp (audited by --observer eavesdropper with"
+                    + " canaries at one node; default ${DEFAULT-VALUE}).")
     String algo;
 
     @Option(names = "--observer", paramLabel = "NAME",
             description = "Federated audits: who sees the messages, one of the observers the protocol declares (server for"
                     + " dp-fedavg-local: every client's noisy update; aggregate for dp-fedavg-central: the global model of"
-                    + " every round). Each canary client is scored by its log-likelihood ratio over what that observer saw.")
+                    + " every round; eavesdropper for decor and ldp: every node's message). Each canary is scored by its"
+                    + " log-likelihood ratio over what that observer saw.")
     String observer;
 
     @Option(converter = Converters.PositiveInt.class, names = "--clients", defaultValue = "100", paramLabel = "N",
@@ -56,7 +65,7 @@ public final class AuditCommand implements Callable<Integer> {
     int clients;
 
     @Option(converter = Converters.PositiveInt.class, names = "--rounds", defaultValue = "50", paramLabel = "T",
-            description = "Federated audits: rounds (default ${DEFAULT-VALUE}).")
+            description = "Federated and decentralized audits: rounds (default ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(converter = Converters.PositiveInt.class, names = "--local-steps", defaultValue = "1", paramLabel = "L",
@@ -68,10 +77,24 @@ public final class AuditCommand implements Callable<Integer> {
     double clientRate;
 
     @Option(converter = Converters.NonNegativeInt.class, names = "--blank-features", defaultValue = "0", paramLabel = "K",
-            description = "Federated audits: append K features that are 0 on every example, whose first-layer weights no"
-                    + " client's update touches, room for the canary clients (e.g. for --dataset synthetic; default"
+            description = "Federated and decentralized audits: append K features that are 0 on every example, whose first-layer weights no"
+                    + " party's data moves, room for the canaries (e.g. for --dataset synthetic; default"
                     + " ${DEFAULT-VALUE}).")
     int blankFeatures;
+
+    @Option(names = "--nodes", paramLabel = "N",
+            description = "Decentralized audits: the nodes, the examples split evenly among them; RxC for a torus (default "
+                    + DEFAULT_NODES + ").")
+    String nodes;
+
+    @Option(names = "--topology", paramLabel = "T",
+            description = "Decentralized audits: the graph: ring, torus (or torus:RxC), complete, star, path, regular:D,"
+                    + " erdos-renyi:P, k-out:K (default " + DEFAULT_TOPOLOGY + ").")
+    String topology;
+
+    /** The graph of a decentralized audit when --nodes and --topology are not given. */
+    static final String DEFAULT_NODES = "16";
+    static final String DEFAULT_TOPOLOGY = "ring";
 
     @Option(names = "--dataset", defaultValue = "synthetic", paramLabel = "NAME",
             description = "synthetic (generated: 50 Gaussian features, two classes), mnist, a9a or covtype-20k"
@@ -182,9 +205,10 @@ public final class AuditCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter console = spec.commandLine().getOut();
         boolean federated = FedAvgAudit.ALGORITHMS.contains(algo);
-        if (!algo.equals("dp-sgd") && !federated) {
+        boolean decentralized = DecorAudit.ALGORITHMS.contains(algo);
+        if (!algo.equals("dp-sgd") && !federated && !decentralized) {
             throw bad("--algo " + algo + ": not audited; use --algo dp-sgd, or per --observer one of "
-                    + String.join(", ", FedAvgAudit.ALGORITHMS));
+                    + String.join(", ", FedAvgAudit.ALGORITHMS) + ", " + String.join(", ", DecorAudit.ALGORITHMS));
         }
         try {
             if (rescore != null && summarize != null) {
@@ -213,6 +237,15 @@ public final class AuditCommand implements Callable<Integer> {
             if (federated) {
                 return federated(console, scaling);
             }
+            if (decentralized) {
+                return decentralized(console, scaling);
+            }
+            for (String option : DECENTRALIZED_ONLY) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                    throw bad(option + " applies to the decentralized audits (--algo " + String.join(", ", DecorAudit.ALGORITHMS)
+                            + "); drop it for dp-sgd");
+                }
+            }
             for (String option : FEDERATED_OPTIONS) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
                     throw bad(option + " applies to the federated audits (--algo " + String.join(", ", FedAvgAudit.ALGORITHMS)
@@ -234,10 +267,36 @@ public final class AuditCommand implements Callable<Integer> {
     private static final List<String> FEDERATED_OPTIONS = List.of("--observer", "--clients", "--rounds", "--local-steps",
             "--client-rate", "--blank-features");
 
-    private int federated(PrintWriter console, PixelScaling scaling) throws IOException {
-        for (String option : List.of("--epochs", "--auditor", "--canary")) {
+    /** The options of the decentralized audits only. */
+    private static final List<String> DECENTRALIZED_ONLY = List.of("--nodes", "--topology");
+
+    private int decentralized(PrintWriter console, PixelScaling scaling) throws IOException {
+        for (String option : List.of("--epochs", "--auditor", "--canary", "--batch-size", "--clients", "--client-rate",
+                "--local-steps")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
-                throw bad(option + " does not apply to --algo " + algo + ": it runs --rounds, and its canaries are clients"
+                throw bad(option + " does not apply to --algo " + algo + ": its nodes take full-batch gradients of their"
+                        + " share of the examples for --rounds, split over --nodes, and its canaries sit at one node,"
+                        + " scored by the --observer's likelihood ratio; drop it");
+            }
+        }
+        DecentralizedAlgorithm algorithm = DecorAudit.algorithm(algo);
+        if (observer == null) {
+            throw bad("--algo " + algo + " is audited per observer: give --observer, one of "
+                    + String.join(", ", DecorAudit.observers(algorithm)));
+        }
+        DecorAudit.Settings settings = new DecorAudit.Settings(algorithm, observer, dataset.toLowerCase(Locale.ROOT),
+                examples == null ? 0 : examples, blankFeatures, hidden, epsilon, delta, clip,
+                topology == null ? DEFAULT_TOPOLOGY : topology, nodes == null ? DEFAULT_NODES : nodes, rounds, learningRate,
+                canaries, scaling, confidence, guesses, noise, seed,
+                dataset.equalsIgnoreCase("synthetic") ? null : data.resolve(spec.commandLine()), out);
+        new DecorAudit(settings).run(spec.commandLine().getParseResult().originalArgs(), console);
+        return 0;
+    }
+
+    private int federated(PrintWriter console, PixelScaling scaling) throws IOException {
+        for (String option : List.of("--epochs", "--auditor", "--canary", "--nodes", "--topology")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw bad(option + " does not apply to --algo " + algo + ": it runs --rounds over --clients, and its canaries are clients"
                         + " with Dirac updates scored by the --observer's likelihood ratio; drop it");
             }
         }
@@ -261,7 +320,7 @@ public final class AuditCommand implements Callable<Integer> {
         for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs", "--batch-size",
                 "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary", "--pixel-scaling",
                 "--delta", "--confidence", "--guesses", "--auditor", "--observer", "--clients", "--rounds", "--local-steps",
-                "--client-rate", "--blank-features")) {
+                "--client-rate", "--blank-features", "--nodes", "--topology")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
                 throw bad(option + " does not apply with --summarize, which collects finished audits; drop it");
             }
@@ -284,7 +343,7 @@ public final class AuditCommand implements Callable<Integer> {
     private int rescore(PrintWriter console) throws IOException {
         for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs",
                 "--batch-size", "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary",
-                "--pixel-scaling", "--observer", "--clients", "--rounds", "--local-steps", "--client-rate", "--blank-features")) {
+                "--pixel-scaling", "--observer", "--clients", "--rounds", "--local-steps", "--client-rate", "--blank-features", "--nodes", "--topology")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
                 throw bad(option + " does not apply with --rescore, which audits the scores of a finished run; drop it");
             }

@@ -102,6 +102,49 @@ class AuditCommandTest {
     }
 
     @Test
+    void auditsDecorAndLdpByTheEavesdropperAndRefusesAnUndeclaredObserver(@TempDir Path tmp) throws Exception {
+        for (String algo : new String[] {"decor", "ldp"}) {
+            Path out = tmp.resolve(algo);
+            CommandRun r = CommandRun.of("audit", "--algo", algo, "--observer", "eavesdropper", "--dataset", "synthetic",
+                    "--examples", "160", "--blank-features", "10", "--hidden", "8", "--nodes", "8", "--topology", "ring",
+                    "--rounds", "5", "--epsilon", "4", "--canaries", "60", "--noise", "seeded", "--out", out.toString());
+            assertEquals(0, r.exitCode(), r.both());
+            double epsilon = r.lastValue(1, "epsilon");
+            double lower = r.lastValue(2, "epsilon_lower");
+            assertTrue(epsilon > 0 && epsilon <= 4 + 1e-9 && lower >= 0 && lower <= epsilon, r.out());
+            for (String f : List.of("canaries.csv", "audit.json", "summary.md", "config.json")) {
+                assertTrue(Files.isRegularFile(out.resolve(f)), f + "\n" + r.out());
+            }
+            assertEquals(61, Files.readAllLines(out.resolve("canaries.csv")).size());
+            String json = Files.readString(out.resolve("audit.json"));
+            assertTrue(json.contains("\"observer\" : \"eavesdropper\"") && json.contains("\"protected_unit\" : \"user\""), json);
+        }
+        CommandRun collected = CommandRun.of("audit", "--summarize", tmp.toString());
+        assertEquals(0, collected.exitCode(), collected.both());
+        assertTrue(collected.out().contains("synthetic decor observed by the eavesdropper ring n=8 m=60"), collected.out());
+        String[][] cases = {
+                // LDP declares the eavesdropper only; Decor declares the neighbour, which is not audited yet.
+                {"--algo ldp --observer neighbour", "ldp declares the observers eavesdropper"},
+                {"--algo decor --observer server", "decor declares the observers eavesdropper, neighbour"},
+                {"--algo decor --observer neighbour", "only the eavesdropper is audited so far"},
+                {"--algo decor", "give --observer, one of eavesdropper"},
+                {"--algo decor --observer eavesdropper --clients 10", "--clients does not apply to --algo decor"},
+                {"--algo decor --observer eavesdropper --batch-size 10", "--batch-size does not apply"},
+                {"--algo dp-fedavg-local --observer server --nodes 8", "--nodes does not apply to --algo dp-fedavg-local"},
+                {"--topology ring", "--topology applies to the decentralized audits"},
+                {"--algo decor --observer eavesdropper --nodes 8 --topology wheel", "unknown topology 'wheel'"},
+                {"--algo decor --observer eavesdropper --nodes 300", "--nodes 300 is more than the 200 training examples"},
+        };
+        for (String[] c : cases) {
+            String[] args = ("audit --epsilon 2 --examples 200 --blank-features 10 " + c[0] + " --out " + tmp.resolve("x"))
+                    .split(" ");
+            CommandRun r = CommandRun.of(args);
+            assertEquals(2, r.exitCode(), c[0] + "\n" + r.both());
+            assertTrue(r.err().contains(c[1]), c[0] + "\n" + r.err());
+        }
+    }
+
+    @Test
     void badInputIsRefusedWithTheFix(@TempDir Path tmp) {
         String[][] cases = {
                 {"--auditor grey-box", "use one of white-box, white-box-centred, white-box-lr, black-box"},
@@ -110,7 +153,7 @@ class AuditCommandTest {
                 {"--pixel-scaling unit", "--pixel-scaling applies to --dataset mnist only"},
                 // Gaussian features are never 0: no weight is free of the data's gradient.
                 {"--canary dirac --auditor white-box-lr --canaries 10", "and this network has 0"},
-                {"--algo decor", "use --algo dp-sgd"},
+                {"--algo dsgd", "use --algo dp-sgd"},
                 {"--dataset cifar", "use one of synthetic, mnist, a9a, covtype-20k"},
                 {"--canaries 10 --guesses 11", "exceeds --canaries 10"},
                 {"--canaries 1", "at least 2 canaries"},

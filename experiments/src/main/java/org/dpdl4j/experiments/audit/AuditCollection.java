@@ -88,7 +88,9 @@ public final class AuditCollection {
     private static String kind(JsonNode config) {
         if (config.has("observer")) {
             return config.path("dataset").asText() + " " + config.path("algo").asText() + " observed by the "
-                    + config.path("observer").asText() + " m=" + config.path("canaries").asInt()
+                    + config.path("observer").asText()
+                    + (config.has("topology") ? " " + config.path("topology").asText() + " n=" + config.path("nodes").asInt() : "")
+                    + " m=" + config.path("canaries").asInt()
                     + (config.path("client_rate").asDouble(1) < 1 ? " q=" + config.path("client_rate").asDouble() : "");
         }
         String canary = config.path("auditor").asText().equals(DpSgdAudit.BLACK_BOX) ? ""

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +16,6 @@ import org.dpdl4j.audit.AuditResult;
 import org.dpdl4j.audit.CanaryClients;
 import org.dpdl4j.audit.GuessPlan;
 import org.dpdl4j.audit.ServerObserverAudit;
-import org.dpdl4j.audit.ZeroGradientCoordinates;
 import org.dpdl4j.data.LabelEncoding;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.data.catalog.DataDirectory;
@@ -33,15 +31,12 @@ import org.dpdl4j.protocol.federated.FedAvgRunBuilder;
 import org.dpdl4j.protocol.federated.FedAvgTrainer;
 import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.runtime.LearningRate;
-import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.RunListener;
 import org.dpdl4j.runtime.options.InvalidOptionException;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /**
@@ -118,26 +113,15 @@ public final class FedAvgAudit {
             throw new InvalidOptionException("--algo", "--algo " + s.variant().cliName() + " is not audited per observer; use"
                     + " one of " + String.join(", ", ALGORITHMS));
         }
-        List<String> declared = observers(s.variant());
-        if (!declared.contains(s.observer())) {
-            throw new InvalidOptionException("--observer", "--observer " + s.observer() + ": " + s.variant().cliName()
-                    + " declares the observers " + String.join(", ", declared) + "; audit one of them");
-        }
+        PartyAudits.requireDeclared(s.variant().cliName(), observers(s.variant()), s.observer());
         AuditSettingsCheck.requireCommon(s.dataset(), s.canaries(), s.guessesIn());
-        if (s.hidden().isEmpty()) {
-            throw new InvalidOptionException("--hidden", "--hidden: give at least one hidden layer size (the canaries sit on"
-                    + " the first layer's weights), e.g. 32");
-        }
+        PartyAudits.requireHidden(s.hidden());
     }
 
     private DpSgdAudit.Outcome run(RunDirectory run, List<String> arguments, PrintWriter console) throws IOException {
         LabeledData data = AuditData.load(s.dataset(), s.examples(), s.canaries(), false, s.seed(), s.data(),
                 s.pixelScaling()).train();
-        if (s.clients() > data.size()) {
-            throw new InvalidOptionException("--clients", "--clients " + s.clients() + " is more than the " + data.size()
-                    + " training examples: every client needs at least one; use at most " + data.size());
-        }
-        INDArray x = withBlankFeatures(data.features().castTo(DataType.FLOAT));
+        INDArray x = PartyAudits.withBlankFeatures(data.features().castTo(DataType.FLOAT), s.blankFeatures());
         INDArray y = data.labelMatrix(LabelEncoding.ONE_HOT).castTo(DataType.FLOAT);
         ModelOptions options = ModelOptions.defaults().withSeed(s.seed()).withUpdater(new Sgd(s.learningRate()))
                 .withDataType(DataType.FLOAT);
@@ -146,8 +130,9 @@ public final class FedAvgAudit {
         net.init();
         boolean seeded = s.noise() == NoiseKind.SEEDED;
         RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
-        CanaryClients canaries = CanaryClients.dirac(zeroGradientCoordinates(net, x), s.clip(), relation(), coins);
-        FedAvgRunBuilder builder = FedAvgTrainer.builder().variant(s.variant()).model(net).clients(split(x, y))
+        CanaryClients canaries = CanaryClients.dirac(PartyAudits.zeroGradientCoordinates(net, x,
+                s.canaries(), s.dataset(), s.pixelScaling()), s.clip(), relation(), coins);
+        FedAvgRunBuilder builder = FedAvgTrainer.builder().variant(s.variant()).model(net).clients(PartyAudits.split(x, y, s.clients(), "--clients"))
                 .rounds(s.rounds()).localSteps(s.localSteps()).localBatch(s.localBatch())
                 .localRate(new LearningRate.Constant(s.learningRate())).clientSampling(s.clientRate(), false).clip(s.clip())
                 .target(s.epsilon(), s.delta()).noiseKind(s.noise()).seed(s.seed()).planted(canaries);
@@ -221,35 +206,6 @@ public final class FedAvgAudit {
         // Local noise is priced per message, replace-one; central noise under Poisson client sampling add/remove-one.
         return s.variant() == FedAvgVariant.DP_CENTRAL && s.clientRate() < 1 ? NeighbouringRelation.ADD_OR_REMOVE_ONE
                 : NeighbouringRelation.REPLACE_ONE;
-    }
-
-    private INDArray withBlankFeatures(INDArray x) {
-        return s.blankFeatures() == 0 ? x : Nd4j.hstack(x, Nd4j.zeros(DataType.FLOAT, x.size(0), s.blankFeatures()));
-    }
-
-    /** The examples split in order into {@code clients} shards of near-equal size. */
-    private List<NodeData> split(INDArray x, INDArray y) {
-        long n = x.size(0);
-        List<NodeData> out = new ArrayList<>();
-        for (int k = 0; k < s.clients(); k++) {
-            long from = n * k / s.clients();
-            long to = n * (k + 1) / s.clients();
-            out.add(new NodeData(x.get(NDArrayIndex.interval(from, to), NDArrayIndex.all()).dup(),
-                    y.get(NDArrayIndex.interval(from, to), NDArrayIndex.all()).dup()));
-        }
-        return out;
-    }
-
-    private int[] zeroGradientCoordinates(MultiLayerNetwork net, INDArray features) {
-        try {
-            return ZeroGradientCoordinates.find(net, features).first(s.canaries());
-        } catch (IllegalArgumentException e) {
-            String hint = s.dataset().equals("mnist") && s.pixelScaling() != PixelScaling.UNIT_INTERVAL
-                    ? " (standardized pixels are never 0; with --pixel-scaling unit MNIST's blank border pixels are)"
-                    : " (--blank-features K appends K features that are 0 on every example)";
-            throw new InvalidOptionException("--canaries", "the canary clients sit on zero-gradient coordinates: "
-                    + e.getMessage() + hint);
-        }
     }
 
     private Map<String, Object> config(LabeledData data, INDArray x, FedAvgTrainer trainer) {
