@@ -8,6 +8,7 @@ import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.LedgerStatement;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -120,6 +121,38 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                     + " the logistic loss is then not L_0-Lipschitz and the noise would be too small; scale the features to norm <= %s"
                     + " or raise L_0", agent, l1 ? "L1" : "L2", largest, lipschitz, lipschitz));
         }
+    }
+
+    /** Every release charges the woken agent as its plan says; wake-ups without a budget charge nothing. */
+    @Override
+    public java.util.Optional<PrivacyLedger> plannedLedger() {
+        return plan == null ? java.util.Optional.empty()
+                : java.util.Optional.of(plannedLedger(problem, schedule, plan, ledger().orElseThrow().secureNoise()));
+    }
+
+    /**
+     * The ledger of a private run on {@code schedule} once every tick is taken, from the plan and the agents' sizes
+     * alone: each tick charges what {@link #takeStep} spends then, so the run and its pricing cannot disagree.
+     */
+    static PrivacyLedger plannedLedger(PersonalizedProblem problem, int[] schedule, ReleasePlan plan, boolean secureNoise) {
+        // the k-th tick is its agent's wakeIndex[k]-th wake-up, counting skipped ones, as wake() counts them
+        long[] seen = new long[problem.agentCount()];
+        long[] wakeIndex = new long[schedule.length];
+        for (int k = 0; k < schedule.length; k++) {
+            wakeIndex[k] = seen[schedule[k]]++;
+        }
+        String mechanism = plan.describe();
+        return PrivacyLedger.planned(schedule.length, k -> {
+            int i = schedule[(int) k];
+            double epsilon = plan.budget(i, wakeIndex[(int) k]);
+            return epsilon == 0 ? List.of() : List.of(charge(plan, i, problem.agent(i).size(), epsilon, mechanism));
+        }, secureNoise);
+    }
+
+    /** Agent i's release at budget {@code epsilon}: what both the step and its pricing charge. */
+    private static Charge charge(ReleasePlan plan, int agent, int size, double epsilon, String mechanism) {
+        double scale = plan.mechanism().scale(epsilon, plan.releaseDelta(), plan.lipschitz(), size);
+        return new Charge(agent, plan.mechanism().event(scale, plan.lipschitz(), size), mechanism);
     }
 
     /** The privacy plan (null for the non-private run). */

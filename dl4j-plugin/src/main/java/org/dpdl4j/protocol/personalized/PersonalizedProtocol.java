@@ -15,6 +15,9 @@ import static org.dpdl4j.runtime.options.RunOptions.SEED;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.DataShape;
@@ -106,6 +109,78 @@ public final class PersonalizedProtocol implements Protocol {
 
     @Override
     public TrainingRun create(RunSettings s, RunInputs inputs) {
+        Setup setup = setup(s, inputs);
+        PersonalizedProblem problem = setup.problem();
+        long ticks = setup.ticks();
+        NoiseStreams streams = setup.noise().streams(problem.agentCount(), setup.seed());
+        java.util.random.RandomGenerator draws = streams.sampling(0, 0);
+        return switch (kind) {
+            case CD -> new CoordinateDescentRun(s, null, problem, problem.zeros(), WakeSchedule.draw(problem.agentCount(), ticks, draws),
+                    null, null);
+            case MODEL_PROPAGATION -> new ModelPropagationRun(s, problem, LocalModels.solve(problem),
+                    WakeSchedule.draw(problem.agentCount(), ticks, draws));
+            case PRIVATE_CD -> {
+                int[] schedule = WakeSchedule.draw(problem.agentCount(), ticks, draws);
+                yield CoordinateDescentRun.withLedger(s, problem, problem.zeros(), schedule, setup.releases().plan(problem, schedule),
+                        streams, setup.releases().delta(), setup.noise().isSecure(), RunOptions.accountants(s));
+            }
+            // one iteration = one random edge
+            case ADMM -> new GossipAdmmRun(s, problem, LocalModels.solve(problem), GossipAdmmRun.drawSchedule(problem, ticks, draws),
+                    s.get(ADMM_PENALTY, 0.1), Math.toIntExact(s.get(LOCAL_STEPS, 10L)));
+        };
+    }
+
+    /**
+     * The ledger of {@link #create}'s private run, from the settings and the users' sizes: no run is built, nothing
+     * trained. With {@code --noise seeded} the wake-up schedule is drawn from the seed alone, exactly as {@code create}
+     * draws it, and each wake-up's charge follows from the release plan and the user's size. Empty with secure noise:
+     * the schedule, which decides how often each user wakes and so what it spends, is then drawn from secret randomness
+     * when the run is built. Empty for the non-private protocols.
+     */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+        if (kind != Kind.PRIVATE_CD) {
+            return Optional.empty();
+        }
+        Setup setup = setup(s, inputs);
+        PersonalizedProblem problem = setup.problem();
+        int n = problem.agentCount();
+        boolean secure = setup.noise().isSecure();
+        int[] schedule;
+        if (secure) {
+            // refuse what create refuses once it has drawn the schedule: the clock here, and below a plan on no
+            // wake-ups checks the budget, the releases and the rate as a real one does
+            WakeSchedule.requireClock(n, setup.ticks());
+            schedule = new int[0];
+        } else {
+            schedule = WakeSchedule.draw(n, setup.ticks(), setup.noise().streams(n, setup.seed()).sampling(0, 0));
+        }
+        ReleasePlan plan = setup.releases().plan(problem, schedule);
+        // the run's constructor refuses features the plan's L_0 does not bound; pricing refuses them alike
+        for (int i = 0; i < n; i++) {
+            CoordinateDescentRun.requireBoundedFeatures(problem.agent(i), i, plan.mechanism() == ReleaseMechanism.LAPLACE,
+                    plan.lipschitz());
+        }
+        if (secure) {
+            return Optional.empty();
+        }
+        return Optional.of(new PlannedLedger(CoordinateDescentRun.plannedLedger(problem, schedule, plan, false),
+                NeighbouringRelation.REPLACE_ONE));
+    }
+
+    /** The checked settings and the problem: what {@link #create} and {@link #plannedLedger} share. */
+    private record Setup(PersonalizedProblem problem, long ticks, long seed, NoiseKind noise, Releases releases) {
+    }
+
+    /** The private run's release settings, checked; a plan follows once a schedule is drawn. */
+    private record Releases(double epsilonBar, ReleaseMechanism mechanism, BudgetAllocation allocation, int count,
+                            double releaseDelta, double delta) {
+        ReleasePlan plan(PersonalizedProblem problem, int[] schedule) {
+            return ReleasePlan.of(problem, schedule, mechanism, 1.0, epsilonBar, allocation, count, releaseDelta, delta, 0);
+        }
+    }
+
+    private Setup setup(RunSettings s, RunInputs inputs) {
         if (!inputs.hasUserGraph()) {
             throw new IllegalArgumentException(name() + " learns one model per user on a similarity graph between users; this data"
                     + " set has neither: use --dataset collaborative");
@@ -117,32 +192,18 @@ public final class PersonalizedProtocol implements Protocol {
         long ticks = s.require(ROUNDS, name() + " needs the number of ticks (--rounds): one user wakes and updates per tick");
         long seed = s.get(SEED, 1L);
         NoiseKind noise = RunOptions.noiseKind(s, isPrivate());
-        NoiseStreams streams = noise.streams(n, seed);
-        java.util.random.RandomGenerator draws = streams.sampling(0, 0);
-        return switch (kind) {
-            case CD -> new CoordinateDescentRun(s, null, problem, problem.zeros(), WakeSchedule.draw(n, ticks, draws), null, null);
-            case MODEL_PROPAGATION -> new ModelPropagationRun(s, problem, LocalModels.solve(problem), WakeSchedule.draw(n, ticks, draws));
-            case PRIVATE_CD -> privateRun(s, problem, WakeSchedule.draw(n, ticks, draws), streams, noise, ticks);
-            // one iteration = one random edge
-            case ADMM -> new GossipAdmmRun(s, problem, LocalModels.solve(problem), GossipAdmmRun.drawSchedule(problem, ticks, draws),
-                    s.get(ADMM_PENALTY, 0.1), Math.toIntExact(s.get(LOCAL_STEPS, 10L)));
-        };
-    }
-
-    private CoordinateDescentRun privateRun(RunSettings s, PersonalizedProblem problem, int[] schedule, NoiseStreams streams,
-                                            NoiseKind noise, long ticks) {
-        int n = problem.agentCount();
-        double epsilonBar = s.require(EPSILON, name() + " needs every user's budget epsilon-bar (--epsilon)");
-        ReleaseMechanism mechanism = s.get(RELEASE, ReleaseMechanism.LAPLACE);
-        if (mechanism == ReleaseMechanism.LAPLACE && s.has(RELEASE_DELTA)) {
-            throw RELEASE_DELTA.invalid("--release-delta has no effect with --release laplace (pure DP); drop it");
+        Releases releases = null;
+        if (kind == Kind.PRIVATE_CD) {
+            double epsilonBar = s.require(EPSILON, name() + " needs every user's budget epsilon-bar (--epsilon)");
+            ReleaseMechanism mechanism = s.get(RELEASE, ReleaseMechanism.LAPLACE);
+            if (mechanism == ReleaseMechanism.LAPLACE && s.has(RELEASE_DELTA)) {
+                throw RELEASE_DELTA.invalid("--release-delta has no effect with --release laplace (pure DP); drop it");
+            }
+            int count = Math.toIntExact(s.get(RELEASES, (ticks + n - 1) / n));
+            releases = new Releases(epsilonBar, mechanism, s.get(ALLOCATION, BudgetAllocation.EQUAL_SPLIT), count,
+                    s.get(RELEASE_DELTA, 1e-6), s.get(DELTA, 1e-5));
         }
-        int releases = Math.toIntExact(s.get(RELEASES, (ticks + n - 1) / n));
-        double delta = s.get(DELTA, 1e-5);
-        ReleasePlan plan = ReleasePlan.of(problem, schedule, mechanism, 1.0, epsilonBar, s.get(ALLOCATION, BudgetAllocation.EQUAL_SPLIT),
-                releases, s.get(RELEASE_DELTA, 1e-6), delta, 0);
-        return CoordinateDescentRun.withLedger(s, problem, problem.zeros(), schedule, plan, streams, delta, noise.isSecure(),
-                RunOptions.accountants(s));
+        return new Setup(problem, ticks, seed, noise, releases);
     }
 
     /** A user's examples with 0/1 labels [m, 1] as the +-1 labels of the logistic loss. */

@@ -13,17 +13,22 @@ public final class WakeSchedule {
 
     /** The agent woken at each of {@code ticks} ticks. */
     public static int[] draw(int agents, long ticks, RandomGenerator random) {
+        requireClock(agents, ticks);
+        int[] schedule = new int[(int) ticks];
+        for (int t = 0; t < schedule.length; t++) {
+            schedule[t] = random.nextInt(agents);
+        }
+        return schedule;
+    }
+
+    /** The checks {@link #draw} makes, for a caller that must refuse what it refuses without drawing (pricing). */
+    static void requireClock(int agents, long ticks) {
         if (agents < 1) {
             throw new IllegalArgumentException("the clock needs at least one agent, got " + agents);
         }
         if (ticks < 1 || ticks > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("the number of ticks must lie in 1..2^31-1, got " + ticks);
         }
-        int[] schedule = new int[(int) ticks];
-        for (int t = 0; t < schedule.length; t++) {
-            schedule[t] = random.nextInt(agents);
-        }
-        return schedule;
     }
 
     /** The ticks at which {@code agent} wakes, in order. */
