@@ -3,12 +3,10 @@ package org.dpdl4j.experiments.audit;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.audit.AuditResult;
@@ -163,8 +161,7 @@ public final class DecorAudit {
         MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration((int) x.size(1), s.hidden(),
                 data.numClasses(), Activation.RELU, options));
         net.init();
-        boolean seeded = s.noise() == NoiseKind.SEEDED;
-        RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
+        RandomGenerator coins = PartyAudits.coins(s.noise(), s.seed());
         // User-level privacy of a node's whole data is priced replace-one: an "out" canary is mirrored, not absent.
         CanaryNode planted = new CanaryNode(CanaryClients.dirac(PartyAudits.zeroGradientCoordinates(net, x, s.canaries(),
                 s.dataset(), s.pixelScaling()), s.clip(), NeighbouringRelation.REPLACE_ONE, coins), CANARY_NODE);
@@ -172,15 +169,7 @@ public final class DecorAudit {
                 .nodeData(PartyAudits.split(x, y, graph.vertexCount(), "--nodes")).unit(ProtectedUnit.USER)
                 .clip(s.clip()).sampling(SamplingScheme.FULL_BATCH).learningRate(new LearningRate.Constant(s.learningRate()))
                 .rounds(s.rounds()).target(s.epsilon(), s.delta()).noiseKind(s.noise()).seed(s.seed()).planted(planted);
-        Map<String, Long> seeds = new LinkedHashMap<>();
-        seeds.put("model", s.seed());
-        if (s.dataset().equals("synthetic")) {
-            seeds.put("data", s.seed() + 1);
-        }
-        if (seeded) {
-            seeds.put("coins", s.seed() + 3);
-            seeds.put("streams", s.seed());
-        }
+        Map<String, Long> seeds = PartyAudits.seeds(s.seed(), s.dataset(), s.noise());
         double epsilon;
         double sigmaCdp;
         double sigmaCor;

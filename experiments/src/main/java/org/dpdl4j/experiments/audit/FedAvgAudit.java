@@ -3,12 +3,10 @@ package org.dpdl4j.experiments.audit;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.audit.AggregateObserverAudit;
@@ -128,23 +126,14 @@ public final class FedAvgAudit {
         MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration((int) x.size(1), s.hidden(), data.numClasses(),
                 Activation.RELU, options));
         net.init();
-        boolean seeded = s.noise() == NoiseKind.SEEDED;
-        RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
+        RandomGenerator coins = PartyAudits.coins(s.noise(), s.seed());
         CanaryClients canaries = CanaryClients.dirac(PartyAudits.zeroGradientCoordinates(net, x,
                 s.canaries(), s.dataset(), s.pixelScaling()), s.clip(), relation(), coins);
         FedAvgRunBuilder builder = FedAvgTrainer.builder().variant(s.variant()).model(net).clients(PartyAudits.split(x, y, s.clients(), "--clients"))
                 .rounds(s.rounds()).localSteps(s.localSteps()).localBatch(s.localBatch())
                 .localRate(new LearningRate.Constant(s.learningRate())).clientSampling(s.clientRate(), false).clip(s.clip())
                 .target(s.epsilon(), s.delta()).noiseKind(s.noise()).seed(s.seed()).planted(canaries);
-        Map<String, Long> seeds = new LinkedHashMap<>();
-        seeds.put("model", s.seed());
-        if (s.dataset().equals("synthetic")) {
-            seeds.put("data", s.seed() + 1);
-        }
-        if (seeded) {
-            seeds.put("coins", s.seed() + 3);
-            seeds.put("streams", s.seed());
-        }
+        Map<String, Long> seeds = PartyAudits.seeds(s.seed(), s.dataset(), s.noise());
         double epsilon;
         double z;
         double q;

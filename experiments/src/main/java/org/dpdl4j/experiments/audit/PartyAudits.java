@@ -80,4 +80,24 @@ final class PartyAudits {
                     + e.getMessage() + hint);
         }
     }
+
+    /** The canaries' coins: repeatable from the seed with seeded noise, else from {@link java.security.SecureRandom}. */
+    static java.util.random.RandomGenerator coins(org.dpdl4j.privacy.noise.NoiseKind noise, long seed) {
+        return noise == org.dpdl4j.privacy.noise.NoiseKind.SEEDED ? new java.util.SplittableRandom(seed + 3)
+                : new java.security.SecureRandom();
+    }
+
+    /** The seeds a party audit's provenance records: the model's, the generated data's, and with seeded noise the rest. */
+    static java.util.Map<String, Long> seeds(long seed, String dataset, org.dpdl4j.privacy.noise.NoiseKind noise) {
+        java.util.Map<String, Long> seeds = new java.util.LinkedHashMap<>();
+        seeds.put("model", seed);
+        if (dataset.equals("synthetic")) {
+            seeds.put("data", seed + 1);
+        }
+        if (noise == org.dpdl4j.privacy.noise.NoiseKind.SEEDED) {
+            seeds.put("coins", seed + 3);
+            seeds.put("streams", seed);
+        }
+        return seeds;
+    }
 }
