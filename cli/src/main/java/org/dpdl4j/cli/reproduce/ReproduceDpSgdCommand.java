@@ -51,6 +51,11 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
             + " run left in --out and train only the missing ones; the files are rewritten as an uninterrupted run writes them.")
     boolean resume;
 
+    @Option(names = "--chosen-from", paramLabel = "DIR", description = "Skip tuning: retrain the setting that the earlier"
+            + " run in DIR chose for each epsilon (its results.csv), with the noise today's accounting calibrates; for"
+            + " measuring what a change of accounting or code does to a tuned result. Needs another --out.")
+    Path chosenFrom;
+
     @Mixin
     DataDirOption data;
 
@@ -59,7 +64,7 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data.resolve(), out))
+        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data.resolve(), out, chosenFrom))
                 .run(spec.commandLine().getOut());
     }
 }

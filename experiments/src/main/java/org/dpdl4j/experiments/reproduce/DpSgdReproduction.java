@@ -69,9 +69,15 @@ public final class DpSgdReproduction {
      * @param resume   reuse the finished runs an earlier run left in the output directory's CSV files
      * @param data     the data directory
      * @param out      output directory, or null for the default
+     * @param chosenFrom an earlier run's directory whose chosen setting per epsilon (its {@code results.csv}) is
+     *                 retrained without tuning again, or null to tune
      */
     public record Settings(String dataset, String model, List<Double> epsilons, double delta, int seeds, boolean quick, boolean wideGrid,
-                           boolean resume, DataDirectory data, Path out) {
+                           boolean resume, DataDirectory data, Path out, Path chosenFrom) {
+        public Settings(String dataset, String model, List<Double> epsilons, double delta, int seeds, boolean quick,
+                        boolean wideGrid, boolean resume, DataDirectory data, Path out) {
+            this(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data, out, null);
+        }
     }
 
     private final String dataset;
@@ -84,6 +90,7 @@ public final class DpSgdReproduction {
     private final boolean resume;
     private final DataDirectory dataDirectory;
     private final Path out;
+    private final Path chosenFrom;
 
     public DpSgdReproduction(Settings s) {
         this.dataset = s.dataset();
@@ -100,6 +107,7 @@ public final class DpSgdReproduction {
         this.resume = s.resume();
         this.dataDirectory = s.data();
         this.out = s.out();
+        this.chosenFrom = s.chosenFrom();
     }
 
     private static final List<String> TUNING_COLUMNS = List.of("epsilon", "activation", "batch", "epochs", "lr",
@@ -152,17 +160,50 @@ public final class DpSgdReproduction {
         }
         List<Setting> settings = quick ? grid(mnist, cnn, false).subList(0, 1) : grid(mnist, cnn, wideGrid);
         int nSeeds = quick ? 1 : seeds;
+        Map<Double, Setting> earlierChoice = chosenFrom == null ? null : earlierChoice(grid, settings, outDir);
         try (RunDirectory claim = RunDirectory.claim(outDir, "dpdl4j reproduce dp-sgd", "dpdl4j reproduce dp-sgd --dataset "
                 + dataset + (cnn ? " --model cnn" : ""), RunDirectory.Reuse.SAME_COMMAND)) {
             // The seeds fix the initialisation and the tuning split; noise and batches come from the trainer's
             // secure default, so a rerun agrees with the committed numbers only statistically.
             pw.println(NoiseNotice.of(NoiseKind.SECURE, null));
-            return grid(pw, mnist, data, enc, tuning, grid, settings, nSeeds, outDir);
+            return grid(pw, mnist, data, enc, tuning, grid, settings, earlierChoice, nSeeds, outDir);
         }
     }
 
+    /**
+     * The setting an earlier run chose for each epsilon of {@code grid}: the one its final runs (the rows of its
+     * {@code results.csv} at that epsilon) trained, which must be a point of this grid.
+     */
+    private Map<Double, Setting> earlierChoice(List<Double> grid, List<Setting> settings, Path outDir) {
+        if (quick) {
+            throw new IllegalArgumentException("--chosen-from retrains the settings an earlier run chose; drop --quick");
+        }
+        if (chosenFrom.toAbsolutePath().normalize().equals(outDir.toAbsolutePath().normalize())) {
+            throw new IllegalArgumentException("--chosen-from " + chosenFrom + " is the output directory; give the new"
+                    + " results another --out");
+        }
+        Path file = chosenFrom.resolve("results.csv");
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("--chosen-from: " + file + " does not exist; give the directory of an"
+                    + " earlier `reproduce dp-sgd` run (it holds results.csv)");
+        }
+        EarlierRows earlier = EarlierRows.of(file);
+        Map<Double, Setting> chosen = new LinkedHashMap<>();
+        for (double eps : grid) {
+            List<String> row = earlier.find(Map.of("epsilon", eps)).orElseThrow(() -> new IllegalArgumentException(
+                    "--chosen-from: " + file + " has no final run at epsilon " + eps + "; give --epsilons that it has"));
+            String described = earlier.value(row, "setting");
+            chosen.put(eps, settings.stream().filter(st -> st.describe().equals(described)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("--chosen-from: the setting '" + described + "' chosen"
+                            + " in " + file + " at epsilon " + eps + " is not a point of this grid (--dataset " + dataset
+                            + (cnn ? " --model cnn" : "") + (wideGrid ? " --wide-grid" : "") + "); give the same options"
+                            + " as that run")));
+        }
+        return chosen;
+    }
+
     private int grid(PrintWriter pw, boolean mnist, TrainTest data, LabelEncoding enc, TrainTest tuning, List<Double> grid,
-                     List<Setting> settings, int nSeeds, Path outDir) throws IOException {
+                     List<Setting> settings, Map<Double, Setting> earlierChoice, int nSeeds, Path outDir) throws IOException {
         // A resumed run reads what the earlier one finished, then writes both files afresh in the usual order,
         // reusing those rows, so its files are those of an uninterrupted run.
         // Tuning files written before settings could evaluate a parameter average have no ema column: their rows
@@ -178,11 +219,11 @@ public final class DpSgdReproduction {
         for (String f : new String[]{"tuning.csv", "results.csv"}) {
             Files.deleteIfExists(outDir.resolve(f));
         }
-        long total = (long) grid.size() * settings.size() + (long) grid.size() * nSeeds + nSeeds;
+        long total = (earlierChoice != null ? 0 : (long) grid.size() * settings.size()) + (long) grid.size() * nSeeds + nSeeds;
         List<double[]> finals = new ArrayList<>();
         List<Setting> chosen = new ArrayList<>();
         double[] nonPrivate = new double[nSeeds];
-        try (MetricsCsv tuneCsv = MetricsCsv.create(outDir.resolve("tuning.csv"),
+        try (MetricsCsv tuneCsv = earlierChoice != null ? null : MetricsCsv.create(outDir.resolve("tuning.csv"),
                 TUNING_COLUMNS);
              MetricsCsv resCsv = MetricsCsv.create(outDir.resolve("results.csv"),
                      List.of("epsilon", "seed", "setting", "noise_multiplier", "epsilon_spent", "steps", "test_accuracy"));
@@ -192,7 +233,7 @@ public final class DpSgdReproduction {
                 double bestAcc = -1;
                 // Outcomes of settings whose trajectory was trained for an earlier setting of the grid.
                 Map<Setting, Outcome> sameRun = new HashMap<>();
-                for (Setting s : settings) {
+                for (Setting s : earlierChoice != null ? List.<Setting>of() : settings) {
                     Optional<List<String>> done = earlierTuning.find(tuningKey(eps, s));
                     double accuracy;
                     if (done.isPresent()) {
@@ -217,6 +258,9 @@ public final class DpSgdReproduction {
                     bar.step();
                     bar.field("eps", eps);
                     bar.field("val", accuracy);
+                }
+                if (earlierChoice != null) {
+                    best = earlierChoice.get(eps);
                 }
                 chosen.add(best);
                 double[] accs = new double[nSeeds];
@@ -257,11 +301,12 @@ public final class DpSgdReproduction {
             table.addRow(grid.get(i), meanStd(finals.get(i)), chosen.get(i).describe());
         }
         table.addRow("non-private", meanStd(nonPrivate), "SGD, same model");
-        AtomicFiles.replace(outDir.resolve("summary.md"), markdown(table, settings, mnist));
+        AtomicFiles.replace(outDir.resolve("summary.md"), markdown(table, earlierChoice != null ? List.of() : settings, chosen, mnist));
         writeFigure(outDir, grid, finals, nonPrivate);
         pw.println();
         pw.print(table.render());
-        pw.println("Results: " + outDir.toAbsolutePath() + " (summary.md, results.csv, tuning.csv, accuracy-vs-epsilon.png, "
+        pw.println("Results: " + outDir.toAbsolutePath() + " (summary.md, results.csv, " + (earlierChoice != null ? "" : "tuning.csv, ")
+                + "accuracy-vs-epsilon.png, "
                 + DirectoryLock.LISTED + ")");
         pw.flush();
         return 0;
@@ -420,30 +465,43 @@ public final class DpSgdReproduction {
         return String.format(Locale.ROOT, "%.4f ± %.4f", m, sd);
     }
 
-    private String markdown(TerminalTable table, List<Setting> settings, boolean mnist) {
+    private String markdown(TerminalTable table, List<Setting> settings, List<Setting> chosen, boolean mnist) {
         StringBuilder s = new StringBuilder("# Central DP-SGD: ").append(dataset).append(cnn ? " CNN" : "").append("\n\n");
         s.append("Generated by `dpdl4j reproduce dp-sgd --dataset ").append(dataset).append(cnn ? " --model cnn" : "")
                 .append(epsilons != null ? " --epsilons " + epsilons.stream().map(e -> String.format(Locale.ROOT, "%s", e))
                         .collect(java.util.stream.Collectors.joining(",")) : "")
                 .append(wideGrid ? " --wide-grid" : "").append(seeds != 3 ? " --seeds " + seeds : "")
-                .append(quick ? " --quick" : "").append("`.\n\n");
+                .append(quick ? " --quick" : "")
+                .append(chosenFrom != null ? " --chosen-from " + chosenFrom : "").append("`.\n\n");
         s.append("Model: ").append(cnn ? "the end-to-end tanh CNN of Papernot et al. and Tramèr & Boneh (conv 16 8x8 stride 2"
                 + " same, max-pool 2x2 stride 1, conv 32 4x4 stride 2, max-pool 2x2 stride 1, dense 32, softmax; 26,010"
                 + " parameters), softmax cross-entropy, inputs standardised" : mnist ? "MLP 784-128-10 (hidden activation from the grid), softmax cross-entropy, inputs standardised"
                 : "logistic regression on the 123 a9a features").append(". Per-example clipping, Poisson sampling, noise from the secure source, ")
-                .append("RDP accounting with the standard conversion; every run's epsilon is at or below its target at delta = ").append(delta)
-                .append(".\n\nTuning: each grid point below was trained on a fixed 90% of the training set and scored on the other 10%; ")
-                .append("the best per epsilon was retrained on the full training set and scored once on the test set. The tuning runs ")
-                .append("themselves are not covered by the privacy guarantee (as in most published DP-SGD results).\n\n");
-        if (settings.stream().anyMatch(st -> st.ema() > 0)) {
+                .append("noise calibrated and every run priced by the default accounting (the smallest valid bound of Renyi DP and")
+                .append(" privacy loss distributions; the README's Privacy accounting section); every run's epsilon is at or below")
+                .append(" its target at delta = ").append(delta).append(".\n\n");
+        if (chosenFrom != null) {
+            s.append("Tuning: not run here. The setting per epsilon is the one the earlier run in `").append(chosenFrom)
+                    .append("` chose (its results.csv; its tuning.csv and summary say how and under which accounting), retrained")
+                    .append(" on the full training set with the noise this accounting calibrates and scored once on the test set.")
+                    .append(" The tuning runs are not covered by the privacy guarantee (as in most published DP-SGD results).\n\n");
+        } else {
+            s.append("Tuning: each grid point below was trained on a fixed 90% of the training set and scored on the other 10%; ")
+                    .append("the best per epsilon was retrained on the full training set and scored once on the test set. The tuning")
+                    .append(" runs themselves are not covered by the privacy guarantee (as in most published DP-SGD results).\n\n");
+        }
+        if (settings.stream().anyMatch(st -> st.ema() > 0) || chosen.stream().anyMatch(st -> st.ema() > 0)) {
             s.append("A setting with ema=β scores the exponential moving average of its iterates with decay β (the weight of")
                     .append(" a step's parameters falls by β per later step; `ParameterAverage`) instead of the last iterate:")
                     .append(" a function of the iterates, which the guarantee covers, so it spends the run's epsilon and no more.")
                     .append(" The settings that differ only in β share one training run.\n\n");
         }
-        s.append(table.toMarkdown()).append("\n\nGrid tried for every epsilon:\n\n");
-        for (Setting st : settings) {
-            s.append("- ").append(st.describe()).append('\n');
+        s.append(table.toMarkdown()).append('\n');
+        if (!settings.isEmpty()) {
+            s.append("\nGrid tried for every epsilon:\n\n");
+            for (Setting st : settings) {
+                s.append("- ").append(st.describe()).append('\n');
+            }
         }
         return s.toString();
     }
