@@ -3,8 +3,6 @@ package org.dpdl4j.runtime;
 import java.util.Objects;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 
@@ -80,12 +78,16 @@ public abstract class PrivateRunBuilder<B extends PrivateRunBuilder<B>> {
         return !Double.isNaN(targetEpsilon);
     }
 
+    /** What the shared setters were given, as one value. */
+    protected PrivacySetup privacySetup() {
+        return new PrivacySetup(targetEpsilon, delta, budget, noise, seed, accountants);
+    }
+
     /**
      * The ledger of a run set up so: priced by the accountant for {@code relation}, checked against the budget (the
      * target when no budget was given), and marked as drawing secure noise or not.
      */
     protected RunLedger ledger(NeighbouringRelation relation, boolean secureNoise) {
-        return new RunLedger(new LedgerAccounting(accountants, relation), PrivacyBudget.of(budget, targetEpsilon, delta),
-                secureNoise);
+        return privacySetup().ledger(relation, secureNoise);
     }
 }

@@ -17,7 +17,7 @@ import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.ObserverDeclaration;
-import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
@@ -31,7 +31,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * library, to show that a new protocol is one package and one registry line: it declares an observer to attack it
  * through, splits into blocks on an engine of blocks, and prices a run from its settings ({@link DpGdConfig}).
  */
-public final class DpGdProtocol implements Protocol {
+public final class DpGdProtocol implements ConfiguredProtocol<DpGdConfig> {
     /** Whoever receives each step's noisy gradient sum: a parameter server, or an eavesdropper on it. */
     static final ObserverDeclaration GRADIENT = new ObserverDeclaration("gradient",
             "the model of each step and the noisy sum of its batch's clipped gradients",
@@ -83,15 +83,21 @@ public final class DpGdProtocol implements Protocol {
                 .fix("a smaller model").build();
     }
 
+    /** The one description of a run: read and checked here, read by {@link #create} and {@link #plannedLedger}. */
     @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        DpGdConfig config = DpGdConfig.of(s, inputs.train().size());
-        return new DpGdRun(inputs.model().build(new Sgd(1.0), 0.0, config.seed()), inputs.train(), config, s);
+    public DpGdConfig config(RunSettings s, RunInputs inputs) {
+        return DpGdConfig.of(s, inputs.train().size());
+    }
+
+    @Override
+    public TrainingRun create(DpGdConfig config, RunInputs inputs, RunSettings recorded) {
+        return new DpGdRun(inputs.model().build(new Sgd(1.0), 0.0, config.seed()), inputs.train(), config,
+                recorded != null ? recorded : RunSettings.empty());
     }
 
     /** T steps of the config's mechanism, from the settings and the size of the training set: nothing is built. */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
-        return Optional.of(DpGdConfig.of(s, inputs.train().size()).plannedLedger());
+    public Optional<PlannedLedger> plannedLedger(DpGdConfig config, RunInputs inputs) {
+        return Optional.of(config.plannedLedger());
     }
 }

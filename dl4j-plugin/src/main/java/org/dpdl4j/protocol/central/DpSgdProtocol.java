@@ -26,7 +26,7 @@ import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ObserverDeclaration;
-import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
@@ -37,7 +37,7 @@ import org.dpdl4j.runtime.options.RunSettings;
  * {@code dp-sgd}: central DP-SGD ({@link PrivateTrainer}): Poisson (or fixed-size) batches, per-example clipping,
  * Gaussian noise calibrated to the target, the network's DL4J updater, example-level privacy.
  */
-public final class DpSgdProtocol implements Protocol {
+public final class DpSgdProtocol implements ConfiguredProtocol<DpSgdRunSpec> {
 
     @Override
     public String name() {
@@ -80,38 +80,41 @@ public final class DpSgdProtocol implements Protocol {
                 settings.get(SAMPLING, "poisson").equals("poisson"), true).estimate();
     }
 
+    /** The run's description from its settings: the mechanism on this many training examples and the training. */
     @Override
-    public TrainingRun create(RunSettings settings, RunInputs inputs) {
-        DpSgdConfig config = config(settings, inputs.train().size());
-        long seed = settings.get(SEED, 1L);
-        double lr = settings.get(LEARNING_RATE).orElseThrow();
-        MultiLayerNetwork net = inputs.model().build(Updaters.of(settings.get(CentralOptions.UPDATER, "sgd"), lr),
-                settings.get(WEIGHT_DECAY, 0.0), seed);
-        NoiseKind kind = settings.get(NOISE, NoiseKind.SECURE);
+    public DpSgdRunSpec config(RunSettings settings, RunInputs inputs) {
+        return new DpSgdRunSpec(mechanism(settings, inputs.train().size()), settings.get(CentralOptions.UPDATER, "sgd"),
+                settings.get(LEARNING_RATE).orElseThrow(), settings.get(WEIGHT_DECAY, 0.0), settings.get(SEED, 1L),
+                settings.get(NOISE, NoiseKind.SECURE), RunOptions.accountants(settings));
+    }
+
+    @Override
+    public TrainingRun create(DpSgdRunSpec spec, RunInputs inputs, RunSettings recorded) {
+        MultiLayerNetwork net = inputs.model().build(Updaters.of(spec.updater(), spec.learningRate()), spec.weightDecay(),
+                spec.seed());
         var type = net.params().dataType();
-        return PrivateTrainer.builder(net, config)
+        PrivateTrainer.Builder b = PrivateTrainer.builder(net, spec.mechanism())
                 .data(inputs.train().features().castTo(type), inputs.train().labels().castTo(type))
-                .noise(kind.source(new NoiseKey(seed, "dp-sgd", 0, 0)))
-                .sampling(kind.sampling(new NoiseKey(seed, "sampling", 0, 0)))
-                .settings(settings)
-                .accountant(RunOptions.accountants(settings))
-                .build();
+                .noise(spec.noise().source(new NoiseKey(spec.seed(), "dp-sgd", 0, 0)))
+                .sampling(spec.noise().sampling(new NoiseKey(spec.seed(), "sampling", 0, 0)))
+                .accountant(spec.accountants());
+        if (recorded != null) {
+            b.settings(recorded);
+        }
+        return b.build();
     }
 
     /** The plan {@link #create}'s trainer runs, priced on the number of training examples alone. */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings settings, RunInputs inputs) {
-        long n = inputs.train().size();
-        DpSgdPlan plan = DpSgdPlan.of(config(settings, n), n, RunOptions.accountants(settings));
-        return Optional.of(new PlannedLedger(plan.plannedLedger(settings.get(NOISE, NoiseKind.SECURE).isSecure()),
-                plan.accounting().relation()));
+    public Optional<PlannedLedger> plannedLedger(DpSgdRunSpec spec, RunInputs inputs) {
+        DpSgdPlan plan = DpSgdPlan.of(spec.mechanism(), inputs.train().size(), spec.accountants());
+        return Optional.of(new PlannedLedger(plan.plannedLedger(spec.noise().isSecure()), plan.accounting().relation()));
     }
 
     /**
-     * The run's configuration from its settings on {@code n} training examples: what {@link #create} and
-     * {@link #plannedLedger} both start from, so that they check the settings alike.
+     * The run's mechanism from its settings on {@code n} training examples, every setting checked.
      */
-    private static DpSgdConfig config(RunSettings settings, long n) {
+    private static DpSgdConfig mechanism(RunSettings settings, long n) {
         double clip = settings.require(CLIP, "dp-sgd needs the per-example clipping norm");
         boolean byTarget = settings.has(EPSILON);
         if (byTarget == settings.has(NOISE_MULTIPLIER)) {

@@ -36,7 +36,7 @@ import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.ObserverDeclaration;
-import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
@@ -50,7 +50,7 @@ import org.dpdl4j.runtime.options.PartyOptions;
  * {@link DecentralizedRunBuilder} from them. A task that defines its own users (Decor's synthetic task) trains them
  * with full local gradients of the summed loss; otherwise the training set is split over the nodes.
  */
-public final class DecentralizedProtocol implements Protocol {
+public final class DecentralizedProtocol implements ConfiguredProtocol<DecentralizedRunSpec> {
     private static final ObserverDeclaration EAVESDROPPER = new ObserverDeclaration("eavesdropper",
             "every message: each node's model and its broadcast half-step",
             "outside the graph; knows the learning rate, the decay and the noise levels, no secret");
@@ -155,23 +155,32 @@ public final class DecentralizedProtocol implements Protocol {
         return algorithm == DecentralizedAlgorithm.CDP ? null : TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, DEFAULT_NODES), seed);
     }
 
-    @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        DecentralizedRunBuilder b = configured(s, inputs);
-        double lr = s.get(LEARNING_RATE).orElseThrow();
-        return b.model(inputs.model().build(new Sgd(lr), 0.0, s.get(SEED, 1L))).build();
-    }
-
-    /** The ledger of {@link #create}'s run, from the settings, the graph and the nodes' data sizes (no model is built). */
-    @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
-        return configured(s, inputs).plannedLedger();
-    }
-
     /**
-     * A builder holding everything the settings say (graph, data, noise, unit, target), checked, but no model: what
-     * {@link #create} and {@link #plannedLedger} share.
+     * The run's description from the settings: graph, data, noise, unit, target, all checked; no model. What
+     * {@link #create} and {@link #plannedLedger} read.
      */
+    @Override
+    public DecentralizedRunSpec config(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).spec();
+    }
+
+    @Override
+    public TrainingRun create(DecentralizedRunSpec spec, RunInputs inputs, RunSettings recorded) {
+        if (spec.algorithm() != algorithm) {
+            throw new IllegalArgumentException("a description of a " + spec.algorithm().cliName() + " run given to "
+                    + name() + "; give it to " + spec.algorithm().cliName());
+        }
+        double lr = spec.learningRate().at(0);
+        return spec.create(inputs.model().build(new Sgd(lr), 0.0, spec.privacy().seed()), null, recorded);
+    }
+
+    /** The ledger of {@link #create}'s run, from its description and the nodes' data sizes (no model is built). */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(DecentralizedRunSpec spec, RunInputs inputs) {
+        return spec.plannedLedger(spec.privacy().noise().isSecure());
+    }
+
+    /** A builder holding everything the settings say (graph, data, noise, unit, target), checked, but no model. */
     private DecentralizedRunBuilder configured(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
         double lr = s.require(LEARNING_RATE, name() + " needs a learning rate");
@@ -180,7 +189,7 @@ public final class DecentralizedProtocol implements Protocol {
                 .accountant(RunOptions.accountants(s))
                 .learningRate(decay > 0 ? new LearningRate.InverseTime(lr, decay) : new LearningRate.Constant(lr))
                 .weightDecay(s.get(WEIGHT_DECAY, 0.0)).rounds(s.require(ROUNDS, name() + " needs a number of rounds"))
-                .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).settings(s);
+                .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate()));
         Graph graph = graph(s, seed);
         int n = graph != null ? graph.vertexCount() : nodeCount(s.get(NODES, DEFAULT_NODES));
         if (graph == null) {
