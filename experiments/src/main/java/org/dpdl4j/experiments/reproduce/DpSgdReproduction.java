@@ -472,7 +472,8 @@ public final class DpSgdReproduction {
                         .collect(java.util.stream.Collectors.joining(",")) : "")
                 .append(wideGrid ? " --wide-grid" : "").append(seeds != 3 ? " --seeds " + seeds : "")
                 .append(quick ? " --quick" : "")
-                .append(chosenFrom != null ? " --chosen-from " + chosenFrom : "").append("`.\n\n");
+                .append(chosenFrom != null ? " --chosen-from " + chosenFrom : "")
+                .append(out != null ? " --out " + out : "").append("`.\n\n");
         s.append("Model: ").append(cnn ? "the end-to-end tanh CNN of Papernot et al. and Tramèr & Boneh (conv 16 8x8 stride 2"
                 + " same, max-pool 2x2 stride 1, conv 32 4x4 stride 2, max-pool 2x2 stride 1, dense 32, softmax; 26,010"
                 + " parameters), softmax cross-entropy, inputs standardised" : mnist ? "MLP 784-128-10 (hidden activation from the grid), softmax cross-entropy, inputs standardised"
