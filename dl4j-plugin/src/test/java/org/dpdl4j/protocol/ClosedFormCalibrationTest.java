@@ -1,13 +1,16 @@
 package org.dpdl4j.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -25,7 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every calibration in closed form (and personalized learning's split of its budget), over many targets: the epsilon its run's ledger reports at the calibrated noise never
- * exceeds the target, not even by rounding (a random walk calibrated to epsilon 2 once reported 2.0000000000000013).
+ * exceeds the target, not even by rounding (a random walk calibrated to epsilon 2 once reported 2.0000000000000013);
+ * GOPA's and the random walk's reach it under every accountant, and keep Renyi DP's noise bit for bit.
  */
 class ClosedFormCalibrationTest {
     private static final double[] DELTAS = {1e-5, 1e-6};
@@ -43,16 +47,40 @@ class ClosedFormCalibrationTest {
         assertTrue(spent <= target, what + ": spends " + spent + " > target " + target);
     }
 
+    /** Under every accountant the walk spends its target as that accountant prices the most visited party, to rounding. */
     @Test
     void randomWalkSgd() {
-        LedgerAccounting accounting = LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE);
+        for (String pricing : AccountantFactory.NAMES) {
+            LedgerAccounting accounting = new LedgerAccounting(AccountantFactory.named(pricing), NeighbouringRelation.REPLACE_ONE);
+            for (double delta : DELTAS) {
+                for (long visits : new long[] {1, 7, 533, 5000}) {
+                    for (double gradientBound : new double[] {1, 0.37}) {
+                        for (double eps : targets()) {
+                            double sigma = RandomWalkPrivacy.calibrate(visits, gradientBound, eps, delta, accounting);
+                            spends(accounting.plannedEpsilon(new GaussianEvent(sigma / gradientBound), visits, delta), eps,
+                                    "random walk, " + pricing + ", " + visits + " visits, L_F " + gradientBound + ", delta " + delta);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * With Renyi DP the walk's noise is zCDP's closed form, moved by rounding only, bit for bit as before the calibration
+     * followed the ledger's accountant: runs priced so (the committed results) keep their noise.
+     */
+    @Test
+    void randomWalkSgdUnderRenyiDpKeepsZcdpsClosedForm() {
+        LedgerAccounting accounting = new LedgerAccounting(AccountantFactory.renyi(), NeighbouringRelation.REPLACE_ONE);
         for (double delta : DELTAS) {
             for (long visits : new long[] {1, 7, 533, 5000}) {
                 for (double gradientBound : new double[] {1, 0.37}) {
                     for (double eps : targets()) {
-                        double sigma = RandomWalkPrivacy.calibrate(visits, gradientBound, eps, delta);
-                        within(accounting.plannedEpsilon(new GaussianEvent(sigma / gradientBound), visits, delta), eps,
-                                "random walk, " + visits + " visits, L_F " + gradientBound + ", delta " + delta);
+                        double zcdp = gradientBound * Math.sqrt(2.0 * visits / ZCdp.rho(eps, delta));
+                        double before = accounting.safeSide(zcdp, s -> new GaussianEvent(s / gradientBound), visits, delta, eps).noise();
+                        assertEquals(before, RandomWalkPrivacy.calibrate(visits, gradientBound, eps, delta, accounting), 0.0,
+                                visits + " visits, L_F " + gradientBound + ", epsilon " + eps + ", delta " + delta);
                     }
                 }
             }
@@ -126,19 +154,52 @@ class ClosedFormCalibrationTest {
         }
     }
 
+    /** Under every accountant GOPA's kappa budget spends the target as that accountant prices the releases, to rounding. */
     @Test
     void gopasKappaBudget() {
-        LedgerAccounting accounting = LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE);
-        for (double delta : DELTAS) {
-            for (long rounds : new long[] {1, 100, 2000}) {
-                for (double contribution : new double[] {1, 0.05}) {
-                    for (double eps : targets()) {
-                        double kappa = GopaAccountant.kappaBudget(eps, delta, rounds, 2 * contribution);
-                        within(accounting.plannedEpsilon(new CorrelatedGaussianEvent(kappa, contribution), rounds, delta), eps,
-                                "GOPA, " + rounds + " rounds, S " + contribution + ", delta " + delta);
+        for (String pricing : AccountantFactory.NAMES) {
+            AccountantFactory accountants = AccountantFactory.named(pricing);
+            LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
+            for (double delta : DELTAS) {
+                for (long rounds : new long[] {1, 100, 2000}) {
+                    for (double contribution : new double[] {1, 0.05}) {
+                        for (double eps : targets()) {
+                            double kappa = GopaAccountant.kappaBudget(eps, delta, rounds, 2 * contribution, accountants);
+                            spends(accounting.plannedEpsilon(new CorrelatedGaussianEvent(kappa, contribution), rounds, delta), eps,
+                                    "GOPA, " + pricing + ", " + rounds + " rounds, S " + contribution + ", delta " + delta);
+                        }
                     }
                 }
             }
         }
+    }
+
+    /**
+     * With Renyi DP GOPA's kappa budget is zCDP's closed form {@code 2 rho / (releases Delta^2)}, moved by rounding only,
+     * bit for bit as before the budget followed the ledger's accountant: runs priced so keep their noise.
+     */
+    @Test
+    void gopasKappaBudgetUnderRenyiDpKeepsZcdpsClosedForm() {
+        LedgerAccounting accounting = new LedgerAccounting(AccountantFactory.renyi(), NeighbouringRelation.REPLACE_ONE);
+        for (double delta : DELTAS) {
+            for (long rounds : new long[] {1, 100, 2000}) {
+                for (double sensitivity : new double[] {2, 0.1, 1}) {
+                    for (double eps : targets()) {
+                        double zcdp = 2 * ZCdp.rho(eps, delta) / (rounds * sensitivity * sensitivity);
+                        double divisor = accounting.safeSide(1.0, d -> new CorrelatedGaussianEvent(zcdp / d, sensitivity / 2), rounds,
+                                delta, eps).noise();
+                        assertEquals(divisor == 1.0 ? zcdp : zcdp / divisor,
+                                GopaAccountant.kappaBudget(eps, delta, rounds, sensitivity, AccountantFactory.renyi()), 0.0,
+                                rounds + " rounds, Delta " + sensitivity + ", epsilon " + eps + ", delta " + delta);
+                    }
+                }
+            }
+        }
+    }
+
+    /** At most the target, and no further below it than rounding: the calibration inverts the accountant that prices it. */
+    private static void spends(double spent, double target, String what) {
+        within(spent, target, what);
+        assertTrue(spent >= target * (1 - 1e-9), what + ": spends only " + spent + " of target " + target);
     }
 }

@@ -101,13 +101,10 @@ class FederatedTrainCommandTest {
             CsvTable metrics = CsvTable.read(out.resolve("metrics.csv"));
             assertEquals(2, metrics.size(), algo[1]);
             if (!algo[1].equals("fedavg")) {
+                // every variant is calibrated by the accountant that prices its ledger: the run ends at its target
                 double eps = metrics.doubles("epsilon")[1];
-                if (algo[1].equals("gopa")) {
-                    // GOPA's noise is calibrated by zCDP's closed form; its Gaussian releases are priced by their exact curve
-                    assertTrue(eps <= 2.0 && eps > 1.5, algo[1] + ": " + eps);
-                } else {
-                    assertEquals(2.0, eps, 1e-6, algo[1]);
-                }
+                assertTrue(eps <= 2.0, algo[1] + ": " + eps);
+                assertEquals(2.0, eps, 1e-6, algo[1]);
                 assertTrue(Files.isRegularFile(out.resolve("privacy.txt")), algo[1]);
             }
         }

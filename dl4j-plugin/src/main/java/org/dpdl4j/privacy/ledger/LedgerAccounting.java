@@ -13,11 +13,13 @@ import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.NoOpEvent;
 import org.dpdl4j.privacy.accounting.PldAccountant;
 import org.dpdl4j.privacy.accounting.PrivacyAccountant;
 import org.dpdl4j.privacy.accounting.TightestAccountant;
+import org.dpdl4j.privacy.accounting.ZCdp;
 
 /**
  * The one place where events become epsilon, for every protocol: a ledger (or a plan of {@code count}
@@ -141,6 +143,26 @@ public final class LedgerAccounting {
      */
     public boolean pricesGaussiansExactly() {
         return method().equals(AccountantFactory.TIGHTEST) || method().equals(AccountantFactory.ADDITIVE);
+    }
+
+    /**
+     * The largest {@code mu^2} a ledger of unsampled Gaussian releases may hold and stay within (epsilon, delta) as this
+     * accounting prices it, in closed form: releases of sensitivity over noise std {@code mu_i} compose to one Gaussian
+     * of {@code mu^2 = sum mu_i^2}, which the exact curve prices where {@link #pricesGaussiansExactly()} (its
+     * {@code mu(epsilon, delta)^2}, {@link GaussianPrivacyCurve#mu}), and Renyi DP at zCDP's {@code 2 rho(epsilon, delta)}
+     * otherwise. A calibration divides it among its releases and moves the noise to the safe side of rounding
+     * ({@link #safeSide}): inverting zCDP where the ledger is priced by the exact curve would leave the run well below its
+     * target (about 0.74 for a target of 1 at delta 1e-5), with more noise than it needs.
+     *
+     * @throws IllegalArgumentException if epsilon is not positive and finite, or delta is outside (0, 1)
+     */
+    public double gaussianMuSquared(double epsilon, double delta) {
+        double rho = ZCdp.rho(epsilon, delta); // refuses a target no noise meets, whichever curve inverts it
+        if (!pricesGaussiansExactly()) {
+            return 2 * rho;
+        }
+        double mu = GaussianPrivacyCurve.mu(epsilon, delta);
+        return mu * mu;
     }
 
     /** A running tally of a ledger, when the accountant is (or has) an additive part (else null: price whole ledgers). */

@@ -63,8 +63,7 @@ public final class FedAvgPrivacy {
                 Objects.requireNonNull(gopa, "GOPA needs its accountant");
                 double s = config.clipNorm();
                 GopaKappa k = gopa.kappa(config.noiseMultiplier() * s, config.pairwiseMultiplier() * s);
-                yield new FedAvgPrivacy(config.variant(), new CorrelatedGaussianEvent(k.kappa(), s), NeighbouringRelation.REPLACE_ONE,
-                        k, config.sampling().describe());
+                yield new FedAvgPrivacy(config.variant(), gopaRound(k, s), NeighbouringRelation.REPLACE_ONE, k, config.sampling().describe());
             }
         };
     }
@@ -101,8 +100,38 @@ public final class FedAvgPrivacy {
                         .calibrate(z -> sampling.centralEvent(clients, new GaussianEvent(z)), rounds, delta, epsilon);
                 yield c.noise();
             }
-            default -> throw new IllegalArgumentException(variant.cliName() + " is calibrated elsewhere (GOPA: GopaCalibration; FedAvg has no noise)");
+            default -> throw new IllegalArgumentException(variant.cliName() + " is calibrated elsewhere (GOPA: calibrateGopa; FedAvg has no noise)");
         };
+    }
+
+    /** GOPA's noise multipliers: {@code sigma_eta / S} (private) and {@code sigma_Delta / S} (pairwise). */
+    public record GopaMultipliers(double noise, double pairwise) {
+    }
+
+    /**
+     * GOPA's noise multipliers for a target: {@link GopaCalibration}'s levels for the kappa budget of the accountants
+     * ({@link GopaAccountant#kappaBudget}), checked as the ledger prices the round {@link #of} records for them, and
+     * raised together by rounding where that price is above the target ({@link LedgerAccounting#safeSide}): the levels'
+     * kappa is the budget's only to rounding, and the exact Gaussian curve is not monotone in its last bits, so a kappa a
+     * few units in the last place below the budget can price a few above the target.
+     *
+     * @param clip S, the bound on each client's update
+     */
+    public static GopaMultipliers calibrateGopa(GopaAccountant gopa, double clip, long rounds, double epsilon, double delta,
+                                                AccountantFactory accountants) {
+        GopaCalibration.Levels levels = GopaCalibration.calibrate(gopa, GopaAccountant.kappaBudget(epsilon, delta, rounds, 2 * clip,
+                accountants));
+        double z = levels.sigmaPrivate() / clip;
+        double pairwise = levels.sigmaPairwise() / clip;
+        // the multipliers times f, as the run's config will hold them, priced as of() prices them (f = 1 keeps their bits)
+        double f = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).safeSide(1.0,
+                x -> gopaRound(gopa.kappa(x * z * clip, x * pairwise * clip), clip), rounds, delta, epsilon).noise();
+        return new GopaMultipliers(f * z, f * pairwise);
+    }
+
+    /** What a GOPA round releases, as the ledger records it: the correlated Gaussian of kappa, contribution S. */
+    private static CorrelatedGaussianEvent gopaRound(GopaKappa kappa, double clip) {
+        return new CorrelatedGaussianEvent(kappa.kappa(), clip);
     }
 
     /** GOPA's kappa (null for DP-FedAvg). */

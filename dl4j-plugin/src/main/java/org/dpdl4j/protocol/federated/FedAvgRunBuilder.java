@@ -298,10 +298,9 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
                 gopaGraph = Topologies.randomKOut(n, gopaK, new NoiseKey(seed, "gopa-graph", 0, 0).seed());
                 accountant = new GopaAccountant(gopaGraph, GopaAccountant.colludersOf(colludingFraction, n), collusion);
                 if (byTarget) {
-                    GopaCalibration.Levels levels = GopaCalibration.calibrate(accountant,
-                            GopaAccountant.kappaBudget(targetEpsilon, delta, rounds, 2 * s, accountants));
-                    z = levels.sigmaPrivate() / s;
-                    zPairwise = levels.sigmaPairwise() / s;
+                    FedAvgPrivacy.GopaMultipliers m = FedAvgPrivacy.calibrateGopa(accountant, s, rounds, targetEpsilon, delta, accountants);
+                    z = m.noise();
+                    zPairwise = m.pairwise();
                 } else {
                     require(!Double.isNaN(pairwiseMultiplier), "GOPA with a given noise multiplier also needs the pairwise one"
                             + " (sigma_Delta / S)");

@@ -2,10 +2,8 @@ package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.privacy.accounting.correlated.CorrelatedNoise;
 import org.dpdl4j.privacy.accounting.correlated.KappaResult;
@@ -23,8 +21,9 @@ import java.util.SplittableRandom;
  * Gaussian mechanism with {@code sigma_cdp = sigma_eta} and {@code sigma_cor = sigma_Delta}, so for the honest
  * parties H left by a server colluding with q parties, {@code kappa = max_{i in H} ((sigma_eta^2 I + sigma_Delta^2 L_{G[H]})^-1)_ii}
  * from the same {@link SecRdpAccountant}. A release of values with L2 sensitivity Delta is
- * {@code (alpha, alpha Delta^2 kappa / 2)}-RDP: Delta = 1 for GOPA's values in [0, 1], {@code 2S} for updates
- * clipped to S under replace-one.
+ * {@code (alpha, alpha Delta^2 kappa / 2)}-RDP, and exactly a Gaussian mechanism of {@code mu = Delta sqrt(kappa)} (the
+ * default accounting's exact curve): Delta = 1 for GOPA's values in [0, 1], {@code 2S} for updates clipped to S under
+ * replace-one.
  *
  * <p>With a colluding fraction the worst set is taken exactly when enumerable, else the documented upper bound
  * is used ({@link CollusionAnalysis#worstCase()}); {@link CollusionAnalysis#sampled} reports the maximum over
@@ -103,19 +102,26 @@ public final class GopaAccountant {
     }
 
     /**
-     * The largest kappa per release for which {@code releases} releases of sensitivity Delta stay within
-     * (epsilon, delta): the linear RDP curve gives {@code kappa = 2 rho(epsilon, delta) / (releases Delta^2)}, lowered
-     * by rounding only when the standard accounting prices the releases ({@link CorrelatedGaussianEvent}, replace-one:
-     * Delta is twice the contribution's norm) a few bits above epsilon ({@link Calibrator#safeSide}, its noise being
-     * the factor the budget is divided by).
+     * The largest kappa per release for which {@code releases} releases of sensitivity Delta stay within (epsilon, delta)
+     * as a run's ledger reports them with the default accounting (see
+     * {@link #kappaBudget(double, double, long, double, AccountantFactory)}).
      */
     public static double kappaBudget(double epsilon, double delta, long releases, double sensitivity) {
         return kappaBudget(epsilon, delta, releases, sensitivity, AccountantFactory.standard());
     }
 
     /**
-     * {@link #kappaBudget(double, double, long, double)} checked against the ledger priced by {@code accountants}: each
-     * of them prices the linear curve at or below zCDP's closed form (Renyi DP exactly at it), so only rounding moves it.
+     * The largest kappa per release for which {@code releases} releases of sensitivity Delta stay within (epsilon, delta)
+     * as the ledger priced by {@code accountants} reports them ({@link CorrelatedGaussianEvent} of contribution
+     * {@code Delta / 2}, replace-one): calibration and ledger must use the same accountant, or the run stops short of its
+     * target with more noise than it needs. A release is a Gaussian mechanism of {@code mu^2 = Delta^2 kappa}, so the
+     * budget is {@link LedgerAccounting#gaussianMuSquared} over {@code releases Delta^2}: the exact Gaussian curve's with
+     * the default accounting, zCDP's {@code 2 rho(epsilon, delta) / (releases Delta^2)} with Renyi DP (which prices the
+     * linear curve exactly there). Then lowered by rounding only, as far as the ledger's own price requires
+     * ({@link LedgerAccounting#safeSide}, its noise being the factor the budget is divided by).
+     *
+     * @throws IllegalArgumentException if epsilon is not positive and finite, delta is outside (0, 1), there is no
+     *                                  release, or Delta is not positive and finite
      */
     public static double kappaBudget(double epsilon, double delta, long releases, double sensitivity, AccountantFactory accountants) {
         if (releases < 1) {
@@ -124,9 +130,10 @@ public final class GopaAccountant {
         if (!(sensitivity > 0) || Double.isInfinite(sensitivity)) {
             throw new IllegalArgumentException("the L2 sensitivity must be a positive finite number, got " + sensitivity);
         }
-        double closedForm = 2 * ZCdp.rho(epsilon, delta) / (releases * sensitivity * sensitivity);
-        double divisor = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).safeSide(1.0,
-                d -> new CorrelatedGaussianEvent(closedForm / d, sensitivity / 2), releases, delta, epsilon).noise();
+        LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
+        double closedForm = accounting.gaussianMuSquared(epsilon, delta) / (releases * sensitivity * sensitivity);
+        double divisor = accounting.safeSide(1.0, d -> new CorrelatedGaussianEvent(closedForm / d, sensitivity / 2), releases,
+                delta, epsilon).noise();
         return divisor == 1.0 ? closedForm : closedForm / divisor;
     }
 

@@ -4,7 +4,6 @@ import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.RdpAccountant;
-import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.ledger.Charge;
@@ -108,22 +107,27 @@ public final class RandomWalkPrivacy {
     }
 
     /**
-     * The noise std that keeps the most visited party within (epsilon, delta): with {@code rho = rho(epsilon, delta)},
-     * {@code sigma = L_F sqrt(2 N_max / rho)}, priced by the standard accounting (as {@link #ldpEpsilon()} prices it).
+     * The noise std that keeps the most visited party within (epsilon, delta) as the default accounting prices its
+     * visits (as {@link #ldpEpsilon()} prices them).
      */
     public static double calibrate(long maxVisits, double gradientBound, double epsilon, double delta) {
         return calibrate(maxVisits, gradientBound, epsilon, delta, LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE));
     }
 
     /**
-     * The closed form, moved to the safe side of the target as {@code accounting} (the run's ledger's) prices the most
-     * visited party's visits, so that the walk never spends more than epsilon ({@link LedgerAccounting#safeSide}).
+     * The noise std that keeps the most visited party within (epsilon, delta) as {@code accounting} (the run's ledger's)
+     * prices its visits, so that the walk spends its target and never more. A visit of noise std sigma on a gradient
+     * clipped to L_F moves by at most {@code 2 L_F}, a Gaussian of {@code mu = 2 L_F / sigma}, and N_max visits compose
+     * to {@code mu^2 = 4 N_max L_F^2 / sigma^2}: so {@code sigma = L_F sqrt(4 N_max / mu^2)} with the ledger's budget
+     * {@link LedgerAccounting#gaussianMuSquared} (the exact Gaussian curve's by default; zCDP's {@code 2 rho}, i.e.
+     * {@code sigma = L_F sqrt(2 N_max / rho)}, with Renyi DP), moved to the safe side of rounding
+     * ({@link LedgerAccounting#safeSide}).
      */
     public static double calibrate(long maxVisits, double gradientBound, double epsilon, double delta, LedgerAccounting accounting) {
         if (maxVisits < 1) {
             throw new IllegalArgumentException("no party is visited: nothing to calibrate");
         }
-        double closedForm = gradientBound * Math.sqrt(2.0 * maxVisits / ZCdp.rho(epsilon, delta));
+        double closedForm = gradientBound * Math.sqrt(4.0 * maxVisits / accounting.gaussianMuSquared(epsilon, delta));
         return accounting.safeSide(closedForm, s -> new GaussianEvent(s / gradientBound), maxVisits, delta, epsilon).noise();
     }
 

@@ -248,4 +248,29 @@ class LedgerAccountingTest {
         assertEquals(LedgerEntry.ALL_PARTIES, accounting.worstParty(shared, delta, Conversion.STANDARD).party());
         assertEquals(everyone, accounting.bound(shared, delta, Conversion.STANDARD).epsilon(), 0.0);
     }
+
+    /**
+     * The Gaussian budget a calibration divides among its releases is the one its ledger is priced by: a ledger holding
+     * exactly that mu^2 costs the target (to rounding), under every accountant; Renyi DP's is zCDP's 2 rho.
+     */
+    @ParameterizedTest
+    @EnumSource(NeighbouringRelation.class)
+    void theGaussianBudgetIsWhatTheLedgerPricesAtTheTarget(NeighbouringRelation relation) {
+        double delta = 1e-5;
+        for (String pricing : AccountantFactory.NAMES) {
+            LedgerAccounting accounting = new LedgerAccounting(AccountantFactory.named(pricing), relation);
+            for (double eps : new double[] {0.1, 1, 4, 16}) {
+                double muSquared = accounting.gaussianMuSquared(eps, delta);
+                // one release of mu^2: noise multiplier sensitivity / mu (sensitivity 2 under replace-one)
+                double z = (relation == REPLACE_ONE ? 2 : 1) / Math.sqrt(muSquared);
+                assertEquals(eps, accounting.plannedEpsilon(new GaussianEvent(z), 1, delta), 1e-9 * eps, pricing + " at " + eps);
+            }
+        }
+        assertEquals(2 * ZCdp.rho(1, delta), new LedgerAccounting(AccountantFactory.renyi(), REPLACE_ONE).gaussianMuSquared(1, delta), 0.0);
+        double mu = GaussianPrivacyCurve.mu(1, delta);
+        assertEquals(mu * mu, LedgerAccounting.standard(REPLACE_ONE).gaussianMuSquared(1, delta), 0.0);
+        IllegalArgumentException zero = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> LedgerAccounting.standard(REPLACE_ONE).gaussianMuSquared(0, delta));
+        assertTrue(zero.getMessage().contains("target epsilon"), zero.getMessage());
+    }
 }

@@ -2,6 +2,10 @@ package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.CorrelatedGaussianEvent;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -84,6 +88,47 @@ class GopaTest {
         GopaKappa estimate = new GopaAccountant(big, q, CollusionAnalysis.sampled(20, 3)).kappa(1.0, 20.0);
         assertEquals(GopaKappa.Basis.UPPER_BOUND, bound.basis());
         assertTrue(bound.kappa() >= estimate.kappa(), "the bound is conservative");
+    }
+
+    /**
+     * The budget follows the accountant that prices the ledger: by default the exact Gaussian curve, which allows a
+     * larger kappa than zCDP's closed form (Renyi DP's); and a run calibrated to it ends at its target, not below, as its
+     * ledger prices the round it records.
+     */
+    @Test
+    void theKappaBudgetFollowsTheLedgersAccountant() {
+        GopaAccountant acc = new GopaAccountant(Topologies.randomKOut(K, 3, 4), 0, CollusionAnalysis.worstCase());
+        LedgerAccounting ledger = LedgerAccounting.standard(NeighbouringRelation.REPLACE_ONE);
+        for (double eps : new double[] {1, 2, 4, 8}) {
+            double exact = GopaAccountant.kappaBudget(eps, 1e-5, 100, 2.0);
+            double zcdp = GopaAccountant.kappaBudget(eps, 1e-5, 100, 2.0, AccountantFactory.renyi());
+            assertTrue(exact > 1.1 * zcdp, "epsilon " + eps + ": exact curve " + exact + " vs zCDP " + zcdp);
+            FedAvgPrivacy.GopaMultipliers m = FedAvgPrivacy.calibrateGopa(acc, 0.5, 100, eps, 1e-5, AccountantFactory.standard());
+            double spent = ledger.plannedEpsilon(new CorrelatedGaussianEvent(acc.kappa(m.noise() * 0.5, m.pairwise() * 0.5).kappa(), 0.5),
+                    100, 1e-5);
+            assertTrue(spent <= eps && spent > eps * (1 - 1e-6), "a run calibrated to " + eps + " spends " + spent);
+        }
+    }
+
+    /**
+     * With Renyi DP a calibrated run's noise multipliers are the levels of zCDP's kappa budget over S, bit for bit as before
+     * the calibration followed the ledger's accountant: runs priced so keep their noise.
+     */
+    @Test
+    void underRenyiDpTheMultipliersAreTheLevelsOfZcdpsBudget() {
+        for (int colluders : new int[] {0, 2}) {
+            GopaAccountant acc = new GopaAccountant(Topologies.randomKOut(8, 2, 5), colluders, CollusionAnalysis.worstCase());
+            for (double clip : new double[] {1, 0.1, 0.37}) {
+                for (double eps : new double[] {0.3, 1, 2, 4, 8, 16}) {
+                    GopaCalibration.Levels levels = GopaCalibration.calibrate(acc, GopaAccountant.kappaBudget(eps, 1e-5, 50, 2 * clip,
+                            AccountantFactory.renyi()));
+                    FedAvgPrivacy.GopaMultipliers m = FedAvgPrivacy.calibrateGopa(acc, clip, 50, eps, 1e-5, AccountantFactory.renyi());
+                    String what = colluders + " colluders, S " + clip + ", epsilon " + eps;
+                    assertEquals(levels.sigmaPrivate() / clip, m.noise(), 0.0, what);
+                    assertEquals(levels.sigmaPairwise() / clip, m.pairwise(), 0.0, what);
+                }
+            }
+        }
     }
 
     @Test
