@@ -108,7 +108,7 @@ public final class FedAvgRun implements ProtocolScenario {
         try (FedAvgTrainer trainer = builder.build()) {
             FedAvgConfig config = trainer.config();
             Graph gopaGraph = trainer.gopaGraph();
-            describe(calibration, config, trainer.privacy(), builder.gopa(), clip, s, workload);
+            describe(calibration, config, trainer.privacy(), trainer.gopaAccountant(), clip, s, workload);
             while (trainer.round() <= lastRound) {
                 long round = trainer.round();
                 INDArray before = trainer.parameters();

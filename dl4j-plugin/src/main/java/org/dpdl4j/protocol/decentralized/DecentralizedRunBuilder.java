@@ -16,6 +16,7 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.PartySource;
 import org.dpdl4j.runtime.PrivateRunBuilder;
 
 /**
@@ -219,7 +220,7 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
      */
     public DecentralizedRunSpec spec() {
         require(data == null || split == null, "give the nodes' data either as nodeData(list) or as split(set, how), not both");
-        NodeSource source = data != null ? NodeSource.given(data) : split != null ? NodeSource.split(splitSet, split) : null;
+        PartySource source = data != null ? PartySource.given(data) : split != null ? PartySource.split(splitSet, split) : null;
         return new DecentralizedRunSpec(algorithm, graph, nodes, mixing, source, unit, objective, clip, batchSize, sampling,
                 learningRate, weightDecay, rounds, sigmaCdp, sigmaCor, adversary, noisePair, compatibility, privacySetup(),
                 planted);

@@ -15,6 +15,7 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.ModelFootprint;
+import org.dpdl4j.runtime.PartySource;
 import org.dpdl4j.runtime.PrivacySetup;
 import org.dpdl4j.runtime.options.PartyOptions;
 import org.dpdl4j.runtime.options.RunOptions;
@@ -49,7 +50,7 @@ import org.dpdl4j.runtime.options.RunSettings;
  * @param planted       audit contributions added to the clipped gradients, null in every ordinary run
  */
 public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph, Integer nodeCount, MixingMatrix mixing,
-                                   NodeSource data, ProtectedUnit unit, LocalObjective objective, double clip,
+                                   PartySource data, ProtectedUnit unit, LocalObjective objective, double clip,
                                    Integer batchSize, SamplingScheme sampling, LearningRate learningRate, double weightDecay,
                                    long rounds, double sigmaCdp, double sigmaCor, Adversary adversary,
                                    NoisePairChoice noisePair, DecorCompatibility compatibility, PrivacySetup privacy,
@@ -97,7 +98,7 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
         MemoryCheck.require(new DecentralizedMemory(algorithm, ModelFootprint.of(template.getLayerWiseConfigurations()),
                 data.shape(n, seed), n, g.edgeCount(), resolvedSampling(), batchSize != null ? batchSize : 1).estimate());
         MixingMatrix w = mixing != null ? mixing : algorithm.defaultMixing(g);
-        NodeSource.Nodes local = data.nodes(n, seed);
+        PartySource.Local local = data.local(n, seed);
         DecentralizedPlan plan = plan(g, local.data().stream().mapToLong(org.dpdl4j.runtime.NodeData::size).min().orElseThrow());
         NoiseStreams runStreams = streams != null ? streams : privacy.noise().streams(g, seed);   // the ledger says what they are
         RunLedger ledger = plan.privacy() == null ? null : privacy.ledger(plan.privacy().relation(), runStreams.isSecure());
@@ -212,7 +213,7 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
     private Graph resolvedGraph() {
         if (algorithm == DecentralizedAlgorithm.CDP) {
             int n = graph != null ? graph.vertexCount() : nodeCount != null ? nodeCount
-                    : data instanceof NodeSource.Given given ? given.data().size() : -1;
+                    : data instanceof PartySource.Given given ? given.data().size() : -1;
             require(n >= 1, "give the number of nodes of the CDP baseline (nodes(n))");
             if (graph != null && graph.edgeCount() != (long) n * (n - 1) / 2) {
                 throw new IllegalArgumentException("the CDP baseline averages exactly on the complete graph; give a complete"

@@ -32,7 +32,7 @@ import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ObserverDeclaration;
-import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
@@ -41,7 +41,7 @@ import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /** A FedAvg-family protocol (FedAvg, DP-FedAvg local or central, GOPA), set up by {@link FedAvgRunBuilder}. */
-public final class FedAvgProtocol implements Protocol {
+public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
     private static final ObserverDeclaration SERVER = new ObserverDeclaration("server",
             "the model it broadcasts and each client's returned update",
             "honest-but-curious server; knows the model, the learning rate, and the clip norm and noise when there are any");
@@ -135,28 +135,34 @@ public final class FedAvgProtocol implements Protocol {
         int clients = (int) (long) s.get(MACHINES, DEFAULT_CLIENTS);
         DataShape data = DataShape.of(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), clients,
                 s.get(SEED, 1L));
-        ClientSampling sampling = FedAvgRunBuilder.sampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"),
+        ClientSampling sampling = FedAvgRunSpec.sampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"),
                 clients);
         return new FedAvgMemory(variant, inputs.model().footprint(), data, clients, sampling,
                 (int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH), (int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).estimate();
     }
 
+    /** The run's description from the settings: clients, rounds, noise, target, all checked; no model. */
     @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        FedAvgRunBuilder b = configured(s, inputs);
-        return b.model(inputs.model().build(new Sgd(0.1), 0.0, s.get(SEED, 1L))).build();
+    public FedAvgRunSpec config(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).spec();
     }
 
-    /** The ledger of {@link #create}'s run, from the settings and the number of clients (no model is built). */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
-        return configured(s, inputs).plannedLedger();
+    public TrainingRun create(FedAvgRunSpec spec, RunInputs inputs, RunSettings recorded) {
+        if (spec.variant() != variant) {
+            throw new IllegalArgumentException("a description of a " + spec.variant().cliName() + " run given to " + name()
+                    + "; give it to " + spec.variant().cliName());
+        }
+        return spec.create(inputs.model().build(new Sgd(0.1), 0.0, spec.privacy().seed()), recorded);
     }
 
-    /**
-     * A builder holding everything the settings say (clients, rounds, noise, target), checked, but no model: what
-     * {@link #create} and {@link #plannedLedger} share.
-     */
+    /** The ledger of {@link #create}'s run, from its description and the number of clients (no model is built). */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(FedAvgRunSpec spec, RunInputs inputs) {
+        return spec.plannedLedger();
+    }
+
+    /** A builder holding everything the settings say (clients, rounds, noise, target), checked, but no model. */
     private FedAvgRunBuilder configured(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException(name() + " trains a classifier on a data set split over clients; this task"
@@ -171,7 +177,7 @@ public final class FedAvgProtocol implements Protocol {
                 .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
                 .serverRate(s.get(SERVER_LR, 1.0))
                 .clientSampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"))
-                .noiseKind(RunOptions.noiseKind(s, variant.isPrivate())).seed(seed).settings(s);
+                .noiseKind(RunOptions.noiseKind(s, variant.isPrivate())).seed(seed);
         if (variant == FedAvgVariant.FEDAVG) {
             b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);
             return b;

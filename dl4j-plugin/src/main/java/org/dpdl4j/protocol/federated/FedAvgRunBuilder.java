@@ -4,25 +4,18 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.graph.Graph;
-import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.privacy.ledger.PlannedLedger;
-import org.dpdl4j.privacy.ledger.RunLedger;
-import org.dpdl4j.privacy.noise.NoiseKey;
-import org.dpdl4j.privacy.noise.NoiseStreams;
-import org.dpdl4j.protocol.federated.verification.SpotCheckedGopa;
-import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.LearningRate;
-import org.dpdl4j.runtime.MemoryCheck;
-import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.runtime.PartySource;
 import org.dpdl4j.runtime.PrivateRunBuilder;
 
 /**
- * Sets up a FedAvg-family run (FedAvg, DP-FedAvg with local or central noise, GOPA): the clients' data (given or
+ * Assembles the {@link FedAvgRunSpec} of a FedAvg-family run from Java, then builds or prices it through the spec, as
+ * the protocol's settings do. It sets up a FedAvg-family run (FedAvg, DP-FedAvg with local or central noise, GOPA): the clients' data (given or
  * split from a training set), client sampling, the noise (calibrated to a target, for GOPA against the worst
  * colluding set, or given), GOPA's pairwise-secret graph (a random k-out graph from the seed), the client and server
  * noise streams, and the ledger.
@@ -49,8 +42,6 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
     private double colludingFraction;
     private CollusionAnalysis collusion = CollusionAnalysis.worstCase();
     private RunSettings settings;
-    private String adversary = "-";
-    private GopaAccountant gopa;
     private PlantedClients planted;
     private int verifyCoordinates;
 
@@ -178,157 +169,36 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         return this;
     }
 
-    /** Who the last built run's guarantee holds against, in words. */
-    public String adversary() {
-        return adversary;
-    }
-
-    /** GOPA's accountant of the last built run (null for the other variants). */
-    public GopaAccountant gopa() {
-        return gopa;
+    /**
+     * The description of the run these setters make: what {@link #build()} and {@link #plannedLedger()} go through,
+     * as the protocol's settings do.
+     */
+    public FedAvgRunSpec spec() {
+        require(data == null || split == null, "give the clients' data either as clients(list) or as split(set, how, count)");
+        PartySource source = data != null ? PartySource.given(data) : split != null ? PartySource.split(splitSet, split) : null;
+        return new FedAvgRunSpec(variant, source, data != null ? null : clients, rounds, localSteps, localBatch, localRate,
+                serverRate, clientRate, fixedSizeClients, weighting, clip, noiseMultiplier, pairwiseMultiplier, gopaK,
+                colludingFraction, collusion, privacySetup(), planted, verifyCoordinates);
     }
 
     /**
-     * Sets the run up.
+     * Sets the run up ({@link FedAvgRunSpec#create}).
      *
      * @throws IllegalArgumentException naming what is missing or impossible
      */
     public FedAvgTrainer build() {
-        require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
-        require(template != null, "give the model the server starts from (model(network))");
-        requireRunSettings();
-        requirePlantedFits();
-        String report = null;
-        List<NodeData> local = data;
-        int real = clientCount();
-        int n = real + plantedCount();
-        ClientSampling sampling = sampling(clientRate, fixedSizeClients, n);
-        DataShape shape = local != null ? DataShape.of(local) : DataShape.of(splitSet, split, real, seed);
-        MemoryCheck.require(new FedAvgMemory(variant, ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n, sampling,
-                localBatch, gopaK).estimate());
-        if (local == null) {
-            TrainingSet.Parties parts = splitSet.split(split, clients, seed);
-            report = parts.report();
-            local = parts.data();
-        }
-        FedAvgPlan plan = plan(n, sampling);
-        gopa = plan.gopa();
-        adversary = plan.adversary();
-        RunLedger ledger = plan.privacy() == null ? null : ledger(plan.privacy().relation(), noise.isSecure());
-        NoiseStreams clientStreams = noise.streams(plan.gopaGraph() != null ? plan.gopaGraph() : Graph.of(n), seed);
-        NoiseStreams serverStreams = noise.streams(1, new NoiseKey(seed, "server", 0, 0).seed());
-        FedAvgTrainer trainer = new FedAvgTrainer(template, local, plan.config(), clientStreams, serverStreams, plan.gopaGraph(),
-                plan.privacy(), ledger, settings != null ? settings : RunSettings.empty(), report, planted);
-        trainer.describeAdversary(adversary);
-        if (verifyCoordinates > 0) {
-            require(variant == FedAvgVariant.GOPA, "only gopa commits to and proves its rounds; drop the verification");
-            double s = plan.config().clipNorm();
-            trainer.verifyWith(new SpotCheckedGopa(plan.gopaGraph(), s, plan.config().noiseMultiplier() * s,
-                    plan.config().pairwiseMultiplier() * s, verifyCoordinates, new java.security.SecureRandom()));
-        }
-        return trainer;
+        return spec().create(template, settings);
     }
 
     /**
-     * The ledger {@link #build()}'s run will hold after its planned rounds, with the relation it is priced under, worked out from the settings and the number
-     * of clients: no model is needed and no noise stream is opened (a split is drawn for its sizes only, to refuse
-     * one that {@link #build()} refuses). The settings are checked as {@link #build()} checks them.
+     * The ledger {@link #build()}'s run will hold after its planned rounds ({@link FedAvgRunSpec#plannedLedger}): no
+     * model is needed and no noise stream is opened.
      *
      * @return empty for plain FedAvg, which has no guarantee
      * @throws IllegalArgumentException naming what is missing or impossible
      */
     public Optional<PlannedLedger> plannedLedger() {
-        require(variant != null, "choose the variant (variant(FedAvgVariant.DP_LOCAL), ...)");
-        requireRunSettings();
-        requirePlantedFits();
-        int n = clientCount() + plantedCount();
-        if (data == null) {
-            splitSet.partySizes(split, clients, seed);
-        }
-        return plan(n, sampling(clientRate, fixedSizeClients, n)).plannedLedger(noise.isSecure());
-    }
-
-    private void requireRunSettings() {
-        require((data == null) != (split == null), "give the clients' data either as clients(list) or as split(set, how, count)");
-        require(rounds >= 1, "give the number of rounds, at least 1");
-        require(localRate != null, "give the clients' learning rate (localRate(...))");
-        require(clientRate > 0 && clientRate <= 1, "the fraction of clients per round must lie in (0, 1], got " + clientRate);
-    }
-
-    private int plantedCount() {
-        return planted == null ? 0 : planted.count();
-    }
-
-    private void requirePlantedFits() {
-        require(planted == null || variant == FedAvgVariant.DP_LOCAL || variant == FedAvgVariant.DP_CENTRAL,
-                "planted clients audit DP-FedAvg with local or central noise; " + variant.cliName() + " takes none");
-    }
-
-    /** The number of clients with data, checked against the examples when the data is split. */
-    private int clientCount() {
-        if (data != null) {
-            return data.size();
-        }
-        require(clients != null && clients >= 1, "give the number of clients, at least 1");
-        require(clients <= splitSet.size(), clients + " clients is more than the " + splitSet.size()
-                + " training examples: every client needs at least one example; use at most " + splitSet.size() + " clients");
-        return clients;
-    }
-
-    /**
-     * The configuration, its noise calibrated, with GOPA's graph and accountant and the analysis of one round, for
-     * {@code n} clients: what {@link #build()} and {@link #plannedLedger()} share.
-     */
-    private FedAvgPlan plan(int n, ClientSampling sampling) {
-        double s = Double.POSITIVE_INFINITY;
-        double z = 0;
-        double zPairwise = 0;
-        Graph gopaGraph = null;
-        GopaAccountant accountant = null;
-        if (variant.isPrivate()) {
-            require(clip > 0 && Double.isFinite(clip), variant.cliName() + " needs a positive finite bound S on each client's update"
-                    + " (clip(S))");
-            boolean byTarget = !Double.isNaN(targetEpsilon);
-            require(byTarget != !Double.isNaN(noiseMultiplier), variant.cliName() + " needs either a target (target(epsilon, delta))"
-                    + " or a noise multiplier (noiseMultipliers(z, ...)), not both and not neither");
-            s = clip;
-            if (variant == FedAvgVariant.GOPA) {
-                require(clientRate == 1, "GOPA needs every party of its graph in every round (its pairwise noise only cancels over"
-                        + " the whole graph); use no client sampling (rate 1)");
-                gopaGraph = Topologies.randomKOut(n, gopaK, new NoiseKey(seed, "gopa-graph", 0, 0).seed());
-                accountant = new GopaAccountant(gopaGraph, GopaAccountant.colludersOf(colludingFraction, n), collusion);
-                if (byTarget) {
-                    FedAvgPrivacy.GopaMultipliers m = FedAvgPrivacy.calibrateGopa(accountant, s, rounds, targetEpsilon, delta, accountants);
-                    z = m.noise();
-                    zPairwise = m.pairwise();
-                } else {
-                    require(!Double.isNaN(pairwiseMultiplier), "GOPA with a given noise multiplier also needs the pairwise one"
-                            + " (sigma_Delta / S)");
-                    z = noiseMultiplier;
-                    zPairwise = pairwiseMultiplier;
-                }
-            } else {
-                require(Double.isNaN(pairwiseMultiplier) || pairwiseMultiplier == 0, variant.cliName() + " adds no pairwise noise");
-                z = byTarget ? FedAvgPrivacy.calibrate(variant, sampling, n, rounds, targetEpsilon, delta, accountants) : noiseMultiplier;
-            }
-        } else {
-            require(Double.isNaN(targetEpsilon) && Double.isNaN(noiseMultiplier) && Double.isNaN(clip),
-                    "plain FedAvg neither clips nor adds noise: a clip, a target or a noise multiplier do not apply");
-        }
-        FedAvgConfig config = new FedAvgConfig(variant, rounds, localSteps, localBatch, localRate, serverRate, sampling, weighting,
-                s, z, zPairwise, seed);
-        FedAvgPrivacy privacy = variant.isPrivate() ? FedAvgPrivacy.of(config, n, accountant) : null;
-        String who = accountant != null ? accountant.describeAdversary() : variant == FedAvgVariant.DP_LOCAL
-                ? "the server and eavesdroppers"
-                : variant == FedAvgVariant.DP_CENTRAL ? "anyone who sees the broadcast models (the server is trusted)" : "-";
-        return new FedAvgPlan(config, privacy, gopaGraph, accountant, who);
-    }
-
-    /** Every client (rate 1), exactly round(q N) of them, or each with probability q. */
-    static ClientSampling sampling(double rate, boolean fixedSize, int clients) {
-        return rate == 1 ? new ClientSampling.Everyone()
-                : fixedSize ? new ClientSampling.FixedSize(Math.max(1, (int) Math.round(rate * clients)))
-                : new ClientSampling.Poisson(rate);
+        return spec().plannedLedger();
     }
 
     private static void require(boolean ok, String message) {

@@ -65,6 +65,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     private final FedAvgPrivacy privacy;
     private final String mechanism;
     private String adversary = "-";
+    private GopaAccountant gopaAccountant;
     private Graph gopaGraph;
     private int[] lastParticipants = new int[0];
     private INDArray lastMessages;
@@ -501,9 +502,15 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         return new FedAvgRunBuilder();
     }
 
-    /** Records who the guarantee holds against, for the statement. */
-    void describeAdversary(String who) {
+    /** Records who the guarantee holds against, for the statement, and GOPA's accountant (null for the others). */
+    void describeAdversary(String who, GopaAccountant accountant) {
         this.adversary = who;
+        this.gopaAccountant = accountant;
+    }
+
+    /** GOPA's accountant (its graph, colluders and kappa), null for the other variants. */
+    public GopaAccountant gopaAccountant() {
+        return gopaAccountant;
     }
 
     /**

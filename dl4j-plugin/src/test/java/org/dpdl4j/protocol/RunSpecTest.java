@@ -12,6 +12,11 @@ import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.decentralized.DecentralizedProtocol;
 import org.dpdl4j.protocol.decentralized.DecentralizedRunSpec;
 import org.dpdl4j.protocol.decentralized.DecentralizedTrainer;
+import org.dpdl4j.protocol.federated.CollusionAnalysis;
+import org.dpdl4j.protocol.federated.FedAvgProtocol;
+import org.dpdl4j.protocol.federated.FedAvgRunSpec;
+import org.dpdl4j.protocol.federated.FedAvgTrainer;
+import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.ProtocolRegistry;
 import org.dpdl4j.runtime.RunInputs;
@@ -22,11 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /**
- * A decentralized run has one description, {@link DecentralizedRunSpec}: the command line's settings and the Java
- * builder both make one, and the same two methods price and build it, so the two ways of asking for a run give the
- * same ledger and, seeded, the same models.
+ * A run has one description ({@link DecentralizedRunSpec}, {@link FedAvgRunSpec}): the command line's settings and the
+ * Java builder both make one, and the same two methods price and build it, so the two ways of asking for a run give
+ * the same ledger and, seeded, the same models.
  */
-class DecentralizedRunSpecTest {
+class RunSpecTest {
     private static final String DECOR = "nodes 6 topology ring rounds 5 batch-size 3 lr 0.1 unit example clip 1 epsilon 3"
             + " seed 7 noise seeded";
 
@@ -69,5 +74,29 @@ class DecentralizedRunSpecTest {
         DecentralizedRunSpec spec = decor.config(PlannedLedgerTest.settings(decor, DECOR), inputs);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ldp.create(spec, inputs, null));
         assertTrue(e.getMessage().contains("give it to decor"), e.getMessage());
+    }
+
+    @Test
+    void gopaFromSettingsAndFromJavaIsOneRun() {
+        FedAvgProtocol protocol = (FedAvgProtocol) ProtocolRegistry.standard().get("gopa");
+        RunSettings s = PlannedLedgerTest.settings(protocol, "machines 6 rounds 3 lr 0.1 clip 1 epsilon 4 gopa-k 2 seed 7"
+                + " noise seeded");
+        RunInputs inputs = PlannedLedgerTest.inputs(new PlannedLedgerTest.SoftmaxRegression());
+        FedAvgRunSpec fromSettings = protocol.config(s, inputs);
+        FedAvgRunSpec fromJava = FedAvgTrainer.builder().variant(FedAvgVariant.GOPA)
+                .split(inputs.train(), inputs.splits().apply("iid"), 6).rounds(3)
+                .localRate(new LearningRate.Constant(0.1)).clip(1).gopaK(2).colluders(0, CollusionAnalysis.worstCase())
+                .target(4, 1e-5).seed(7).noiseKind(NoiseKind.SEEDED).spec();
+
+        PrivacyLedger priced = protocol.plannedLedger(fromSettings, inputs).orElseThrow().ledger();
+        assertEquals(priced.entries(), fromJava.plannedLedger().orElseThrow().ledger().entries());
+        try (TrainingRun viaProtocol = protocol.create(fromSettings, inputs, s);
+             FedAvgTrainer viaJava = fromJava.create(inputs.model().build(new Sgd(0.1), 0.0, 7), null)) {
+            viaProtocol.runToEnd();
+            viaJava.runToEnd();
+            assertEquals(viaJava.parameters(), viaProtocol.parameters(), "seeded, one description trains one model");
+            assertEquals(priced.entries(), viaProtocol.ledger().orElseThrow().ledger().entries());
+            assertEquals(6, viaJava.gopaAccountant().graph().vertexCount(), "the run keeps GOPA's accountant");
+        }
     }
 }
