@@ -20,6 +20,7 @@ import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ObserverDeclaration;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolProvider;
 import org.dpdl4j.runtime.RunInputs;
@@ -33,7 +34,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * {@code random-walk}: network-DP random-walk SGD (a token model hops to a uniformly random party, which takes a
  * noisy clipped gradient step), local DP accounted per party over its visits. Also its own provider.
  */
-public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
+public final class RandomWalkProtocol implements ConfiguredProtocol<RandomWalkRunSpec>, ProtocolProvider {
     /** The split of the data set over the parties when --partition is not given. */
     static final String DEFAULT_PARTITION = "iid";
     /** Parties when --machines is not given. */
@@ -85,22 +86,29 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
         return new RandomWalkMemory(inputs.model().footprint(), data, parties, s.get(ROUNDS, 1L), s.get(BATCH_SIZE, 0L)).estimate();
     }
 
+    /** The walk's description from the settings, checked; no model. */
     @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        return configured(s, inputs).model(inputs.model().build(new Sgd(0.1), 0.0, s.get(SEED, 1L))).build();
+    public RandomWalkRunSpec config(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).spec();
+    }
+
+    @Override
+    public TrainingRun create(RandomWalkRunSpec spec, RunInputs inputs, RunSettings recorded) {
+        return spec.create(inputs.model().build(new Sgd(0.1), 0.0, spec.privacy().seed()), recorded);
     }
 
     /**
-     * The ledger of {@link #create}'s walk, from the settings and the parties' data sizes (no model is built). Empty with
-     * secure noise: the walk's path, which decides whom each hop charges, is then drawn from secret randomness when the
-     * walk is built. With {@code --noise seeded} the path follows from the seed alone and the walk is priced exactly.
+     * The ledger of {@link #create}'s walk, from its description and the parties' data sizes (no model is built). Empty
+     * with secure noise: the walk's path, which decides whom each hop charges, is then drawn from secret randomness
+     * when the walk is built. With {@code --noise seeded} the path follows from the seed alone and the walk is priced
+     * exactly.
      */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
-        return configured(s, inputs).plannedLedger();
+    public Optional<PlannedLedger> plannedLedger(RandomWalkRunSpec spec, RunInputs inputs) {
+        return spec.plannedLedger();
     }
 
-    /** A builder holding everything the settings say, checked, but no model: what {@link #create} and pricing share. */
+    /** A builder holding everything the settings say, checked, but no model. */
     private RandomWalkRunBuilder configured(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
             throw new IllegalArgumentException("random-walk trains on a data set split over parties; this task defines its own users");
@@ -117,7 +125,7 @@ public final class RandomWalkProtocol implements Protocol, ProtocolProvider {
                 .steps(s.require(ROUNDS, "random-walk needs the number of hops (--rounds)"))
                 .stepSize(s.require(LEARNING_RATE, "random-walk needs the step size gamma (--lr)"))
                 .gradientBound(clip).batchSize((int) (long) s.get(BATCH_SIZE, 0L))
-                .noiseKind(s.get(NOISE, NoiseKind.SECURE)).seed(seed).settings(s);
+                .noiseKind(s.get(NOISE, NoiseKind.SECURE)).seed(seed);
         if (s.has(EPSILON)) {
             b.target(s.get(EPSILON).orElseThrow(), delta);
         } else {
