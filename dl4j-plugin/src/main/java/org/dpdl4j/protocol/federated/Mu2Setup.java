@@ -6,13 +6,12 @@ import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.ledger.Charge;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.PrivacySetup;
 import org.dpdl4j.runtime.options.RunSettings;
 
 /**
@@ -121,8 +120,8 @@ public record Mu2Setup(Mu2Config config, Mu2Constants constants, double sigma, M
         }
         RunLedger ledger = null;
         if (privacy != null) {
-            ledger = new RunLedger(new LedgerAccounting(accountants, privacy.relation()), PrivacyBudget.of(budget, targetEpsilon, privacy.delta()),
-                    noise.isSecure());
+            ledger = new PrivacySetup(targetEpsilon, privacy.delta(), budget, noise, config.seed(), accountants)
+                    .ledger(privacy.relation(), noise.isSecure());
         }
         int streams = config.trust() == ServerTrust.UNTRUSTED ? machines : 1;
         return new Mu2Trainer(template, data, config, noise.streams(streams, config.seed()), privacy, ledger, settings);

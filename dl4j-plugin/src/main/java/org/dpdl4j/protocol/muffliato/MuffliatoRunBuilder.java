@@ -10,13 +10,13 @@ import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PlannedLedger;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
+import org.dpdl4j.runtime.PrivacySetup;
 import org.dpdl4j.runtime.PrivateRunBuilder;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -160,8 +160,8 @@ public final class MuffliatoRunBuilder extends PrivateRunBuilder<MuffliatoRunBui
         if (plan.privacy() != null) {
             // A pairwise target is not a local-DP budget: the ledger then stops only at an explicit budget.
             ledger = byTarget() && calibrateTo != CalibrationTarget.LOCAL
-                    ? new RunLedger(new LedgerAccounting(accountants, plan.privacy().relation()),
-                            PrivacyBudget.of(budget, Double.NaN, delta), noise.isSecure())
+                    ? new PrivacySetup(Double.NaN, delta, budget, noise, seed, accountants).ledger(plan.privacy().relation(),
+                            noise.isSecure())
                     : ledger(plan.privacy().relation(), noise.isSecure());
         }
         return new MuffliatoGd(template, local, sumObjective, plan.config(), plan.gossip(), noise.streams(graph, seed), plan.privacy(),
