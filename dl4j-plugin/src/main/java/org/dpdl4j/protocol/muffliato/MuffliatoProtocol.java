@@ -23,6 +23,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.Protocol;
 import org.dpdl4j.runtime.ProtocolProvider;
 import org.dpdl4j.runtime.RunInputs;
@@ -36,7 +37,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * {@code muffliato}: Muffliato-GD, local noisy gradient steps followed by gossip averaging on a graph, with local DP in
  * the ledger and pairwise network DP reported beside it. Also its own provider.
  */
-public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
+public final class MuffliatoProtocol implements ConfiguredProtocol<MuffliatoRunSpec>, ProtocolProvider {
     /** Nodes when --nodes is not given. */
     static final String DEFAULT_NODES = "16";
     /** The split of a data set over the nodes when --partition is not given. */
@@ -93,19 +94,25 @@ public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
         return new MuffliatoMemory(inputs.model().footprint(), data, n).estimate();
     }
 
+    /** The run's description from the settings, checked; no model. */
     @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        double lr = s.require(LEARNING_RATE, "muffliato needs the step size gamma (--lr)");
-        return configured(s, inputs).model(inputs.model().build(new Sgd(lr), 0.0, s.get(SEED, 1L))).build();
+    public MuffliatoRunSpec config(RunSettings s, RunInputs inputs) {
+        s.require(LEARNING_RATE, "muffliato needs the step size gamma (--lr)");
+        return configured(s, inputs).spec();
     }
 
-    /** The ledger of {@link #create}'s run, from the settings and the graph (no model is built). */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
-        return configured(s, inputs).plannedLedger();
+    public TrainingRun create(MuffliatoRunSpec spec, RunInputs inputs, RunSettings recorded) {
+        return spec.create(inputs.model().build(new Sgd(spec.stepSize()), 0.0, spec.privacy().seed()), recorded);
     }
 
-    /** A builder holding everything the settings say, checked, but no model: what {@link #create} and pricing share. */
+    /** The ledger of {@link #create}'s run, from its description and the graph (no model is built). */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(MuffliatoRunSpec spec, RunInputs inputs) {
+        return spec.plannedLedger();
+    }
+
+    /** A builder holding everything the settings say, checked, but no model. */
     private MuffliatoRunBuilder configured(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
         double clip = s.require(CLIP, "muffliato needs the gradient clip L (--clip): one node's data moves its gradient by at most 2L");
@@ -123,7 +130,7 @@ public final class MuffliatoProtocol implements Protocol, ProtocolProvider {
                 .rounds(s.require(ROUNDS, "muffliato needs the number of rounds (--rounds)"))
                 .gossipSteps((int) (long) s.get(GOSSIP_STEPS, DEFAULT_GOSSIP_STEPS))
                 .scheme(GossipScheme.parse(s.get(GOSSIP, "chebyshev"))).stepSize(lr).clip(clip)
-                .noiseKind(RunOptions.noiseKind(s, true)).seed(seed).accountant(RunOptions.accountants(s)).settings(s);
+                .noiseKind(RunOptions.noiseKind(s, true)).seed(seed).accountant(RunOptions.accountants(s));
         if (inputs.hasUsers()) {
             if (s.has(PARTITION)) {
                 throw PARTITION.invalid("--partition has no effect here: this task defines its own users; drop --partition");

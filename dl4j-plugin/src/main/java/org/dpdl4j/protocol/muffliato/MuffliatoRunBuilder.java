@@ -5,18 +5,10 @@ import java.util.Objects;
 import java.util.Optional;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
-import org.dpdl4j.graph.MixingMatrix;
-import org.dpdl4j.privacy.accounting.GaussianEvent;
-import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PlannedLedger;
-import org.dpdl4j.privacy.ledger.RunLedger;
-import org.dpdl4j.runtime.DataShape;
-import org.dpdl4j.runtime.MemoryCheck;
-import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PartySplit;
-import org.dpdl4j.runtime.PrivacySetup;
+import org.dpdl4j.runtime.PartySource;
 import org.dpdl4j.runtime.PrivateRunBuilder;
 import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -137,91 +129,33 @@ public final class MuffliatoRunBuilder extends PrivateRunBuilder<MuffliatoRunBui
     }
 
     /**
-     * Sets the run up.
+     * The description of the run these setters make: what {@link #build()} and {@link #plannedLedger()} go through,
+     * as the protocol's settings do.
+     */
+    public MuffliatoRunSpec spec() {
+        require(data == null || split == null, "give the nodes' data either as nodeData(list, sum) or as split(set, how)");
+        PartySource source = data != null ? PartySource.given(data) : split != null ? PartySource.split(splitSet, split) : null;
+        return new MuffliatoRunSpec(graph, source, sumObjective, rounds, gossipSteps, scheme, stepSize, clip, sigma, calibrateTo,
+                privacySetup());
+    }
+
+    /**
+     * Sets the run up ({@link MuffliatoRunSpec#create}).
      *
      * @throws IllegalArgumentException naming what is missing or impossible
      */
     public MuffliatoGd build() {
-        require(template != null, "give the model every node starts from (model(network))");
-        requireRun();
-        int n = graph.vertexCount();
-        DataShape shape = data != null ? DataShape.of(data) : DataShape.of(splitSet, split, n, seed);
-        MemoryCheck.require(new MuffliatoMemory(ModelFootprint.of(template.getLayerWiseConfigurations()), shape, n).estimate());
-        String report = null;
-        List<NodeData> local = data;
-        if (local == null) {
-            TrainingSet.Parties parts = splitSet.split(split, n, seed);
-            report = parts.report();
-            local = parts.data();
-        }
-        require(local.size() == n, "the graph has " + n + " nodes but " + local.size() + " local datasets were given");
-        Plan plan = plan();
-        RunLedger ledger = null;
-        if (plan.privacy() != null) {
-            // A pairwise target is not a local-DP budget: the ledger then stops only at an explicit budget.
-            ledger = byTarget() && calibrateTo != CalibrationTarget.LOCAL
-                    ? new PrivacySetup(Double.NaN, delta, budget, noise, seed, accountants).ledger(plan.privacy().relation(),
-                            noise.isSecure())
-                    : ledger(plan.privacy().relation(), noise.isSecure());
-        }
-        return new MuffliatoGd(template, local, sumObjective, plan.config(), plan.gossip(), noise.streams(graph, seed), plan.privacy(),
-                ledger, settings != null ? settings : RunSettings.empty(), report);
+        return spec().create(template, settings);
     }
 
     /**
-     * The ledger {@link #build()}'s run will hold after all its rounds, with the relation it is priced under, from the
-     * settings and the graph: no model is needed and no noise stream is opened (a split is drawn for its sizes only, to
-     * check it). The settings are checked as {@link #build()} checks them.
+     * The ledger {@link #build()}'s run will hold after all its rounds ({@link MuffliatoRunSpec#plannedLedger}).
      *
      * @return empty for the non-private reference (no noise)
      * @throws IllegalArgumentException naming what is missing or impossible
      */
     public Optional<PlannedLedger> plannedLedger() {
-        requireRun();
-        int n = graph.vertexCount();
-        int datasets = data != null ? data.size() : splitSet.partySizes(split, n, seed).length;
-        require(datasets == n, "the graph has " + n + " nodes but " + datasets + " local datasets were given");
-        MuffliatoPrivacy privacy = plan().privacy();
-        return privacy == null ? Optional.empty()
-                : Optional.of(new PlannedLedger(privacy.plannedLedger(n, noise.isSecure()), privacy.relation()));
-    }
-
-    /** What every run needs, whatever its model: graph, data, rounds, step, clip, one noise choice. */
-    private void requireRun() {
-        require(graph != null, "give the communication graph (graph(g))");
-        require((data == null) != (split == null), "give the nodes' data either as nodeData(list, sum) or as split(set, how)");
-        require(rounds >= 1 && rounds <= Integer.MAX_VALUE, "give the number of rounds, from 1 to 2^31 - 1 (rounds(K))");
-        require(stepSize > 0 && Double.isFinite(stepSize), "give a positive finite step size gamma (stepSize(gamma))");
-        require(clip > 0 && Double.isFinite(clip), "give the gradient clip L (clip(L)): one node's data moves its gradient by"
-                + " at most 2L, the sensitivity every guarantee uses");
-        require(!(byTarget() && !Double.isNaN(sigma)), "give either a target (target(epsilon, delta)) or a noise std (sigma(s)), not both");
-        require(graph.vertexCount() >= 2, "Muffliato needs a graph of at least two nodes; it has " + graph.vertexCount());
-    }
-
-    /** The gossip, the noise (calibrated to the target) and its accounting on the graph: what build and pricing share. */
-    private Plan plan() {
-        GossipPolynomial gossip = new GossipPolynomial(MixingMatrix.metropolisHastings(graph), scheme);
-        LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
-        PairwiseNetworkDp pairwise = null;
-        double s = Double.isNaN(sigma) ? 0.0 : sigma;
-        boolean byTarget = byTarget();
-        if (byTarget || s > 0) {
-            pairwise = PairwiseNetworkDp.of(gossip.matrix(), scheme, gossipSteps);
-        }
-        if (byTarget) {
-            s = switch (calibrateTo) {
-                // Calibrated by the ledger's own accounting, so the noise is the least the reported bound allows.
-                case LOCAL -> accounting.calibrate(v -> new GaussianEvent(v / clip), rounds, delta, targetEpsilon).noise();
-                case PAIRWISE_MEAN -> 2 * clip * pairwise.noiseMultiplierFor(targetEpsilon, rounds, delta, PairwiseNetworkDp.Target.MEAN);
-                case PAIRWISE_MAX -> 2 * clip * pairwise.noiseMultiplierFor(targetEpsilon, rounds, delta, PairwiseNetworkDp.Target.MAX);
-            };
-        }
-        MuffliatoConfig config = new MuffliatoConfig(rounds, gossipSteps, scheme, stepSize, clip, s, seed);
-        return new Plan(config, gossip, s > 0 ? new MuffliatoPrivacy(pairwise, clip, s, delta, rounds) : null);
-    }
-
-    /** A run's settings resolved on its graph; {@code privacy} is null without noise. */
-    private record Plan(MuffliatoConfig config, GossipPolynomial gossip, MuffliatoPrivacy privacy) {
+        return spec().plannedLedger();
     }
 
     private static void require(boolean ok, String message) {
