@@ -28,7 +28,7 @@ import org.dpdl4j.graph.TopologySpec;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ObserverDeclaration;
-import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
@@ -38,7 +38,7 @@ import org.nd4j.linalg.learning.config.Sgd;
 import org.dpdl4j.runtime.options.PartyOptions;
 
 /** One algorithm of the DP-RECAL comparison as a registered protocol: its options and how settings build its run. */
-public final class PrimalDualProtocol implements Protocol {
+public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRunSpec> {
     /** The split of the data set over the parties when --partition is not given. */
     static final String DEFAULT_PARTITION = "iid";
     /** Agents when --nodes is not given. */
@@ -119,29 +119,40 @@ public final class PrimalDualProtocol implements Protocol {
         return new PrimalDualMemory(algorithm, inputs.model().footprint(), data, n, s.get(ROUNDS, 1L)).estimate();
     }
 
+    /** The run's description from the settings, checked; no model. */
     @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        return configured(s, inputs).model(inputs.model().build(new Sgd(0.1), 0.0, s.get(SEED, 1L))).build();
+    public PrimalDualRunSpec config(RunSettings s, RunInputs inputs) {
+        return configured(s, inputs).spec();
+    }
+
+    @Override
+    public TrainingRun create(PrimalDualRunSpec spec, RunInputs inputs, RunSettings recorded) {
+        if (spec.algorithm() != algorithm) {
+            throw new IllegalArgumentException("a description of a " + spec.algorithm().cliName() + " run given to " + name()
+                    + "; give it to " + spec.algorithm().cliName());
+        }
+        return spec.create(inputs.model().build(new Sgd(0.1), 0.0, spec.privacy().seed()), recorded);
     }
 
     /**
-     * The ledger of {@link #create}'s run, from the settings, the model's configuration and the agents' data, which the
-     * run's set-up reads for its smoothness constants (no network is built, nothing trained). Empty for the algorithms
-     * without noise, and for dp-recal with secure noise: its baton's path, which decides whom each iteration charges, is
-     * then drawn from secret randomness when the run is built. With {@code --noise seeded} the path follows from the seed.
+     * The ledger of {@link #create}'s run, from its description, the model's configuration and the agents' data, which
+     * the run's set-up reads for its smoothness constants (no network is built, nothing trained). Empty for the
+     * algorithms without noise, and for dp-recal with secure noise: its baton's path, which decides whom each iteration
+     * charges, is then drawn from secret randomness when the run is built. With {@code --noise seeded} the path follows
+     * from the seed.
      */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
-        return configured(s, inputs).plannedLedger(inputs.model().configuration());
+    public Optional<PlannedLedger> plannedLedger(PrimalDualRunSpec spec, RunInputs inputs) {
+        return spec.plannedLedger(inputs.model().configuration());
     }
 
-    /** A builder holding everything the settings say, checked, but no model: what {@link #create} and pricing share. */
+    /** A builder holding everything the settings say, checked, but no model. */
     private PrimalDualRunBuilder configured(RunSettings s, RunInputs inputs) {
         long seed = s.get(SEED, 1L);
         Graph graph = TopologySpec.resolve(s.get(TOPOLOGY, "ring"), s.get(NODES, DEFAULT_AGENTS), seed);
         PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).graph(graph).iterations(s.require(ROUNDS, name() + " needs the number of iterations (--rounds)"))
                 .penalty(Penalty.parse(s.get(PENALTY, "l1:0.01"))).stepScale(s.get(STEP_SCALE, 1.0))
-                .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).seed(seed).settings(s);
+                .noiseKind(RunOptions.noiseKind(s, algorithm.isPrivate())).seed(seed);
         if (inputs.hasUsers()) {
             if (s.has(PARTITION)) {
                 throw PARTITION.invalid("--partition has no effect here: this task defines its own users; drop it");

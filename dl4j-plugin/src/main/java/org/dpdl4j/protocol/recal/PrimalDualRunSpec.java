@@ -1,0 +1,268 @@
+package org.dpdl4j.protocol.recal;
+
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.graph.Graph;
+import org.dpdl4j.graph.MixingMatrix;
+import org.dpdl4j.graph.SymmetricEigendecomposition;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.PlannedLedger;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.RunLedger;
+import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.MemoryCheck;
+import org.dpdl4j.runtime.ModelFootprint;
+import org.dpdl4j.runtime.PartySource;
+import org.dpdl4j.runtime.PrivacySetup;
+import org.dpdl4j.runtime.options.RunSettings;
+
+/**
+ * The one description of a primal-dual run (RECAL and DP-RECAL, the synchronous AFBS, PG-EXTRA, NIDS and their private
+ * variants) apart from its linear model. {@link PrimalDualRunBuilder} assembles it from Java,
+ * {@link PrimalDualProtocol#config} from a command line's settings; {@link #plannedLedger} prices it and
+ * {@link #create} builds it, both through {@link #plan}: the steps from the agents' smoothness, the baton's path, every
+ * agent's publications and its calibrated noise.
+ *
+ * @param algorithm       which algorithm
+ * @param graph           the communication graph
+ * @param data            where the agents' data comes from, null when a built problem is given
+ * @param agents          the number of agents a training set is split over, null when the data is given
+ * @param problem         a problem built already (its agents' data and penalty), or null to build it from the data
+ * @param iterations      K, the iterations (baton passes for the relay algorithms, synchronous rounds for the others)
+ * @param penalty         the penalty of the composite problem
+ * @param theta           theta of the AFBS iteration
+ * @param mu              mu of the AFBS iteration
+ * @param stepScale       multiplies the default primal steps
+ * @param alpha           the baselines' step size instead of their default, NaN for the default
+ * @param clip            G_rec, the clip of every record's gradient
+ * @param zeta            the noise attenuation in (0, 1]
+ * @param noiseMultiplier sigma_i = z Delta_i instead of a target, NaN when calibrated
+ * @param plannedLci      DP-RECAL: publications every agent is calibrated for, 0 for its count on the drawn path
+ * @param privacy         the shared privacy set-up: target, delta, budget, noise kind, seed, accountant
+ */
+public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, PartySource data, Integer agents,
+                                CompositeProblem problem, long iterations, Penalty penalty, double theta, double mu,
+                                double stepScale, double alpha, double clip, double zeta, double noiseMultiplier,
+                                long plannedLci, PrivacySetup privacy) {
+    public PrimalDualRunSpec {
+        require(algorithm != null && penalty != null && privacy != null, "the algorithm, the penalty and the privacy set-up");
+    }
+
+    /**
+     * Builds the run.
+     *
+     * @param template the linear model: one least-squares or softmax output layer
+     * @param recorded the settings recorded with the run (in its checkpoint), null for none
+     *
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public CompositeRun create(MultiLayerNetwork template, RunSettings recorded) {
+        require(template != null, "give the linear model (model(network)): one least-squares or softmax output layer");
+        RunSettings settings = recorded != null ? recorded : RunSettings.empty();
+        long seed = privacy.seed();
+        requireRun();
+        LinearModel linear = LinearModel.of(template);
+        String report = null;
+        CompositeProblem p = problem;
+        if (p == null) {
+            requireAgents();
+            int count = agentCount();
+            MemoryCheck.require(new PrimalDualMemory(algorithm, ModelFootprint.of(template.getLayerWiseConfigurations()),
+                    data.shape(count, seed), count, iterations).estimate());
+            PartySource.Local local = data instanceof PartySource.Given given
+                    ? new PartySource.Local(given.data(), null) : data.local(count, seed);
+            report = local.report();
+            p = CompositeProblem.of(local.data(), linear.loss(), penalty, linear.bias());
+        }
+        NoiseStreams streams = privacy.noise().streams(p.agentCount(), seed);
+        Plan plan = plan(p, linear.layout(), () -> streams.sampling(0, 0));
+        RunLedger ledger = plan.privacy() == null ? null : privacy.ledger(NeighbouringRelation.REPLACE_ONE, privacy.noise().isSecure());
+        MixingMatrix mixing = MixingMatrix.metropolisHastings(graph);
+        boolean isPrivate = algorithm.isPrivate();
+        CompositeRun run = switch (algorithm) {
+            case RECAL -> new RelayRecal(algorithm.cliName(), settings, null, p, linear, plan.steps(), plan.path(),
+                    Double.POSITIVE_INFINITY, null, streams);
+            case DP_RECAL -> new RelayRecal(algorithm.cliName(), settings, ledger, p, linear, plan.steps(), plan.path(), clip,
+                    plan.privacy(), streams);
+            case RECAL_SYNC -> new SynchronousAfbs(settings, p, linear, plan.steps(), iterations);
+            case PG_EXTRA, DP_PG_EXTRA -> new PgExtra(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
+                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams);
+            case NIDS, DP_NIDS -> new Nids(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
+                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams);
+        };
+        run.recordPartition(report);
+        return run;
+    }
+
+    /**
+     * The ledger {@link #create}'s run will hold after all its iterations, with the relation it is priced under, for a
+     * model of the given configuration: no network is built and no noise is drawn. The agents' data is split and read
+     * as the run's set-up reads it, for the smoothness constants the step sizes (and with them the sensitivities) come
+     * from. The settings are checked as {@link #create} checks them.
+     *
+     * <p>RECAL's baton charges the agents it visits, and its path is drawn when the run is built: from the seed alone
+     * with seeded randomness (drawn here exactly so), but from secret randomness with secure noise, which nothing can
+     * tell before. Then, and for the algorithms without noise, the plan is empty.
+     *
+     * @param model the configuration of the network {@link #create} would be given
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public Optional<PlannedLedger> plannedLedger(MultiLayerConfiguration model) {
+        requireRun();
+        long seed = privacy.seed();
+        NoiseKind noise = privacy.noise();
+        LinearModel.Layout layout = LinearModel.Layout.of(model);
+        CompositeProblem p = problem;
+        if (p == null) {
+            requireAgents();
+            p = CompositeProblem.of(data instanceof PartySource.Given given ? given.data() : data.local(agentCount(), seed).data(),
+                    layout.loss(), penalty, layout.bias());
+        }
+        int n = p.agentCount();
+        boolean secretPath = algorithm.isRelay() && noise.isSecure();
+        Plan plan = plan(p, layout, secretPath ? null : () -> noise.streams(n, seed).sampling(0, 0));
+        if (plan.privacy() == null) {
+            return Optional.empty();
+        }
+        PrivacyLedger planned = algorithm.isRelay()
+                ? plan.privacy().plannedRelay(plan.path(), privacy.ledger(NeighbouringRelation.REPLACE_ONE, noise.isSecure()))
+                : plan.privacy().plannedSynchronous(plan.publications()[0], noise.isSecure());
+        return Optional.of(new PlannedLedger(planned, NeighbouringRelation.REPLACE_ONE));
+    }
+
+    /** What every run needs, whatever its model and data. */
+    private void requireRun() {
+        require(graph != null, "give the communication graph (graph(g))");
+        require(iterations >= 1 && iterations <= Integer.MAX_VALUE, "give the number of iterations, from 1 to 2^31 - 1");
+        require(stepScale > 0 && Double.isFinite(stepScale), "the step scale must be positive and finite, got " + stepScale);
+        require(graph.isConnected(), "the graph must be connected: a primal-dual protocol reaches consensus only over a connected graph");
+    }
+
+    private void requireAgents() {
+        require(data != null, "give the agents' data either as agents(list) or as split(set, how, count)");
+        require(data instanceof PartySource.Given || agents != null && agents >= 1, "give the number of agents, at least 1");
+    }
+
+    private int agentCount() {
+        return data instanceof PartySource.Given given ? given.data().size() : agents;
+    }
+
+    /**
+     * The steps, the baton's path, every agent's publications and noise on problem {@code p}: what build and pricing
+     * share.
+     *
+     * @param pathRandom where the baton's path is drawn from; null when it is secret (pricing with secure noise), and
+     *                   then a relay's plan has neither path nor privacy
+     */
+    private Plan plan(CompositeProblem p, LinearModel.Layout linear, java.util.function.Supplier<RandomGenerator> pathRandom) {
+        require(p.agentCount() == graph.vertexCount(), "the graph has " + graph.vertexCount() + " agents but the data is split over "
+                + p.agentCount());
+        require(p.agent(0).loss() == linear.loss(), "the problem's loss is " + p.agent(0).loss().cliName() + " but the model's "
+                + linear.loss().cliName());
+        boolean isPrivate = algorithm.isPrivate();
+        if (isPrivate) {
+            require(clip > 0 && Double.isFinite(clip), "a private algorithm needs the per-record gradient bound G_rec (--clip):"
+                    + " every record's gradient is clipped to it, which bounds the sensitivity");
+            require(privacy.byTarget() == Double.isNaN(noiseMultiplier), "give exactly one of a target epsilon"
+                    + " (--epsilon; each agent's sigma is calibrated to it) and a noise multiplier (--noise-multiplier Z; sigma = Z x"
+                    + " the sensitivity)");
+            DecayingNoisePrivacy.requireZeta(zeta);
+        } else {
+            require(!privacy.byTarget() && Double.isNaN(noiseMultiplier), algorithm.cliName() + " adds no noise; use dp-"
+                    + algorithm.cliName().replace("recal-sync", "recal") + " for a private run");
+        }
+        RecalSteps steps = RecalSteps.defaults(p.smoothness(), theta, mu);
+        steps = new RecalSteps(scale(steps.tau(), stepScale), steps.beta(), steps.gamma() * stepScale, theta, mu);
+        int n = p.agentCount();
+        long[] publications = new long[n];
+        int[] path = null;
+        double step = Double.NaN;
+        require(plannedLci == 0 || algorithm == PrimalDualAlgorithm.DP_RECAL, "a planned LCI applies to dp-recal only");
+        require(Double.isNaN(alpha) || !(algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC),
+                "alpha is the step size of PG-EXTRA and NIDS; RECAL's steps come from the agents' smoothness (use the step scale)");
+        switch (algorithm) {
+            case RECAL, DP_RECAL -> {
+                if (pathRandom != null) {
+                    path = BatonWalk.draw(graph, iterations, pathRandom.get());
+                    publications = BatonWalk.activations(n, path);
+                    if (plannedLci > 0) {
+                        java.util.Arrays.fill(publications, plannedLci);
+                    }
+                }
+            }
+            case PG_EXTRA, DP_PG_EXTRA -> {
+                step = Double.isNaN(alpha) ? stepScale * pgExtraStep(graph, p.smoothness()) : alpha;
+                java.util.Arrays.fill(publications, iterations);
+            }
+            case NIDS, DP_NIDS -> {
+                step = Double.isNaN(alpha) ? stepScale / max(p.smoothness()) : alpha;
+                java.util.Arrays.fill(publications, Nids.publicationsFor(iterations));
+            }
+            case RECAL_SYNC -> {
+            }
+        }
+        DecayingNoisePrivacy analysis = null;
+        if (isPrivate && (path != null || !algorithm.isRelay())) {
+            double[] sensitivity = new double[n];
+            double[] sigma = new double[n];
+            for (int i = 0; i < n; i++) {
+                double coefficient = algorithm.isRelay() ? steps.gradientCoefficient(i) : step;
+                sensitivity[i] = coefficient * 2 * clip;
+                long count = Math.max(1, publications[i]);
+                sigma[i] = privacy.byTarget()
+                        ? DecayingNoisePrivacy.calibrate(sensitivity[i], zeta, count, privacy.targetEpsilon(), privacy.delta(),
+                        privacy.accountants())
+                        : noiseMultiplier * sensitivity[i];
+            }
+            analysis = new DecayingNoisePrivacy(sensitivity, sigma, zeta);
+        }
+        // What the run's constructor checks, in its order, so that pricing refuses what building refuses.
+        linear.requireFits(p);
+        if (!Double.isNaN(step)) {
+            GossipRun.requireStep(step);
+        }
+        if (isPrivate && algorithm.isRelay()) {
+            RelayRecal.requireNoisyBaton(steps);
+        }
+        return new Plan(steps, path, step, publications, analysis);
+    }
+
+    /**
+     * A run's settings resolved on its problem.
+     *
+     * @param path         the baton's path (relay algorithms), else null
+     * @param step         alpha of the synchronous baselines, else NaN
+     * @param publications every agent's planned publications
+     * @param privacy      the accounting of a private run, else null
+     */
+    private record Plan(RecalSteps steps, int[] path, double step, long[] publications, DecayingNoisePrivacy privacy) {
+    }
+
+    /** PG-EXTRA's default step: {@code lambda_min((I + W)/2) / max_i L_i}, half its convergence bound. */
+    static double pgExtraStep(Graph graph, double[] smoothness) {
+        double[] eig = SymmetricEigendecomposition.of(MixingMatrix.metropolisHastings(graph).toArray()).eigenvalues();
+        double smallest = java.util.Arrays.stream(eig).min().orElseThrow();
+        return (1 + smallest) / 2 / max(smoothness);
+    }
+
+    private static double max(double[] v) {
+        return java.util.Arrays.stream(v).max().orElseThrow();
+    }
+
+    private static double[] scale(double[] v, double factor) {
+        double[] out = v.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] *= factor;
+        }
+        return out;
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}
