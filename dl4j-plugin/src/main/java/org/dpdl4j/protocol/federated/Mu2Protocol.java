@@ -19,19 +19,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.DpModelValidator;
-import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
-import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.ObserverDeclaration;
-import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ConfiguredProtocol;
+import org.dpdl4j.runtime.PartySource;
 import org.dpdl4j.runtime.RunInputs;
-import org.dpdl4j.runtime.TrainingSet;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
 import org.dpdl4j.runtime.options.RunOptions;
@@ -43,7 +40,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * ({@code mu2-untrusted}) or trusted ({@code mu2-trusted}) server. Every example is used once, so the default number
  * of rounds is one pass over the smallest machine's data; the problem constants come from the options or the data.
  */
-public final class Mu2Protocol implements Protocol {
+public final class Mu2Protocol implements ConfiguredProtocol<Mu2RunSpec> {
     private static final ObserverDeclaration SERVER = new ObserverDeclaration("server",
             "every machine's messages and the query points it broadcasts",
             "knows the query points, the weights, the clip norm and the noise; not the clip factor");
@@ -122,39 +119,32 @@ public final class Mu2Protocol implements Protocol {
         return new Mu2Memory(name(), inputs.model().footprint(), data, machines, Math.max(1, s.get(BATCH_SIZE, 1L))).estimate();
     }
 
-    @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        refuseUsers(inputs);
-        long seed = s.get(SEED, 1L);
-        MultiLayerNetwork template = inputs.model().build(new Sgd(0.1), 0.0, seed);
-        int machines = machines(s, inputs);
-        TrainingSet.Parties parts = inputs.train().split(inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines, seed);
-        List<NodeData> data = parts.data();
-        long minLocal = data.stream().mapToLong(NodeData::size).min().orElseThrow();
-        DenseNetworkSpec spec = PerExampleGradients.of(template).spec();
-        Mu2Setup setup = setup(s, inputs, spec, machines, minLocal);
-        String start = s.get(INIT, Mu2Constants.isConvexModel(spec) ? "zero" : "model");
-        if (start.equals("zero")) {
-            template.params().assign(0);
-        }
-        Mu2Trainer trainer = setup.trainer(template, data, RunOptions.noiseKind(s, isPrivate()), s.get(EPSILON_BUDGET, Double.NaN),
-                RunOptions.accountants(s), s);
-        trainer.describeSetup(setup, start, parts.report());
-        return trainer;
-    }
-
     /**
-     * The ledger of {@link #create}'s run, from the settings, the model's configuration (no network is built), the
-     * machines' data sizes and, when G and L are not given, the largest feature norm of the data they are derived from.
+     * The run's description from the settings, the model's configuration (no network is built), the machines' data
+     * sizes and, when G and L are not given, the largest feature norm of the data they are derived from.
      */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+    public Mu2RunSpec config(RunSettings s, RunInputs inputs) {
         refuseUsers(inputs);
+        long seed = s.get(SEED, 1L);
         int machines = machines(s, inputs);
-        long minLocal = Arrays.stream(inputs.train().partySizes(inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), machines,
-                s.get(SEED, 1L))).min().orElseThrow();
-        Mu2Setup setup = setup(s, inputs, DpModelValidator.validate(inputs.model().configuration()), machines, minLocal);
-        return setup.plannedLedger(RunOptions.noiseKind(s, isPrivate()).isSecure());
+        PartySource data = PartySource.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)));
+        long minLocal = Arrays.stream(data.sizes(machines, seed)).min().orElseThrow();
+        DenseNetworkSpec spec = DpModelValidator.validate(inputs.model().configuration());
+        Mu2Setup setup = setup(s, inputs, spec, machines, minLocal);
+        return new Mu2RunSpec(setup, data, machines, s.get(INIT, Mu2Constants.isConvexModel(spec) ? "zero" : "model"),
+                RunOptions.noiseKind(s, isPrivate()), s.get(EPSILON_BUDGET, Double.NaN), RunOptions.accountants(s));
+    }
+
+    @Override
+    public TrainingRun create(Mu2RunSpec spec, RunInputs inputs, RunSettings recorded) {
+        return spec.create(inputs.model().build(new Sgd(0.1), 0.0, spec.setup().config().seed()), recorded);
+    }
+
+    /** The ledger of {@link #create}'s run, from its description (no network is built). */
+    @Override
+    public Optional<PlannedLedger> plannedLedger(Mu2RunSpec spec, RunInputs inputs) {
+        return spec.setup().plannedLedger(spec.noise().isSecure());
     }
 
     private void refuseUsers(RunInputs inputs) {
@@ -175,8 +165,7 @@ public final class Mu2Protocol implements Protocol {
 
     /**
      * The rounds, the problem constants, the step size and the calibrated noise of a run of {@code spec} over
-     * {@code machines} machines whose smallest holds {@code minLocal} examples: what {@link #create} and
-     * {@link #plannedLedger} share.
+     * {@code machines} machines whose smallest holds {@code minLocal} examples.
      */
     private Mu2Setup setup(RunSettings s, RunInputs inputs, DenseNetworkSpec spec, int machines, long minLocal) {
         long seed = s.get(SEED, 1L);
