@@ -33,6 +33,18 @@ public interface ConfiguredProtocol<C> extends Protocol {
     /** What {@link #create(Object, RunInputs, RunSettings)}'s run will spend, priced without building it. */
     Optional<PlannedLedger> plannedLedger(C config, RunInputs inputs);
 
+    /**
+     * Refuses a description made by another protocol of the same family (a family shares one description type).
+     *
+     * @param describedProtocol the name of the protocol the description is of
+     */
+    default void requireOwn(String describedProtocol) {
+        if (!describedProtocol.equals(name())) {
+            throw new IllegalArgumentException("a description of a " + describedProtocol + " run given to " + name()
+                    + "; give it to " + describedProtocol);
+        }
+    }
+
     @Override
     default TrainingRun create(RunSettings settings, RunInputs inputs) {
         return create(config(settings, inputs), inputs, settings);

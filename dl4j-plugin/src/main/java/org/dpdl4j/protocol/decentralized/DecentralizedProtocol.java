@@ -166,10 +166,7 @@ public final class DecentralizedProtocol implements ConfiguredProtocol<Decentral
 
     @Override
     public TrainingRun create(DecentralizedRunSpec spec, RunInputs inputs, RunSettings recorded) {
-        if (spec.algorithm() != algorithm) {
-            throw new IllegalArgumentException("a description of a " + spec.algorithm().cliName() + " run given to "
-                    + name() + "; give it to " + spec.algorithm().cliName());
-        }
+        requireOwn(spec.algorithm().cliName());
         double lr = spec.learningRate().at(0);
         return spec.create(inputs.model().build(new Sgd(lr), 0.0, spec.privacy().seed()), null, recorded);
     }
@@ -177,6 +174,7 @@ public final class DecentralizedProtocol implements ConfiguredProtocol<Decentral
     /** The ledger of {@link #create}'s run, from its description and the nodes' data sizes (no model is built). */
     @Override
     public Optional<PlannedLedger> plannedLedger(DecentralizedRunSpec spec, RunInputs inputs) {
+        requireOwn(spec.algorithm().cliName());
         return spec.plannedLedger(spec.privacy().noise().isSecure());
     }
 

@@ -149,16 +149,14 @@ public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
 
     @Override
     public TrainingRun create(FedAvgRunSpec spec, RunInputs inputs, RunSettings recorded) {
-        if (spec.variant() != variant) {
-            throw new IllegalArgumentException("a description of a " + spec.variant().cliName() + " run given to " + name()
-                    + "; give it to " + spec.variant().cliName());
-        }
+        requireOwn(spec.variant().cliName());
         return spec.create(inputs.model().build(new Sgd(0.1), 0.0, spec.privacy().seed()), recorded);
     }
 
     /** The ledger of {@link #create}'s run, from its description and the number of clients (no model is built). */
     @Override
     public Optional<PlannedLedger> plannedLedger(FedAvgRunSpec spec, RunInputs inputs) {
+        requireOwn(spec.variant().cliName());
         return spec.plannedLedger();
     }
 

@@ -127,10 +127,7 @@ public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRu
 
     @Override
     public TrainingRun create(PrimalDualRunSpec spec, RunInputs inputs, RunSettings recorded) {
-        if (spec.algorithm() != algorithm) {
-            throw new IllegalArgumentException("a description of a " + spec.algorithm().cliName() + " run given to " + name()
-                    + "; give it to " + spec.algorithm().cliName());
-        }
+        requireOwn(spec.algorithm().cliName());
         return spec.create(inputs.model().build(new Sgd(0.1), 0.0, spec.privacy().seed()), recorded);
     }
 
@@ -143,6 +140,7 @@ public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRu
      */
     @Override
     public Optional<PlannedLedger> plannedLedger(PrimalDualRunSpec spec, RunInputs inputs) {
+        requireOwn(spec.algorithm().cliName());
         return spec.plannedLedger(inputs.model().configuration());
     }
 
