@@ -23,7 +23,7 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.DataShape;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.NodeData;
-import org.dpdl4j.runtime.Protocol;
+import org.dpdl4j.runtime.ConfiguredProtocol;
 import org.dpdl4j.runtime.RunInputs;
 import org.dpdl4j.runtime.TrainingRun;
 import org.dpdl4j.runtime.options.RunOption;
@@ -36,7 +36,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * propagation, on a task whose users come with a similarity graph (the {@code collaborative} data set). Every user's
  * confidence is {@code m_i / max_j m_j} and its regulariser {@code lambda_i = 1 / m_i}, as in the paper.
  */
-public final class PersonalizedProtocol implements Protocol {
+public final class PersonalizedProtocol implements ConfiguredProtocol<PersonalizedRunSpec> {
     /** Which algorithm. */
     public enum Kind { CD, PRIVATE_CD, MODEL_PROPAGATION, ADMM }
 
@@ -107,9 +107,15 @@ public final class PersonalizedProtocol implements Protocol {
                 s.get(ROUNDS, 1L), links).estimate();
     }
 
+    /** The run's description from the settings and the users' data, checked. */
     @Override
-    public TrainingRun create(RunSettings s, RunInputs inputs) {
-        Setup setup = setup(s, inputs);
+    public PersonalizedRunSpec config(RunSettings s, RunInputs inputs) {
+        return setup(s, inputs);
+    }
+
+    @Override
+    public TrainingRun create(PersonalizedRunSpec setup, RunInputs inputs, RunSettings recorded) {
+        RunSettings s = recorded != null ? recorded : RunSettings.empty();
         PersonalizedProblem problem = setup.problem();
         long ticks = setup.ticks();
         NoiseStreams streams = setup.noise().streams(problem.agentCount(), setup.seed());
@@ -122,11 +128,11 @@ public final class PersonalizedProtocol implements Protocol {
             case PRIVATE_CD -> {
                 int[] schedule = WakeSchedule.draw(problem.agentCount(), ticks, draws);
                 yield CoordinateDescentRun.withLedger(s, problem, problem.zeros(), schedule, setup.releases().plan(problem, schedule),
-                        streams, setup.releases().delta(), setup.noise().isSecure(), RunOptions.accountants(s));
+                        streams, setup.releases().delta(), setup.noise().isSecure(), setup.accountants());
             }
             // one iteration = one random edge
             case ADMM -> new GossipAdmmRun(s, problem, LocalModels.solve(problem), GossipAdmmRun.drawSchedule(problem, ticks, draws),
-                    s.get(ADMM_PENALTY, 0.1), Math.toIntExact(s.get(LOCAL_STEPS, 10L)));
+                    setup.admmPenalty(), setup.localSteps());
         };
     }
 
@@ -138,11 +144,10 @@ public final class PersonalizedProtocol implements Protocol {
      * when the run is built. Empty for the non-private protocols.
      */
     @Override
-    public Optional<PlannedLedger> plannedLedger(RunSettings s, RunInputs inputs) {
+    public Optional<PlannedLedger> plannedLedger(PersonalizedRunSpec setup, RunInputs inputs) {
         if (kind != Kind.PRIVATE_CD) {
             return Optional.empty();
         }
-        Setup setup = setup(s, inputs);
         PersonalizedProblem problem = setup.problem();
         int n = problem.agentCount();
         boolean secure = setup.noise().isSecure();
@@ -168,19 +173,7 @@ public final class PersonalizedProtocol implements Protocol {
                 NeighbouringRelation.REPLACE_ONE));
     }
 
-    /** The checked settings and the problem: what {@link #create} and {@link #plannedLedger} share. */
-    private record Setup(PersonalizedProblem problem, long ticks, long seed, NoiseKind noise, Releases releases) {
-    }
-
-    /** The private run's release settings, checked; a plan follows once a schedule is drawn. */
-    private record Releases(double epsilonBar, ReleaseMechanism mechanism, BudgetAllocation allocation, int count,
-                            double releaseDelta, double delta) {
-        ReleasePlan plan(PersonalizedProblem problem, int[] schedule) {
-            return ReleasePlan.of(problem, schedule, mechanism, 1.0, epsilonBar, allocation, count, releaseDelta, delta, 0);
-        }
-    }
-
-    private Setup setup(RunSettings s, RunInputs inputs) {
+    private PersonalizedRunSpec setup(RunSettings s, RunInputs inputs) {
         if (!inputs.hasUserGraph()) {
             throw new IllegalArgumentException(name() + " learns one model per user on a similarity graph between users; this data"
                     + " set has neither: use --dataset collaborative");
@@ -192,7 +185,7 @@ public final class PersonalizedProtocol implements Protocol {
         long ticks = s.require(ROUNDS, name() + " needs the number of ticks (--rounds): one user wakes and updates per tick");
         long seed = s.get(SEED, 1L);
         NoiseKind noise = RunOptions.noiseKind(s, isPrivate());
-        Releases releases = null;
+        PersonalizedRunSpec.Releases releases = null;
         if (kind == Kind.PRIVATE_CD) {
             double epsilonBar = s.require(EPSILON, name() + " needs every user's budget epsilon-bar (--epsilon)");
             ReleaseMechanism mechanism = s.get(RELEASE, ReleaseMechanism.LAPLACE);
@@ -200,10 +193,11 @@ public final class PersonalizedProtocol implements Protocol {
                 throw RELEASE_DELTA.invalid("--release-delta has no effect with --release laplace (pure DP); drop it");
             }
             int count = Math.toIntExact(s.get(RELEASES, (ticks + n - 1) / n));
-            releases = new Releases(epsilonBar, mechanism, s.get(ALLOCATION, BudgetAllocation.EQUAL_SPLIT), count,
+            releases = new PersonalizedRunSpec.Releases(epsilonBar, mechanism, s.get(ALLOCATION, BudgetAllocation.EQUAL_SPLIT), count,
                     s.get(RELEASE_DELTA, 1e-6), s.get(DELTA, 1e-5));
         }
-        return new Setup(problem, ticks, seed, noise, releases);
+        return new PersonalizedRunSpec(problem, ticks, seed, noise, releases, RunOptions.accountants(s), s.get(ADMM_PENALTY, 0.1),
+                Math.toIntExact(s.get(LOCAL_STEPS, 10L)));
     }
 
     /** A user's examples with 0/1 labels [m, 1] as the +-1 labels of the logistic loss. */
