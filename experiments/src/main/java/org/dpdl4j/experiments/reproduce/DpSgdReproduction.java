@@ -150,9 +150,6 @@ public final class DpSgdReproduction {
                     + " reproduction, so there is nothing to resume; drop --resume to start afresh, or give the --out of the"
                     + " run to continue");
         }
-        TrainTest data = mnist ? Datasets.mnist(dir, PixelScaling.STANDARDIZED) : Datasets.a9a(dir);
-        LabelEncoding enc = mnist ? LabelEncoding.ONE_HOT : LabelEncoding.BINARY;
-        TrainTest tuning = data.train().split(0.9, 20261122L);
         List<Double> grid = epsilons != null ? epsilons : cnn ? List.of(1.0, 2.0, 3.0, 8.0)
                 : mnist ? List.of(1.0, 2.0, 4.0, 8.0) : List.of(1.0);
         if (wideGrid && !mnist) {
@@ -161,6 +158,9 @@ public final class DpSgdReproduction {
         List<Setting> settings = quick ? grid(mnist, cnn, false).subList(0, 1) : grid(mnist, cnn, wideGrid);
         int nSeeds = quick ? 1 : seeds;
         Map<Double, Setting> earlierChoice = chosenFrom == null ? null : earlierChoice(grid, settings, outDir);
+        TrainTest data = mnist ? Datasets.mnist(dir, PixelScaling.STANDARDIZED) : Datasets.a9a(dir);
+        LabelEncoding enc = mnist ? LabelEncoding.ONE_HOT : LabelEncoding.BINARY;
+        TrainTest tuning = data.train().split(0.9, 20261122L);
         try (RunDirectory claim = RunDirectory.claim(outDir, "dpdl4j reproduce dp-sgd", "dpdl4j reproduce dp-sgd --dataset "
                 + dataset + (cnn ? " --model cnn" : ""), RunDirectory.Reuse.SAME_COMMAND)) {
             // The seeds fix the initialisation and the tuning split; noise and batches come from the trainer's
