@@ -10,10 +10,11 @@ import org.dpdl4j.privacy.ledger.PrivacyLedger;
  * stream exists: the calibrated configuration and the analysis of one round. A {@link DecentralizedTrainer} runs it;
  * pricing reads its planned ledger.
  *
- * @param config  the engine's settings, noise levels calibrated
- * @param privacy the analysis of one round, null for D-SGD
+ * @param config      the engine's settings, noise levels calibrated
+ * @param privacy     the analysis of one round, null for D-SGD
+ * @param calibration what the target calibrated (every feasible Decor pair), null with given noise or for D-SGD
  */
-record DecentralizedPlan(DecentralizedConfig config, DecentralizedPrivacy privacy) {
+record DecentralizedPlan(DecentralizedConfig config, DecentralizedPrivacy privacy, DecentralizedCalibration.Result calibration) {
     DecentralizedPlan {
         Objects.requireNonNull(config, "config");
     }

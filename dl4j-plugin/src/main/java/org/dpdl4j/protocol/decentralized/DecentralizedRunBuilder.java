@@ -226,6 +226,11 @@ public final class DecentralizedRunBuilder extends PrivateRunBuilder<Decentraliz
                 planted);
     }
 
+    /** What the target calibrates ({@link DecentralizedRunSpec#calibration}); null with given noise or for D-SGD. */
+    public DecentralizedCalibration.Result calibration() {
+        return spec().calibration();
+    }
+
     /**
      * Sets the run up ({@link DecentralizedRunSpec#create}).
      *

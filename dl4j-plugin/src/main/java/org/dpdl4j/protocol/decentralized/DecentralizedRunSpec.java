@@ -82,6 +82,19 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
     }
 
     /**
+     * What a target calibrates on this graph and these nodes' data: the chosen Decor pair and every feasible one (no
+     * model is needed, no noise stream is opened).
+     *
+     * @return null with given noise or for D-SGD
+     * @throws IllegalArgumentException naming what is missing or impossible
+     */
+    public DecentralizedCalibration.Result calibration() {
+        requireRunSettings();
+        Graph g = connectedGraph();
+        return plan(g, data.smallest(g.vertexCount(), privacy.seed())).calibration();
+    }
+
+    /**
      * Sets the run up.
      *
      * @param template the network every node starts from (its parameters are not changed)
@@ -186,11 +199,12 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
         double cdp = 0;
         double cor = 0;
         double c = dp ? clip : Double.NaN;
+        DecentralizedCalibration.Result calibration = null;
         if (dp) {
             require(privacy.byTarget() != !Double.isNaN(sigmaCdp), "give either a target (target(epsilon, delta)) or the noise"
                     + " levels (noise(sigmaCdp, sigmaCor)), not both and not neither");
             if (privacy.byTarget()) {
-                DecentralizedCalibration.Result calibration = DecentralizedCalibration.calibrate(algorithm, u, s, c, b, minLocal,
+                calibration = DecentralizedCalibration.calibrate(algorithm, u, s, c, b, minLocal,
                         rounds, privacy.targetEpsilon(), privacy.delta(), g, adversary, noisePair, privacy.accountants());
                 cdp = calibration.sigmaCdp();
                 cor = calibration.sigmaCor();
@@ -207,7 +221,7 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
         }
         DecentralizedConfig config = new DecentralizedConfig(algorithm, u, objective, c, cdp, cor, learningRate, weightDecay, b, s,
                 rounds, privacy.seed(), compatibility);
-        return new DecentralizedPlan(config, dp ? DecentralizedPrivacy.of(config, g, adversary, minLocal) : null);
+        return new DecentralizedPlan(config, dp ? DecentralizedPrivacy.of(config, g, adversary, minLocal) : null, calibration);
     }
 
     private Graph resolvedGraph() {

@@ -508,6 +508,11 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         this.gopaAccountant = accountant;
     }
 
+    /** Who the guarantee holds against, in words ("-" for plain FedAvg). */
+    public String adversary() {
+        return adversary;
+    }
+
     /** GOPA's accountant (its graph, colluders and kappa), null for the other variants. */
     public GopaAccountant gopaAccountant() {
         return gopaAccountant;
