@@ -92,6 +92,25 @@ public final class SparseRowOperator {
     }
 
     /**
+     * The matrix in compressed rows, as an accelerator applies it: row i's non-zeros are entries
+     * {@code [rowStarts()[i], rowStarts()[i + 1])} of {@link #nonZeroColumns()} and {@link #nonZeroValues()}, in column
+     * order (a copy).
+     */
+    public int[] rowStarts() {
+        return rowStart.clone();
+    }
+
+    /** The column of each non-zero, row after row (a copy; see {@link #rowStarts()}). */
+    public int[] nonZeroColumns() {
+        return col.clone();
+    }
+
+    /** The value of each non-zero, row after row (a copy; see {@link #rowStarts()}). */
+    public double[] nonZeroValues() {
+        return value.clone();
+    }
+
+    /**
      * Whether rows of length {@code p} are mixed by one dense product: for matrices denser than half, or when the
      * rows are so short that one op call per non-zero costs more than the dense product.
      */

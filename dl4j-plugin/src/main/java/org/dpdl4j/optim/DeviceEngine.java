@@ -45,6 +45,23 @@ public interface DeviceEngine {
     }
 
     /**
+     * Null when it keeps {@code nodes} models of this network on the device and runs their rounds
+     * ({@link DeviceNodeModels}); else why not. An engine of single models keeps the default.
+     */
+    default String whyNotNodeModels(DenseNetworkSpec spec, int nodes) {
+        return "the " + device().label() + " engine computes one model at a time";
+    }
+
+    /**
+     * The n models of a network it keeps ({@link #whyNotNodeModels} null) on a machine where it can run.
+     *
+     * @throws DeviceUnavailableException when it cannot after all (e.g. the models do not fit its memory)
+     */
+    default DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes) {
+        throw new DeviceUnavailableException(whyNotNodeModels(spec, nodes));
+    }
+
+    /**
      * What a device engine found on this machine.
      *
      * @param usable  whether it can run here

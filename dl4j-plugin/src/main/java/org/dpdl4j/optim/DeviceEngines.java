@@ -54,8 +54,17 @@ public final class DeviceEngines {
         return select(device, e -> e.whyNotConvolutional(net), e -> e.openConvolutional(net));
     }
 
-    private static ExampleGradients select(ComputeDevice device, Function<DeviceEngine, String> whyNot,
-                                           Function<DeviceEngine, ExampleGradients> open) {
+    /**
+     * The device that keeps the {@code nodes} models of a multi-party run and computes their rounds, or null for the
+     * CPU (which {@code auto} also gives when no installed engine can run here or keep them).
+     *
+     * @throws DeviceUnavailableException as {@link #select(ComputeDevice, DenseNetworkSpec)}
+     */
+    public static DeviceNodeModels selectNodeModels(ComputeDevice device, DenseNetworkSpec spec, int nodes) {
+        return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes));
+    }
+
+    private static <T> T select(ComputeDevice device, Function<DeviceEngine, String> whyNot, Function<DeviceEngine, T> open) {
         if (device == ComputeDevice.CPU) {
             return null;
         }

@@ -113,4 +113,10 @@ final class CudaKernels implements Kernels {
         launch.args().ptr(grad).i32(p).u64(seed).u64(stream).f32(std);
         run("add_philox_gaussian", p);
     }
+
+    @Override
+    public void mixRows(DeviceArray out, DeviceArray start, DeviceArray cols, DeviceArray weights, DeviceArray x, int n, int p) {
+        launch.args().ptr(out).ptr(start).ptr(cols).ptr(weights).ptr(x).i32(n).i32(p);
+        run("mix_rows", (long) n * p);
+    }
 }

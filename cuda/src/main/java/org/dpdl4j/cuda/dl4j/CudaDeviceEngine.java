@@ -8,6 +8,7 @@ import org.dpdl4j.cuda.device.CudaStatus;
 import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.DeviceEngine;
+import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.DeviceUnavailableException;
 import org.dpdl4j.optim.ExampleGradients;
 
@@ -56,8 +57,24 @@ public final class CudaDeviceEngine implements DeviceEngine {
         return onNewBackend(backend -> CudaExampleGradients.convolutional(net, backend, true));
     }
 
+    /** Null when the network's layers have CUDA computations and the n models fit one device array. */
+    @Override
+    public String whyNotNodeModels(DenseNetworkSpec spec, int nodes) {
+        String why = DenseModels.whyNot(spec);
+        if (why == null && (long) nodes * spec.numParams() > Integer.MAX_VALUE) {
+            why = nodes + " models of " + spec.numParams() + " parameters are more than one device array holds (2^31 - 1"
+                    + " values): use fewer nodes per device";
+        }
+        return why;
+    }
+
+    @Override
+    public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes) {
+        return onNewBackend(backend -> new CudaNodeModels(spec, nodes, backend, true));
+    }
+
     /** An engine on a backend of its own, which it closes; the backend is closed again if the engine cannot be made. */
-    private static ExampleGradients onNewBackend(Function<CudaBackend, ExampleGradients> engine) {
+    private static <T> T onNewBackend(Function<CudaBackend, T> engine) {
         CudaBackend backend;
         try {
             backend = CudaBackend.open();

@@ -276,4 +276,26 @@ final class JavaKernels implements Kernels {
             grad.set(j, grad.get(j) + (float) (std * z));
         }
     }
+
+    @Override
+    public void mixRows(DeviceArray outArray, DeviceArray startArray, DeviceArray colArray, DeviceArray weightArray,
+                        DeviceArray xArray, int n, int p) {
+        JavaArray out = JavaArray.of(outArray);
+        JavaArray start = JavaArray.of(startArray);
+        JavaArray cols = JavaArray.of(colArray);
+        JavaArray weights = JavaArray.of(weightArray);
+        JavaArray x = JavaArray.of(xArray);
+        for (int e = 0; e < n * p; e++) {
+            int i = e / p;
+            int j = e % p;
+            int from = (int) start.get(i);
+            int to = (int) start.get(i + 1);
+            float s = 0.0f;
+            for (int k = from; k < to; k++) {
+                float term = weights.get(k) * x.get((int) cols.get(k) * p + j);
+                s = k == from ? term : s + term;
+            }
+            out.set(e, s);
+        }
+    }
 }

@@ -58,4 +58,10 @@ public interface Kernels {
 
     /** grad[j] += std * z_j with z_j from Philox4x32-10 under {@code seed} at counter (j, 0, stream): NOT secure. */
     void addPhiloxGaussian(DeviceArray grad, int p, long seed, long stream, float std);
+
+    /**
+     * Gossip over compressed rows: out[i, :] = sum over row i's non-zeros k of weights[k] x[cols[k], :], x and out
+     * row-major [n, p]; row starts and columns held as floats (exact below 2^24).
+     */
+    void mixRows(DeviceArray out, DeviceArray start, DeviceArray cols, DeviceArray weights, DeviceArray x, int n, int p);
 }

@@ -282,6 +282,25 @@ extern "C" __global__ void noisy_nesterovs(float* params, float* v, float* grad,
     }
 }
 
+// Gossip over compressed rows: out[i, j] = sum over row i's non-zeros k (in column order) of w[k] x[cols[k], j], the
+// first term a product and each next one added (the host's sparse path). x and out are row-major [n, p]; the row starts
+// and columns are floats, exact below 2^24.
+extern "C" __global__ void mix_rows(float* out, const float* start, const float* cols, const float* weights,
+                                    const float* x, int n, int p) {
+    GRID_STRIDE(e, n * p) {
+        int i = e / p;
+        int j = e % p;
+        int from = (int) start[i];
+        int to = (int) start[i + 1];
+        float s = 0.0f;
+        for (int k = from; k < to; k++) {
+            float term = weights[k] * x[(long long) ((int) cols[k]) * p + j];
+            s = k == from ? term : s + term;
+        }
+        out[e] = s;
+    }
+}
+
 // Philox4x32-10 (Salmon et al. 2011): four 32-bit words from a 128-bit counter and a 64-bit key.
 __device__ __forceinline__ void philox4x32(unsigned int c[4], unsigned int k0, unsigned int k1) {
     for (int round = 0; round < 10; round++) {

@@ -91,6 +91,7 @@ class KernelSignatureTest {
         k.noisySgd(a, a, null, 16, 2f, 0.1f);
         k.noisyNesterovs(a, a, a, null, 16, 2f, 0.1f, 0.9f);
         k.addPhiloxGaussian(a, 16, 1L, 2L, 1f);
+        k.mixRows(a, a, a, a, a, 4, 4);
         assertEquals(signatures(), r.launched);
     }
 

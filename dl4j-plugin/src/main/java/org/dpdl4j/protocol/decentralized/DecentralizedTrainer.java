@@ -6,6 +6,11 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.SparseRowOperator;
 import org.dpdl4j.optim.BatchSampler;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DeviceEngines;
+import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.optim.DeviceRun;
+import org.dpdl4j.optim.DeviceUnavailableException;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -55,7 +60,7 @@ import java.util.OptionalDouble;
  * object keeps the ledger, the listeners and observers, and the node models it reports and checkpoints, which it
  * mixes from the last round's messages when asked for them.
  */
-public final class DecentralizedTrainer extends AbstractTrainingRun implements DistributableRun {
+public final class DecentralizedTrainer extends AbstractTrainingRun implements DistributableRun, DeviceRun {
     private final DecentralizedConfig config;
     private final Graph graph;
     private final MixingMatrix mixing;
@@ -87,6 +92,12 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     private final String mechanism;
     /** Audit contributions added to the clipped gradients; null in every ordinary run. */
     private PlantedContributions planted;
+    /** The node models on an accelerator, which then runs the rounds; null on the CPU. */
+    private DeviceNodeModels device;
+    /** Whether the device was chosen (by {@link #useDevice}, or automatically before the first round). */
+    private boolean deviceChosen;
+    /** Whether {@code params} is older than the models on the device. */
+    private boolean hostBehind;
 
     /**
      * Builds a run; {@link DecentralizedRunBuilder} (from {@link #builder()}) sets everything up.
@@ -153,6 +164,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         if (round() != 0) {
             throw new IllegalStateException("contributions are planted before the first round, not after round " + round());
         }
+        if (device != null) {
+            throw new IllegalStateException("a run with planted audit contributions runs on the CPU, and this one was put"
+                    + " on " + device.describe() + ": plant them before choosing a device");
+        }
         this.planted = Objects.requireNonNull(contributions, "planted contributions");
     }
 
@@ -166,11 +181,93 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             roundOnBlocks(round);
             return;
         }
+        if (!deviceChosen) {
+            useDevice(ComputeDevice.AUTO);
+        }
         // Every temporary of the round lives in a workspace reset at the end of the round; the node models are
         // updated in place and gossip writes into a second persistent buffer, so nothing outlives its round.
         try (MemoryWorkspace ws = workspace.open()) {
-            roundInWorkspace(round);
+            if (device != null) {
+                roundOnDevice(round);
+            } else {
+                roundInWorkspace(round);
+            }
         }
+    }
+
+    /**
+     * Runs the rounds from the next one on {@code choice}: {@code cuda} keeps every node model on the GPU (the device
+     * engine's {@link DeviceNodeModels}) and runs the whole round there; {@code cpu} here; {@code auto} (what a run does
+     * when nobody chooses) the GPU when an installed engine can run here and keep these models, else the CPU. A run on
+     * blocks, or with planted audit contributions, runs on the CPU.
+     *
+     * @throws DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
+     */
+    @Override
+    public void useDevice(ComputeDevice choice) {
+        boolean cpuOnly = blocks != null || planted != null;
+        if (choice == ComputeDevice.CUDA && cpuOnly) {
+            throw new DeviceUnavailableException("--device cuda: " + (blocks != null
+                    ? "a run on blocks of nodes (--engine " + blockEngine.describe() + ") computes them on the CPU"
+                    : "a run with planted audit contributions runs on the CPU") + "; use --device cpu or auto");
+        }
+        moveTo(choice == ComputeDevice.CPU || (cpuOnly && choice == ComputeDevice.AUTO) ? null
+                : DeviceEngines.selectNodeModels(choice, engine.spec(), graph.vertexCount()));
+    }
+
+    /**
+     * Runs the rounds from the next one on node models a caller opened (e.g. on a device engine's reference backend),
+     * which this run then closes; null for the CPU.
+     */
+    public void useNodeModels(DeviceNodeModels given) {
+        if (given != null && (blocks != null || planted != null)) {
+            throw new IllegalStateException("a run on blocks or with planted audit contributions runs on the CPU");
+        }
+        if (given != null && given.nodes() != graph.vertexCount()) {
+            throw new IllegalArgumentException("the run has " + graph.vertexCount() + " nodes, the device models "
+                    + given.nodes());
+        }
+        moveTo(given);
+    }
+
+    private void moveTo(DeviceNodeModels chosen) {
+        INDArray models = models();
+        if (device != null) {
+            device.close();
+        }
+        device = chosen;
+        deviceChosen = true;
+        if (device != null) {
+            device.mixing(gossip.rowStarts(), gossip.nonZeroColumns(), gossip.nonZeroValues());
+            device.upload(models);
+        }
+    }
+
+    /** One round with the node models on the device: the round of {@link #roundInWorkspace}, computed there. */
+    private void roundOnDevice(long round) {
+        PaddedBatch batch = nextBatch(round);
+        double[] lossSums = LocalGradients.clippedLocalGradients(config, device, batch, expectedBatchSizes, samplers);
+        measured(LocalGradients.meanBatchLoss(lossSums, batch.sizes()));
+        RoundNoise.Draw drawn = config.algorithm().isPrivate() ? noise.forRound(round) : null;
+        INDArray before = observers.isEmpty() ? null : models().dup();
+        device.step(drawn == null ? null : drawn.total(), config.learningRate().at(round), config.weightDecay());
+        if (!observers.isEmpty()) {
+            device.download(params);
+            RoundTap tap = new RoundTap(round, config.learningRate().at(round), config.weightDecay(), before, params,
+                    drawn == null ? null : drawn.edgeNoise(), graph);
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                for (RoundObserver o : observers) {
+                    o.onRound(tap);
+                }
+            }
+        }
+        device.mix();
+        hostBehind = true;
+    }
+
+    /** Where the rounds run: the device's description, or null on the CPU. */
+    public String deviceDescription() {
+        return device == null ? null : device.describe();
     }
 
     private void roundInWorkspace(long round) {
@@ -253,8 +350,15 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         }
     }
 
-    /** The node models: after a round on blocks, mixed here from its messages with the operator the blocks use. */
+    /**
+     * The node models: after a round on blocks, mixed here from its messages with the operator the blocks use; after a
+     * round on the device, copied from there.
+     */
     private INDArray models() {
+        if (hostBehind) {
+            device.download(params);
+            hostBehind = false;
+        }
         if (messagesPending) {
             gossip.apply(gossiped, params);
             messagesPending = false;
@@ -276,6 +380,12 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             throw new IllegalStateException("a run with planted contributions runs in one process: the blocks do not"
                     + " carry them");
         }
+        if (device != null) {
+            throw org.dpdl4j.runtime.engine.EngineOptions.DEVICE.invalid("--device cuda keeps every node model on this"
+                    + " machine's GPU, and " + placement.describe() + " splits the nodes into blocks that compute on their"
+                    + " workers' CPUs: choose one of the two");
+        }
+        deviceChosen = true;
         int n = graph.vertexCount();
         long p = engine.spec().numParams();
         PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));
@@ -451,6 +561,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     protected void restoreState(RunState state, long completedRounds) {
         this.params.assign(state.array("node_models", params.shape()).castTo(type));
         messagesPending = false;
+        hostBehind = false;
+        if (device != null) {
+            device.upload(params);
+        }
     }
 
     public DecentralizedConfig config() {
@@ -479,6 +593,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
 
     @Override
     public void close() {
+        if (device != null) {
+            device.close();
+            device = null;
+        }
         noise.close();
         workspace.close();
         if (blocks != null) {

@@ -12,6 +12,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.dpdl4j.optim.ClippedBatch;
+import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.PaddedBatch;
 
@@ -40,8 +41,7 @@ final class LocalGradients {
 
     /** Whether a MEAN objective divides by the expected batch size, which does not depend on the batch drawn. */
     static boolean dividesByExpectedSize(DecentralizedConfig config) {
-        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
-        return config.objective() == LocalObjective.MEAN && (exampleLevel || config.sampling() == SamplingScheme.FULL_BATCH);
+        return config.objective() == LocalObjective.MEAN && (exampleLevel(config) || config.sampling() == SamplingScheme.FULL_BATCH);
     }
 
     /**
@@ -73,6 +73,38 @@ final class LocalGradients {
         grad.muliColumnVector(factors.reshape(factors.length(), 1));
     }
 
+    /** The per-example clip of a round: C at example level, none (+infinity) otherwise. */
+    private static double exampleClip(DecentralizedConfig config) {
+        return exampleLevel(config) ? config.clipNorm() : Double.POSITIVE_INFINITY;
+    }
+
+    private static boolean exampleLevel(DecentralizedConfig config) {
+        return config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
+    }
+
+    /**
+     * {@link #clippedLocalGradients} with the node models on a device: the same clipped sums, divisors and user-level
+     * clipping, computed there. Returns each node's loss sum.
+     */
+    static double[] clippedLocalGradients(DecentralizedConfig config, DeviceNodeModels device, PaddedBatch batch,
+                                          INDArray expected, List<BatchSampler> samplers) {
+        double[] lossSums = device.clippedSums(batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(),
+                exampleClip(config));
+        if (config.objective() == LocalObjective.MEAN) {
+            double[] divisors = (expected != null ? expected : divisor(samplers, batch.sizes(), DataType.DOUBLE))
+                    .castTo(DataType.DOUBLE).toDoubleVector();
+            double[] factors = new double[divisors.length];
+            for (int i = 0; i < factors.length; i++) {
+                factors[i] = 1.0 / divisors[i];
+            }
+            device.scaleRows(factors);
+        }
+        if (config.algorithm().isPrivate() && !exampleLevel(config)) {
+            device.clipRows(config.clipNorm());
+        }
+        return lossSums;
+    }
+
     /**
      * The first half of every node's round, the same in one process and on a block: the clipped sum of its batch
      * (per example at example level), scaled to its local gradient, clipped as a whole at user level. Writes
@@ -83,12 +115,10 @@ final class LocalGradients {
     static ClippedBatch clippedLocalGradients(DecentralizedConfig config, PerExampleGradients engine, INDArray models,
                                               PaddedBatch batch, INDArray expected, List<BatchSampler> samplers,
                                               INDArray grad) {
-        boolean exampleLevel = config.unit() == ProtectedUnit.EXAMPLE && config.algorithm().isPrivate();
-        double clip = exampleLevel ? config.clipNorm() : Double.POSITIVE_INFINITY;
         ClippedBatch result = engine.clippedSum(models, batch.features(), batch.labels(), batch.mask(),
-                batch.featureSquaredNorms(), clip, grad);
+                batch.featureSquaredNorms(), exampleClip(config), grad);
         scaleToLocalGradient(config, grad, expected, samplers, batch.sizes(), models.dataType());
-        if (config.algorithm().isPrivate() && !exampleLevel) {
+        if (config.algorithm().isPrivate() && !exampleLevel(config)) {
             clipRows(grad, config.clipNorm());
         }
         return result;

@@ -1,0 +1,164 @@
+package org.dpdl4j.cuda.dl4j;
+
+import java.lang.ref.Reference;
+import java.util.Arrays;
+import org.dpdl4j.cuda.engine.Backend;
+import org.dpdl4j.cuda.engine.DeviceArray;
+import org.dpdl4j.cuda.engine.StackedDenseModels;
+import org.dpdl4j.optim.DenseNetworkSpec;
+import org.dpdl4j.optim.DeviceNodeModels;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The node models of a multi-party run on the engine ({@link StackedDenseModels}), as the core asks for them: ND4J
+ * arrays copied in and out from their host memory, everything else on the device. On the reference
+ * {@link org.dpdl4j.cuda.engine.JavaBackend} it is the CPU-side check of a GPU round.
+ */
+public final class CudaNodeModels implements DeviceNodeModels {
+    private final StackedDenseModels models;
+    private final Backend backend;
+    private final boolean ownsBackend;
+    private final long numParams;
+    private final float[] lossSums;
+
+    /**
+     * @param ownsBackend whether closing these models closes the backend too
+     * @throws IllegalArgumentException when the engine does not compute the network ({@link DenseModels#whyNot})
+     */
+    public CudaNodeModels(DenseNetworkSpec spec, int nodes, Backend backend, boolean ownsBackend) {
+        this.models = new StackedDenseModels(backend, DenseModels.of(spec), nodes);
+        this.backend = backend;
+        this.ownsBackend = ownsBackend;
+        this.numParams = spec.numParams();
+        this.lossSums = new float[nodes];
+    }
+
+    @Override
+    public int nodes() {
+        return models.nodes();
+    }
+
+    @Override
+    public void upload(INDArray values) {
+        checkShape(values, "models");
+        INDArray host = HostArrays.rowMajorFloats(values);
+        backend.upload(HostArrays.pointer(host), models.models());
+        Reference.reachabilityFence(host);
+    }
+
+    @Override
+    public void download(INDArray into) {
+        checkShape(into, "models");
+        if (HostArrays.writable(into)) {
+            backend.download(models.models(), HostArrays.pointer(into));
+        } else {
+            float[] values = new float[(int) into.length()];
+            backend.download(models.models(), values, 0);
+            into.assign(Nd4j.createFromArray(values).reshape(into.shape()));
+        }
+    }
+
+    @Override
+    public double[] clippedSums(INDArray features, INDArray labels, INDArray mask, INDArray featureSquaredNorms, double clip) {
+        int n = nodes();
+        if (features.rank() != 3 || features.size(0) != n || labels.rank() != 3 || labels.size(0) != n
+                || labels.size(1) != features.size(1)) {
+            throw new IllegalArgumentException("a round's batch is features [" + n + ", b, nIn] and labels [" + n
+                    + ", b, k], got " + Arrays.toString(features.shape()) + " and " + Arrays.toString(labels.shape()));
+        }
+        int b = (int) features.size(1);
+        boolean clipping = !Double.isInfinite(clip);
+        INDArray x = HostArrays.rowMajorFloats(features);
+        INDArray y = HostArrays.rowMajorFloats(labels);
+        INDArray m = mask == null ? null : HostArrays.rowMajorFloats(mask);
+        INDArray xSq = featureSquaredNorms == null || !clipping ? null : HostArrays.rowMajorFloats(featureSquaredNorms);
+        if (b == 0) {
+            models.loadBatch(new float[0], new float[0], null, null, 0);
+        } else {
+            models.loadBatch(HostArrays.pointer(x), HostArrays.pointer(y), m == null ? null : HostArrays.pointer(m),
+                    xSq == null ? null : HostArrays.pointer(xSq), b);
+        }
+        // the pointers do not keep the arrays (copies, possibly) alive: they must outlive the copies
+        Reference.reachabilityFence(x);
+        Reference.reachabilityFence(y);
+        Reference.reachabilityFence(m);
+        Reference.reachabilityFence(xSq);
+        models.clippedSums((float) clip);
+        models.lossSums(lossSums);
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = lossSums[i];
+        }
+        return out;
+    }
+
+    @Override
+    public void scaleRows(double[] factors) {
+        float[] f = new float[factors.length];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = (float) factors[i];
+        }
+        models.scaleRows(f);
+    }
+
+    @Override
+    public void clipRows(double clip) {
+        models.clipRows((float) clip);
+    }
+
+    @Override
+    public void step(INDArray noise, double lr, double weightDecay) {
+        if (noise != null) {
+            checkShape(noise, "noise");
+            INDArray host = HostArrays.rowMajorFloats(noise);
+            backend.upload(HostArrays.pointer(host), models.noise());
+            Reference.reachabilityFence(host);
+        }
+        float decay = weightDecay > 0 ? (float) (1.0 - lr * weightDecay) : 1f;
+        models.step(noise != null, (float) lr, decay);
+    }
+
+    @Override
+    public void mixing(int[] rowStarts, int[] columns, double[] values) {
+        float[] weights = new float[values.length];
+        for (int k = 0; k < values.length; k++) {
+            weights[k] = (float) values[k];
+        }
+        models.mixing(rowStarts, columns, weights);
+    }
+
+    @Override
+    public void mix() {
+        models.mix();
+    }
+
+    /** The gradients of the last round, as scaled and clipped since, into {@code into} ([n, p]). */
+    void readGradients(INDArray into) {
+        checkShape(into, "gradients");
+        DeviceArray g = models.gradients();
+        float[] values = new float[(int) into.length()];
+        backend.download(g, values, 0);
+        into.assign(Nd4j.createFromArray(values).reshape(into.shape()));
+    }
+
+    @Override
+    public String describe() {
+        return models.nodes() + " node models of " + numParams + " parameters on " + backend.describe();
+    }
+
+    private void checkShape(INDArray a, String what) {
+        if (a.rank() != 2 || a.size(0) != nodes() || a.size(1) != numParams) {
+            throw new IllegalArgumentException("the " + what + " must be [" + nodes() + ", " + numParams + "], got "
+                    + Arrays.toString(a.shape()));
+        }
+    }
+
+    @Override
+    public void close() {
+        models.close();
+        if (ownsBackend) {
+            backend.close();
+        }
+    }
+}

@@ -1,0 +1,440 @@
+package org.dpdl4j.cuda.engine;
+
+import org.bytedeco.javacpp.FloatPointer;
+
+/**
+ * The n node models of a multi-party run (one {@link DenseModel}, its parameters the rows of an [n, p] matrix) on a
+ * {@link Backend}, and a round's work on all of them at once: every node's clipped gradient sum over its own batch,
+ * the division into local gradients, user-level clipping, the noisy step and gossip as a sparse product. No per-node
+ * loop on the host: each layer's products are one strided batched product over the nodes, and every per-example kernel
+ * of the single-model step runs unchanged over the n b examples of the round.
+ *
+ * <p>Layouts. Node i's parameters (DL4J's flat layout) start at {@code i p}; so does its gradient. A round's batch is
+ * padded to b examples per node: features row-major [n, b, nIn], labels row-major [n, b, k], a mask [n, b] (1 for a
+ * real example, 0 for padding) and optionally each example's squared feature norm [n, b]. Activations and errors are
+ * column-major [n b, units] over all examples (node i's rows {@code i b .. i b + b - 1}), so node i's block is a
+ * submatrix with leading dimension n b at offset {@code i b}.
+ *
+ * <p>Not thread-safe; buffers grow to the largest batch seen.
+ */
+public final class StackedDenseModels implements AutoCloseable {
+    /** Indices of the mixing matrix are kept as floats, exact below 2^24. */
+    private static final int EXACT_FLOAT_INDEX = 1 << 24;
+
+    private final Backend backend;
+    private final DenseModel model;
+    private final int nodes;
+    private final long p;
+    private final int[] errorColumn;
+    private final int totalUnits;
+    private DeviceArray params;
+    private DeviceArray mixed;
+    private final DeviceArray grad;
+    private final DeviceArray noise;
+    /** Per-node scratch: squared norms, norms, factors; then one scalar. */
+    private final DeviceArray nodeSq;
+    private final DeviceArray nodeNorms;
+    private final DeviceArray nodeFactors;
+    private final DeviceArray scalar;
+    private final DeviceArray lossSums;
+    private final DeviceArray[] activations;
+    private DeviceArray errors;
+    private DeviceArray x;
+    private DeviceArray y;
+    private DeviceArray mask;
+    private DeviceArray xSq;
+    private DeviceArray sq;
+    private DeviceArray norms;
+    private DeviceArray loss;
+    private DeviceArray ones;
+    private DeviceArray mixStart;
+    private DeviceArray mixColumns;
+    private DeviceArray mixWeights;
+    private int capacity;
+    private int b;
+    private boolean masked;
+    private boolean hasFeatureNorms;
+    private final float[] nodeHost;
+
+    /**
+     * Room for {@code nodes} models of {@code model} on {@code backend}, their parameters undefined until
+     * {@link #models()} is written.
+     *
+     * @throws IllegalArgumentException when n p values do not fit one kernel launch (2^31 - 1)
+     */
+    public StackedDenseModels(Backend backend, DenseModel model, int nodes) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("stacked models need at least one node, got " + nodes);
+        }
+        if ((long) nodes * model.numParams() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(nodes + " models of " + model.numParams() + " parameters are "
+                    + (long) nodes * model.numParams() + " values, more than the 2^31 - 1 one device array holds: use fewer"
+                    + " nodes per device (the Spark engine's blocks) or a smaller model");
+        }
+        this.backend = backend;
+        this.model = model;
+        this.nodes = nodes;
+        this.p = model.numParams();
+        this.errorColumn = new int[model.layers().size()];
+        int t = 0;
+        for (int l = 0; l < errorColumn.length; l++) {
+            errorColumn[l] = t;
+            t += model.layers().get(l).nOut();
+        }
+        this.totalUnits = t;
+        this.activations = new DeviceArray[model.layers().size() - 1];
+        long values = nodes * p;
+        this.params = backend.allocate(values);
+        this.mixed = backend.allocate(values);
+        this.grad = backend.allocate(values);
+        this.noise = backend.allocate(values);
+        this.nodeSq = backend.allocate(nodes);
+        this.nodeNorms = backend.allocate(nodes);
+        this.nodeFactors = backend.allocate(nodes);
+        this.lossSums = backend.allocate(nodes);
+        this.scalar = backend.allocate(1);
+        this.nodeHost = new float[nodes];
+    }
+
+    public Backend backend() {
+        return backend;
+    }
+
+    public DenseModel model() {
+        return model;
+    }
+
+    public int nodes() {
+        return nodes;
+    }
+
+    /** The [n, p] node models, row i node i's parameters: upload into it, download from it. */
+    public DeviceArray models() {
+        return params;
+    }
+
+    /** The [n, p] gradients of the last {@link #clippedSums}, as divided and clipped since. */
+    public DeviceArray gradients() {
+        return grad;
+    }
+
+    /** An [n, p] buffer for the round's noise, which {@link #step} adds when asked to. */
+    public DeviceArray noise() {
+        return noise;
+    }
+
+    /** Device memory a round of {@code batch} examples per node takes, in bytes, for sizing a run before it starts. */
+    public static long bytesFor(DenseModel model, int nodes, int batch) {
+        long units = 0;
+        for (int l = 0; l + 1 < model.layers().size(); l++) {
+            units += model.layers().get(l).nOut();
+        }
+        long perExample = model.nIn() + model.nOut() + model.totalUnits() + units + 6;
+        return Float.BYTES * (4L * nodes * model.numParams() + (long) nodes * batch * perExample + 5L * nodes + batch + 1);
+    }
+
+    /**
+     * Copies a round's padded batch in (host memory from each pointer's position): features [n, b, nIn], labels
+     * [n, b, k]; {@code mask} [n, b] or null when every node has b real examples; {@code featureSquaredNorms} [n, b] or
+     * null (the first layer then computes them).
+     */
+    public void loadBatch(FloatPointer features, FloatPointer labels, FloatPointer mask, FloatPointer featureSquaredNorms,
+                          int batch) {
+        prepare(batch, mask != null, featureSquaredNorms != null);
+        if (batch == 0) {
+            return;
+        }
+        long examples = (long) nodes * batch;
+        backend.upload(features, x.slice(0, examples * model.nIn()));
+        backend.upload(labels, y.slice(0, examples * model.nOut()));
+        if (mask != null) {
+            backend.upload(mask, this.mask.slice(0, examples));
+        }
+        if (featureSquaredNorms != null) {
+            backend.upload(featureSquaredNorms, xSq.slice(0, examples));
+        }
+    }
+
+    /** As {@link #loadBatch(FloatPointer, FloatPointer, FloatPointer, FloatPointer, int)} from Java arrays. */
+    public void loadBatch(float[] features, float[] labels, float[] mask, float[] featureSquaredNorms, int batch) {
+        prepare(batch, mask != null, featureSquaredNorms != null);
+        if (batch == 0) {
+            return;
+        }
+        long examples = (long) nodes * batch;
+        backend.upload(features, 0, x.slice(0, examples * model.nIn()));
+        backend.upload(labels, 0, y.slice(0, examples * model.nOut()));
+        if (mask != null) {
+            backend.upload(mask, 0, this.mask.slice(0, examples));
+        }
+        if (featureSquaredNorms != null) {
+            backend.upload(featureSquaredNorms, 0, xSq.slice(0, examples));
+        }
+    }
+
+    private void prepare(int batch, boolean withMask, boolean withNorms) {
+        if (batch < 0) {
+            throw new IllegalArgumentException("a batch has at least 0 examples per node, got " + batch);
+        }
+        long examples = (long) nodes * batch;
+        if (examples * Math.max(totalUnits, Math.max(model.nIn(), model.nOut())) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(nodes + " nodes with " + batch + " examples each are more than one device"
+                    + " array holds: use smaller batches or fewer nodes per device");
+        }
+        if (batch > capacity) {
+            free();
+            allocate(batch);
+        }
+        this.b = batch;
+        this.masked = withMask;
+        this.hasFeatureNorms = withNorms;
+    }
+
+    private void allocate(int batch) {
+        long examples = (long) nodes * batch;
+        for (int l = 0; l < activations.length; l++) {
+            activations[l] = backend.allocate(examples * model.layers().get(l).nOut());
+        }
+        errors = backend.allocate(examples * totalUnits);
+        x = backend.allocate(examples * model.nIn());
+        y = backend.allocate(examples * model.nOut());
+        mask = backend.allocate(examples);
+        xSq = backend.allocate(examples);
+        sq = backend.allocate(examples);
+        norms = backend.allocate(examples);
+        loss = backend.allocate(examples);
+        ones = backend.allocate(batch);
+        backend.fill(ones, 1f);
+        capacity = batch;
+    }
+
+    private void free() {
+        if (capacity == 0) {
+            return;
+        }
+        for (DeviceArray a : activations) {
+            backend.free(a);
+        }
+        for (DeviceArray a : new DeviceArray[]{errors, x, y, mask, xSq, sq, norms, loss, ones}) {
+            backend.free(a);
+        }
+        capacity = 0;
+    }
+
+    /**
+     * Every node's sum of per-example clipped gradients over its batch into {@link #gradients()}: one forward and one
+     * backward pass for all nodes, each example's squared norm by ghost norms, every error row times
+     * {@code min(1, C / ||g_i||)}, the sums {@code A^T diag(c) Delta} per layer. Padding contributes nothing.
+     *
+     * @param clip C &gt; 0, or +infinity for no clipping
+     */
+    public void clippedSums(float clip) {
+        if (!(clip > 0)) {
+            throw new IllegalArgumentException("clip norm must be > 0 (or +infinity for no clipping), got " + clip);
+        }
+        if (b == 0) {
+            backend.fill(grad, 0f);
+            backend.fill(lossSums, 0f);
+            return;
+        }
+        int examples = nodes * b;
+        forward();
+        if (masked) {
+            DenseLayer out = model.output();
+            backend.kernels().scaleByExample(error(model.layers().size() - 1), examples * out.nOut(), 1, examples, mask);
+            backend.kernels().scaleByExample(loss.slice(0, examples), examples, 1, examples, mask);
+        }
+        backward();
+        if (Float.isFinite(clip)) {
+            Kernels k = backend.kernels();
+            for (int l = 0; l < model.layers().size(); l++) {
+                DenseLayer layer = model.layers().get(l);
+                boolean first = l == 0;
+                k.addGhostNorms(sq, first ? x : activations[l - 1], first ? layer.nIn() : 1, first ? 1 : examples,
+                        first && hasFeatureNorms ? xSq : null, error(l), examples, layer.nIn(), layer.nOut(),
+                        layer.hasBias(), first);
+            }
+            k.clipErrors(errors.slice(0, (long) examples * totalUnits), examples, totalUnits, sq, norms, clip);
+        }
+        writeGradients();
+        // each node's loss sum: the column sums of the losses seen as a column-major [b, n] matrix
+        backend.blas().gemv(true, b, nodes, 1f, loss, b, ones, 0f, lossSums);
+    }
+
+    /** Every node's summed loss over its real examples, of the last {@link #clippedSums}, into {@code out[0, n)}. */
+    public void lossSums(float[] out) {
+        backend.download(lossSums, out, 0);
+    }
+
+    private void forward() {
+        Blas blas = backend.blas();
+        Kernels k = backend.kernels();
+        int examples = nodes * b;
+        for (int l = 0; l < model.layers().size(); l++) {
+            DenseLayer layer = model.layers().get(l);
+            boolean output = l == model.layers().size() - 1;
+            DeviceArray z = output ? error(l) : activations[l].slice(0, (long) examples * layer.nOut());
+            if (l == 0) {
+                blas.gemmStridedBatched(true, false, b, layer.nOut(), layer.nIn(), 1f, x, layer.nIn(), (long) b * layer.nIn(),
+                        weights(params, layer), layer.nIn(), p, 0f, z, examples, b, nodes);
+            } else {
+                blas.gemmStridedBatched(false, false, b, layer.nOut(), layer.nIn(), 1f, activations[l - 1], examples, b,
+                        weights(params, layer), layer.nIn(), p, 0f, z, examples, b, nodes);
+            }
+            if (layer.hasBias()) {
+                // z += 1 bias^T per node: a product of depth one, whose terms are the biases themselves
+                blas.gemmStridedBatched(false, false, b, layer.nOut(), 1, 1f, ones, b, 0, params.slice(layer.biasOffset(),
+                        (nodes - 1) * p + layer.nOut()), 1, p, 1f, z, examples, b, nodes);
+            }
+            k.biasActivation(z, null, examples * layer.nOut(), examples, layer.nOut(),
+                    output ? Activation.IDENTITY : layer.activation());
+            if (output) {
+                k.outputLoss(model.loss(), z, y, loss, examples, layer.nOut());
+            }
+        }
+    }
+
+    private void backward() {
+        Blas blas = backend.blas();
+        Kernels k = backend.kernels();
+        int examples = nodes * b;
+        for (int l = model.layers().size() - 1; l > 0; l--) {
+            DenseLayer layer = model.layers().get(l);
+            DeviceArray below = error(l - 1);
+            blas.gemmStridedBatched(false, true, b, layer.nIn(), layer.nOut(), 1f, error(l), examples, b,
+                    weights(params, layer), layer.nIn(), p, 0f, below, examples, b, nodes);
+            k.activationBackprop(below, activations[l - 1].slice(0, (long) examples * layer.nIn()), examples * layer.nIn(),
+                    model.layers().get(l - 1).activation());
+        }
+    }
+
+    private void writeGradients() {
+        Blas blas = backend.blas();
+        int examples = nodes * b;
+        for (int l = 0; l < model.layers().size(); l++) {
+            DenseLayer layer = model.layers().get(l);
+            DeviceArray e = error(l);
+            if (l == 0) {
+                blas.gemmStridedBatched(false, false, layer.nIn(), layer.nOut(), b, 1f, x, layer.nIn(),
+                        (long) b * layer.nIn(), e, examples, b, 0f, weights(grad, layer), layer.nIn(), p, nodes);
+            } else {
+                blas.gemmStridedBatched(true, false, layer.nIn(), layer.nOut(), b, 1f, activations[l - 1], examples, b, e,
+                        examples, b, 0f, weights(grad, layer), layer.nIn(), p, nodes);
+            }
+            if (layer.hasBias()) {
+                blas.gemmStridedBatched(true, false, layer.nOut(), 1, b, 1f, e, examples, b, ones, b, 0, 0f,
+                        grad.slice(layer.biasOffset(), (nodes - 1) * p + layer.nOut()), layer.nOut(), p, nodes);
+            }
+        }
+    }
+
+    /** Row i of the gradients times {@code factors[i]}: the division into local gradients by each node's divisor. */
+    public void scaleRows(float[] factors) {
+        if (factors.length != nodes) {
+            throw new IllegalArgumentException("one factor per node: " + nodes + " expected, got " + factors.length);
+        }
+        backend.upload(factors, 0, nodeFactors);
+        backend.kernels().scaleByExample(grad, (int) (nodes * p), (int) p, nodes, nodeFactors);
+    }
+
+    /** User-level clipping: each node's whole gradient row to norm at most {@code clip}. */
+    public void clipRows(float clip) {
+        Kernels k = backend.kernels();
+        k.addColumnSquares(nodeSq, grad, (int) p, nodes, true);
+        k.clipFactors(nodeSq, nodeNorms, nodeFactors, nodes, clip);
+        k.scaleByExample(grad, (int) (nodes * p), (int) p, nodes, nodeFactors);
+    }
+
+    /**
+     * The local step of every node: {@code x := decay x}, then {@code x -= lr (g + noise)} with the noise of
+     * {@link #noise()} when {@code withNoise}; the noisy gradient stays in {@link #gradients()}.
+     */
+    public void step(boolean withNoise, float lr, float decay) {
+        Kernels k = backend.kernels();
+        int count = (int) (nodes * p);
+        if (decay != 1f) {
+            nodeHost[0] = decay;
+            backend.upload(nodeHost, 0, scalar);
+            k.scaleByExample(params, count, count, 1, scalar);
+        }
+        k.noisySgd(params, grad, withNoise ? noise : null, count, 1f, lr);
+    }
+
+    /**
+     * Sets the gossip matrix A ([n, n], compressed rows: row i's non-zeros at {@code [rowStart[i], rowStart[i + 1])},
+     * in column order) that {@link #mix} applies.
+     */
+    public void mixing(int[] rowStart, int[] columns, float[] weights) {
+        if (rowStart.length != nodes + 1 || rowStart[0] != 0 || rowStart[nodes] != columns.length
+                || columns.length != weights.length) {
+            throw new IllegalArgumentException("the mixing matrix must be " + nodes + " compressed rows (" + (nodes + 1)
+                    + " row starts from 0 to the number of non-zeros, one column and one weight per non-zero)");
+        }
+        if (columns.length >= EXACT_FLOAT_INDEX) {
+            throw new IllegalArgumentException("a mixing matrix of " + columns.length + " non-zeros is more than the"
+                    + " engine indexes (2^24)");
+        }
+        float[] starts = new float[rowStart.length];
+        for (int i = 0; i < rowStart.length; i++) {
+            if (i > 0 && rowStart[i] < rowStart[i - 1]) {
+                throw new IllegalArgumentException("row starts must not decrease: row " + (i - 1));
+            }
+            starts[i] = rowStart[i];
+        }
+        float[] cols = new float[columns.length];
+        for (int k = 0; k < columns.length; k++) {
+            if (columns[k] < 0 || columns[k] >= nodes) {
+                throw new IllegalArgumentException("column " + columns[k] + " is not a node of " + nodes);
+            }
+            cols[k] = columns[k];
+        }
+        freeMixing();
+        mixStart = backend.allocate(starts.length);
+        mixColumns = backend.allocate(Math.max(1, cols.length));
+        mixWeights = backend.allocate(Math.max(1, cols.length));
+        backend.upload(starts, 0, mixStart);
+        if (cols.length > 0) {
+            backend.upload(cols, 0, mixColumns.slice(0, cols.length));
+            backend.upload(weights, 0, mixWeights.slice(0, cols.length));
+        }
+    }
+
+    /** Gossip: the node models become {@code A X}, with the matrix of {@link #mixing}. */
+    public void mix() {
+        if (mixStart == null) {
+            throw new IllegalStateException("no mixing matrix: call mixing(...) first");
+        }
+        backend.kernels().mixRows(mixed, mixStart, mixColumns, mixWeights, params, nodes, (int) p);
+        DeviceArray swap = params;
+        params = mixed;
+        mixed = swap;
+    }
+
+    private void freeMixing() {
+        if (mixStart != null) {
+            backend.free(mixStart);
+            backend.free(mixColumns);
+            backend.free(mixWeights);
+            mixStart = null;
+        }
+    }
+
+    private DeviceArray error(int l) {
+        long examples = (long) nodes * b;
+        return errors.slice(examples * errorColumn[l], examples * model.layers().get(l).nOut());
+    }
+
+    /** Layer's weights in every node's row: from node 0's, long enough for the strided products to reach node n-1's. */
+    private DeviceArray weights(DeviceArray flat, DenseLayer layer) {
+        return flat.slice(layer.weightOffset(), (nodes - 1) * p + (long) layer.nIn() * layer.nOut());
+    }
+
+    @Override
+    public void close() {
+        free();
+        freeMixing();
+        for (DeviceArray a : new DeviceArray[]{params, mixed, grad, noise, nodeSq, nodeNorms, nodeFactors, lossSums, scalar}) {
+            backend.free(a);
+        }
+    }
+}

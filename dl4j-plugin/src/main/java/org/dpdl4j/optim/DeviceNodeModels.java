@@ -1,0 +1,59 @@
+package org.dpdl4j.optim;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The n models of one dense network (the parties of a multi-party run, as the rows of an [n, p] matrix) kept on an
+ * accelerator, with the operations a round applies to all of them at once; opened by a {@link DeviceEngine}
+ * ({@link DeviceEngine#openNodeModels}). Only what a caller asks for ({@link #download}, the loss sums) comes back to
+ * the host. Values are float32; the results equal those of the CPU's engine to float rounding.
+ *
+ * <p>Not thread-safe; close it to free the device memory.
+ */
+public interface DeviceNodeModels extends AutoCloseable {
+    /** How many models (rows). */
+    int nodes();
+
+    /** Copies the [n, p] models in. */
+    void upload(INDArray models);
+
+    /** Copies the [n, p] models out into {@code into}. */
+    void download(INDArray into);
+
+    /**
+     * Every model's sum of per-example clipped gradients over its padded batch ({@link PerExampleGradients}'s contract
+     * for stacked models), kept on the device as the round's gradients.
+     *
+     * @param features            [n, b, nIn]
+     * @param labels              [n, b, k]
+     * @param mask                null, or [n, b] with 1 for real examples and 0 for padding
+     * @param featureSquaredNorms null, or ||x||^2 per example, [n, b]
+     * @param clip                C &gt; 0, or +infinity for no clipping
+     * @return each model's summed loss over its real examples
+     */
+    double[] clippedSums(INDArray features, INDArray labels, INDArray mask, INDArray featureSquaredNorms, double clip);
+
+    /** Gradient row i times {@code factors[i]}. */
+    void scaleRows(double[] factors);
+
+    /** Each gradient row to norm at most {@code clip} (user-level clipping). */
+    void clipRows(double clip);
+
+    /**
+     * The local step: {@code x := (1 - lr weightDecay) x} when weight decay is positive, then {@code x -= lr (g + noise)}
+     * with {@code noise} ([n, p]) or none when null.
+     */
+    void step(INDArray noise, double lr, double weightDecay);
+
+    /** Sets the [n, n] gossip matrix in compressed rows (see {@code SparseRowOperator#rowStarts}) that {@link #mix} applies. */
+    void mixing(int[] rowStarts, int[] columns, double[] values);
+
+    /** Gossip: the models become {@code A X}. */
+    void mix();
+
+    /** One line: the device and what it holds. */
+    String describe();
+
+    @Override
+    void close();
+}
