@@ -13,7 +13,7 @@
 # Build settings (environment): JLINK_JDK, the JDK whose jlink makes the runtime (default: Temurin 25, whose builds run
 # on glibc 2.17 and later); PEERS_DIR, the folder of gpu_step.py and vendor/opacus-1.6.0 (default: ../shared/peers
 # beside the repository). Run settings: PYTHON (default python3, the one with torch), CHECK_TIMEOUT (seconds for the
-# Java part, default 300).
+# Java part, default 420).
 set -euo pipefail
 
 NAME=dpdl4j-device-check
@@ -108,7 +108,7 @@ run() {
     echo "== dpdl4j: correctness check and step benchmark"
     cache="$(mktemp -d "${TMPDIR:-/tmp}/dpdl4j-javacpp.XXXXXX")"   # where JavaCPP unpacks the JNI libraries
     set +e
-    timeout "${CHECK_TIMEOUT:-300}" "$HERE/runtime/bin/java" -Xmx8g -XX:+UseParallelGC \
+    timeout "${CHECK_TIMEOUT:-420}" "$HERE/runtime/bin/java" -Xmx8g -XX:+UseParallelGC \
         --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
         -Dorg.bytedeco.javacpp.cachedir="$cache" \
         -cp "$HERE/lib/*" org.dpdl4j.cuda.check.DeviceCheck "$@" 2>&1 | tee "$results/dpdl4j.txt"
@@ -134,7 +134,7 @@ run() {
         0) echo "device check: every correctness check passed" ;;
         1) echo "device check: correctness checks FAILED (CHECK FAIL lines in $results/dpdl4j.txt)" ;;
         3) echo "device check: the CUDA engine cannot run here (UNUSABLE line in $results/dpdl4j.txt)" ;;
-        124) echo "device check: the Java part ran past ${CHECK_TIMEOUT:-300} s and was stopped" ;;
+        124) echo "device check: the Java part ran past ${CHECK_TIMEOUT:-420} s and was stopped" ;;
         *) echo "device check: the Java part failed with status $java_status (see $results/dpdl4j.txt)" ;;
     esac
     exit "$java_status"

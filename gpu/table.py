@@ -9,6 +9,8 @@ import sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "."
 results = {}   # (model, batch) -> {mode: ms}
+rounds = {}    # (topology, nodes) -> {mode: ms}
+fit = None
 card = {}
 checks = {"PASS": 0, "FAIL": 0}
 notes = []
@@ -22,6 +24,11 @@ for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
             f = dict(kv.split("=", 1) for kv in line[7:].split() if "=" in kv)
             card.setdefault(side, f.get("device", "?").replace("_", " "))
             results.setdefault((f["model"], int(f["batch"])), {})[f["mode"]] = float(f["block_median_ms"])
+        elif line.startswith("ROUND "):
+            f = dict(kv.split("=", 1) for kv in line[6:].split() if "=" in kv)
+            rounds.setdefault((f["topology"], int(f["nodes"])), {})[f["mode"]] = float(f["block_median_ms"])
+        elif line.startswith("FIT "):
+            fit = dict(kv.split("=", 1) for kv in line[4:].split() if "=" in kv)
         elif line.startswith("CHECK PASS") or line.startswith("CHECK FAIL"):
             checks[line.split()[1]] += 1
         elif line.startswith("UNUSABLE") or line.startswith("SKIP") or line.startswith("CHECK batch="):
@@ -59,5 +66,20 @@ for (model, batch) in sorted(results):
     for name, value in rows:
         if value:
             print(f"  {model} batch {batch}: {name} = {value}")
+if fit or rounds:
+    print()
+    print("decentralized rounds, every node model on the GPU (MNIST MLP 784-128-10, padded batches of 64):")
+    if fit:
+        print(f"  about {fit['nodes']} nodes fit in the {int(fit['free_bytes']) / 2**30:.1f} GiB free"
+              f" ({int(fit['bytes_per_node']) / 2**20:.2f} MiB a node)")
+    print(f"  {'graph':<10} {'nodes':>6}  {'D-SGD ms':>9} {'Decor ms':>9} {'Decor/D-SGD':>11} {'host noise ms':>13}  ms per node (Decor)")
+    for (topology, nodes) in sorted(rounds):
+        r = rounds[(topology, nodes)]
+        dsgd, dev, host = r.get("dsgd"), r.get("decor-noise-on-device"), r.get("decor-hostnoise")
+        if dsgd is None or dev is None:
+            continue
+        print(f"  {topology:<10} {nodes:>6}  {dsgd:>9.3f} {dev:>9.3f} {dev / dsgd:>11.3f} {host or float('nan'):>13.3f}  {dev / nodes:.5f}")
+    print("  targets: 1,024 nodes under 50 ms a round on an H100; Decor/D-SGD <= 1.3 (Decor with its noise on the device;"
+          " 'host noise' adds the copy of secure noise drawn on the host)")
 for n in notes:
     print(n)

@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.dpdl4j.optim.ComputeDevice;
 import java.util.concurrent.Callable;
 
 /**
@@ -50,6 +51,11 @@ final class DecorRoundBench implements Callable<Integer> {
             description = "seeded (default) or secure noise streams.")
     NoiseKind noise;
 
+    @Option(names = "--device", defaultValue = "cpu", description = "Where the rounds run: cpu (default; the CPU engine),"
+            + " cuda (every node model on the GPU: dpdl4j's CUDA engine, refused saying what is missing when it cannot run"
+            + " here) or auto.")
+    String device;
+
     @Option(converter = Converters.PositiveInt.class, names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")
     int blocks;
 
@@ -63,7 +69,9 @@ final class DecorRoundBench implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        System.out.printf("topology=%s noise=%s OMP_NUM_THREADS=%s%n", topology, noise, System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
+        ComputeDevice where = ComputeDevice.parse(device);
+        System.out.printf("topology=%s noise=%s device=%s OMP_NUM_THREADS=%s%n", topology, noise, where.label(),
+                System.getenv().getOrDefault("OMP_NUM_THREADS", "unset"));
         int firstN = nodes.get(0);
         List<NodeData> firstData = randomNodes(firstN, 1000);
         try (DecentralizedTrainer dsgdFirst = trainer(firstN, firstData, DecentralizedAlgorithm.DSGD);
@@ -99,8 +107,18 @@ final class DecorRoundBench implements Callable<Integer> {
                 algo == DecentralizedAlgorithm.DECOR ? 1.0 : 0.0, new LearningRate.Constant(0.01), 1e-5, 64, SamplingScheme.POISSON,
                 1_000_000, 1, DecorCompatibility.NONE);
         NoiseStreams streams = noise.streams(g, 1);
-        return DecentralizedTrainer.builder().model(net).graph(g).mixing(MixingMatrix.metropolisHastings(g)).nodeData(data)
-                .config(cfg).streams(streams).build();
+        DecentralizedTrainer t = DecentralizedTrainer.builder().model(net).graph(g).mixing(MixingMatrix.metropolisHastings(g))
+                .nodeData(data).config(cfg).streams(streams).build();
+        try {
+            t.useDevice(ComputeDevice.parse(device));
+        } catch (RuntimeException e) {
+            t.close();
+            throw e;
+        }
+        if (algo == DecentralizedAlgorithm.DSGD) {
+            System.out.printf("n=%d rounds on %s%n", g.vertexCount(), t.deviceDescription() == null ? "the CPU" : t.deviceDescription());
+        }
+        return t;
     }
 
     private static List<NodeData> randomNodes(int n, int perNode) {

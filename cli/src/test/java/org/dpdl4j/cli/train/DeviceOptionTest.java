@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code train --device}: cpu trains as before, cuda is refused before training with what is missing and the fix when
- * the CUDA engine cannot run, and a protocol without a device choice refuses cuda.
+ * {@code train --device}: cpu trains as before (dp-sgd, and a decentralized run), cuda is refused before training with
+ * what is missing and the fix when the CUDA engine cannot run (for dp-sgd and for a decentralized run, whose node models
+ * it would keep), and a protocol without a device choice refuses cuda.
  */
 class DeviceOptionTest {
 
@@ -33,6 +34,20 @@ class DeviceOptionTest {
         assertEquals(2, r.exitCode(), r.both());
         assertTrue(r.err().contains("--device cuda: ") && r.err().contains("or use --device cpu"), r.both());
         assertTrue(r.err().contains("driver") || r.err().contains("LD_LIBRARY_PATH"), r.both());
+    }
+
+    @Test
+    void decentralizedRunsTakeTheDeviceOption(@TempDir Path dir) {
+        CommandRun cpu = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "4", "--rounds", "5",
+                "--epsilon", "5", "--clip", "1", "--noise", "seeded", "--device", "cpu", "--out", dir.resolve("cpu").toString());
+        assertEquals(0, cpu.exitCode(), cpu.both());
+        assumeFalse(DeviceEngines.find(ComputeDevice.CUDA).orElseThrow().report().usable(),
+                "checks the refusal on a machine without a usable CUDA GPU; this one has one");
+        CommandRun cuda = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "4", "--rounds", "5",
+                "--epsilon", "5", "--clip", "1", "--device", "cuda", "--out", dir.resolve("cuda").toString());
+        assertEquals(2, cuda.exitCode(), cuda.both());
+        assertTrue(cuda.err().contains("--device cuda: ") && cuda.err().contains("or use --device cpu"), cuda.both());
+        assertTrue(cuda.err().contains("driver") || cuda.err().contains("LD_LIBRARY_PATH"), cuda.both());
     }
 
     @Test

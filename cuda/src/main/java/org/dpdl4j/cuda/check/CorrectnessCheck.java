@@ -27,12 +27,11 @@ final class CorrectnessCheck {
     static final double TOLERANCE = 1e-5;
 
     private final Backend gpu;
-    private final PrintStream out;
-    private int failures;
+    private final Reporter reporter;
 
     CorrectnessCheck(Backend gpu, PrintStream out) {
         this.gpu = gpu;
-        this.out = out;
+        this.reporter = new Reporter(out);
     }
 
     /** Runs every comparison; returns the number that failed. */
@@ -50,9 +49,9 @@ final class CorrectnessCheck {
                 clippedSums(CheckModels.CNN, b);
             }
         } else {
-            out.println("SKIP cnn: " + noConvolutions);
+            reporter.out.println("SKIP cnn: " + noConvolutions);
         }
-        return failures;
+        return reporter.failures();
     }
 
     /** Null when the GPU backend computes convolutions (cuDNN loads); else why not. */
@@ -195,14 +194,33 @@ final class CorrectnessCheck {
     }
 
     private void report(String what, String where, double error) {
-        boolean ok = error <= TOLERANCE;
-        if (!ok) {
-            failures++;
-        }
-        out.printf(Locale.ROOT, "CHECK %s %s: %s error %.2e (tolerance %.0e)%n", ok ? "PASS" : "FAIL", where, what, error, TOLERANCE);
+        reporter.report(what, where, error);
     }
 
-    private static double relative(float[] got, double[] expected) {
+    /** Prints one {@code CHECK PASS|FAIL} line per comparison against {@link #TOLERANCE} and counts the failures. */
+    static final class Reporter {
+        final PrintStream out;
+        private int failures;
+
+        Reporter(PrintStream out) {
+            this.out = out;
+        }
+
+        void report(String what, String where, double error) {
+            boolean ok = error <= TOLERANCE;
+            if (!ok) {
+                failures++;
+            }
+            out.printf(Locale.ROOT, "CHECK %s %s: %s error %.2e (tolerance %.0e)%n", ok ? "PASS" : "FAIL", where, what, error,
+                    TOLERANCE);
+        }
+
+        int failures() {
+            return failures;
+        }
+    }
+
+    static double relative(float[] got, double[] expected) {
         double d = 0;
         double n = 0;
         for (int j = 0; j < got.length; j++) {
@@ -223,7 +241,7 @@ final class CorrectnessCheck {
         return worst / largest;
     }
 
-    private static double[] toDouble(float[] v) {
+    static double[] toDouble(float[] v) {
         double[] d = new double[v.length];
         for (int i = 0; i < v.length; i++) {
             d[i] = v[i];

@@ -107,7 +107,7 @@ final class StepBenchmark {
         return (System.nanoTime() - t) / 1e6 / stepsPerBlock;
     }
 
-    private static double median(List<Double> v) {
+    static double median(List<Double> v) {
         List<Double> s = new ArrayList<>(v);
         s.sort(null);
         int n = s.size();

@@ -203,6 +203,16 @@ public final class CudaBackend implements Backend {
         CudaCalls.runtime(cudart.cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     }
 
+    /** Bytes of device memory free now (cudaMemGetInfo). */
+    public long freeBytes() {
+        bind();
+        try (org.bytedeco.javacpp.SizeTPointer free = new org.bytedeco.javacpp.SizeTPointer(1);
+             org.bytedeco.javacpp.SizeTPointer total = new org.bytedeco.javacpp.SizeTPointer(1)) {
+            CudaCalls.runtime(cudart.cudaMemGetInfo(free, total), "cudaMemGetInfo");
+            return free.get();
+        }
+    }
+
     @Override
     public String describe() {
         return gpu.name() + " (" + gpu.architecture() + ", kernels compiled for " + target + ")";

@@ -144,7 +144,13 @@ public final class CudaNodeModels implements DeviceNodeModels {
 
     @Override
     public String describe() {
-        return models.nodes() + " node models of " + numParams + " parameters on " + backend.describe();
+        String fit = "";
+        if (backend instanceof org.dpdl4j.cuda.device.CudaBackend gpu) {
+            long perNode = StackedDenseModels.bytesFor(models.model(), 1, 64);
+            fit = String.format(java.util.Locale.ROOT, "; %.1f GiB free, room for about %d more such nodes (batch 64)",
+                    gpu.freeBytes() / (double) (1L << 30), gpu.freeBytes() / perNode);
+        }
+        return models.nodes() + " node models of " + numParams + " parameters on " + backend.describe() + fit;
     }
 
     private void checkShape(INDArray a, String what) {

@@ -45,4 +45,33 @@ class DeviceCheckHarnessTest {
             assertTrue(out.contains("RESULT device=Java_reference model=cnn batch=3 mode=" + mode + " block_median_ms="), out);
         }
     }
+
+    @Test
+    void roundChecksPassOnTheReference() {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        int failures = new RoundCheck(new JavaBackend(), new PrintStream(text, true, StandardCharsets.UTF_8)).run();
+        String out = text.toString(StandardCharsets.UTF_8);
+        assertEquals(0, failures, out);
+        for (String name : new String[]{"D-SGD, 8 nodes on a ring", "Decor, example level, 20 nodes on a 8-regular",
+            "CDP, user level, 6 nodes on a complete, full batches"}) {
+            assertTrue(out.contains("CHECK PASS " + name), out);
+        }
+        assertTrue(out.contains("round 2: node models vs reference"), out);
+    }
+
+    @Test
+    void roundBenchmarkSaysWhatFitsAndPrintsRoundLines() {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        long memory = 1L << 30;
+        new RoundBenchmark(new JavaBackend(), () -> memory, CheckModels.LOGISTIC, "Java reference",
+                new PrintStream(text, true, StandardCharsets.UTF_8), 2, 1, 0).run(java.util.List.of(4, 20, 100_000_000));
+        String out = text.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("FIT device=Java_reference model=logistic batch=64 bytes_per_node="), out);
+        for (String mode : new String[]{"dsgd", "decor-hostnoise", "decor-noise-on-device"}) {
+            assertTrue(out.contains("ROUND device=Java_reference model=logistic topology=ring nodes=4 batch=64 mode=" + mode), out);
+            assertTrue(out.contains("ROUND device=Java_reference model=logistic topology=8-regular nodes=20 batch=64 mode=" + mode), out);
+        }
+        assertTrue(out.contains("SKIP round 8-regular n=4: the 8-regular graph here needs more than 16 nodes"), out);
+        assertTrue(out.contains("SKIP round ring n=100000000: needs"), out);
+    }
 }

@@ -155,6 +155,10 @@ class KernelEmulationTest {
         int cols = 2 * conv.taps() * conv.positions();
         add("im2col", arrays("x", gaussian(2 * conv.inSize(), 1), "cols", new float[cols]),
                 (k, m) -> k.im2col(m.get("x"), m.get("cols"), conv, 2), "cols");
+        // gossip over compressed rows: 4 nodes, row 2 empty, row 3 out of column order is not allowed, so in order
+        add("mix_rows", arrays("out", new float[4 * 13], "start", new float[]{0, 3, 5, 5, 7}, "cols",
+                        new float[]{0, 1, 3, 1, 2, 0, 3}, "w", uniform(7, 1), "x", gaussian(4 * 13, 1)),
+                (k, m) -> k.mixRows(m.get("out"), m.get("start"), m.get("cols"), m.get("w"), m.get("x"), 4, 13), "out");
         add("philox", arrays("g", gaussian(p, 1)),
                 (k, m) -> k.addPhiloxGaussian(m.get("g"), p, 0x9E3779B97F4A7C15L, 0xFFFFFFFF00000007L, 1.5f), "g");
 

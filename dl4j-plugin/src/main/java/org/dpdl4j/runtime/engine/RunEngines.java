@@ -151,8 +151,9 @@ public final class RunEngines {
                 throw EngineOptions.DEVICE.invalid(e.getMessage());
             }
         } else if (device != ComputeDevice.CPU) {
-            throw EngineOptions.DEVICE.invalid("--device " + device.label() + " moves the per-example clipping of dp-sgd;"
-                    + " " + run.protocol() + " runs on the CPU: drop --device");
+            throw EngineOptions.DEVICE.invalid("--device " + device.label() + " moves dp-sgd's per-example clipping and the"
+                    + " rounds of the decentralized protocols (dsgd, decor, ldp, cdp); " + run.protocol() + " runs on the CPU:"
+                    + " drop --device");
         }
     }
 

@@ -1,0 +1,126 @@
+package org.dpdl4j.cuda.check;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.dpdl4j.cuda.engine.Backend;
+import org.dpdl4j.cuda.engine.StackedDenseModels;
+
+/**
+ * Times a decentralized round with every node model on the GPU: MNIST-MLP nodes (784-128-10) on the device check, padded batches of 64,
+ * on a ring and on a random 8-regular graph, for each number of nodes that fits. Modes, interleaved in blocks as
+ * {@link StepBenchmark} does (the median over blocks of the mean time per round):
+ * <ul>
+ *   <li>{@code dsgd}: clipped sums without clipping, the step without noise, gossip (the D-SGD round);</li>
+ *   <li>{@code decor-hostnoise}: clipped sums (C = 1), the [n, p] noise copied from the host, the step, gossip: the
+ *       private round as it runs today, its secure noise drawn on the host (that drawing, on a background thread in a
+ *       run, is not timed here: it is the CPU's share);</li>
+ *   <li>{@code decor-noise-on-device}: the same with the noise already in device memory, what the round costs once the
+ *       noise streams run on the GPU.</li>
+ * </ul>
+ * Before it starts it prints how many such nodes fit in the free device memory ({@code FIT} line); sizes that do not
+ * fit are skipped, saying so. Results are {@code ROUND} lines that {@code table.py} reads.
+ */
+final class RoundBenchmark {
+    private static final int BATCH = 64;
+
+    private final Backend gpu;
+    private final LongSupplier freeBytes;
+    private final CheckModels.Case c;
+    private final String device;
+    private final PrintStream out;
+    private final int blocks;
+    private final int roundsPerBlock;
+    private final double warmupSeconds;
+
+    /**
+     * @param freeBytes the device memory free now
+     * @param c         the nodes' model (the MNIST MLP on the GPU)
+     */
+    RoundBenchmark(Backend gpu, LongSupplier freeBytes, CheckModels.Case c, String deviceName, PrintStream out, int blocks,
+                   int roundsPerBlock, double warmupSeconds) {
+        this.gpu = gpu;
+        this.freeBytes = freeBytes;
+        this.c = c;
+        this.device = deviceName.replace(' ', '_');
+        this.out = out;
+        this.blocks = blocks;
+        this.roundsPerBlock = roundsPerBlock;
+        this.warmupSeconds = warmupSeconds;
+    }
+
+    void run(List<Integer> nodeCounts) {
+        long perNode = StackedDenseModels.bytesFor(c.dense(), 1, BATCH);
+        long free = freeBytes.getAsLong();
+        out.printf(Locale.ROOT, "FIT device=%s model=%s batch=%d bytes_per_node=%d free_bytes=%d nodes=%d%n", device, c.name(),
+                BATCH, perNode, free, free / perNode);
+        for (NodeRounds.Topology topology : List.of(NodeRounds.Topology.RING, NodeRounds.Topology.REGULAR_8)) {
+            for (int n : nodeCounts) {
+                if (topology == NodeRounds.Topology.REGULAR_8 && n <= 16) {
+                    out.printf(Locale.ROOT, "SKIP round %s n=%d: the 8-regular graph here needs more than 16 nodes%n",
+                            topology.label(), n);
+                    continue;
+                }
+                if (StackedDenseModels.bytesFor(c.dense(), n, BATCH) > 0.9 * freeBytes.getAsLong()) {
+                    out.printf(Locale.ROOT, "SKIP round %s n=%d: needs %.1f GiB, %.1f GiB free%n", topology.label(), n,
+                            StackedDenseModels.bytesFor(c.dense(), n, BATCH) / (double) (1L << 30),
+                            freeBytes.getAsLong() / (double) (1L << 30));
+                    continue;
+                }
+                time(topology, n);
+            }
+        }
+    }
+
+    private void time(NodeRounds.Topology topology, int n) {
+        NodeRounds setting = new NodeRounds(c, n, BATCH, true, topology, 7);
+        float[] noise = CheckModels.uniform(n * c.numParams(), 8);
+        try (StackedDenseModels m = setting.open(gpu)) {
+            setting.loadBatch(m);
+            Map<String, Runnable> modes = new LinkedHashMap<>();
+            modes.put("dsgd", () -> NodeRounds.round(m, NodeRounds.Privacy.NONE, setting.batchFactors, false, 0.01f));
+            modes.put("decor-hostnoise", () -> {
+                gpu.upload(noise, 0, m.noise());
+                NodeRounds.round(m, NodeRounds.Privacy.EXAMPLE_LEVEL, setting.batchFactors, true, 0.01f);
+            });
+            modes.put("decor-noise-on-device", () -> NodeRounds.round(m, NodeRounds.Privacy.EXAMPLE_LEVEL,
+                    setting.batchFactors, true, 0.01f));
+            gpu.upload(noise, 0, m.noise());
+            long end = System.nanoTime() + (long) (warmupSeconds * 1e9);
+            do {
+                modes.values().forEach(Runnable::run);
+                gpu.synchronize();
+            } while (System.nanoTime() < end);
+            Map<String, List<Double>> times = new LinkedHashMap<>();
+            modes.keySet().forEach(k -> times.put(k, new ArrayList<>()));
+            List<String> order = new ArrayList<>(modes.keySet());
+            for (int k = 0; k < blocks; k++) {
+                List<String> now = new ArrayList<>(order);
+                if (k % 2 == 1) {
+                    java.util.Collections.reverse(now);
+                }
+                for (String mode : now) {
+                    times.get(mode).add(block(modes.get(mode)));
+                }
+            }
+            times.forEach((mode, v) -> out.printf(Locale.ROOT,
+                    "ROUND device=%s model=%s topology=%s nodes=%d batch=%d mode=%s block_median_ms=%.4f%n", device, c.name(),
+                    topology.label(), n, BATCH, mode, StepBenchmark.median(v)));
+        }
+    }
+
+    private double block(Runnable round) {
+        round.run();
+        gpu.synchronize();
+        long t = System.nanoTime();
+        for (int s = 0; s < roundsPerBlock; s++) {
+            round.run();
+        }
+        gpu.synchronize();
+        return (System.nanoTime() - t) / 1e6 / roundsPerBlock;
+    }
+}
