@@ -38,12 +38,12 @@ class DeviceOptionTest {
 
     @Test
     void decentralizedRunsTakeTheDeviceOption(@TempDir Path dir) {
-        CommandRun cpu = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "4", "--rounds", "5",
+        CommandRun cpu = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "5",
                 "--epsilon", "5", "--clip", "1", "--noise", "seeded", "--device", "cpu", "--out", dir.resolve("cpu").toString());
         assertEquals(0, cpu.exitCode(), cpu.both());
         assumeFalse(DeviceEngines.find(ComputeDevice.CUDA).orElseThrow().report().usable(),
                 "checks the refusal on a machine without a usable CUDA GPU; this one has one");
-        CommandRun cuda = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "4", "--rounds", "5",
+        CommandRun cuda = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "5",
                 "--epsilon", "5", "--clip", "1", "--device", "cuda", "--out", dir.resolve("cuda").toString());
         assertEquals(2, cuda.exitCode(), cuda.both());
         assertTrue(cuda.err().contains("--device cuda: ") && cuda.err().contains("or use --device cpu"), cuda.both());
