@@ -1,7 +1,6 @@
 package org.dpdl4j.cuda.check;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -90,37 +89,9 @@ final class RoundBenchmark {
             modes.put("decor-noise-on-device", () -> NodeRounds.round(m, NodeRounds.Privacy.EXAMPLE_LEVEL,
                     setting.batchFactors, true, 0.01f));
             gpu.upload(noise, 0, m.noise());
-            long end = System.nanoTime() + (long) (warmupSeconds * 1e9);
-            do {
-                modes.values().forEach(Runnable::run);
-                gpu.synchronize();
-            } while (System.nanoTime() < end);
-            Map<String, List<Double>> times = new LinkedHashMap<>();
-            modes.keySet().forEach(k -> times.put(k, new ArrayList<>()));
-            List<String> order = new ArrayList<>(modes.keySet());
-            for (int k = 0; k < blocks; k++) {
-                List<String> now = new ArrayList<>(order);
-                if (k % 2 == 1) {
-                    java.util.Collections.reverse(now);
-                }
-                for (String mode : now) {
-                    times.get(mode).add(block(modes.get(mode)));
-                }
-            }
-            times.forEach((mode, v) -> out.printf(Locale.ROOT,
-                    "ROUND device=%s model=%s topology=%s nodes=%d batch=%d mode=%s block_median_ms=%.4f%n", device, c.name(),
-                    topology.label(), n, BATCH, mode, StepBenchmark.median(v)));
+            InterleavedBlocks.medianMillis(gpu, modes, blocks, roundsPerBlock, warmupSeconds).forEach((mode, ms) ->
+                    out.printf(Locale.ROOT, "ROUND device=%s model=%s topology=%s nodes=%d batch=%d mode=%s"
+                            + " block_median_ms=%.4f%n", device, c.name(), topology.label(), n, BATCH, mode, ms));
         }
-    }
-
-    private double block(Runnable round) {
-        round.run();
-        gpu.synchronize();
-        long t = System.nanoTime();
-        for (int s = 0; s < roundsPerBlock; s++) {
-            round.run();
-        }
-        gpu.synchronize();
-        return (System.nanoTime() - t) / 1e6 / roundsPerBlock;
     }
 }

@@ -5,9 +5,7 @@ import org.dpdl4j.cuda.engine.DpStep;
 import org.dpdl4j.cuda.engine.StepNoise;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -70,47 +68,9 @@ final class StepBenchmark {
                 step.parameters().step(new StepNoise.SeededPhilox(1, counter[0]++, 1f), b, 0.01);
                 step.measures();
             });
-            long end = System.nanoTime() + (long) (warmupSeconds * 1e9);
-            while (System.nanoTime() < end) {
-                modes.values().forEach(Runnable::run);
-                gpu.synchronize();
-            }
-            Map<String, List<Double>> times = new LinkedHashMap<>();
-            modes.keySet().forEach(m -> times.put(m, new ArrayList<>()));
-            List<String> order = new ArrayList<>(modes.keySet());
-            for (int k = 0; k < blocks; k++) {
-                List<String> now = new ArrayList<>(order);
-                if (k % 2 == 1) {
-                    java.util.Collections.reverse(now);
-                }
-                for (String m : now) {
-                    times.get(m).add(block(modes.get(m)));
-                }
-            }
-            times.forEach((m, v) -> {
-                double ms = median(v);
-                out.printf(Locale.ROOT, "RESULT device=%s model=%s batch=%d mode=%s block_median_ms=%.4f examples_per_s=%.0f%n",
-                        device, c.name(), b, m, ms, b / ms * 1e3);
-            });
+            InterleavedBlocks.medianMillis(gpu, modes, blocks, stepsPerBlock, warmupSeconds).forEach((m, ms) -> out.printf(
+                    Locale.ROOT, "RESULT device=%s model=%s batch=%d mode=%s block_median_ms=%.4f examples_per_s=%.0f%n",
+                    device, c.name(), b, m, ms, b / ms * 1e3));
         }
-    }
-
-    /** Mean milliseconds per step over one block, after one untimed step. */
-    private double block(Runnable step) {
-        step.run();
-        gpu.synchronize();
-        long t = System.nanoTime();
-        for (int s = 0; s < stepsPerBlock; s++) {
-            step.run();
-        }
-        gpu.synchronize();
-        return (System.nanoTime() - t) / 1e6 / stepsPerBlock;
-    }
-
-    static double median(List<Double> v) {
-        List<Double> s = new ArrayList<>(v);
-        s.sort(null);
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 }
