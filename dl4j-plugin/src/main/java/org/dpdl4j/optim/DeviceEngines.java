@@ -64,6 +64,23 @@ public final class DeviceEngines {
         return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes));
     }
 
+    /**
+     * As {@link #selectNodeModels(ComputeDevice, DenseNetworkSpec, int)} for a run that may have to stay on the CPU:
+     * with {@code cpuOnly} not null (why it does, e.g. its parties run on blocks), {@code auto} and {@code cpu} give null
+     * and {@code cuda} is refused with that reason.
+     *
+     * @throws DeviceUnavailableException as above, or for {@code cuda} when {@code cpuOnly} is not null
+     */
+    public static DeviceNodeModels selectNodeModels(ComputeDevice device, DenseNetworkSpec spec, int nodes, String cpuOnly) {
+        if (cpuOnly == null) {
+            return selectNodeModels(device, spec, nodes);
+        }
+        if (device == ComputeDevice.CUDA) {
+            throw new DeviceUnavailableException("--device cuda: " + cpuOnly + "; use --device cpu or auto");
+        }
+        return null;
+    }
+
     private static <T> T select(ComputeDevice device, Function<DeviceEngine, String> whyNot, Function<DeviceEngine, T> open) {
         if (device == ComputeDevice.CPU) {
             return null;

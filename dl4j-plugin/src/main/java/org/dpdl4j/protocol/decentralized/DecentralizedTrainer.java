@@ -10,7 +10,6 @@ import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DeviceEngines;
 import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.DeviceRun;
-import org.dpdl4j.optim.DeviceUnavailableException;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -201,18 +200,13 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
      * when nobody chooses) the GPU when an installed engine can run here and keep these models, else the CPU. A run on
      * blocks, or with planted audit contributions, runs on the CPU.
      *
-     * @throws DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
+     * @throws org.dpdl4j.optim.DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
      */
     @Override
     public void useDevice(ComputeDevice choice) {
-        boolean cpuOnly = blocks != null || planted != null;
-        if (choice == ComputeDevice.CUDA && cpuOnly) {
-            throw new DeviceUnavailableException("--device cuda: " + (blocks != null
-                    ? "a run on blocks of nodes (--engine " + blockEngine.describe() + ") computes them on the CPU"
-                    : "a run with planted audit contributions runs on the CPU") + "; use --device cpu or auto");
-        }
-        moveTo(choice == ComputeDevice.CPU || (cpuOnly && choice == ComputeDevice.AUTO) ? null
-                : DeviceEngines.selectNodeModels(choice, engine.spec(), graph.vertexCount()));
+        String cpuOnly = blocks != null ? "a run on blocks of nodes (--engine " + blockEngine.describe() + ") computes them on"
+                + " the CPU" : planted != null ? "a run with planted audit contributions runs on the CPU" : null;
+        moveTo(DeviceEngines.selectNodeModels(choice, engine.spec(), graph.vertexCount(), cpuOnly));
     }
 
     /**
@@ -253,13 +247,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         device.step(drawn == null ? null : drawn.total(), config.learningRate().at(round), config.weightDecay());
         if (!observers.isEmpty()) {
             device.download(params);
-            RoundTap tap = new RoundTap(round, config.learningRate().at(round), config.weightDecay(), before, params,
-                    drawn == null ? null : drawn.edgeNoise(), graph);
-            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-                for (RoundObserver o : observers) {
-                    o.onRound(tap);
-                }
-            }
+            showObservers(round, before, drawn);
         }
         device.mix();
         hostBehind = true;
@@ -287,18 +275,27 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         INDArray before = observers.isEmpty() ? null : params.dup();
         LocalGradients.descend(config, round, params, grad);
         if (!observers.isEmpty()) {
-            RoundTap tap = new RoundTap(round, config.learningRate().at(round), config.weightDecay(), before, params, drawn == null ? null : drawn.edgeNoise(), graph);
-            // Observers run outside the round's workspace, so what they compute and keep outlives the round.
-            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-                for (RoundObserver o : observers) {
-                    o.onRound(tap);
-                }
-            }
+            showObservers(round, before, drawn);
         }
         gossip.apply(params, gossiped);
         INDArray swap = params;
         params = gossiped;
         gossiped = swap;
+    }
+
+    /**
+     * Shows the observers this round's messages: the models before the step and after it ({@code params}, not yet
+     * gossiped) with the edges' noise. They run outside the round's workspace, so what they compute and keep outlives
+     * the round.
+     */
+    private void showObservers(long round, INDArray before, RoundNoise.Draw drawn) {
+        RoundTap tap = new RoundTap(round, config.learningRate().at(round), config.weightDecay(), before, params,
+                drawn == null ? null : drawn.edgeNoise(), graph);
+        try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+            for (RoundObserver o : observers) {
+                o.onRound(tap);
+            }
+        }
     }
 
     private void measured(OptionalDouble loss) {
