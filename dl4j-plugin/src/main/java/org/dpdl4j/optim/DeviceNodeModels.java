@@ -14,6 +14,15 @@ public interface DeviceNodeModels extends AutoCloseable {
     /** How many models (rows). */
     int nodes();
 
+    /**
+     * Makes every later operation but {@link #mix} act on the first {@code k} models only, 1 &lt;= k &lt;= n (the
+     * participants of a federated round); shapes below then say k where they say n. All n until called.
+     */
+    void useRows(int k);
+
+    /** Every model in use becomes {@code row} ([p] or [1, p]), as the clients of a round start from the global model. */
+    void broadcast(INDArray row);
+
     /** Copies the [n, p] models in. */
     void upload(INDArray models);
 

@@ -1,5 +1,8 @@
 package org.dpdl4j.cli.train;
 
+import org.dpdl4j.data.RealData;
+import org.dpdl4j.data.catalog.DatasetCatalog;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -48,6 +51,23 @@ class DeviceOptionTest {
         assertEquals(2, cuda.exitCode(), cuda.both());
         assertTrue(cuda.err().contains("--device cuda: ") && cuda.err().contains("or use --device cpu"), cuda.both());
         assertTrue(cuda.err().contains("driver") || cuda.err().contains("LD_LIBRARY_PATH"), cuda.both());
+    }
+
+    @Test
+    void federatedRunsTakeTheDeviceOption(@TempDir Path dir) {
+        RealData.file(DatasetCatalog.A9A_TRAIN);
+        String data = RealData.directory().path().toString();
+        CommandRun cpu = CommandRun.of("train", "--algo", "dp-fedavg-central", "--dataset", "a9a", "--data-dir", data,
+                "--machines", "5", "--rounds", "2", "--batch-size", "16", "--clip", "1", "--epsilon", "2", "--device", "cpu",
+                "--out", dir.resolve("cpu").toString());
+        assertEquals(0, cpu.exitCode(), cpu.both());
+        assumeFalse(DeviceEngines.find(ComputeDevice.CUDA).orElseThrow().report().usable(),
+                "checks the refusal on a machine without a usable CUDA GPU; this one has one");
+        CommandRun cuda = CommandRun.of("train", "--algo", "dp-fedavg-central", "--dataset", "a9a", "--data-dir", data,
+                "--machines", "5", "--rounds", "2", "--batch-size", "16", "--clip", "1", "--epsilon", "2", "--device", "cuda",
+                "--out", dir.resolve("cuda").toString());
+        assertEquals(2, cuda.exitCode(), cuda.both());
+        assertTrue(cuda.err().contains("--device cuda: ") && cuda.err().contains("or use --device cpu"), cuda.both());
     }
 
     @Test

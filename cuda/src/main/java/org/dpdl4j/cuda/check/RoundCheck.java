@@ -11,7 +11,8 @@ import org.dpdl4j.cuda.engine.StackedDenseModels;
  * reference backend (which the Maven tests hold to dpdl4j's CPU engine, round for round): the node models after each of
  * three rounds to 1e-5 relative (L2), and each node's loss sum, for D-SGD, example-level and user-level private rounds
  * with noise (LDP, CDP and Decor differ only in the noise the host supplies and in the graph), on a ring, a random
- * 8-regular graph and the complete graph, with padded batches. Prints {@code CHECK} lines as {@link CorrectnessCheck}.
+ * 8-regular graph and the complete graph, with padded batches; and FedAvg's local steps for some of the clients'
+ * rows, started from one global model. Prints {@code CHECK} lines as {@link CorrectnessCheck}.
  */
 final class RoundCheck {
     private static final int ROUNDS = 3;
@@ -30,7 +31,40 @@ final class RoundCheck {
         compare("Decor/LDP, example level", NodeRounds.Topology.RING, 8, NodeRounds.Privacy.EXAMPLE_LEVEL, true, true);
         compare("Decor, example level", NodeRounds.Topology.REGULAR_8, 20, NodeRounds.Privacy.EXAMPLE_LEVEL, true, true);
         compare("CDP, user level", NodeRounds.Topology.COMPLETE, 6, NodeRounds.Privacy.USER_LEVEL, true, false);
+        localSteps();
         return report.failures();
+    }
+
+    /**
+     * FedAvg's local steps: 6 participants among 10 clients' rows start from one global model (broadcast) and take two
+     * SGD steps on padded batches; their models after each step against the reference.
+     */
+    private void localSteps() {
+        CheckModels.Case c = CheckModels.MLP;
+        int clients = 10;
+        NodeRounds participants = new NodeRounds(c, 6, 16, true, NodeRounds.Topology.RING, 77);
+        float[] global = CheckModels.parameters(c, 78);
+        int values = participants.nodes * c.numParams();
+        float[][] models = new float[2][values];
+        try (StackedDenseModels onGpu = new StackedDenseModels(gpu, c.dense(), clients);
+             StackedDenseModels onCpu = new StackedDenseModels(new JavaBackend(), c.dense(), clients)) {
+            StackedDenseModels[] sides = {onGpu, onCpu};
+            for (StackedDenseModels m : sides) {
+                m.useRows(participants.nodes);
+                m.broadcast(global);
+            }
+            for (int s = 0; s < 2; s++) {
+                for (int k = 0; k < 2; k++) {
+                    participants.loadBatch(sides[k]);
+                    sides[k].clippedSums(Float.POSITIVE_INFINITY);
+                    sides[k].scaleRows(participants.batchFactors);
+                    sides[k].step(false, 0.1f, 1f);
+                    sides[k].backend().download(sides[k].models().slice(0, values), models[k], 0);
+                }
+                report.report("participants' models vs reference", "FedAvg local step " + s + ", 6 of 10 clients from one"
+                        + " global model, padded batches of 16", CorrectnessCheck.relative(models[0], CorrectnessCheck.toDouble(models[1])));
+            }
+        }
     }
 
     private void compare(String name, NodeRounds.Topology topology, int nodes, NodeRounds.Privacy privacy, boolean noise,

@@ -40,28 +40,53 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
+    public void useRows(int k) {
+        models.useRows(k);
+    }
+
+    @Override
+    public void broadcast(INDArray row) {
+        if (row.length() != numParams) {
+            throw new IllegalArgumentException("a model has " + numParams + " parameters, got " + row.length());
+        }
+        INDArray host = HostArrays.rowMajorFloats(row);
+        models.broadcast(HostArrays.pointer(host));
+        Reference.reachabilityFence(host);
+    }
+
+    @Override
     public void upload(INDArray values) {
         checkShape(values, "models");
         INDArray host = HostArrays.rowMajorFloats(values);
-        backend.upload(HostArrays.pointer(host), models.models());
+        backend.upload(HostArrays.pointer(host), inUse(models.models()));
         Reference.reachabilityFence(host);
     }
 
     @Override
     public void download(INDArray into) {
         checkShape(into, "models");
+        read(inUse(models.models()), into);
+    }
+
+    /** The rows in use of an [n, p] array. */
+    private DeviceArray inUse(DeviceArray rows) {
+        return rows.slice(0, models.rowsInUse() * numParams);
+    }
+
+    /** Into the array's own memory when it can be written there, else through a Java array. */
+    private void read(DeviceArray from, INDArray into) {
         if (HostArrays.writable(into)) {
-            backend.download(models.models(), HostArrays.pointer(into));
+            backend.download(from, HostArrays.pointer(into));
         } else {
             float[] values = new float[(int) into.length()];
-            backend.download(models.models(), values, 0);
+            backend.download(from, values, 0);
             into.assign(Nd4j.createFromArray(values).reshape(into.shape()));
         }
     }
 
     @Override
     public double[] clippedSums(INDArray features, INDArray labels, INDArray mask, INDArray featureSquaredNorms, double clip) {
-        int n = nodes();
+        int n = models.rowsInUse();
         if (features.rank() != 3 || features.size(0) != n || labels.rank() != 3 || labels.size(0) != n
                 || labels.size(1) != features.size(1)) {
             throw new IllegalArgumentException("a round's batch is features [" + n + ", b, nIn] and labels [" + n
@@ -112,7 +137,7 @@ public final class CudaNodeModels implements DeviceNodeModels {
         if (noise != null) {
             checkShape(noise, "noise");
             INDArray host = HostArrays.rowMajorFloats(noise);
-            backend.upload(HostArrays.pointer(host), models.noise());
+            backend.upload(HostArrays.pointer(host), inUse(models.noise()));
             Reference.reachabilityFence(host);
         }
         float decay = weightDecay > 0 ? (float) (1.0 - lr * weightDecay) : 1f;
@@ -136,10 +161,7 @@ public final class CudaNodeModels implements DeviceNodeModels {
     /** The gradients of the last round, as scaled and clipped since, into {@code into} ([n, p]). */
     void readGradients(INDArray into) {
         checkShape(into, "gradients");
-        DeviceArray g = models.gradients();
-        float[] values = new float[(int) into.length()];
-        backend.download(g, values, 0);
-        into.assign(Nd4j.createFromArray(values).reshape(into.shape()));
+        read(inUse(models.gradients()), into);
     }
 
     @Override
@@ -154,8 +176,9 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     private void checkShape(INDArray a, String what) {
-        if (a.rank() != 2 || a.size(0) != nodes() || a.size(1) != numParams) {
-            throw new IllegalArgumentException("the " + what + " must be [" + nodes() + ", " + numParams + "], got "
+        int rows = models.rowsInUse();
+        if (a.rank() != 2 || a.size(0) != rows || a.size(1) != numParams) {
+            throw new IllegalArgumentException("the " + what + " must be [" + rows + ", " + numParams + "], got "
                     + Arrays.toString(a.shape()));
         }
     }

@@ -50,6 +50,9 @@ public final class StackedDenseModels implements AutoCloseable {
     private DeviceArray mixStart;
     private DeviceArray mixColumns;
     private DeviceArray mixWeights;
+    private DeviceArray nodeOnes;
+    /** The models the next operations act on: the first {@code active} rows (all of them unless {@link #useRows}). */
+    private int active;
     private int capacity;
     private int b;
     private boolean masked;
@@ -93,7 +96,10 @@ public final class StackedDenseModels implements AutoCloseable {
         this.nodeFactors = backend.allocate(nodes);
         this.lossSums = backend.allocate(nodes);
         this.scalar = backend.allocate(1);
+        this.nodeOnes = backend.allocate(nodes);
+        backend.fill(nodeOnes, 1f);
         this.nodeHost = new float[nodes];
+        this.active = nodes;
     }
 
     public Backend backend() {
@@ -111,6 +117,48 @@ public final class StackedDenseModels implements AutoCloseable {
     /** The [n, p] node models, row i node i's parameters: upload into it, download from it. */
     public DeviceArray models() {
         return params;
+    }
+
+    /**
+     * Makes the next batches, clipped sums, scalings, clipping and steps act on the first {@code rows} models only (the
+     * participants of a federated round, as many as the round drew); {@link #mix} still mixes all of them.
+     */
+    public void useRows(int rows) {
+        if (rows < 1 || rows > nodes) {
+            throw new IllegalArgumentException("between 1 and " + nodes + " rows can be used, got " + rows);
+        }
+        this.active = rows;
+        this.b = 0;   // a batch loaded for another number of rows is no longer this one's
+    }
+
+    /** How many models the operations act on (see {@link #useRows}). */
+    public int rowsInUse() {
+        return active;
+    }
+
+    /**
+     * Every model in use becomes {@code row} ([p], from host memory at the pointer's position): one product of depth
+     * one from a staged copy, so each value is copied exactly.
+     */
+    public void broadcast(FloatPointer row) {
+        DeviceArray staged = mixed.slice(0, p);
+        backend.upload(row, staged);
+        broadcastStaged(staged);
+    }
+
+    /** As {@link #broadcast(FloatPointer)} from a Java array of p values. */
+    public void broadcast(float[] row) {
+        if (row.length != p) {
+            throw new IllegalArgumentException("a model has " + p + " parameters, got " + row.length);
+        }
+        DeviceArray staged = mixed.slice(0, p);
+        backend.upload(row, 0, staged);
+        broadcastStaged(staged);
+    }
+
+    private void broadcastStaged(DeviceArray staged) {
+        // column-major [p, rows] = row (p x 1) times ones (1 x rows)
+        backend.blas().gemm(false, false, (int) p, active, 1, 1f, staged, (int) p, nodeOnes, 1, 0f, params, (int) p);
     }
 
     /** The [n, p] gradients of the last {@link #clippedSums}, as divided and clipped since. */
@@ -144,7 +192,7 @@ public final class StackedDenseModels implements AutoCloseable {
         if (batch == 0) {
             return;
         }
-        long examples = (long) nodes * batch;
+        long examples = (long) active * batch;
         backend.upload(features, x.slice(0, examples * model.nIn()));
         backend.upload(labels, y.slice(0, examples * model.nOut()));
         if (mask != null) {
@@ -161,7 +209,7 @@ public final class StackedDenseModels implements AutoCloseable {
         if (batch == 0) {
             return;
         }
-        long examples = (long) nodes * batch;
+        long examples = (long) active * batch;
         backend.upload(features, 0, x.slice(0, examples * model.nIn()));
         backend.upload(labels, 0, y.slice(0, examples * model.nOut()));
         if (mask != null) {
@@ -176,7 +224,7 @@ public final class StackedDenseModels implements AutoCloseable {
         if (batch < 0) {
             throw new IllegalArgumentException("a batch has at least 0 examples per node, got " + batch);
         }
-        long examples = (long) nodes * batch;
+        long examples = (long) active * batch;
         if (examples * Math.max(totalUnits, Math.max(model.nIn(), model.nOut())) > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(nodes + " nodes with " + batch + " examples each are more than one device"
                     + " array holds: use smaller batches or fewer nodes per device");
@@ -237,7 +285,7 @@ public final class StackedDenseModels implements AutoCloseable {
             backend.fill(lossSums, 0f);
             return;
         }
-        int examples = nodes * b;
+        int examples = active * b;
         forward();
         if (masked) {
             DenseLayer out = model.output();
@@ -258,33 +306,33 @@ public final class StackedDenseModels implements AutoCloseable {
         }
         writeGradients();
         // each node's loss sum: the column sums of the losses seen as a column-major [b, n] matrix
-        backend.blas().gemv(true, b, nodes, 1f, loss, b, ones, 0f, lossSums);
+        backend.blas().gemv(true, b, active, 1f, loss, b, ones, 0f, lossSums);
     }
 
-    /** Every node's summed loss over its real examples, of the last {@link #clippedSums}, into {@code out[0, n)}. */
+    /** Every model's summed loss over its real examples, of the last {@link #clippedSums}, into {@code out[0, rows)}. */
     public void lossSums(float[] out) {
-        backend.download(lossSums, out, 0);
+        backend.download(lossSums.slice(0, active), out, 0);
     }
 
     private void forward() {
         Blas blas = backend.blas();
         Kernels k = backend.kernels();
-        int examples = nodes * b;
+        int examples = active * b;
         for (int l = 0; l < model.layers().size(); l++) {
             DenseLayer layer = model.layers().get(l);
             boolean output = l == model.layers().size() - 1;
             DeviceArray z = output ? error(l) : activations[l].slice(0, (long) examples * layer.nOut());
             if (l == 0) {
                 blas.gemmStridedBatched(true, false, b, layer.nOut(), layer.nIn(), 1f, x, layer.nIn(), (long) b * layer.nIn(),
-                        weights(params, layer), layer.nIn(), p, 0f, z, examples, b, nodes);
+                        weights(params, layer), layer.nIn(), p, 0f, z, examples, b, active);
             } else {
                 blas.gemmStridedBatched(false, false, b, layer.nOut(), layer.nIn(), 1f, activations[l - 1], examples, b,
-                        weights(params, layer), layer.nIn(), p, 0f, z, examples, b, nodes);
+                        weights(params, layer), layer.nIn(), p, 0f, z, examples, b, active);
             }
             if (layer.hasBias()) {
                 // z += 1 bias^T per node: a product of depth one, whose terms are the biases themselves
                 blas.gemmStridedBatched(false, false, b, layer.nOut(), 1, 1f, ones, b, 0, params.slice(layer.biasOffset(),
-                        (nodes - 1) * p + layer.nOut()), 1, p, 1f, z, examples, b, nodes);
+                        (nodes - 1) * p + layer.nOut()), 1, p, 1f, z, examples, b, active);
             }
             k.biasActivation(z, null, examples * layer.nOut(), examples, layer.nOut(),
                     output ? Activation.IDENTITY : layer.activation());
@@ -297,12 +345,12 @@ public final class StackedDenseModels implements AutoCloseable {
     private void backward() {
         Blas blas = backend.blas();
         Kernels k = backend.kernels();
-        int examples = nodes * b;
+        int examples = active * b;
         for (int l = model.layers().size() - 1; l > 0; l--) {
             DenseLayer layer = model.layers().get(l);
             DeviceArray below = error(l - 1);
             blas.gemmStridedBatched(false, true, b, layer.nIn(), layer.nOut(), 1f, error(l), examples, b,
-                    weights(params, layer), layer.nIn(), p, 0f, below, examples, b, nodes);
+                    weights(params, layer), layer.nIn(), p, 0f, below, examples, b, active);
             k.activationBackprop(below, activations[l - 1].slice(0, (long) examples * layer.nIn()), examples * layer.nIn(),
                     model.layers().get(l - 1).activation());
         }
@@ -310,39 +358,39 @@ public final class StackedDenseModels implements AutoCloseable {
 
     private void writeGradients() {
         Blas blas = backend.blas();
-        int examples = nodes * b;
+        int examples = active * b;
         for (int l = 0; l < model.layers().size(); l++) {
             DenseLayer layer = model.layers().get(l);
             DeviceArray e = error(l);
             if (l == 0) {
                 blas.gemmStridedBatched(false, false, layer.nIn(), layer.nOut(), b, 1f, x, layer.nIn(),
-                        (long) b * layer.nIn(), e, examples, b, 0f, weights(grad, layer), layer.nIn(), p, nodes);
+                        (long) b * layer.nIn(), e, examples, b, 0f, weights(grad, layer), layer.nIn(), p, active);
             } else {
                 blas.gemmStridedBatched(true, false, layer.nIn(), layer.nOut(), b, 1f, activations[l - 1], examples, b, e,
-                        examples, b, 0f, weights(grad, layer), layer.nIn(), p, nodes);
+                        examples, b, 0f, weights(grad, layer), layer.nIn(), p, active);
             }
             if (layer.hasBias()) {
                 blas.gemmStridedBatched(true, false, layer.nOut(), 1, b, 1f, e, examples, b, ones, b, 0, 0f,
-                        grad.slice(layer.biasOffset(), (nodes - 1) * p + layer.nOut()), layer.nOut(), p, nodes);
+                        grad.slice(layer.biasOffset(), (nodes - 1) * p + layer.nOut()), layer.nOut(), p, active);
             }
         }
     }
 
     /** Row i of the gradients times {@code factors[i]}: the division into local gradients by each node's divisor. */
     public void scaleRows(float[] factors) {
-        if (factors.length != nodes) {
-            throw new IllegalArgumentException("one factor per node: " + nodes + " expected, got " + factors.length);
+        if (factors.length != active) {
+            throw new IllegalArgumentException("one factor per model in use: " + active + " expected, got " + factors.length);
         }
-        backend.upload(factors, 0, nodeFactors);
-        backend.kernels().scaleByExample(grad, (int) (nodes * p), (int) p, nodes, nodeFactors);
+        backend.upload(factors, 0, nodeFactors.slice(0, active));
+        backend.kernels().scaleByExample(grad, (int) (active * p), (int) p, active, nodeFactors);
     }
 
     /** User-level clipping: each node's whole gradient row to norm at most {@code clip}. */
     public void clipRows(float clip) {
         Kernels k = backend.kernels();
-        k.addColumnSquares(nodeSq, grad, (int) p, nodes, true);
-        k.clipFactors(nodeSq, nodeNorms, nodeFactors, nodes, clip);
-        k.scaleByExample(grad, (int) (nodes * p), (int) p, nodes, nodeFactors);
+        k.addColumnSquares(nodeSq, grad, (int) p, active, true);
+        k.clipFactors(nodeSq, nodeNorms, nodeFactors, active, clip);
+        k.scaleByExample(grad, (int) (active * p), (int) p, active, nodeFactors);
     }
 
     /**
@@ -351,7 +399,7 @@ public final class StackedDenseModels implements AutoCloseable {
      */
     public void step(boolean withNoise, float lr, float decay) {
         Kernels k = backend.kernels();
-        int count = (int) (nodes * p);
+        int count = (int) (active * p);
         if (decay != 1f) {
             nodeHost[0] = decay;
             backend.upload(nodeHost, 0, scalar);
@@ -420,7 +468,7 @@ public final class StackedDenseModels implements AutoCloseable {
     }
 
     private DeviceArray error(int l) {
-        long examples = (long) nodes * b;
+        long examples = (long) active * b;
         return errors.slice(examples * errorColumn[l], examples * model.layers().get(l).nOut());
     }
 
@@ -433,7 +481,8 @@ public final class StackedDenseModels implements AutoCloseable {
     public void close() {
         free();
         freeMixing();
-        for (DeviceArray a : new DeviceArray[]{params, mixed, grad, noise, nodeSq, nodeNorms, nodeFactors, lossSums, scalar}) {
+        for (DeviceArray a : new DeviceArray[]{params, mixed, grad, noise, nodeSq, nodeNorms, nodeFactors, lossSums, scalar,
+            nodeOnes}) {
             backend.free(a);
         }
     }

@@ -57,6 +57,7 @@ class DeviceCheckHarnessTest {
             assertTrue(out.contains("CHECK PASS " + name), out);
         }
         assertTrue(out.contains("round 2: node models vs reference"), out);
+        assertTrue(out.contains("CHECK PASS FedAvg local step 1, 6 of 10 clients"), out);
     }
 
     @Test

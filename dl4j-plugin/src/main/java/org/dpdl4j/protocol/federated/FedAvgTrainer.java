@@ -9,6 +9,9 @@ import org.dpdl4j.runtime.UpdateNoise;
 import org.dpdl4j.optim.RowClipping;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DeviceEngines;
+import org.dpdl4j.optim.DeviceRun;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.ArrayMemory;
@@ -50,13 +53,15 @@ import java.util.Objects;
  * clients placed by a {@link BlockEngine}; the server's part stays here. With seeded streams the rounds are those of
  * one process, bit for bit.
  */
-public final class FedAvgTrainer extends AbstractTrainingRun implements DistributableRun {
+public final class FedAvgTrainer extends AbstractTrainingRun implements DistributableRun, DeviceRun {
     private final MultiLayerNetwork template;
     private final List<NodeData> clients;
     private final FedAvgConfig config;
     private final NoiseStreams clientStreams;
     private final NoiseStreams serverStreams;
     private final LocalTraining local;
+    /** Whether the local steps' device was chosen (by {@link #useDevice}, or automatically before the first round). */
+    private boolean deviceChosen;
     private final GopaAveraging gopa;
     private final INDArray theta;
     private final double[] sizes;
@@ -159,6 +164,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (privacy != null) {
             spend(privacy.perRound(), mechanism);
         }
+        if (!deviceChosen && blocks == null) {
+            useDevice(ComputeDevice.AUTO);
+        }
         int[] participants = config.sampling().select(clientCount, serverStreams.sampling(0, round));
         lastParticipants = participants;
         freeLastMessages();
@@ -189,6 +197,39 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (average != null) {
             theta.addi(average.reshape(theta.shape()).muli(config.serverRate()));
         }
+    }
+
+    /**
+     * Runs the clients' local steps from the next round on {@code choice}: {@code cuda} keeps the participants' models
+     * on the GPU (room for every client) and runs their local SGD there, the updates coming back for the release and the
+     * aggregation, which stay here; {@code cpu} here; {@code auto} (what a run does when nobody chooses) the GPU when an
+     * installed engine can run here and keep these models, else the CPU. A run on blocks computes on the CPU.
+     *
+     * @throws org.dpdl4j.optim.DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
+     */
+    @Override
+    public void useDevice(ComputeDevice choice) {
+        String cpuOnly = blocks != null ? "a run on blocks of clients (--engine " + blockEngine.describe() + ") computes"
+                + " them on the CPU" : null;
+        local.useDevice(DeviceEngines.selectNodeModels(choice, local.spec(), clients.size(), cpuOnly));
+        deviceChosen = true;
+    }
+
+    /**
+     * Runs the local steps from the next round on node models a caller opened (room for every client; e.g. on a device
+     * engine's reference backend), which this run then closes; null for the CPU.
+     */
+    public void useNodeModels(org.dpdl4j.optim.DeviceNodeModels given) {
+        if (given != null && blocks != null) {
+            throw new IllegalStateException("a run on blocks of clients computes them on the CPU");
+        }
+        local.useDevice(given);
+        deviceChosen = true;
+    }
+
+    /** Where the local steps run: the device's description, or null on the CPU. */
+    public String deviceDescription() {
+        return local.deviceDescription();
     }
 
     /** The participants' local updates, with their mean loss recorded. */
@@ -267,6 +308,12 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (verification != null) {
             throw new IllegalArgumentException("verified GOPA (--verify) runs its parties in one process: drop --engine, or drop --verify");
         }
+        if (local.deviceDescription() != null) {
+            throw org.dpdl4j.runtime.engine.EngineOptions.DEVICE.invalid("--device cuda keeps the clients' models on this"
+                    + " machine's GPU, and " + placement.describe() + " splits the clients into blocks that compute on their"
+                    + " workers' CPUs: choose one of the two");
+        }
+        deviceChosen = true;
         int n = sizes.length;
         long p = theta.length();
         PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));

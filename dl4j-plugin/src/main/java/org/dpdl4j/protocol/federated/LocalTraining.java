@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.optim.ClippedBatch;
 import org.dpdl4j.optim.FixedSizeSampler;
+import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.ArrayMemory;
@@ -36,6 +37,8 @@ final class LocalTraining {
     private final NodeBatches batches;
     private final RoundWorkspace stepWorkspace = new RoundWorkspace();
     private PaddedBatch everyoneFull;
+    /** The participants' models on a device, which then runs the local steps; null on the CPU. */
+    private DeviceNodeModels device;
     private int everyoneFullWidth;
 
     LocalTraining(PerExampleGradients gradients, List<NodeData> clients, int steps, int batchSize) {
@@ -79,6 +82,9 @@ final class LocalTraining {
      *                     participants' widest
      */
     Updates run(INDArray theta, int[] participants, double eta, long round, NoiseStreams streams, int width) {
+        if (device != null) {
+            return runOnDevice(theta, participants, eta, round, streams, width);
+        }
         int k = participants.length;
         long p = theta.length();
         INDArray params = Nd4j.tile(theta.reshape(1, p), k, 1);
@@ -105,6 +111,60 @@ final class LocalTraining {
         }
         ArrayMemory.release(grad);   // as large as the models
         return new Updates(params.subiRowVector(theta.reshape(1, p)), firstLossSums, firstSizes);
+    }
+
+    /**
+     * {@link #run} with the participants' models on the device: started there from the global model, each local step's
+     * batch copied in, only the updates and the first step's losses copied out. Equal to {@link #run} to float rounding.
+     */
+    private Updates runOnDevice(INDArray theta, int[] participants, double eta, long round, NoiseStreams streams, int width) {
+        int k = participants.length;
+        long p = theta.length();
+        device.useRows(k);
+        device.broadcast(theta);
+        double[] firstLossSums = null;
+        int[] firstSizes = null;
+        for (int s = 0; s < steps; s++) {
+            try (MemoryWorkspace ws = stepWorkspace.open()) {
+                PaddedBatch batch = batch(participants, round * steps + s, streams, width);
+                double[] lossSums = device.clippedSums(batch.features(), batch.labels(), batch.mask(), null,
+                        Double.POSITIVE_INFINITY);
+                device.scaleRows(IntStream.of(batch.sizes()).mapToDouble(b -> 1.0 / Math.max(1, b)).toArray());
+                device.step(null, eta, 0.0);
+                if (s == 0) {
+                    firstLossSums = lossSums;
+                    firstSizes = batch.sizes().clone();
+                }
+            }
+        }
+        INDArray deltas = Nd4j.create(type, k, p);
+        device.download(deltas);
+        return new Updates(deltas.subiRowVector(theta.reshape(1, p)), firstLossSums, firstSizes);
+    }
+
+    /**
+     * Runs the local steps from the next round on node models a device engine opened (room for every client), which
+     * this object then closes; null for the CPU.
+     */
+    void useDevice(DeviceNodeModels models) {
+        if (models != null && models.nodes() < clients.size()) {
+            throw new IllegalArgumentException("the device models have room for " + models.nodes() + " clients, not "
+                    + clients.size());
+        }
+        if (device != null) {
+            device.close();
+        }
+        device = models;
+    }
+
+    /** The network the clients train. */
+    org.dpdl4j.optim.DenseNetworkSpec spec() {
+        return gradients.spec();
+    }
+
+    /** Where the local steps run: the device's description, or null on the CPU. */
+    String deviceDescription() {
+        return device == null ? null : device.describe();
     }
 
     /**
@@ -156,6 +216,7 @@ final class LocalTraining {
 
     /** Releases the local steps' workspace; call on the thread that ran them. */
     void close() {
+        useDevice(null);
         stepWorkspace.close();
     }
 

@@ -152,7 +152,8 @@ public final class RunEngines {
             }
         } else if (device != ComputeDevice.CPU) {
             throw EngineOptions.DEVICE.invalid("--device " + device.label() + " moves dp-sgd's per-example clipping and the"
-                    + " rounds of the decentralized protocols (dsgd, decor, ldp, cdp); " + run.protocol() + " runs on the CPU:"
+                    + " rounds of the decentralized protocols (dsgd, decor, ldp, cdp) and the federated clients' local steps (fedavg,"
+                    + " dp-fedavg-local, dp-fedavg-central, gopa); " + run.protocol() + " runs on the CPU:"
                     + " drop --device");
         }
     }

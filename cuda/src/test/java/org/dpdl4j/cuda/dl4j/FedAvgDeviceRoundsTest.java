@@ -1,0 +1,100 @@
+package org.dpdl4j.cuda.dl4j;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.cuda.engine.JavaBackend;
+import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.PerExampleGradients;
+import org.dpdl4j.optim.TestNetworks;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.noise.SeededNoiseStreams;
+import org.dpdl4j.protocol.federated.ClientSampling;
+import org.dpdl4j.protocol.federated.FedAvgConfig;
+import org.dpdl4j.protocol.federated.FedAvgTrainer;
+import org.dpdl4j.protocol.federated.FedAvgVariant;
+import org.dpdl4j.protocol.federated.UpdateWeighting;
+import org.dpdl4j.runtime.LearningRate;
+import org.dpdl4j.runtime.NodeData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * FedAvg and its private variants with the participants' local steps on the engine (its plain-Java reference backend,
+ * the arithmetic of the CUDA kernels) equal the same seeded run on the CPU, round for round, to float rounding: FedAvg
+ * and GOPA with everyone taking part (GOPA's pairwise noise cancels over all of them), DP-FedAvg local and central with
+ * Poisson client sampling (a different number of participants every round), two local steps on batches of 3.
+ */
+class FedAvgDeviceRoundsTest {
+    private static final int CLIENTS = 7;
+    private static final int[] SIZES = {9, 6, 3};
+    private static final int ROUNDS = 4;
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FedAvgVariant.class)
+    void everyRoundEqualsTheCpuRun(FedAvgVariant variant) {
+        try (FedAvgTrainer cpu = run(variant); FedAvgTrainer device = run(variant)) {
+            cpu.useDevice(ComputeDevice.CPU);
+            assertNull(cpu.deviceDescription(), "the CPU run computes on the CPU");
+            device.useNodeModels(new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), CLIENTS,
+                    new JavaBackend(), true));
+            assertTrue(device.deviceDescription().contains(CLIENTS + " node models"), device.deviceDescription());
+            for (int r = 0; r < ROUNDS; r++) {
+                cpu.step();
+                device.step();
+                String where = variant + ", round " + r;
+                NodeModelsReferenceTest.assertRelative(cpu.parameters(), device.parameters(), 1e-5, "global model, " + where);
+                if (Double.isNaN(cpu.lastLoss())) {
+                    assertTrue(Double.isNaN(device.lastLoss()), "no participant, no loss: " + where);
+                } else {
+                    assertEquals(cpu.lastLoss(), device.lastLoss(), 1e-5 * Math.abs(cpu.lastLoss()), "mean loss, " + where);
+                }
+            }
+            assertTrue(cpu.parameters().sub(cpu.template().params().castTo(DataType.FLOAT).reshape(cpu.parameters().shape()))
+                    .norm2Number().doubleValue() > 1e-3, "the rounds moved the model");
+        }
+    }
+
+    @Test
+    void aRunLeftToChooseStaysOnTheCpuWithoutAGpu() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(new CudaDeviceEngine().report().usable(),
+                "a GPU is usable here: auto takes it");
+        try (FedAvgTrainer run = run(FedAvgVariant.DP_CENTRAL)) {
+            run.step();
+            assertNull(run.deviceDescription(), "no GPU here: the local steps ran on the CPU");
+        }
+    }
+
+    private static FedAvgTrainer run(FedAvgVariant variant) {
+        MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
+        LearningRate rate = new LearningRate.Constant(0.3);
+        FedAvgConfig cfg = variant == FedAvgVariant.FEDAVG
+                ? FedAvgConfig.plain(ROUNDS, 2, 3, rate, new ClientSampling.Everyone(), UpdateWeighting.UNIFORM, 5)
+                : new FedAvgConfig(variant, ROUNDS, 2, 3, rate, 1.0, variant == FedAvgVariant.GOPA
+                        ? new ClientSampling.Everyone() : new ClientSampling.Poisson(0.6), UpdateWeighting.UNIFORM,
+                        0.5, 0.05, variant == FedAvgVariant.GOPA ? 0.5 : 0.0, 5);
+        return FedAvgTrainer.of(net, clients(), cfg, new SeededNoiseStreams(5), new SeededNoiseStreams(6),
+                variant == FedAvgVariant.GOPA ? Topologies.randomKOut(CLIENTS, 2, 3) : null, PrivacyBudget.unlimited(1e-5));
+    }
+
+    /** Client i holds 4 + i examples of its own. */
+    private static List<NodeData> clients() {
+        List<NodeData> out = new ArrayList<>();
+        for (int i = 0; i < CLIENTS; i++) {
+            int m = 4 + i;
+            out.add(new NodeData(TestNetworks.features(DataType.FLOAT, 200 + i, m, SIZES[0]),
+                    TestNetworks.oneHot(DataType.FLOAT, 300 + i, m, SIZES[2])));
+        }
+        return out;
+    }
+}
