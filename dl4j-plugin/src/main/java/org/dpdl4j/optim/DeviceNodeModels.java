@@ -23,6 +23,9 @@ public interface DeviceNodeModels extends AutoCloseable {
     /** Every model in use becomes {@code row} ([p] or [1, p]), as the clients of a round start from the global model. */
     void broadcast(INDArray row);
 
+    /** Models {@code [first, first + count)} of all n become {@code row} ([p] or [1, p]). */
+    void broadcast(INDArray row, int first, int count);
+
     /** Copies the [n, p] models in. */
     void upload(INDArray models);
 
@@ -45,8 +48,36 @@ public interface DeviceNodeModels extends AutoCloseable {
     /** Gradient row i times {@code factors[i]}. */
     void scaleRows(double[] factors);
 
-    /** Each gradient row to norm at most {@code clip} (user-level clipping). */
+    /** Each gradient row to norm at most {@code clip} (user-level clipping); +infinity measures the norms only. */
     void clipRows(double clip);
+
+    /** The norms of the gradient rows in use before the last {@link #clipRows}. */
+    double[] rowNorms();
+
+    /**
+     * Gradient rows {@code [to, to + rows)} plus {@code factor} times rows {@code [from, from + rows)}, two ranges of the
+     * n rows that do not overlap (e.g. the difference of the gradients of the same samples at two points).
+     */
+    void addRows(int from, int to, int rows, double factor);
+
+    /**
+     * Adds {@code scale} times the gradient rows in use to a running sum per row, kept on the device (zero before the
+     * first call, which fixes how many rows it has: the rows then in use), as a corrected-momentum estimate sums its
+     * increments.
+     */
+    void accumulate(double scale);
+
+    /** Copies the running sums ([k, p], k the rows of {@link #accumulate}) out into {@code into}. */
+    void downloadSums(INDArray into);
+
+    /** Replaces the running sums by {@code values} ([k, p]), allocating them for k rows when there are none yet. */
+    void uploadSums(INDArray values);
+
+    /**
+     * The mean over the rows of the running sums plus {@code noise} ([k, p], or null for none) into {@code into}
+     * ([p] or [1, p]): what a server averaging the rows' noisy messages gets, with only p values copied out.
+     */
+    void meanOfSums(INDArray noise, INDArray into);
 
     /**
      * The local step: {@code x := (1 - lr weightDecay) x} when weight decay is positive, then {@code x -= lr (g + noise)}

@@ -12,7 +12,8 @@ import org.dpdl4j.cuda.engine.StackedDenseModels;
  * three rounds to 1e-5 relative (L2), and each node's loss sum, for D-SGD, example-level and user-level private rounds
  * with noise (LDP, CDP and Decor differ only in the noise the host supplies and in the graph), on a ring, a random
  * 8-regular graph and the complete graph, with padded batches; and FedAvg's local steps for some of the clients'
- * rows, started from one global model. Prints {@code CHECK} lines as {@link CorrectnessCheck}.
+ * rows, started from one global model; and DP-mu^2-FL's machines (both query points of each, the corrected-momentum
+ * increments, the safety clip, the running estimates and the mean of the noisy messages). Prints {@code CHECK} lines as {@link CorrectnessCheck}.
  */
 final class RoundCheck {
     private static final int ROUNDS = 3;
@@ -32,6 +33,7 @@ final class RoundCheck {
         compare("Decor, example level", NodeRounds.Topology.REGULAR_8, 20, NodeRounds.Privacy.EXAMPLE_LEVEL, true, true);
         compare("CDP, user level", NodeRounds.Topology.COMPLETE, 6, NodeRounds.Privacy.USER_LEVEL, true, false);
         localSteps();
+        momentumMachines();
         return report.failures();
     }
 
@@ -65,6 +67,64 @@ final class RoundCheck {
                         + " global model, padded batches of 16", CorrectnessCheck.relative(models[0], CorrectnessCheck.toDouble(models[1])));
             }
         }
+    }
+
+    /**
+     * DP-mu^2-FL's machines: 8 machines as 16 rows (x_t, then x_{t-1}), the same 4 samples at both points, three rounds
+     * of increments {@code q = grad(x_t) - (t - 1) / t grad(x_{t-1})}, the safety clip, the running estimates and the
+     * mean of estimates plus noise, against the reference.
+     */
+    private void momentumMachines() {
+        CheckModels.Case c = CheckModels.MLP;
+        int machines = 8;
+        int batch = 4;
+        int p = c.numParams();
+        NodeRounds samples = new NodeRounds(c, machines, batch, false, NodeRounds.Topology.RING, 91);
+        float[] features = twice(samples.features);
+        float[] labels = twice(samples.labels);
+        float[][] sums = new float[2][machines * p];
+        float[][] means = new float[2][p];
+        float[][] norms = new float[2][machines];
+        try (StackedDenseModels onGpu = new StackedDenseModels(gpu, c.dense(), 2 * machines);
+             StackedDenseModels onCpu = new StackedDenseModels(new JavaBackend(), c.dense(), 2 * machines)) {
+            StackedDenseModels[] sides = {onGpu, onCpu};
+            float[] previous = CheckModels.parameters(c, 92);
+            for (int t = 1; t <= ROUNDS; t++) {
+                float[] point = CheckModels.parameters(c, 92 + t);
+                float[] noise = CheckModels.uniform(machines * p, 200 + t);
+                float scale = (float) t / batch;
+                for (int k = 0; k < 2; k++) {
+                    StackedDenseModels m = sides[k];
+                    m.useRows(2 * machines);
+                    m.broadcast(point, 0, machines);
+                    m.broadcast(previous, machines, machines);
+                    m.loadBatch(features, labels, null, null, batch);
+                    m.clippedSums(Float.POSITIVE_INFINITY);
+                    if (t > 1) {
+                        m.addRows(machines, 0, machines, -(t - 1f) / t);
+                    }
+                    m.useRows(machines);
+                    m.clipRows(0.5f / scale);
+                    m.rowNorms(norms[k]);
+                    m.accumulate(scale);
+                    m.backend().upload(noise, 0, m.noise().slice(0, (long) machines * p));
+                    m.meanOfSums(true, means[k]);
+                    m.backend().download(m.sums(machines), sums[k], 0);
+                }
+                String where = "DP-mu^2-FL, 8 machines at two points, batches of 4, round " + t;
+                report.report("increment norms vs reference", where, CorrectnessCheck.relative(norms[0], CorrectnessCheck.toDouble(norms[1])));
+                report.report("estimates vs reference", where, CorrectnessCheck.relative(sums[0], CorrectnessCheck.toDouble(sums[1])));
+                report.report("mean message vs reference", where, CorrectnessCheck.relative(means[0], CorrectnessCheck.toDouble(means[1])));
+                previous = point;
+            }
+        }
+    }
+
+    /** The values twice in a row: the same samples for both halves of the rows. */
+    private static float[] twice(float[] values) {
+        float[] out = java.util.Arrays.copyOf(values, 2 * values.length);
+        System.arraycopy(values, 0, out, values.length, values.length);
+        return out;
     }
 
     private void compare(String name, NodeRounds.Topology topology, int nodes, NodeRounds.Privacy privacy, boolean noise,

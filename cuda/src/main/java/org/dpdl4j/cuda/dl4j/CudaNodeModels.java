@@ -46,11 +46,16 @@ public final class CudaNodeModels implements DeviceNodeModels {
 
     @Override
     public void broadcast(INDArray row) {
+        broadcast(row, 0, models.rowsInUse());
+    }
+
+    @Override
+    public void broadcast(INDArray row, int first, int count) {
         if (row.length() != numParams) {
             throw new IllegalArgumentException("a model has " + numParams + " parameters, got " + row.length());
         }
         INDArray host = HostArrays.rowMajorFloats(row);
-        models.broadcast(HostArrays.pointer(host));
+        models.broadcast(HostArrays.pointer(host), first, count);
         Reference.reachabilityFence(host);
     }
 
@@ -130,6 +135,66 @@ public final class CudaNodeModels implements DeviceNodeModels {
     @Override
     public void clipRows(double clip) {
         models.clipRows((float) clip);
+    }
+
+    @Override
+    public double[] rowNorms() {
+        float[] norms = new float[models.rowsInUse()];
+        models.rowNorms(norms);
+        double[] out = new double[norms.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = norms[i];
+        }
+        return out;
+    }
+
+    @Override
+    public void addRows(int from, int to, int rows, double factor) {
+        models.addRows(from, to, rows, (float) factor);
+    }
+
+    @Override
+    public void accumulate(double scale) {
+        models.accumulate((float) scale);
+    }
+
+    @Override
+    public void downloadSums(INDArray into) {
+        read(models.sums(sumRows(into, "running sums")), into);
+    }
+
+    @Override
+    public void uploadSums(INDArray values) {
+        DeviceArray sums = models.sums(sumRows(values, "running sums"));
+        INDArray host = HostArrays.rowMajorFloats(values);
+        backend.upload(HostArrays.pointer(host), sums);
+        Reference.reachabilityFence(host);
+    }
+
+    @Override
+    public void meanOfSums(INDArray noise, INDArray into) {
+        if (into.length() != numParams) {
+            throw new IllegalArgumentException("the mean has " + numParams + " values, got " + Arrays.toString(into.shape()));
+        }
+        if (noise != null) {
+            int rows = sumRows(noise, "noise");
+            models.sums(rows);   // one noise row per running sum
+            INDArray host = HostArrays.rowMajorFloats(noise);
+            backend.upload(HostArrays.pointer(host), models.noise().slice(0, rows * numParams));
+            Reference.reachabilityFence(host);
+        }
+        float[] mean = new float[(int) numParams];
+        models.meanOfSums(noise != null, mean);
+        into.assign(Nd4j.createFromArray(mean).reshape(into.shape()).castTo(into.dataType()));
+    }
+
+    /** The rows of an [k, p] array of running sums. */
+    private int sumRows(INDArray a, String what) {
+        if (a.rank() != 2 || a.size(1) != numParams || a.size(0) < 1 || a.size(0) > models.nodes()) {
+            throw new IllegalArgumentException("the " + what + " must be [k, " + numParams + "] with 1 <= k <= "
+                    + models.nodes() + ", got " + Arrays.toString(a.shape()));
+        }
+        return (int) a.size(0);
     }
 
     @Override

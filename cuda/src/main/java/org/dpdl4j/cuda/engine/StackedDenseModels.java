@@ -51,6 +51,9 @@ public final class StackedDenseModels implements AutoCloseable {
     private DeviceArray mixColumns;
     private DeviceArray mixWeights;
     private DeviceArray nodeOnes;
+    /** Running sums of scaled gradient rows ({@link #accumulate}) and their mean; null until used. */
+    private DeviceArray sums;
+    private DeviceArray sumsMean;
     /** The models the next operations act on: the first {@code active} rows (all of them unless {@link #useRows}). */
     private int active;
     private int capacity;
@@ -141,24 +144,44 @@ public final class StackedDenseModels implements AutoCloseable {
      * one from a staged copy, so each value is copied exactly.
      */
     public void broadcast(FloatPointer row) {
+        broadcast(row, 0, active);
+    }
+
+    /** Models {@code [first, first + count)} become {@code row} ([p], from host memory at the pointer's position). */
+    public void broadcast(FloatPointer row, int first, int count) {
+        checkRows(first, count);
         DeviceArray staged = mixed.slice(0, p);
         backend.upload(row, staged);
-        broadcastStaged(staged);
+        broadcastStaged(staged, first, count);
     }
 
     /** As {@link #broadcast(FloatPointer)} from a Java array of p values. */
     public void broadcast(float[] row) {
+        broadcast(row, 0, active);
+    }
+
+    /** As {@link #broadcast(FloatPointer, int, int)} from a Java array of p values. */
+    public void broadcast(float[] row, int first, int count) {
         if (row.length != p) {
             throw new IllegalArgumentException("a model has " + p + " parameters, got " + row.length);
         }
+        checkRows(first, count);
         DeviceArray staged = mixed.slice(0, p);
         backend.upload(row, 0, staged);
-        broadcastStaged(staged);
+        broadcastStaged(staged, first, count);
     }
 
-    private void broadcastStaged(DeviceArray staged) {
-        // column-major [p, rows] = row (p x 1) times ones (1 x rows)
-        backend.blas().gemm(false, false, (int) p, active, 1, 1f, staged, (int) p, nodeOnes, 1, 0f, params, (int) p);
+    private void broadcastStaged(DeviceArray staged, int first, int count) {
+        // column-major [p, count] = row (p x 1) times ones (1 x count)
+        backend.blas().gemm(false, false, (int) p, count, 1, 1f, staged, (int) p, nodeOnes, 1, 0f,
+                params.slice(first * p, count * p), (int) p);
+    }
+
+    private void checkRows(int first, int count) {
+        if (first < 0 || count < 1 || first + count > nodes) {
+            throw new IllegalArgumentException("rows [" + first + ", " + (first + count) + ") are not rows of the " + nodes
+                    + " models");
+        }
     }
 
     /** The [n, p] gradients of the last {@link #clippedSums}, as divided and clipped since. */
@@ -385,12 +408,88 @@ public final class StackedDenseModels implements AutoCloseable {
         backend.kernels().scaleByExample(grad, (int) (active * p), (int) p, active, nodeFactors);
     }
 
-    /** User-level clipping: each node's whole gradient row to norm at most {@code clip}. */
+    /**
+     * User-level clipping: each node's whole gradient row to norm at most {@code clip} (+infinity: the norms only);
+     * the norms before clipping are then {@link #rowNorms}.
+     */
     public void clipRows(float clip) {
         Kernels k = backend.kernels();
         k.addColumnSquares(nodeSq, grad, (int) p, active, true);
         k.clipFactors(nodeSq, nodeNorms, nodeFactors, active, clip);
-        k.scaleByExample(grad, (int) (active * p), (int) p, active, nodeFactors);
+        if (Float.isFinite(clip)) {
+            k.scaleByExample(grad, (int) (active * p), (int) p, active, nodeFactors);
+        }
+    }
+
+    /** The gradient rows' norms before the last {@link #clipRows}, into {@code out[0, rows)}. */
+    public void rowNorms(float[] out) {
+        backend.download(nodeNorms.slice(0, active), out, 0);
+    }
+
+    /**
+     * Gradient rows {@code [to, to + rows)} plus {@code factor} times rows {@code [from, from + rows)} (the two ranges
+     * apart), e.g. the difference of the gradients of the same samples at two points.
+     */
+    public void addRows(int from, int to, int rows, float factor) {
+        checkRows(from, rows);
+        checkRows(to, rows);
+        if (from < to + rows && to < from + rows) {
+            throw new IllegalArgumentException("rows [" + from + ", " + (from + rows) + ") and [" + to + ", " + (to + rows)
+                    + ") overlap");
+        }
+        // noisySgd with divisor 1 and no noise leaves its second array as it is and subtracts lr times it from the first
+        backend.kernels().noisySgd(grad.slice(to * p, rows * p), grad.slice(from * p, rows * p), null, (int) (rows * p),
+                1f, -factor);
+    }
+
+    /**
+     * Adds {@code scale} times the gradient rows in use to the running sums of as many rows (zero until the first call;
+     * allocated then for the rows in use), as a corrected-momentum estimate sums its increments.
+     */
+    public void accumulate(float scale) {
+        DeviceArray into = sums(active);
+        backend.kernels().noisySgd(into, grad.slice(0, active * p), null, (int) (active * p), 1f, -scale);
+    }
+
+    /**
+     * The running sums of {@link #accumulate} ([rows, p]; upload into it, download from it), allocated as zeros for
+     * {@code rows} rows when there are none yet.
+     *
+     * @throws IllegalStateException when they exist for another number of rows
+     */
+    public DeviceArray sums(int rows) {
+        checkRows(0, rows);
+        if (sums == null) {
+            sums = backend.allocate(rows * p);
+            sumsMean = backend.allocate(p);
+            backend.fill(sums, 0f);
+        }
+        long count = sums.length() / p;
+        if (count != rows) {
+            throw new IllegalStateException("the running sums have " + count + " rows, not " + rows);
+        }
+        return sums;
+    }
+
+    /**
+     * The mean over the rows of the running sums plus, when {@code withNoise}, the same rows of {@link #noise()}: two
+     * products with a vector of ones, p values downloaded into {@code out}.
+     */
+    public void meanOfSums(boolean withNoise, float[] out) {
+        if (sums == null) {
+            throw new IllegalStateException("no running sums: call accumulate(...) first");
+        }
+        if (out.length != p) {
+            throw new IllegalArgumentException("the mean has " + p + " values, got room for " + out.length);
+        }
+        int rows = (int) (sums.length() / p);
+        Blas blas = backend.blas();
+        // row-major [rows, p] is column-major [p, rows]: the mean is (1 / rows) times it times ones
+        blas.gemv(false, (int) p, rows, 1f / rows, sums, (int) p, nodeOnes, 0f, sumsMean);
+        if (withNoise) {
+            blas.gemv(false, (int) p, rows, 1f / rows, noise, (int) p, nodeOnes, 1f, sumsMean);
+        }
+        backend.download(sumsMean, out, 0);
     }
 
     /**
@@ -481,6 +580,10 @@ public final class StackedDenseModels implements AutoCloseable {
     public void close() {
         free();
         freeMixing();
+        if (sums != null) {
+            backend.free(sums);
+            backend.free(sumsMean);
+        }
         for (DeviceArray a : new DeviceArray[]{params, mixed, grad, noise, nodeSq, nodeNorms, nodeFactors, lossSums, scalar,
             nodeOnes}) {
             backend.free(a);

@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.federated;
 
 import org.dpdl4j.optim.RowClipping;
 import org.dpdl4j.optim.ClippedBatch;
+import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -29,6 +30,11 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
  * the usual corrected-momentum estimate {@code d_t = grad f(x_t; z_t) + (1 - beta_t)(d_{t-1} - grad f(x_{t-1}; z_t))},
  * and {@code dhat_t = sum_{tau <= t} q_tau}: each sample enters through one q only, which is what bounds the
  * sensitivity of every later message by {@code 2S}.
+ *
+ * <p>On a device ({@link #useDevice}) the same round runs there: the 2M query points as the rows of
+ * {@link DeviceNodeModels} (rows {@code [0, M)} at {@code x_t}, {@code [M, 2M)} at {@code x_{t-1}}), the estimates as
+ * its running sums; only the loss sums and the M increment norms come back each round, the estimates when read
+ * ({@link #dhat}).
  */
 public final class Mu2Machines {
     private final PerExampleGradients gradients;
@@ -44,6 +50,13 @@ public final class Mu2Machines {
     private int current;
     private Staging staging;
     private INDArray lastLossSums;
+    /** The query points x_t and x_{t-1} as [1, p] rows, wherever the round runs. */
+    private final INDArray point;
+    private final INDArray previousPoint;
+    /** The 2M query points and the estimates on a device, or null on the CPU. */
+    private DeviceNodeModels device;
+    /** Whether {@code dhat} is older than the estimates on the device. */
+    private boolean hostBehind;
 
     /**
      * @param gradients the per-example gradient engine of the model
@@ -67,6 +80,48 @@ public final class Mu2Machines {
         this.grad = Nd4j.zeros(type, 2L * machines, p);
         this.pointHalves = new INDArray[]{points.get(interval(0, machines), all()), points.get(interval(machines, 2L * machines), all())};
         this.gradHalves = new INDArray[]{grad.get(interval(0, machines), all()), grad.get(interval(machines, 2L * machines), all())};
+        this.point = Nd4j.zeros(type, 1, p);
+        this.previousPoint = Nd4j.zeros(type, 1, p);
+    }
+
+    /**
+     * Runs the rounds from the next one on {@code chosen} (2M rows: both query points of every machine), which these
+     * machines then close, or on the CPU when null; the estimates and query points move with them.
+     */
+    public void useDevice(DeviceNodeModels chosen) {
+        if (chosen != null && chosen.nodes() != 2 * machines) {
+            throw new IllegalArgumentException(machines + " machines take " + 2 * machines + " rows on the device (x_t and"
+                    + " x_{t-1} for each), got " + chosen.nodes());
+        }
+        if (chosen == null && device == null) {
+            return;
+        }
+        INDArray estimates = dhat();
+        if (device != null) {
+            device.close();
+        }
+        device = chosen;
+        if (device == null) {
+            placeAt(point.dup(), previousPoint.dup());
+        } else {
+            device.uploadSums(estimates);
+            placeOnDevice();
+        }
+    }
+
+    /** Where the rounds run: the device's description, or null on the CPU. */
+    public String deviceDescription() {
+        return device == null ? null : device.describe();
+    }
+
+    /** Whether the rounds run on a device. */
+    public boolean onDevice() {
+        return device != null;
+    }
+
+    private void placeOnDevice() {
+        device.broadcast(point, 0, machines);
+        device.broadcast(previousPoint, machines, machines);
     }
 
     /**
@@ -74,14 +129,27 @@ public final class Mu2Machines {
      * {@code x} ([p] or [1, p]) the current one ({@code x_t}).
      */
     public void moveTo(INDArray x) {
+        INDArray row = asRow(x);
+        previousPoint.assign(point);
+        point.assign(row);
+        if (device != null) {
+            placeOnDevice();
+            return;
+        }
         current = 1 - current;
-        pointHalves[current].putiRowVector(asRow(x));
+        pointHalves[current].putiRowVector(row);
     }
 
     /** Sets both query points explicitly, e.g. to replay recorded points or to resume. */
     public void placeAt(INDArray x, INDArray previous) {
-        pointHalves[current].putiRowVector(asRow(x));
-        pointHalves[1 - current].putiRowVector(asRow(previous));
+        point.assign(asRow(x));
+        previousPoint.assign(asRow(previous));
+        if (device != null) {
+            placeOnDevice();
+            return;
+        }
+        pointHalves[current].putiRowVector(point);
+        pointHalves[1 - current].putiRowVector(previousPoint);
     }
 
     /**
@@ -114,6 +182,9 @@ public final class Mu2Machines {
         }
         long b = features.size(1);
         Staging in = stage(features, labels);
+        if (device != null) {
+            return accumulateOnDevice(t, b, in);
+        }
         ClippedBatch batch = gradients.clippedSum(points, in.features(), in.labels(), null, Double.POSITIVE_INFINITY, grad);
         // q / (alpha_t / b) = sum grad(x_t) - (alpha_{t-1} / alpha_t) sum grad(x_{t-1}), in place; then
         // dhat += (alpha_t / b) Clip(q): two passes over the [M, p] rows besides the norms.
@@ -129,6 +200,43 @@ public final class Mu2Machines {
         Nd4j.getBlasWrapper().level1().axpy(dhat.length(), scale, scaledQ, dhat);
         lastLossSums = batch.lossSums().get(interval(current * (long) machines, (current + 1L) * machines));
         return new MomentumStep(meanLoss(lastLossSums, b), maxNorm, clipped);
+    }
+
+    /** The round of {@link #accumulate(long, INDArray, INDArray)} on the device, with the same arithmetic. */
+    private MomentumStep accumulateOnDevice(long t, long b, Staging in) {
+        double[] sums = device.clippedSums(in.features(), in.labels(), null, null, Double.POSITIVE_INFINITY);
+        if (t > 1) {
+            device.addRows(machines, 0, machines, -Mu2Iterates.alpha(t - 1) / Mu2Iterates.alpha(t));
+        }
+        double scale = Mu2Iterates.alpha(t) / b;
+        device.useRows(machines);
+        try {
+            device.clipRows(clip / scale);
+            double[] norms = device.rowNorms();
+            double largest = 0;
+            long clipped = 0;
+            for (double norm : norms) {
+                largest = Math.max(largest, norm);
+                clipped += norm > clip / scale ? 1 : 0;
+            }
+            device.accumulate(scale);
+            hostBehind = true;
+            lastLossSums = Nd4j.createFromArray(Arrays.copyOf(sums, machines)).castTo(type);
+            return new MomentumStep(meanLoss(lastLossSums, b), largest * scale, clipped);
+        } finally {
+            device.useRows(2 * machines);
+        }
+    }
+
+    /**
+     * On the device: the mean over the machines of {@code dhat^i + noise^i} into {@code into} ([1, p]; {@code noise}
+     * [M, p], or null for none), what a server averaging the machines' messages gets, with only the mean copied back.
+     */
+    public void meanMessageOnDevice(INDArray noise, INDArray into) {
+        if (device == null) {
+            throw new IllegalStateException("the machines run on the CPU: average their messages there");
+        }
+        device.meanOfSums(noise, into);
     }
 
     /**
@@ -180,8 +288,15 @@ public final class Mu2Machines {
         return lastLossSums;
     }
 
-    /** The machines' estimates {@code dhat} as an [M, p] matrix (live view: copy it to keep it). */
+    /**
+     * The machines' estimates {@code dhat} as an [M, p] matrix (live view: copy it to keep it), copied from the device
+     * when the rounds run there.
+     */
     public INDArray dhat() {
+        if (hostBehind) {
+            device.downloadSums(dhat);
+            hostBehind = false;
+        }
         return dhat;
     }
 
@@ -205,6 +320,18 @@ public final class Mu2Machines {
                     + " but this run has [" + machines + ", " + p + "]");
         }
         dhat.assign(saved);
+        hostBehind = false;
+        if (device != null) {
+            device.uploadSums(dhat);
+        }
+    }
+
+    /** Frees the device's memory when the rounds run there. */
+    void close() {
+        if (device != null) {
+            device.close();
+            device = null;
+        }
     }
 
     /**

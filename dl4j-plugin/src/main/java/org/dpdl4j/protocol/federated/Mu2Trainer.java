@@ -12,6 +12,10 @@ import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.ComputeDevice;
+import org.dpdl4j.optim.DeviceEngines;
+import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.optim.DeviceRun;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.NodeData;
@@ -53,8 +57,12 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.point;
  * noise) onto blocks of machines; the server's part and the machines' estimates as of the last round stay here, so
  * that checkpoints and a block reopened after a lost worker continue from them. With seeded streams the iterates are
  * those of one process bit for bit.
+ *
+ * <p>The machines' part can run on a device instead ({@link #useDevice}; automatic when one is usable): their query
+ * points and estimates stay there, the server gets only the mean of their messages (the machines' noise, drawn here
+ * by the same streams, is copied in), and the estimates and messages come back only when read.
  */
-public final class Mu2Trainer extends AbstractTrainingRun implements DistributableRun {
+public final class Mu2Trainer extends AbstractTrainingRun implements DistributableRun, DeviceRun {
     private final MultiLayerNetwork template;
     private final Mu2Config config;
     private final NoiseStreams noise;
@@ -74,6 +82,10 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
     private BlockEngine blockEngine;
     private BlockRunner<Mu2BlockInput, Mu2BlockOutput> blocks;
     private PartyBlocks split;
+    /** Whether the machines' device was chosen (by {@link #useDevice}, or automatically before the first round). */
+    private boolean deviceChosen;
+    /** Whether {@code messages} holds only the machines' noise of the last round on the device (dhat not added yet). */
+    private boolean messagesHoldNoiseOnly;
 
     /**
      * @param template network whose parameters are the data-independent start {@code x_1} (projected onto K)
@@ -145,30 +157,93 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
             INDArray y = labels.slice(t - 1);
             double sigma = config.noise().at(t);
             boolean machinesAddNoise = sigma > 0 && config.trust() == ServerTrust.UNTRUSTED;
-            if (blocks != null) {
-                lastStep = roundOnBlocks(t);
+            if (blocks == null && !deviceChosen) {
+                useDevice(ComputeDevice.AUTO);
+            }
+            INDArray aggregate;
+            if (machines.onDevice()) {
+                aggregate = aggregateOnDevice(t, f, y, sigma, machinesAddNoise);
             } else {
-                lastStep = machines.accumulate(t, f, y);
+                if (blocks != null) {
+                    lastStep = roundOnBlocks(t);
+                } else {
+                    lastStep = machines.accumulate(t, f, y);
+                    if (machinesAddNoise) {
+                        messages.assign(machines.dhat());
+                        noise.addPrivateNoise(messages, t, sigma);   // row i from machine i's stream
+                    }
+                }
                 if (machinesAddNoise) {
-                    messages.assign(machines.dhat());
-                    noise.addPrivateNoise(messages, t, sigma);   // row i from machine i's stream
+                    lastMessages = messages;
+                    aggregate = messages.mean(0);
+                } else {
+                    lastMessages = machines.dhat();
+                    aggregate = machines.dhat().mean(0);
                 }
             }
             measuredLoss(lastStep.meanLoss());
-            INDArray aggregate;
-            if (machinesAddNoise) {
-                lastMessages = messages;
-                aggregate = messages.mean(0);
-            } else {
-                lastMessages = machines.dhat();
-                aggregate = machines.dhat().mean(0);
-                if (sigma > 0) {
-                    noise.addPrivateNoise(aggregate.reshape(1, aggregate.length()), t, sigma);   // the server's stream
-                }
+            if (!machinesAddNoise && sigma > 0) {
+                noise.addPrivateNoise(aggregate.reshape(1, aggregate.length()), t, sigma);   // the server's stream
             }
             iterates.advance(aggregate, config.stepSize());
             machines.moveTo(iterates.x());
         }
+    }
+
+    /**
+     * The machines' round on the device and the mean of their messages: with an untrusted server their noise (row i
+     * from machine i's stream, drawn here as on the CPU) is copied in and added there; the messages come back only when
+     * read ({@link #lastMessages}).
+     */
+    private INDArray aggregateOnDevice(long t, INDArray f, INDArray y, double sigma, boolean machinesAddNoise) {
+        lastStep = machines.accumulate(t, f, y);
+        if (machinesAddNoise) {
+            noise.writePrivateNoise(messages, t, sigma);
+        }
+        INDArray aggregate = Nd4j.create(messages.dataType(), 1, messages.size(1));
+        machines.meanMessageOnDevice(machinesAddNoise ? messages : null, aggregate);
+        messagesHoldNoiseOnly = machinesAddNoise;
+        lastMessages = machinesAddNoise ? messages : null;
+        return aggregate;
+    }
+
+    /**
+     * Runs the machines' rounds from the next one on {@code choice}: {@code cuda} keeps both query points of every
+     * machine and their estimates on the GPU and runs the machines' round there; {@code cpu} here; {@code auto} (what a
+     * run does when nobody chooses) the GPU when an installed engine can run here and keep these models, else the CPU.
+     * A run on blocks computes on the CPU.
+     *
+     * @throws org.dpdl4j.optim.DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
+     */
+    @Override
+    public void useDevice(ComputeDevice choice) {
+        String cpuOnly = blocks != null ? "a run on blocks of machines (--engine " + blockEngine.describe() + ") computes"
+                + " them on the CPU" : null;
+        moveMachinesTo(DeviceEngines.selectNodeModels(choice, machines.gradients().spec(), 2 * count, cpuOnly));
+    }
+
+    /**
+     * Runs the machines' rounds from the next one on node models a caller opened (2M rows: x_t and x_{t-1} of every
+     * machine; e.g. on a device engine's reference backend), which this run then closes; null for the CPU.
+     */
+    public void useNodeModels(DeviceNodeModels given) {
+        if (given != null && blocks != null) {
+            throw new IllegalStateException("a run on blocks of machines computes them on the CPU");
+        }
+        moveMachinesTo(given);
+    }
+
+    private void moveMachinesTo(DeviceNodeModels chosen) {
+        INDArray shown = lastMessages();   // what the last round sent, before its parts move
+        machines.useDevice(chosen);
+        lastMessages = shown;
+        messagesHoldNoiseOnly = false;
+        deviceChosen = true;
+    }
+
+    /** Where the machines' rounds run: the device's description, or null on the CPU. */
+    public String deviceDescription() {
+        return machines.deviceDescription();
     }
 
     /**
@@ -209,6 +284,12 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
         if (blockEngine != null) {
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
         }
+        if (machines.onDevice()) {
+            throw org.dpdl4j.runtime.engine.EngineOptions.DEVICE.invalid("--device cuda keeps the machines' query points"
+                    + " and estimates on this machine's GPU, and " + placement.describe() + " splits the machines into blocks"
+                    + " that compute on their workers' CPUs: choose one of the two");
+        }
+        deviceChosen = true;
         PartyBlocks parts = PartyBlocks.of(count, placement.blocksFor(count));
         String json = template.getLayerWiseConfigurations().toJson();
         boolean machinesAddNoise = Mu2BlockPlan.machinesAddNoise(config);
@@ -305,6 +386,15 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
      * overwritten by the next step: copy it to keep it.
      */
     public INDArray lastMessages() {
+        if (machines.onDevice() && lastStep != null) {
+            if (lastMessages == null) {
+                return machines.dhat();
+            }
+            if (messagesHoldNoiseOnly) {
+                lastMessages.addi(machines.dhat());
+                messagesHoldNoiseOnly = false;
+            }
+        }
         return lastMessages;
     }
 
@@ -394,6 +484,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
     @Override
     public void close() {
         workspace.close();
+        machines.close();
         if (blocks != null) {
             blocks.close();
         }

@@ -24,8 +24,8 @@ public final class EngineOptions {
     public static final RunOption<String> DEVICE = RunOption.of("device", "DEVICE",
             ValueType.checked("auto, cpu or cuda", text -> ComputeDevice.parse(text).label()), FREE,
             "Where dp-sgd clips per example, where the decentralized protocols (D-SGD, Decor, LDP, CDP) run their"
-                    + " rounds with every node model on the GPU, and where FedAvg, DP-FedAvg and GOPA run their clients' local"
-                    + " steps: auto (default: dpdl4j's CUDA engine when a usable GPU and the"
+                    + " rounds with every node model on the GPU, where FedAvg, DP-FedAvg and GOPA run their clients' local"
+                    + " steps, and where DP-mu^2-FL's machines take their gradients and keep their estimates: auto (default: dpdl4j's CUDA engine when a usable GPU and the"
                     + " CUDA 13 libraries are there and it computes the network, else the CPU), cpu, or cuda (refused, saying"
                     + " what is missing, when it cannot run).");
 

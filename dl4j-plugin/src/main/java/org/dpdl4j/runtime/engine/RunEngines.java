@@ -153,7 +153,7 @@ public final class RunEngines {
         } else if (device != ComputeDevice.CPU) {
             throw EngineOptions.DEVICE.invalid("--device " + device.label() + " moves dp-sgd's per-example clipping and the"
                     + " rounds of the decentralized protocols (dsgd, decor, ldp, cdp) and the federated clients' local steps (fedavg,"
-                    + " dp-fedavg-local, dp-fedavg-central, gopa); " + run.protocol() + " runs on the CPU:"
+                    + " dp-fedavg-local, dp-fedavg-central, gopa) and DP-mu^2-FL's machines (mu2-sgd, mu2-untrusted, mu2-trusted); " + run.protocol() + " runs on the CPU:"
                     + " drop --device");
         }
     }
