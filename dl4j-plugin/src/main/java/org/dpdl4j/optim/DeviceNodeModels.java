@@ -45,6 +45,21 @@ public interface DeviceNodeModels extends AutoCloseable {
      */
     double[] clippedSums(INDArray features, INDArray labels, INDArray mask, INDArray featureSquaredNorms, double clip);
 
+    /**
+     * Keeps the rows of all parties' data on the device (features [N, nIn], labels [N, k], each row's squared feature
+     * norm [N] or [N, 1], or null), so that a round sends only which rows make its batch
+     * ({@link #clippedSums(int[], int, float[], double)}); false, keeping nothing, when they would take more than half
+     * of the device's free memory or more rows than it indexes (2^24 - 1): batches then come from the host.
+     */
+    boolean holdData(INDArray features, INDArray labels, INDArray featureSquaredNorms);
+
+    /**
+     * {@link #clippedSums(INDArray, INDArray, INDArray, INDArray, double)} of a batch made of rows of the held data:
+     * {@code rows[i b + j]} the row of model i's j-th example (padding: a row of zeros in the held data), {@code mask}
+     * [n b] (1 real, 0 padding) or null when every model has b real examples.
+     */
+    double[] clippedSums(int[] rows, int batch, float[] mask, double clip);
+
     /** Gradient row i times {@code factors[i]}. */
     void scaleRows(double[] factors);
 

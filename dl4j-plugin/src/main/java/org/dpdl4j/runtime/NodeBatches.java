@@ -63,6 +63,25 @@ public final class NodeBatches {
      * reductions over a node's batch then run over the same length, and round the same, as in one process.
      */
     public PaddedBatch gather(int[][] rows, int width) {
+        return gather(rows(rows, width));
+    }
+
+    /** The values of a batch chosen by {@link #rows}: one row-gather each for features, labels and squared norms. */
+    public PaddedBatch gather(BatchRows chosen) {
+        int n = offsets.length;
+        int max = chosen.width();
+        INDArray f = Nd4j.pullRows(features, 1, chosen.rows()).reshape('c', n, max, features.size(1));
+        INDArray l = Nd4j.pullRows(labels, 1, chosen.rows()).reshape('c', n, max, labels.size(1));
+        INDArray m = chosen.mask() == null ? null : Nd4j.createFromArray(chosen.mask()).reshape(n, max).castTo(type);
+        INDArray norms = Nd4j.pullRows(featureSquaredNorms, 1, chosen.rows()).reshape('c', n, max);
+        return new PaddedBatch(f, l, m, chosen.sizes(), norms);
+    }
+
+    /**
+     * Which rows of the concatenated data make the batch of {@code rows[i]} (local indices) of every node i, padded to
+     * at least {@code width} examples per node, as {@link #gather(int[][], int)} takes them.
+     */
+    public BatchRows rows(int[][] rows, int width) {
         int n = offsets.length;
         if (rows.length != n) {
             throw new IllegalArgumentException(rows.length + " index sets for " + n + " nodes");
@@ -92,10 +111,21 @@ public final class NodeBatches {
                 }
             }
         }
-        INDArray f = Nd4j.pullRows(features, 1, global).reshape('c', n, max, features.size(1));
-        INDArray l = Nd4j.pullRows(labels, 1, global).reshape('c', n, max, labels.size(1));
-        INDArray m = mask == null ? null : Nd4j.createFromArray(mask).reshape(n, max).castTo(type);
-        INDArray norms = Nd4j.pullRows(featureSquaredNorms, 1, global).reshape('c', n, max);
-        return new PaddedBatch(f, l, m, sizes, norms);
+        return new BatchRows(global, max, mask, sizes);
+    }
+
+    /** Every node's features, concatenated in node order, then one all-zero row (the padding's): [N + 1, nIn]. */
+    public INDArray features() {
+        return features;
+    }
+
+    /** Every node's labels as {@link #features()}: [N + 1, k]. */
+    public INDArray labels() {
+        return labels;
+    }
+
+    /** The squared norm of every row of {@link #features()}: [N + 1, 1]. */
+    public INDArray featureSquaredNorms() {
+        return featureSquaredNorms;
     }
 }

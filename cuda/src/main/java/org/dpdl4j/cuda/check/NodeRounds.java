@@ -103,6 +103,24 @@ final class NodeRounds {
         m.loadBatch(features, labels, padded ? mask : null, null, batch);
     }
 
+    /**
+     * Keeps this setting's examples on the device as a run keeps its nodes' data (every example, then a row of zeros
+     * for the padding) and returns the row of each batch position, for {@link StackedDenseModels#gatherBatch}.
+     */
+    float[] holdAsData(StackedDenseModels m) {
+        int examples = nodes * batch;
+        float[] x = Arrays.copyOf(features, (examples + 1) * model.nIn());
+        float[] y = Arrays.copyOf(labels, (examples + 1) * model.nOut());
+        try (var xs = new org.bytedeco.javacpp.FloatPointer(x); var ys = new org.bytedeco.javacpp.FloatPointer(y)) {
+            m.holdData(xs, ys, null, examples + 1);
+        }
+        float[] rows = new float[examples];
+        for (int e = 0; e < examples; e++) {
+            rows[e] = !padded || mask[e] == 1f ? e : examples;
+        }
+        return rows;
+    }
+
     /** One round with the batch already loaded: clipping as {@code privacy} says, the noise on the device's buffer. */
     static void round(StackedDenseModels m, Privacy privacy, float[] factors, boolean noise, float lr) {
         m.clippedSums(privacy == Privacy.EXAMPLE_LEVEL ? 1f : Float.POSITIVE_INFINITY);

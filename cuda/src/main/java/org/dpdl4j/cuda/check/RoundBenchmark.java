@@ -19,7 +19,9 @@ import org.dpdl4j.cuda.engine.StackedDenseModels;
  *       private round as it runs today, its secure noise drawn on the host (that drawing, on a background thread in a
  *       run, is not timed here: it is the CPU's share);</li>
  *   <li>{@code decor-noise-on-device}: the same with the noise already in device memory, what the round costs once the
- *       noise streams run on the GPU.</li>
+ *       noise streams run on the GPU;</li>
+ *   <li>{@code decor-as-run}: the private round as a run does it, the batch gathered on the device from the nodes' data
+ *       kept there (only which rows make it copied in) and the noise copied from the host.</li>
  * </ul>
  * Before it starts it prints how many such nodes fit in the free device memory ({@code FIT} line); sizes that do not
  * fit are skipped, saying so. Results are {@code ROUND} lines that {@code table.py} reads.
@@ -88,6 +90,12 @@ final class RoundBenchmark {
             });
             modes.put("decor-noise-on-device", () -> NodeRounds.round(m, NodeRounds.Privacy.EXAMPLE_LEVEL,
                     setting.batchFactors, true, 0.01f));
+            float[] rows = setting.holdAsData(m);
+            modes.put("decor-as-run", () -> {
+                m.gatherBatch(rows, setting.mask, BATCH, true);
+                gpu.upload(noise, 0, m.noise());
+                NodeRounds.round(m, NodeRounds.Privacy.EXAMPLE_LEVEL, setting.batchFactors, true, 0.01f);
+            });
             gpu.upload(noise, 0, m.noise());
             InterleavedBlocks.medianMillis(gpu, modes, blocks, roundsPerBlock, warmupSeconds).forEach((mode, ms) ->
                     out.printf(Locale.ROOT, "ROUND device=%s model=%s topology=%s nodes=%d batch=%d mode=%s"

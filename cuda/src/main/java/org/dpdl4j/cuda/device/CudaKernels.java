@@ -119,4 +119,10 @@ final class CudaKernels implements Kernels {
         launch.args().ptr(out).ptr(start).ptr(cols).ptr(weights).ptr(x).i32(n).i32(p);
         run("mix_rows", (long) n * p);
     }
+
+    @Override
+    public void gatherRows(DeviceArray out, DeviceArray src, DeviceArray index, int rows, int width) {
+        launch.args().ptr(out).ptr(src).ptr(index).i32(rows).i32(width);
+        run("gather_rows", (long) rows * width);
+    }
 }

@@ -21,6 +21,7 @@ public final class CudaNodeModels implements DeviceNodeModels {
     private final boolean ownsBackend;
     private final long numParams;
     private final float[] lossSums;
+    private boolean refuseData;
 
     /**
      * @param ownsBackend whether closing these models closes the backend too
@@ -114,6 +115,11 @@ public final class CudaNodeModels implements DeviceNodeModels {
         Reference.reachabilityFence(y);
         Reference.reachabilityFence(m);
         Reference.reachabilityFence(xSq);
+        return sumsOfLoadedBatch(clip);
+    }
+
+    private double[] sumsOfLoadedBatch(double clip) {
+        int n = models.rowsInUse();
         models.clippedSums((float) clip);
         models.lossSums(lossSums);
         double[] out = new double[n];
@@ -121,6 +127,53 @@ public final class CudaNodeModels implements DeviceNodeModels {
             out[i] = lossSums[i];
         }
         return out;
+    }
+
+    @Override
+    public boolean holdData(INDArray features, INDArray labels, INDArray featureSquaredNorms) {
+        long rows = features.size(0);
+        if (features.rank() != 2 || labels.rank() != 2 || labels.size(0) != rows
+                || (featureSquaredNorms != null && featureSquaredNorms.length() != rows)) {
+            throw new IllegalArgumentException("the data to keep is features [N, nIn], labels [N, k] and squared norms [N],"
+                    + " got " + Arrays.toString(features.shape()) + ", " + Arrays.toString(labels.shape()) + " and "
+                    + (featureSquaredNorms == null ? "none" : Arrays.toString(featureSquaredNorms.shape())));
+        }
+        long bytes = StackedDenseModels.bytesToHold(models.model(), rows);
+        if (refuseData || rows >= 1 << 24
+                || backend instanceof org.dpdl4j.cuda.device.CudaBackend gpu && bytes > gpu.freeBytes() / 2) {
+            return false;
+        }
+        INDArray x = HostArrays.rowMajorFloats(features);
+        INDArray y = HostArrays.rowMajorFloats(labels);
+        INDArray sq = featureSquaredNorms == null ? null : HostArrays.rowMajorFloats(featureSquaredNorms);
+        models.holdData(HostArrays.pointer(x), HostArrays.pointer(y), sq == null ? null : HostArrays.pointer(sq), (int) rows);
+        Reference.reachabilityFence(x);
+        Reference.reachabilityFence(y);
+        Reference.reachabilityFence(sq);
+        return true;
+    }
+
+    /** Makes {@link #holdData} keep nothing, as on a device without room for the data (the host-batch path's tests). */
+    void refuseToHoldData() {
+        this.refuseData = true;
+    }
+
+    @Override
+    public double[] clippedSums(int[] rows, int batch, float[] mask, double clip) {
+        int held = models.heldRows();
+        float[] index = new float[rows.length];
+        for (int e = 0; e < rows.length; e++) {
+            if (rows[e] < 0 || rows[e] >= held) {
+                throw new IllegalArgumentException("row " + rows[e] + " is not a row of the " + held + " rows kept on the"
+                        + " device");
+            }
+            index[e] = rows[e];
+        }
+        if (mask != null && mask.length != rows.length) {
+            throw new IllegalArgumentException("one mask value per row: " + rows.length + " expected, got " + mask.length);
+        }
+        models.gatherBatch(index, mask, batch, !Double.isInfinite(clip));
+        return sumsOfLoadedBatch(clip);
     }
 
     @Override

@@ -298,4 +298,16 @@ final class JavaKernels implements Kernels {
             out.set(e, s);
         }
     }
+
+    @Override
+    public void gatherRows(DeviceArray outArray, DeviceArray srcArray, DeviceArray indexArray, int rows, int width) {
+        JavaArray out = JavaArray.of(outArray);
+        JavaArray src = JavaArray.of(srcArray);
+        JavaArray index = JavaArray.of(indexArray);
+        for (int e = 0; e < rows * width; e++) {
+            int r = e / width;
+            int j = e % width;
+            out.set(e, src.get((int) index.get(r) * width + j));
+        }
+    }
 }

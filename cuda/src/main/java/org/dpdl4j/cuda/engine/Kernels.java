@@ -64,4 +64,10 @@ public interface Kernels {
      * row-major [n, p]; row starts and columns held as floats (exact below 2^24).
      */
     void mixRows(DeviceArray out, DeviceArray start, DeviceArray cols, DeviceArray weights, DeviceArray x, int n, int p);
+
+    /**
+     * A batch from data kept on the device: row r of out [rows, width] := row {@code index[r]} of src (row-major), the
+     * indices held as floats (exact below 2^24).
+     */
+    void gatherRows(DeviceArray out, DeviceArray src, DeviceArray index, int rows, int width);
 }

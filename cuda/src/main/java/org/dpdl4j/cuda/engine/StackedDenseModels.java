@@ -54,6 +54,13 @@ public final class StackedDenseModels implements AutoCloseable {
     /** Running sums of scaled gradient rows ({@link #accumulate}) and their mean; null until used. */
     private DeviceArray sums;
     private DeviceArray sumsMean;
+    /** Data kept on the device ({@link #holdData}): features, labels, squared feature norms (or null); null until held. */
+    private DeviceArray heldFeatures;
+    private DeviceArray heldLabels;
+    private DeviceArray heldNorms;
+    private int heldRows;
+    /** The rows of the held data that make the round's batch. */
+    private DeviceArray index;
     /** The models the next operations act on: the first {@code active} rows (all of them unless {@link #useRows}). */
     private int active;
     private int capacity;
@@ -200,7 +207,7 @@ public final class StackedDenseModels implements AutoCloseable {
         for (int l = 0; l + 1 < model.layers().size(); l++) {
             units += model.layers().get(l).nOut();
         }
-        long perExample = model.nIn() + model.nOut() + model.totalUnits() + units + 6;
+        long perExample = model.nIn() + model.nOut() + model.totalUnits() + units + 7;
         return Float.BYTES * (4L * nodes * model.numParams() + (long) nodes * batch * perExample + 5L * nodes + batch + 1);
     }
 
@@ -243,6 +250,78 @@ public final class StackedDenseModels implements AutoCloseable {
         }
     }
 
+    /** Device memory that {@link #holdData} takes for {@code rows} examples, in bytes. */
+    public static long bytesToHold(DenseModel model, long rows) {
+        return Float.BYTES * rows * (model.nIn() + model.nOut() + 1L);
+    }
+
+    /**
+     * Keeps the rows of all nodes' data on the device (host memory from each pointer's position): features [rows, nIn],
+     * labels [rows, k], each row's squared feature norm [rows] or null; later batches are rows of it
+     * ({@link #gatherBatch}), so a round copies in only which rows they are.
+     */
+    public void holdData(FloatPointer features, FloatPointer labels, FloatPointer squaredNorms, int rows) {
+        if (rows < 1 || rows >= EXACT_FLOAT_INDEX) {
+            throw new IllegalArgumentException("between 1 and 2^24 - 1 rows of data can be kept on the device (their"
+                    + " indices are held as floats), got " + rows);
+        }
+        freeHeld();
+        heldFeatures = backend.allocate((long) rows * model.nIn());
+        heldLabels = backend.allocate((long) rows * model.nOut());
+        heldNorms = squaredNorms == null ? null : backend.allocate(rows);
+        heldRows = rows;
+        backend.upload(features, heldFeatures);
+        backend.upload(labels, heldLabels);
+        if (squaredNorms != null) {
+            backend.upload(squaredNorms, heldNorms);
+        }
+    }
+
+    /** How many rows of data are kept on the device (0 when none). */
+    public int heldRows() {
+        return heldRows;
+    }
+
+    /**
+     * The round's padded batch as rows of the held data: {@code rows[i b + j]} is the row of node i's j-th example
+     * (padding points at a row of zeros the held data ends with), {@code mask} [n, b] or null when every node has b
+     * real examples; the squared feature norms are gathered too when held and {@code withNorms}.
+     */
+    public void gatherBatch(float[] rows, float[] mask, int batch, boolean withNorms) {
+        if (heldRows == 0) {
+            throw new IllegalStateException("no data is kept on the device: call holdData(...) first");
+        }
+        prepare(batch, mask != null, withNorms && heldNorms != null);
+        if (batch == 0) {
+            return;
+        }
+        int examples = active * batch;
+        if (rows.length != examples) {
+            throw new IllegalArgumentException(active + " nodes with " + batch + " examples each take " + examples
+                    + " row indices, got " + rows.length);
+        }
+        backend.upload(rows, 0, index.slice(0, examples));
+        Kernels k = backend.kernels();
+        k.gatherRows(x, heldFeatures, index, examples, model.nIn());
+        k.gatherRows(y, heldLabels, index, examples, model.nOut());
+        if (hasFeatureNorms) {
+            k.gatherRows(xSq, heldNorms, index, examples, 1);
+        }
+        if (mask != null) {
+            backend.upload(mask, 0, this.mask.slice(0, examples));
+        }
+    }
+
+    private void freeHeld() {
+        for (DeviceArray a : new DeviceArray[]{heldFeatures, heldLabels, heldNorms}) {
+            if (a != null) {
+                backend.free(a);
+            }
+        }
+        heldFeatures = heldLabels = heldNorms = null;
+        heldRows = 0;
+    }
+
     private void prepare(int batch, boolean withMask, boolean withNorms) {
         if (batch < 0) {
             throw new IllegalArgumentException("a batch has at least 0 examples per node, got " + batch);
@@ -274,6 +353,7 @@ public final class StackedDenseModels implements AutoCloseable {
         sq = backend.allocate(examples);
         norms = backend.allocate(examples);
         loss = backend.allocate(examples);
+        index = backend.allocate(examples);
         ones = backend.allocate(batch);
         backend.fill(ones, 1f);
         capacity = batch;
@@ -286,7 +366,7 @@ public final class StackedDenseModels implements AutoCloseable {
         for (DeviceArray a : activations) {
             backend.free(a);
         }
-        for (DeviceArray a : new DeviceArray[]{errors, x, y, mask, xSq, sq, norms, loss, ones}) {
+        for (DeviceArray a : new DeviceArray[]{errors, x, y, mask, xSq, sq, norms, loss, index, ones}) {
             backend.free(a);
         }
         capacity = 0;
@@ -580,6 +660,7 @@ public final class StackedDenseModels implements AutoCloseable {
     public void close() {
         free();
         freeMixing();
+        freeHeld();
         if (sums != null) {
             backend.free(sums);
             backend.free(sumsMean);

@@ -301,6 +301,16 @@ extern "C" __global__ void mix_rows(float* out, const float* start, const float*
     }
 }
 
+// A batch from data kept on the device: out row r := src row index[r], rows of `width` values (indices held as floats,
+// exact below 2^24); a plain copy, so the batch is the one the host would gather.
+extern "C" __global__ void gather_rows(float* out, const float* src, const float* index, int rows, int width) {
+    GRID_STRIDE(e, rows * width) {
+        int r = e / width;
+        int j = e % width;
+        out[e] = src[(long long) ((int) index[r]) * width + j];
+    }
+}
+
 // Philox4x32-10 (Salmon et al. 2011): four 32-bit words from a 128-bit counter and a 64-bit key.
 __device__ __forceinline__ void philox4x32(unsigned int c[4], unsigned int k0, unsigned int k1) {
     for (int round = 0; round < 10; round++) {

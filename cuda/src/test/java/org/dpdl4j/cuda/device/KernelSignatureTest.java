@@ -92,6 +92,7 @@ class KernelSignatureTest {
         k.noisyNesterovs(a, a, a, null, 16, 2f, 0.1f, 0.9f);
         k.addPhiloxGaussian(a, 16, 1L, 2L, 1f);
         k.mixRows(a, a, a, a, a, 4, 4);
+        k.gatherRows(a, a, a, 4, 4);
         assertEquals(signatures(), r.launched);
     }
 

@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A decentralized run with every node model on the engine (here its plain-Java reference backend, the arithmetic of
  * the CUDA kernels) equals the same seeded run on the CPU engine, round for round, to float rounding: D-SGD, Decor,
- * LDP and CDP, example level under Poisson sampling (padded batches) and user level on full batches, with weight decay;
+ * LDP and CDP, example level under Poisson sampling (padded batches) and user level on full batches, with weight decay,
+ * with the nodes' data kept on the device (a round sends which rows make its batch) and without (the batch copied in);
  * an observer sees the same messages, and a run left to choose its device stays on the CPU where no GPU is.
  */
 class DeviceRoundsTest {
@@ -46,26 +47,33 @@ class DeviceRoundsTest {
 
     static Stream<Arguments> runs() {
         List<Arguments> out = new ArrayList<>();
-        for (DecentralizedAlgorithm a : DecentralizedAlgorithm.values()) {
-            out.add(Arguments.of(a, ProtectedUnit.EXAMPLE, SamplingScheme.POISSON));
-            if (a != DecentralizedAlgorithm.DSGD) {
-                out.add(Arguments.of(a, ProtectedUnit.USER, SamplingScheme.FULL_BATCH));
+        for (boolean held : new boolean[]{true, false}) {
+            for (DecentralizedAlgorithm a : DecentralizedAlgorithm.values()) {
+                out.add(Arguments.of(a, ProtectedUnit.EXAMPLE, SamplingScheme.POISSON, held));
+                if (a != DecentralizedAlgorithm.DSGD) {
+                    out.add(Arguments.of(a, ProtectedUnit.USER, SamplingScheme.FULL_BATCH, held));
+                }
             }
         }
         return out.stream();
     }
 
-    @ParameterizedTest(name = "{0}, {1} level, {2}")
+    @ParameterizedTest(name = "{0}, {1} level, {2}, data kept on the device: {3}")
     @MethodSource("runs")
-    void everyRoundEqualsTheCpuEngines(DecentralizedAlgorithm algorithm, ProtectedUnit unit, SamplingScheme sampling) {
+    void everyRoundEqualsTheCpuEngines(DecentralizedAlgorithm algorithm, ProtectedUnit unit, SamplingScheme sampling,
+                                       boolean dataOnDevice) {
         List<INDArray> cpuMessages = new ArrayList<>();
         List<INDArray> deviceMessages = new ArrayList<>();
         try (DecentralizedTrainer cpu = run(algorithm, unit, sampling);
              DecentralizedTrainer device = run(algorithm, unit, sampling)) {
             cpu.useDevice(ComputeDevice.CPU);
             assertNull(cpu.deviceDescription(), "the CPU run computes on the CPU");
-            device.useNodeModels(new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), NODES,
-                    new JavaBackend(), true));
+            CudaNodeModels models = new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), NODES,
+                    new JavaBackend(), true);
+            if (!dataOnDevice) {
+                models.refuseToHoldData();   // batches gathered on the host and copied in, as where the data does not fit
+            }
+            device.useNodeModels(models);
             assertTrue(device.deviceDescription().contains(NODES + " node models"), device.deviceDescription());
             cpu.addObserver((RoundTap t) -> cpuMessages.add(t.halfStep().dup()));
             device.addObserver((RoundTap t) -> deviceMessages.add(t.halfStep().dup()));

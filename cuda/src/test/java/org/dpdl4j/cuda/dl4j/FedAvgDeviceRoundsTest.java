@@ -43,11 +43,26 @@ class FedAvgDeviceRoundsTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(FedAvgVariant.class)
     void everyRoundEqualsTheCpuRun(FedAvgVariant variant) {
+        compareWithTheCpuRun(variant, true);
+    }
+
+    /** Where the clients' data does not fit beside the models, each local step's batches are copied in. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = FedAvgVariant.class, names = {"FEDAVG", "DP_CENTRAL"})
+    void everyRoundEqualsTheCpuRunWithTheBatchesCopiedIn(FedAvgVariant variant) {
+        compareWithTheCpuRun(variant, false);
+    }
+
+    private static void compareWithTheCpuRun(FedAvgVariant variant, boolean dataOnDevice) {
         try (FedAvgTrainer cpu = run(variant); FedAvgTrainer device = run(variant)) {
             cpu.useDevice(ComputeDevice.CPU);
             assertNull(cpu.deviceDescription(), "the CPU run computes on the CPU");
-            device.useNodeModels(new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), CLIENTS,
-                    new JavaBackend(), true));
+            CudaNodeModels models = new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), CLIENTS,
+                    new JavaBackend(), true);
+            if (!dataOnDevice) {
+                models.refuseToHoldData();
+            }
+            device.useNodeModels(models);
             assertTrue(device.deviceDescription().contains(CLIENTS + " node models"), device.deviceDescription());
             for (int r = 0; r < ROUNDS; r++) {
                 cpu.step();

@@ -17,6 +17,7 @@ import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.BatchRows;
 import org.dpdl4j.runtime.PaddedBatch;
 import org.dpdl4j.runtime.AbstractTrainingRun;
 import org.dpdl4j.runtime.RunState;
@@ -84,6 +85,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     private boolean messagesPending;
     private final RoundWorkspace workspace = new RoundWorkspace();
     private PaddedBatch fullBatch;
+    /** The rows of a full-batch run's batch (the same every round). */
+    private BatchRows fullRows;
     private final List<RoundObserver> observers = new ArrayList<>();
     /** On blocks: the rows of the last round's messages each block's nodes receive. */
     private final List<int[]> gossipRows = new ArrayList<>();
@@ -93,6 +96,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     private PlantedContributions planted;
     /** The node models on an accelerator, which then runs the rounds; null on the CPU. */
     private DeviceNodeModels device;
+    /** Whether the device keeps the nodes' data, so that a round sends only which rows make its batch. */
+    private boolean dataOnDevice;
     /** Whether the device was chosen (by {@link #useDevice}, or automatically before the first round). */
     private boolean deviceChosen;
     /** Whether {@code params} is older than the models on the device. */
@@ -234,14 +239,24 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         if (device != null) {
             device.mixing(gossip.rowStarts(), gossip.nonZeroColumns(), gossip.nonZeroValues());
             device.upload(models);
+            dataOnDevice = device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
         }
     }
 
     /** One round with the node models on the device: the round of {@link #roundInWorkspace}, computed there. */
     private void roundOnDevice(long round) {
-        PaddedBatch batch = nextBatch(round);
-        double[] lossSums = LocalGradients.clippedLocalGradients(config, device, batch, expectedBatchSizes, samplers);
-        measured(LocalGradients.meanBatchLoss(lossSums, batch.sizes()));
+        double[] lossSums;
+        int[] sizes;
+        if (dataOnDevice) {
+            BatchRows batch = nextRows(round);
+            lossSums = LocalGradients.clippedLocalGradients(config, device, batch, expectedBatchSizes, samplers);
+            sizes = batch.sizes();
+        } else {
+            PaddedBatch batch = nextBatch(round);
+            lossSums = LocalGradients.clippedLocalGradients(config, device, batch, expectedBatchSizes, samplers);
+            sizes = batch.sizes();
+        }
+        measured(LocalGradients.meanBatchLoss(lossSums, sizes));
         RoundNoise.Draw drawn = config.algorithm().isPrivate() ? noise.forRound(round) : null;
         INDArray before = observers.isEmpty() ? null : models().dup();
         device.step(drawn == null ? null : drawn.total(), config.learningRate().at(round), config.weightDecay());
@@ -421,11 +436,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         if (fullBatch != null) {
             return fullBatch;
         }
-        int n = graph.vertexCount();
-        int[][] rows = new int[n][];
-        for (int i = 0; i < n; i++) {
-            rows[i] = samplers.get(i).sample(streams.sampling(i, round));
-        }
+        BatchRows rows = nextRows(round);
         if (config.sampling() == SamplingScheme.FULL_BATCH) {
             try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
                 fullBatch = batches.gather(rows);
@@ -433,6 +444,23 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             return fullBatch;
         }
         return batches.gather(rows);
+    }
+
+    /** Which rows of the nodes' data make the round's batch (each node's sample from its own stream of the round). */
+    private BatchRows nextRows(long round) {
+        if (fullRows != null) {
+            return fullRows;
+        }
+        int n = graph.vertexCount();
+        int[][] rows = new int[n][];
+        for (int i = 0; i < n; i++) {
+            rows[i] = samplers.get(i).sample(streams.sampling(i, round));
+        }
+        BatchRows chosen = batches.rows(rows, 1);
+        if (config.sampling() == SamplingScheme.FULL_BATCH) {
+            fullRows = chosen;
+        }
+        return chosen;
     }
 
     /**

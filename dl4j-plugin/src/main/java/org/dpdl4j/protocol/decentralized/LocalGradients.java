@@ -13,6 +13,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.dpdl4j.optim.ClippedBatch;
 import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.runtime.BatchRows;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.PaddedBatch;
 
@@ -90,8 +91,21 @@ final class LocalGradients {
                                           INDArray expected, List<BatchSampler> samplers) {
         double[] lossSums = device.clippedSums(batch.features(), batch.labels(), batch.mask(), batch.featureSquaredNorms(),
                 exampleClip(config));
+        return localGradientsOnDevice(config, device, lossSums, batch.sizes(), expected, samplers);
+    }
+
+    /** As {@link #clippedLocalGradients(DecentralizedConfig, DeviceNodeModels, PaddedBatch, INDArray, List)} from the rows of data kept there. */
+    static double[] clippedLocalGradients(DecentralizedConfig config, DeviceNodeModels device, BatchRows batch,
+                                          INDArray expected, List<BatchSampler> samplers) {
+        double[] lossSums = device.clippedSums(batch.rows(), batch.width(), batch.mask(), exampleClip(config));
+        return localGradientsOnDevice(config, device, lossSums, batch.sizes(), expected, samplers);
+    }
+
+    /** The division into local gradients and the user-level clipping of the clipped sums on the device. */
+    private static double[] localGradientsOnDevice(DecentralizedConfig config, DeviceNodeModels device, double[] lossSums,
+                                                   int[] sizes, INDArray expected, List<BatchSampler> samplers) {
         if (config.objective() == LocalObjective.MEAN) {
-            double[] divisors = (expected != null ? expected : divisor(samplers, batch.sizes(), DataType.DOUBLE))
+            double[] divisors = (expected != null ? expected : divisor(samplers, sizes, DataType.DOUBLE))
                     .castTo(DataType.DOUBLE).toDoubleVector();
             double[] factors = new double[divisors.length];
             for (int i = 0; i < factors.length; i++) {

@@ -8,6 +8,7 @@ import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.ArrayMemory;
 import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
+import org.dpdl4j.runtime.BatchRows;
 import org.dpdl4j.runtime.PaddedBatch;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -39,6 +40,8 @@ final class LocalTraining {
     private PaddedBatch everyoneFull;
     /** The participants' models on a device, which then runs the local steps; null on the CPU. */
     private DeviceNodeModels device;
+    /** Whether the device keeps the clients' data, so that a local step sends only which rows make its batches. */
+    private boolean dataOnDevice;
     private int everyoneFullWidth;
 
     LocalTraining(PerExampleGradients gradients, List<NodeData> clients, int steps, int batchSize) {
@@ -126,14 +129,23 @@ final class LocalTraining {
         int[] firstSizes = null;
         for (int s = 0; s < steps; s++) {
             try (MemoryWorkspace ws = stepWorkspace.open()) {
-                PaddedBatch batch = batch(participants, round * steps + s, streams, width);
-                double[] lossSums = device.clippedSums(batch.features(), batch.labels(), batch.mask(), null,
-                        Double.POSITIVE_INFINITY);
-                device.scaleRows(IntStream.of(batch.sizes()).mapToDouble(b -> 1.0 / Math.max(1, b)).toArray());
+                double[] lossSums;
+                int[] sizes;
+                if (dataOnDevice) {
+                    BatchRows batch = participantRows(participants, round * steps + s, streams, width);
+                    lossSums = device.clippedSums(batch.rows(), batch.width(), batch.mask(), Double.POSITIVE_INFINITY);
+                    sizes = batch.sizes();
+                } else {
+                    PaddedBatch batch = batch(participants, round * steps + s, streams, width);
+                    lossSums = device.clippedSums(batch.features(), batch.labels(), batch.mask(), null,
+                            Double.POSITIVE_INFINITY);
+                    sizes = batch.sizes();
+                }
+                device.scaleRows(IntStream.of(sizes).mapToDouble(b -> 1.0 / Math.max(1, b)).toArray());
                 device.step(null, eta, 0.0);
                 if (s == 0) {
                     firstLossSums = lossSums;
-                    firstSizes = batch.sizes().clone();
+                    firstSizes = sizes.clone();
                 }
             }
         }
@@ -155,6 +167,7 @@ final class LocalTraining {
             device.close();
         }
         device = models;
+        dataOnDevice = device != null && device.holdData(batches.features(), batches.labels(), null);
     }
 
     /** The network the clients train. */
@@ -176,16 +189,8 @@ final class LocalTraining {
         if (batchSize == 0 && everyone && everyoneFull != null && everyoneFullWidth == width) {
             return everyoneFull;
         }
-        int[][] rows = new int[clients.size()][];
-        java.util.Arrays.fill(rows, new int[0]);
-        int[] local = new int[participants.length];
-        for (int j = 0; j < participants.length; j++) {
-            int k = participants[j];
-            local[j] = k - first;
-            int m = (int) clients.get(k - first).size();
-            rows[k - first] = batchSize == 0 || batchSize >= m ? IntStream.range(0, m).toArray()
-                    : new FixedSizeSampler(m, batchSize).sample(streams.sampling(k, streamRound));
-        }
+        int[][] rows = sampledRows(participants, streamRound, streams);
+        int[] local = IntStream.of(participants).map(k -> k - first).toArray();
         boolean cached = batchSize == 0 && everyone;
         PaddedBatch all;
         // The full batches of everyone never change: gathered once, outside any workspace the caller may have opened.
@@ -204,6 +209,47 @@ final class LocalTraining {
         boolean equal = java.util.Arrays.stream(sizes).allMatch(b -> b == sizes[0]) && all.features().size(1) == sizes[0];
         return new PaddedBatch(all.features().get(who, all(), all()), all.labels().get(who, all(), all()),
                 equal ? null : maskOf(all, who), sizes);
+    }
+
+    /** Every client's local rows of one local step: the participants' samples, no rows for the others. */
+    private int[][] sampledRows(int[] participants, long streamRound, NoiseStreams streams) {
+        int[][] rows = new int[clients.size()][];
+        java.util.Arrays.fill(rows, new int[0]);
+        for (int k : participants) {
+            int m = (int) clients.get(k - first).size();
+            rows[k - first] = batchSize == 0 || batchSize >= m ? IntStream.range(0, m).toArray()
+                    : new FixedSizeSampler(m, batchSize).sample(streams.sampling(k, streamRound));
+        }
+        return rows;
+    }
+
+    /**
+     * The rows of the clients' data that make the participants' batches of one local step (as {@link #batch} gathers
+     * them, for a device that keeps the data): the participants' slices of the padded all-clients choice.
+     */
+    private BatchRows participantRows(int[] participants, long streamRound, NoiseStreams streams, int width) {
+        BatchRows all = batches.rows(sampledRows(participants, streamRound, streams), width);
+        if (participants.length == clients.size()) {
+            return all;
+        }
+        int w = all.width();
+        int k = participants.length;
+        int[] rows = new int[k * w];
+        int[] sizes = new int[k];
+        for (int j = 0; j < k; j++) {
+            int i = participants[j] - first;
+            System.arraycopy(all.rows(), i * w, rows, j * w, w);
+            sizes[j] = all.sizes()[i];
+        }
+        boolean equal = IntStream.of(sizes).allMatch(b -> b == w);
+        float[] mask = null;
+        if (!equal) {
+            mask = new float[k * w];
+            for (int j = 0; j < k; j++) {
+                java.util.Arrays.fill(mask, j * w, j * w + sizes[j], 1f);
+            }
+        }
+        return new BatchRows(rows, w, mask, sizes);
     }
 
     /** The participants' rows of the gathered mask (every row real when the gather needed no mask). */
