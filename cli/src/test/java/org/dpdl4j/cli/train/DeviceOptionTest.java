@@ -71,6 +71,27 @@ class DeviceOptionTest {
     }
 
     @Test
+    void sparkBlocksTakeTheDeviceOption(@TempDir Path dir) {
+        CommandRun cpu = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "2",
+                "--epsilon", "5", "--clip", "1", "--noise", "seeded", "--engine", "spark", "--master", "local[1]", "--blocks", "2",
+                "--device", "cpu", "--out", dir.resolve("cpu").toString());
+        assertEquals(0, cpu.exitCode(), cpu.both());
+        RealData.file(DatasetCatalog.A9A_TRAIN);
+        CommandRun fedavg = CommandRun.of("train", "--algo", "fedavg", "--dataset", "a9a", "--data-dir",
+                RealData.directory().path().toString(), "--machines", "5", "--rounds", "1", "--batch-size", "16", "--engine",
+                "spark", "--master", "local[1]", "--device", "cuda", "--out", dir.resolve("fedavg").toString());
+        assertEquals(2, fedavg.exitCode(), fedavg.both());
+        assertTrue(fedavg.err().contains("--device cuda: the blocks of fedavg compute on their workers' CPUs"), fedavg.both());
+        assumeFalse(DeviceEngines.find(ComputeDevice.CUDA).orElseThrow().report().usable(),
+                "checks the refusal on a machine without a usable CUDA GPU; this one has one");
+        CommandRun cuda = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "2",
+                "--epsilon", "5", "--clip", "1", "--noise", "seeded", "--engine", "spark", "--master", "local[1]", "--blocks", "2",
+                "--device", "cuda", "--out", dir.resolve("cuda").toString());
+        assertEquals(2, cuda.exitCode(), cuda.both());
+        assertTrue(cuda.err().contains("--device cuda: ") && cuda.err().contains("or use --device cpu"), cuda.both());
+    }
+
+    @Test
     void aProtocolWithoutADeviceChoiceRefusesCuda(@TempDir Path dir) {
         CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--algo", "sgd", "--device", "cuda",
                 "--out", dir.resolve("run").toString());

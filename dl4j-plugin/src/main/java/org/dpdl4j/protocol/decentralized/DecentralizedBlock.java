@@ -5,9 +5,11 @@ import java.util.List;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.BatchSampler;
+import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.BatchRows;
 import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.PaddedBatch;
@@ -31,6 +33,10 @@ import org.nd4j.linalg.factory.Nd4j;
  * seed determines every node's batch, so the block computes the round's widest one. With secure streams no node can
  * know another's batch; the block then pads to its own widest, and the results differ from one process only by
  * rounding (secure runs are not reproducible in any case).
+ *
+ * <p>Where the plan's {@link DecentralizedBlockPlan#device device} gives node models on the worker's GPU, the block
+ * keeps its nodes' data there and computes their gradients, noise and step there (the same arithmetic as
+ * {@link DecentralizedTrainer}'s rounds on a device); the gossip from the received messages stays on the host.
  */
 public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockInput, DecentralizedBlockOutput> {
     private final DecentralizedBlockPlan plan;
@@ -47,6 +53,10 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
     private final NodeBatches batches;
     private final WorkerThread thread;
     private PaddedBatch fullBatch;
+    private BatchRows fullRows;
+    /** The nodes' models on the worker's device, or null on its CPU. */
+    private final DeviceNodeModels device;
+    private final boolean dataOnDevice;
     private INDArray fixedPairwise;
     private INDArray received;
 
@@ -74,6 +84,9 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
         this.batches = new NodeBatches(data, type);
         this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
         this.thread = new WorkerThread("dpdl4j-nodes-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
+        this.device = plan.device().open(engine.spec(), nodes.length);
+        this.dataOnDevice = device != null
+                && device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
     }
 
     /** One round: gossip (or the given models), gradients, noise, the local step; returns the nodes' messages. */
@@ -84,6 +97,9 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
 
     private DecentralizedBlockOutput roundInWorkspace(long round, DecentralizedBlockInput input) {
         INDArray models = models(input);
+        if (device != null) {
+            return roundOnDevice(round, models);
+        }
         PaddedBatch batch = batch(round);
         INDArray grad = Nd4j.create(type, nodes.length, p);
         var result = LocalGradients.clippedLocalGradients(config, engine, models, batch, expectedBatchSizes, samplers, grad);
@@ -92,6 +108,26 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
         }
         LocalGradients.descend(config, round, models, grad);
         return new DecentralizedBlockOutput(Rows.of(models), result.lossSums().toDoubleVector(), batch.sizes().clone());
+    }
+
+    /** The round of {@link #roundInWorkspace} with the models on the device: in, gradients, noise and step, out. */
+    private DecentralizedBlockOutput roundOnDevice(long round, INDArray models) {
+        device.upload(models);
+        double[] lossSums;
+        int[] sizes;
+        if (dataOnDevice) {
+            BatchRows batch = rows(round);
+            lossSums = LocalGradients.clippedLocalGradients(config, device, batch, expectedBatchSizes, samplers);
+            sizes = batch.sizes();
+        } else {
+            PaddedBatch batch = batch(round);
+            lossSums = LocalGradients.clippedLocalGradients(config, device, batch, expectedBatchSizes, samplers);
+            sizes = batch.sizes();
+        }
+        device.step(config.algorithm().isPrivate() ? noise(round) : null, config.learningRate().at(round),
+                config.weightDecay());
+        device.download(models);
+        return new DecentralizedBlockOutput(Rows.of(models), lossSums, sizes.clone());
     }
 
     /** The nodes' models of the round: gossiped from the messages they received, or as given. */
@@ -117,17 +153,30 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
         if (fullBatch != null) {
             return fullBatch;
         }
+        BatchRows chosen = rows(round);
+        if (config.sampling() == SamplingScheme.FULL_BATCH) {
+            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                fullBatch = batches.gather(chosen);
+            }
+            return fullBatch;
+        }
+        return batches.gather(chosen);
+    }
+
+    /** Which rows of the nodes' data make the round's batch, padded to the width the whole run uses. */
+    private BatchRows rows(long round) {
+        if (fullRows != null) {
+            return fullRows;
+        }
         int[][] rows = new int[nodes.length][];
         for (int i = 0; i < nodes.length; i++) {
             rows[i] = samplers.get(i).sample(streams.sampling(nodes[i], round));
         }
+        BatchRows chosen = batches.rows(rows, width(round, rows));
         if (config.sampling() == SamplingScheme.FULL_BATCH) {
-            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-                fullBatch = batches.gather(rows, width(round, rows));
-            }
-            return fullBatch;
+            fullRows = chosen;
         }
-        return batches.gather(rows, width(round, rows));
+        return chosen;
     }
 
     /** The width the whole run pads this round's batches to, where this block can know it (see the class comment). */
@@ -199,5 +248,8 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
     @Override
     public void close() {
         thread.close();
+        if (device != null) {
+            device.close();
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 import org.dpdl4j.graph.OperatorRows;
+import org.dpdl4j.optim.BlockDevice;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.engine.Rows;
 
@@ -21,11 +22,13 @@ import org.dpdl4j.runtime.engine.Rows;
  * @param streams      the streams of these nodes and of their edges only
  * @param gossip       these nodes' rows of the mixing matrix
  * @param incidence    Decor: these nodes' rows of the incidence matrix (whose reads are their edges), else null
+ * @param device       where the block computes, chosen on its worker
  */
 public record DecentralizedBlockPlan(int first, int count, String model, DecentralizedConfig config, List<Rows> features,
                                      List<Rows> labels, long[] datasetSizes, NoiseStreams streams, OperatorRows gossip,
-                                     OperatorRows incidence) implements Serializable {
+                                     OperatorRows incidence, BlockDevice device) implements Serializable {
     public DecentralizedBlockPlan {
+        Objects.requireNonNull(device, "block device");
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(streams, "streams");

@@ -6,6 +6,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.SparseRowOperator;
 import org.dpdl4j.optim.BatchSampler;
+import org.dpdl4j.optim.BlockDevice;
 import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DeviceEngines;
 import org.dpdl4j.optim.DeviceNodeModels;
@@ -96,6 +97,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     private PlantedContributions planted;
     /** The node models on an accelerator, which then runs the rounds; null on the CPU. */
     private DeviceNodeModels device;
+    /** The device asked for (auto until {@link #useDevice}), which blocks of nodes also take. */
+    private ComputeDevice requested = ComputeDevice.AUTO;
     /** Whether the device keeps the nodes' data, so that a round sends only which rows make its batch. */
     private boolean dataOnDevice;
     /** Whether the device was chosen (by {@link #useDevice}, or automatically before the first round). */
@@ -203,15 +206,18 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
      * Runs the rounds from the next one on {@code choice}: {@code cuda} keeps every node model on the GPU (the device
      * engine's {@link DeviceNodeModels}) and runs the whole round there; {@code cpu} here; {@code auto} (what a run does
      * when nobody chooses) the GPU when an installed engine can run here and keep these models, else the CPU. A run on
-     * blocks, or with planted audit contributions, runs on the CPU.
+     * blocks chose each block's device when it was distributed ({@link #distribute(BlockEngine, ComputeDevice)}); a
+     * run with planted audit contributions runs on the CPU.
      *
      * @throws org.dpdl4j.optim.DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
      */
     @Override
     public void useDevice(ComputeDevice choice) {
-        String cpuOnly = blocks != null ? "a run on blocks of nodes (--engine " + blockEngine.describe() + ") computes them on"
-                + " the CPU" : planted != null ? "a run with planted audit contributions runs on the CPU" : null;
+        String cpuOnly = blocks != null ? "a run on blocks of nodes (--engine " + blockEngine.describe() + ") chose each"
+                + " block's device when it was distributed (distribute(engine, device))" : planted != null
+                ? "a run with planted audit contributions runs on the CPU" : null;
         moveTo(DeviceEngines.selectNodeModels(choice, engine.spec(), graph.vertexCount(), cpuOnly));
+        requested = choice;
     }
 
     /**
@@ -236,6 +242,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         }
         device = chosen;
         deviceChosen = true;
+        dataOnDevice = false;
         if (device != null) {
             device.mixing(gossip.rowStarts(), gossip.nonZeroColumns(), gossip.nonZeroValues());
             device.upload(models);
@@ -385,6 +392,26 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
      */
     @Override
     public void distribute(BlockEngine placement) {
+        distribute(placement, BlockDevice.of(requested));
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block computing on the device {@code choice} picks where the block
+     * runs: {@code auto} its worker's GPU when usable there, {@code cpu} its CPU, {@code cuda} its GPU or a refusal.
+     */
+    @Override
+    public void distribute(BlockEngine placement, ComputeDevice choice) {
+        distribute(placement, BlockDevice.of(choice));
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block's node models opened by {@code blockDevice} where the block runs
+     * (a block on a GPU keeps its nodes' data there and computes its nodes' gradients, noise and step there; the
+     * gossip from the messages it received stays on its host, as the messages do). Node models this run had on a
+     * device here are copied back and freed.
+     */
+    public void distribute(BlockEngine placement, BlockDevice blockDevice) {
+        Objects.requireNonNull(blockDevice, "block device");
         if (blockEngine != null) {
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
         }
@@ -393,9 +420,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
                     + " carry them");
         }
         if (device != null) {
-            throw org.dpdl4j.runtime.engine.EngineOptions.DEVICE.invalid("--device cuda keeps every node model on this"
-                    + " machine's GPU, and " + placement.describe() + " splits the nodes into blocks that compute on their"
-                    + " workers' CPUs: choose one of the two");
+            moveTo(null);   // the rounds leave this process's device: the models come back first
         }
         deviceChosen = true;
         int n = graph.vertexCount();
@@ -418,7 +443,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             }
             int[] edges = incidenceRows == null ? new int[0] : incidenceRows.reads();
             plans.add(new DecentralizedBlockPlan(from, to - from, json, config, features, labels, sizes,
-                    streams.restrictedTo(parts.members(b), edges), mixingRows, incidenceRows));
+                    streams.restrictedTo(parts.members(b), edges), mixingRows, incidenceRows, blockDevice));
             gossipRows.add(mixingRows.reads());
         }
         this.blocks = placement.start(protocol(), plans, new ConstructedBlocks<>(DecentralizedBlock::new));

@@ -18,6 +18,21 @@ public interface DistributableRun extends TrainingRun {
      */
     void distribute(BlockEngine engine);
 
+    /**
+     * {@link #distribute(BlockEngine)} with the device each block computes on, chosen where the block runs
+     * ({@code --device}); this default keeps the blocks on their workers' CPUs and refuses {@code cuda}.
+     *
+     * @throws org.dpdl4j.runtime.options.InvalidOptionException when {@code device} is {@code cuda} and the blocks cannot use it
+     */
+    default void distribute(BlockEngine engine, org.dpdl4j.optim.ComputeDevice device) {
+        if (device == org.dpdl4j.optim.ComputeDevice.CUDA) {
+            throw EngineOptions.DEVICE.invalid("--device cuda: the blocks of " + protocol() + " compute on their workers'"
+                    + " CPUs (the blocks of the decentralized protocols dsgd, decor, ldp and cdp take a GPU each); drop"
+                    + " --device, or run it with --engine local");
+        }
+        distribute(engine);
+    }
+
     /** The engine the rounds run on, or null while they run in this process. */
     BlockEngine engine();
 }

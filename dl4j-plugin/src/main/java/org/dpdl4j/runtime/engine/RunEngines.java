@@ -107,9 +107,9 @@ public final class RunEngines {
      */
     public static TrainingRun place(TrainingRun run, RunSettings settings) {
         check(settings);
-        placeOnDevice(run, settings);
         String name = settings.get(EngineOptions.ENGINE, LOCAL);
         if (name.equals(LOCAL)) {
+            placeOnDevice(run, settings);
             return run;
         }
         ProtocolRegistry registry = ProtocolRegistry.standard();
@@ -125,12 +125,27 @@ public final class RunEngines {
         }
         BlockEngine engine = connect(settings, "dpdl4j " + run.protocol()).orElseThrow();
         try {
-            distributable.distribute(engine);
-        } catch (RuntimeException e) {
+            // --device travels to the blocks: each chooses its device where it runs
+            distributable.distribute(engine, ComputeDevice.parse(settings.get(EngineOptions.DEVICE, "auto")));
+        } catch (Exception e) {   // a cluster may throw what Java calls checked (SparkException) from unchecked code
             engine.close();   // the run refused it (e.g. more blocks than parties), so it does not own it
+            Optional<DeviceUnavailableException> refused = deviceRefusal(e);
+            if (refused.isPresent()) {
+                throw EngineOptions.DEVICE.invalid(refused.get().getMessage());
+            }
             throw e;
         }
         return run;
+    }
+
+    /** The device refusal behind a failure to start blocks (a cluster wraps what its executors threw), if any. */
+    private static Optional<DeviceUnavailableException> deviceRefusal(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof DeviceUnavailableException refused) {
+                return Optional.of(refused);
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -1,0 +1,24 @@
+package org.dpdl4j.optim;
+
+/**
+ * Where a block of parties computes, decided on the worker that runs it (a Spark executor, say, with its own GPU):
+ * opens the block's node models on a device there, or gives null for the CPU. Travels with the block's plan, so it is
+ * serializable.
+ */
+@FunctionalInterface
+public interface BlockDevice extends java.io.Serializable {
+    /**
+     * The node models of {@code nodes} parties of the network on this worker's device, or null to compute on its CPU.
+     *
+     * @throws DeviceUnavailableException when the device asked for cannot be used here, saying why
+     */
+    DeviceNodeModels open(DenseNetworkSpec spec, int nodes);
+
+    /**
+     * The choice {@code --device} makes, on each worker: {@code auto} takes the worker's GPU when the engine is usable
+     * there and computes the network, {@code cpu} stays on its CPU, {@code cuda} refuses where it cannot run.
+     */
+    static BlockDevice of(ComputeDevice choice) {
+        return (spec, nodes) -> DeviceEngines.selectNodeModels(choice, spec, nodes);
+    }
+}
