@@ -117,6 +117,85 @@ class NodeModelsReferenceTest {
         }
     }
 
+    /**
+     * The operations of the federated rounds against ND4J: a batch gathered from the data kept on the device equals the
+     * same batch copied in; ranged broadcast, rows added to rows, the row norms of user clipping, running sums and the
+     * mean of the sums plus noise; and the refusals (overlapping rows, a row outside the data).
+     */
+    @Test
+    void heldDataRowsAndRunningSumsMatchTheHost() {
+        int[] sizes = {6, 4, 3};
+        MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, sizes);
+        PerExampleGradients host = PerExampleGradients.of(net);
+        long p = net.numParams();
+        int batch = 3;
+        INDArray data = TestNetworks.features(DataType.FLOAT, 61, 12, sizes[0]);
+        INDArray dataLabels = EngineCases.labels(LossFunction.MCXENT, 12, sizes);
+        // node i takes rows 2i, 2i + 1 and, but for the last node, 2i + 2; the last node's third example is padding
+        int[] rows = new int[NODES * batch];
+        float[] mask = new float[NODES * batch];
+        for (int i = 0; i < NODES; i++) {
+            for (int j = 0; j < batch; j++) {
+                boolean real = i < NODES - 1 || j < 2;
+                rows[i * batch + j] = real ? 2 * i + j : 11;
+                mask[i * batch + j] = real ? 1f : 0f;
+            }
+        }
+        data.getRow(11).assign(0);
+        dataLabels.getRow(11).assign(0);
+        INDArray x = Nd4j.pullRows(data, 1, rows).reshape('c', NODES, batch, sizes[0]);
+        INDArray y = Nd4j.pullRows(dataLabels, 1, rows).reshape('c', NODES, batch, sizes[2]);
+        INDArray m = Nd4j.createFromArray(mask).reshape(NODES, batch);
+        INDArray models = nodeModels(net);
+        try (CudaNodeModels copied = new CudaNodeModels(host.spec(), NODES, new JavaBackend(), true);
+             CudaNodeModels held = new CudaNodeModels(host.spec(), NODES, new JavaBackend(), true)) {
+            copied.upload(models);
+            held.upload(models);
+            assertTrue(held.holdData(data, dataLabels, data.mul(data).sum(1)), "the reference keeps any data");
+            double[] expectedLosses = copied.clippedSums(x, y, m, x.mul(x).sum(2), 0.2);
+            double[] losses = held.clippedSums(rows, batch, mask, 0.2);
+            INDArray expected = Nd4j.create(DataType.FLOAT, NODES, p);
+            INDArray got = Nd4j.create(DataType.FLOAT, NODES, p);
+            copied.readGradients(expected);
+            held.readGradients(got);
+            assertRelative(expected, got, 1e-6, "clipped sums of a batch gathered on the device");
+            assertArrayEquals(expectedLosses, losses, 1e-12, "loss sums of a batch gathered on the device");
+
+            INDArray grad = got.dup();
+            held.addRows(3, 0, 2, -0.75);
+            grad.get(NDArrayIndex.interval(0, 2), NDArrayIndex.all())
+                    .subi(grad.get(NDArrayIndex.interval(3, 5), NDArrayIndex.all()).mul(0.75));
+            held.useRows(2);
+            held.clipRows(Double.POSITIVE_INFINITY);
+            INDArray norms = grad.get(NDArrayIndex.interval(0, 2), NDArrayIndex.all()).norm2(1);
+            assertRelative(norms.castTo(DataType.DOUBLE), Nd4j.createFromArray(held.rowNorms()), 1e-6, "row norms");
+            held.accumulate(0.5);
+            held.accumulate(2.0);
+            INDArray sums = Nd4j.create(DataType.FLOAT, 2, p);
+            held.downloadSums(sums);
+            assertRelative(grad.get(NDArrayIndex.interval(0, 2), NDArrayIndex.all()).mul(2.5), sums, 1e-6, "running sums");
+            INDArray noise = TestNetworks.features(DataType.FLOAT, 62, 2, p);
+            INDArray mean = Nd4j.create(DataType.FLOAT, 1, p);
+            held.meanOfSums(noise, mean);
+            assertRelative(sums.add(noise).mean(0).reshape(1, p), mean, 1e-6, "mean of the sums plus noise");
+
+            INDArray row = TestNetworks.features(DataType.FLOAT, 63, 1, p);
+            held.broadcast(row, 1, 3);
+            INDArray after = Nd4j.create(DataType.FLOAT, 2, p);
+            held.download(after);
+            assertRelative(models.getRow(0).reshape(1, p), after.getRow(0).reshape(1, p), 0, "row 0 is kept");
+            assertRelative(row, after.getRow(1).reshape(1, p), 0, "row 1 is the broadcast row");
+
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> held.addRows(0, 1, 2, 1.0));
+            assertTrue(e.getMessage().contains("overlap"), e.getMessage());
+            held.useRows(NODES);
+            int[] outside = rows.clone();
+            outside[4] = 12;
+            e = assertThrows(IllegalArgumentException.class, () -> held.clippedSums(outside, batch, mask, 1.0));
+            assertTrue(e.getMessage().contains("row 12 is not a row of the 12 rows"), e.getMessage());
+        }
+    }
+
     @Test
     void refusesBatchesOfAnotherShapeAndMixingMatricesOfAnotherSize() {
         MultiLayerNetwork net = EngineCases.network(Activation.RELU, Activation.SOFTMAX, LossFunction.MCXENT, new int[]{6, 3});
