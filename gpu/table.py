@@ -72,17 +72,20 @@ if fit or rounds:
     if fit:
         print(f"  about {fit['nodes']} nodes fit in the {int(fit['free_bytes']) / 2**30:.1f} GiB free"
               f" ({int(fit['bytes_per_node']) / 2**20:.2f} MiB a node)")
-    print(f"  {'graph':<10} {'nodes':>6}  {'D-SGD ms':>9} {'Decor ms':>9} {'Decor/D-SGD':>11} {'host noise ms':>13} {'as run ms':>9}  ms per node (Decor)")
+    print(f"  {'graph':<10} {'nodes':>6}  {'D-SGD ms':>9} {'Decor ms':>9} {'Decor/D-SGD':>11} {'host noise ms':>13} {'as run ms':>9}"
+          f" {'Philox ms':>9} {'Philox/D-SGD':>12}  ms per node (Decor)")
     for (topology, nodes) in sorted(rounds):
         r = rounds[(topology, nodes)]
         dsgd, dev, host = r.get("dsgd"), r.get("decor-noise-on-device"), r.get("decor-hostnoise")
-        as_run = r.get("decor-as-run")
+        as_run, philox = r.get("decor-as-run"), r.get("decor-philox")
         if dsgd is None or dev is None:
             continue
         print(f"  {topology:<10} {nodes:>6}  {dsgd:>9.3f} {dev:>9.3f} {dev / dsgd:>11.3f} {host or float('nan'):>13.3f}"
-              f" {as_run or float('nan'):>9.3f}  {dev / nodes:.5f}")
+              f" {as_run or float('nan'):>9.3f} {philox or float('nan'):>9.3f} {(philox or float('nan')) / dsgd:>12.3f}"
+              f"  {dev / nodes:.5f}")
     print("  targets: 1,024 nodes under 50 ms a round on an H100; Decor/D-SGD <= 1.3 (Decor with its noise on the device;"
           " 'host noise' adds the copy of secure noise drawn on the host; 'as run' also gathers the batch on the device"
-          " from the data kept there, as a training run does)")
+          " from the data kept there, as a training run does; 'Philox' draws every node's and edge's noise on the GPU,"
+          " as --noise philox does)")
 for n in notes:
     print(n)

@@ -76,7 +76,7 @@ public final class Converters {
         }
     }
 
-    /** A noise kind by its name: secure or seeded (the message names both). */
+    /** A noise kind by its name: secure, seeded or philox (the message names them). */
     public static final class NoiseKindConverter implements ITypeConverter<NoiseKind> {
         @Override
         public NoiseKind convert(String value) {

@@ -106,6 +106,23 @@ public interface DeviceNodeModels extends AutoCloseable {
     /** Gossip: the models become {@code A X}. */
     void mix();
 
+    /**
+     * Sets the incidence matrix B ([n, edges] in compressed rows, e.g. Decor's signed incidence) that combines the
+     * pairwise rows {@link #drawPhiloxNoise} draws.
+     */
+    void pairwiseIncidence(int[] rowStarts, int[] columns, double[] values, int edges);
+
+    /**
+     * Draws a round's noise on the device from Philox counters, the values a CPU run with
+     * {@link org.dpdl4j.privacy.noise.PhiloxNoiseStreams} of {@code seed} draws (seeded, NOT secure): {@code B U} with U's
+     * row e from edge e's pairwise stream of {@code pairwiseRound} times {@code sigmaPairwise} (none when 0), plus node
+     * i's private row of {@code round} times {@code sigmaPrivate} (none when 0). {@link #stepWithDrawnNoise} adds it.
+     */
+    void drawPhiloxNoise(long seed, long round, double sigmaPrivate, long pairwiseRound, double sigmaPairwise);
+
+    /** {@link #step} with the noise of the last {@link #drawPhiloxNoise}, which never left the device. */
+    void stepWithDrawnNoise(double lr, double weightDecay);
+
     /** One line: the device and what it holds. */
     String describe();
 

@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
 public final class ReproduceCommand implements Runnable {
     /** The help of a reproduction's --noise option. */
     static final String NOISE_HELP = "seeded (reproducible, the default here so that the committed results can be rerun to"
-            + " the same numbers; not secure) or secure (the default of train and the library).";
+            + " the same numbers; not secure), philox (reproducible by Philox counters, other numbers; not secure; the"
+            + " decentralized protocols draw it on the GPU with the node models) or secure (the default of train and the"
+            + " library).";
 
     @Override
     public void run() {

@@ -41,6 +41,11 @@ final class NodeRounds {
     final int[] rowStarts;
     final int[] columns;
     final float[] weights;
+    /** The signed incidence matrix B [n, |E|] of the graph in compressed rows: +1 at an edge's lower end, -1 at its higher. */
+    final int[] incidenceStarts;
+    final int[] incidenceColumns;
+    final float[] incidenceWeights;
+    final int edges;
 
     NodeRounds(CheckModels.Case model, int nodes, int batch, boolean padded, Topology topology, long seed) {
         this.model = model;
@@ -78,6 +83,11 @@ final class NodeRounds {
         this.columns = new int[nnz];
         this.weights = new float[nnz];
         int maxDegree = Arrays.stream(neighbours).mapToInt(a -> a.length).max().orElse(0);
+        Incidence b = incidence(neighbours);
+        this.edges = b.edges();
+        this.incidenceStarts = b.starts();
+        this.incidenceColumns = b.columns();
+        this.incidenceWeights = b.weights();
         for (int i = 0; i < nodes; i++) {
             int[] row = Arrays.copyOf(neighbours[i], neighbours[i].length + 1);
             row[row.length - 1] = i;
@@ -90,11 +100,47 @@ final class NodeRounds {
         }
     }
 
+    /** A graph's signed incidence matrix in compressed rows, its edges numbered in (lower end, higher end) order. */
+    private record Incidence(int[] starts, int[] columns, float[] weights, int edges) {
+    }
+
+    private static Incidence incidence(int[][] neighbours) {
+        int n = neighbours.length;
+        java.util.TreeMap<Long, Integer> ids = new java.util.TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            for (int j : neighbours[i]) {
+                ids.putIfAbsent((long) Math.min(i, j) * n + Math.max(i, j), 0);
+            }
+        }
+        int edges = 0;
+        for (Long key : ids.keySet()) {
+            ids.put(key, edges++);
+        }
+        int[] starts = new int[n + 1];
+        int[] columns = new int[2 * edges];
+        float[] weights = new float[2 * edges];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            java.util.TreeMap<Integer, Float> row = new java.util.TreeMap<>();
+            for (int j : neighbours[i]) {
+                row.put(ids.get((long) Math.min(i, j) * n + Math.max(i, j)), i < j ? 1f : -1f);
+            }
+            for (var entry : row.entrySet()) {
+                columns[k] = entry.getKey();
+                weights[k] = entry.getValue();
+                k++;
+            }
+            starts[i + 1] = k;
+        }
+        return new Incidence(starts, columns, weights, edges);
+    }
+
     /** The models of this setting on {@code backend}, with its parameters and gossip matrix loaded. */
     StackedDenseModels open(Backend backend) {
         StackedDenseModels m = new StackedDenseModels(backend, model.dense(), nodes);
         backend.upload(params, 0, m.models());
         m.mixing(rowStarts, columns, weights);
+        m.pairwiseIncidence(incidenceStarts, incidenceColumns, incidenceWeights, edges);
         return m;
     }
 

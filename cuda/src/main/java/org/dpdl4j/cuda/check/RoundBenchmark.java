@@ -21,7 +21,9 @@ import org.dpdl4j.cuda.engine.StackedDenseModels;
  *   <li>{@code decor-noise-on-device}: the same with the noise already in device memory, what the round costs once the
  *       noise streams run on the GPU;</li>
  *   <li>{@code decor-as-run}: the private round as a run does it, the batch gathered on the device from the nodes' data
- *       kept there (only which rows make it copied in) and the noise copied from the host.</li>
+ *       kept there (only which rows make it copied in) and the noise copied from the host;</li>
+ *   <li>{@code decor-philox}: the same with the noise drawn on the device from Philox counters (every edge's pairwise
+ *       row and every node's private row, as a run with {@code --noise philox} draws it; seeded, NOT secure).</li>
  * </ul>
  * Before it starts it prints how many such nodes fit in the free device memory ({@code FIT} line); sizes that do not
  * fit are skipped, saying so. Results are {@code ROUND} lines that {@code table.py} reads.
@@ -94,6 +96,13 @@ final class RoundBenchmark {
             modes.put("decor-as-run", () -> {
                 m.gatherBatch(rows, setting.mask, BATCH, true);
                 gpu.upload(noise, 0, m.noise());
+                NodeRounds.round(m, NodeRounds.Privacy.EXAMPLE_LEVEL, setting.batchFactors, true, 0.01f);
+            });
+            long[] round = {0};
+            modes.put("decor-philox", () -> {
+                m.gatherBatch(rows, setting.mask, BATCH, true);
+                m.drawPhiloxNoise(9, 1L << 32, (1L << 62) | round[0], 0.05, (2L << 62) | round[0], 0.3);
+                round[0]++;
                 NodeRounds.round(m, NodeRounds.Privacy.EXAMPLE_LEVEL, setting.batchFactors, true, 0.01f);
             });
             gpu.upload(noise, 0, m.noise());

@@ -32,6 +32,7 @@ final class RoundCheck {
         compare("Decor/LDP, example level", NodeRounds.Topology.RING, 8, NodeRounds.Privacy.EXAMPLE_LEVEL, true, true);
         compare("Decor, example level", NodeRounds.Topology.REGULAR_8, 20, NodeRounds.Privacy.EXAMPLE_LEVEL, true, true);
         compare("CDP, user level", NodeRounds.Topology.COMPLETE, 6, NodeRounds.Privacy.USER_LEVEL, true, false);
+        philoxNoise();
         localSteps();
         momentumMachines();
         return report.failures();
@@ -116,6 +117,28 @@ final class RoundCheck {
                 report.report("estimates vs reference", where, CorrectnessCheck.relative(sums[0], CorrectnessCheck.toDouble(sums[1])));
                 report.report("mean message vs reference", where, CorrectnessCheck.relative(means[0], CorrectnessCheck.toDouble(means[1])));
                 previous = point;
+            }
+        }
+    }
+
+    /**
+     * Decor's noise drawn on the device from Philox counters: every edge's pairwise row, combined by the incidence
+     * matrix, plus every node's private row, on a random 8-regular graph of 20 nodes, three rounds against the reference.
+     */
+    private void philoxNoise() {
+        CheckModels.Case c = CheckModels.MLP;
+        NodeRounds setting = new NodeRounds(c, 20, 16, true, NodeRounds.Topology.REGULAR_8, 57);
+        int values = setting.nodes * c.numParams();
+        float[][] noise = new float[2][values];
+        try (StackedDenseModels onGpu = setting.open(gpu); StackedDenseModels onCpu = setting.open(new JavaBackend())) {
+            StackedDenseModels[] sides = {onGpu, onCpu};
+            for (int r = 0; r < ROUNDS; r++) {
+                for (int k = 0; k < 2; k++) {
+                    sides[k].drawPhiloxNoise(58, 1L << 32, (1L << 62) | r, 0.05, (2L << 62) | r, 0.3);
+                    sides[k].backend().download(sides[k].noise(), noise[k], 0);
+                }
+                report.report("Philox noise vs reference", "Decor noise drawn on the device, 20 nodes on a 8-regular graph"
+                        + " (80 edges), round " + r, CorrectnessCheck.relative(noise[0], CorrectnessCheck.toDouble(noise[1])));
             }
         }
     }

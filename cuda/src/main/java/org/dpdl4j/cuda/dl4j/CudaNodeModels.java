@@ -7,6 +7,7 @@ import org.dpdl4j.cuda.engine.DeviceArray;
 import org.dpdl4j.cuda.engine.StackedDenseModels;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -178,11 +179,7 @@ public final class CudaNodeModels implements DeviceNodeModels {
 
     @Override
     public void scaleRows(double[] factors) {
-        float[] f = new float[factors.length];
-        for (int i = 0; i < f.length; i++) {
-            f[i] = (float) factors[i];
-        }
-        models.scaleRows(f);
+        models.scaleRows(floats(factors));
     }
 
     @Override
@@ -258,22 +255,46 @@ public final class CudaNodeModels implements DeviceNodeModels {
             backend.upload(HostArrays.pointer(host), inUse(models.noise()));
             Reference.reachabilityFence(host);
         }
-        float decay = weightDecay > 0 ? (float) (1.0 - lr * weightDecay) : 1f;
-        models.step(noise != null, (float) lr, decay);
+        models.step(noise != null, (float) lr, decay(lr, weightDecay));
+    }
+
+    /** The factor weight decay shrinks the models by before a step. */
+    private static float decay(double lr, double weightDecay) {
+        return weightDecay > 0 ? (float) (1.0 - lr * weightDecay) : 1f;
     }
 
     @Override
     public void mixing(int[] rowStarts, int[] columns, double[] values) {
-        float[] weights = new float[values.length];
+        models.mixing(rowStarts, columns, floats(values));
+    }
+
+    private static float[] floats(double[] values) {
+        float[] out = new float[values.length];
         for (int k = 0; k < values.length; k++) {
-            weights[k] = (float) values[k];
+            out[k] = (float) values[k];
         }
-        models.mixing(rowStarts, columns, weights);
+        return out;
     }
 
     @Override
     public void mix() {
         models.mix();
+    }
+
+    @Override
+    public void pairwiseIncidence(int[] rowStarts, int[] columns, double[] values, int edges) {
+        models.pairwiseIncidence(rowStarts, columns, floats(values), edges);
+    }
+
+    @Override
+    public void drawPhiloxNoise(long seed, long round, double sigmaPrivate, long pairwiseRound, double sigmaPairwise) {
+        models.drawPhiloxNoise(seed, PhiloxNoiseStreams.rowStride(), PhiloxNoiseStreams.privateStream(0, round),
+                sigmaPrivate, PhiloxNoiseStreams.pairwiseStream(0, pairwiseRound), sigmaPairwise);
+    }
+
+    @Override
+    public void stepWithDrawnNoise(double lr, double weightDecay) {
+        models.step(true, (float) lr, decay(lr, weightDecay));
     }
 
     /** The gradients of the last round, as scaled and clipped since, into {@code into} ([n, p]). */

@@ -261,19 +261,18 @@ final class JavaKernels implements Kernels {
     @Override
     public void addPhiloxGaussian(DeviceArray gradArray, int p, long seed, long stream, float std) {
         JavaArray grad = JavaArray.of(gradArray);
-        int[] c = new int[4];
         for (int j = 0; j < p; j++) {
-            c[0] = j;
-            c[1] = 0;
-            c[2] = (int) stream;
-            c[3] = (int) (stream >>> 32);
-            Philox.philox4x32(c, (int) seed, (int) (seed >>> 32));
-            long w1 = ((Integer.toUnsignedLong(c[0]) << 32) | Integer.toUnsignedLong(c[1])) >>> 11;
-            long w2 = ((Integer.toUnsignedLong(c[2]) << 32) | Integer.toUnsignedLong(c[3])) >>> 11;
-            double u1 = ((double) w1 + 1.0) * 1.1102230246251565e-16;
-            double u2 = (double) w2 * 1.1102230246251565e-16;
-            double z = Math.sqrt(-2.0 * Math.log(u1)) * Math.cos(6.283185307179586 * u2);
-            grad.set(j, grad.get(j) + (float) (std * z));
+            grad.set(j, grad.get(j) + (float) (std * Philox.normal(seed, stream, j)));
+        }
+    }
+
+    @Override
+    public void addPhiloxRows(DeviceArray xArray, int rows, int p, long seed, long first, long stride, double std) {
+        JavaArray x = JavaArray.of(xArray);
+        for (int e = 0; e < rows * p; e++) {
+            int r = e / p;
+            int j = e % p;
+            x.set(e, x.get(e) + (float) (std * Philox.normal(seed, first + r * stride, j)));
         }
     }
 

@@ -60,6 +60,12 @@ public interface Kernels {
     void addPhiloxGaussian(DeviceArray grad, int p, long seed, long stream, float std);
 
     /**
+     * Rows of {@link #addPhiloxGaussian} at once: x[r, j] += std * z_j of stream {@code first + r stride}, x row-major
+     * [rows, p] (every node's private noise, or every edge's pairwise noise, of a round): NOT secure.
+     */
+    void addPhiloxRows(DeviceArray x, int rows, int p, long seed, long first, long stride, double std);
+
+    /**
      * Gossip over compressed rows: out[i, :] = sum over row i's non-zeros k of weights[k] x[cols[k], :], x and out
      * row-major [n, p]; row starts and columns held as floats (exact below 2^24).
      */

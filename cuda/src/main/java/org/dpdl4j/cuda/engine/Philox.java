@@ -1,8 +1,24 @@
 package org.dpdl4j.cuda.engine;
 
-/** Philox4x32-10 (Salmon et al., SC 2011), as the device's {@code philox4x32} computes it: 32-bit words in Java ints. */
+/**
+ * Philox4x32-10 (Salmon et al., SC 2011), as the device's {@code philox4x32} computes it: 32-bit words in Java ints;
+ * and the normals the kernels make of it. The library's {@code PhiloxNoiseStreams} computes the same values on the
+ * host (the engine's core carries no dependency on the library, hence its own copy; tests hold the two equal).
+ */
 final class Philox {
     private Philox() {
+    }
+
+    /** The kernels' {@code philox_normal}: Box-Muller (cosine branch, in double) of counter (j, 0, stream) under seed. */
+    static double normal(long seed, long stream, int j) {
+        int[] c = {j, 0, (int) stream, (int) (stream >>> 32)};
+        philox4x32(c, (int) seed, (int) (seed >>> 32));
+        // 53-bit uniforms: u1 in (0, 1] (its logarithm is finite), u2 in [0, 1)
+        long w1 = ((Integer.toUnsignedLong(c[0]) << 32) | Integer.toUnsignedLong(c[1])) >>> 11;
+        long w2 = ((Integer.toUnsignedLong(c[2]) << 32) | Integer.toUnsignedLong(c[3])) >>> 11;
+        double u1 = ((double) w1 + 1.0) * 1.1102230246251565e-16;
+        double u2 = (double) w2 * 1.1102230246251565e-16;
+        return Math.sqrt(-2.0 * Math.log(u1)) * Math.cos(6.283185307179586 * u2);
     }
 
     /** Encrypts the counter {@code c} (4 words, in place) under the key (k0, k1). */

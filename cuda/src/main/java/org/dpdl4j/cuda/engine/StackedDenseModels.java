@@ -61,6 +61,12 @@ public final class StackedDenseModels implements AutoCloseable {
     private int heldRows;
     /** The rows of the held data that make the round's batch. */
     private DeviceArray index;
+    /** Decor's incidence matrix B [n, |E|] in compressed rows, and the round's edge rows U; null until set. */
+    private DeviceArray incidenceStart;
+    private DeviceArray incidenceColumns;
+    private DeviceArray incidenceWeights;
+    private DeviceArray edgeRows;
+    private int edges;
     /** The models the next operations act on: the first {@code active} rows (all of them unless {@link #useRows}). */
     private int active;
     private int capacity;
@@ -592,14 +598,23 @@ public final class StackedDenseModels implements AutoCloseable {
      * in column order) that {@link #mix} applies.
      */
     public void mixing(int[] rowStart, int[] columns, float[] weights) {
+        DeviceArray[] csr = compressedRows(rowStart, columns, weights, nodes);
+        freeMixing();
+        mixStart = csr[0];
+        mixColumns = csr[1];
+        mixWeights = csr[2];
+    }
+
+    /** An [n, columnCount] matrix in compressed rows, checked and copied in: row starts, columns, weights. */
+    private DeviceArray[] compressedRows(int[] rowStart, int[] columns, float[] weights, int columnCount) {
         if (rowStart.length != nodes + 1 || rowStart[0] != 0 || rowStart[nodes] != columns.length
                 || columns.length != weights.length) {
-            throw new IllegalArgumentException("the mixing matrix must be " + nodes + " compressed rows (" + (nodes + 1)
+            throw new IllegalArgumentException("the matrix must be " + nodes + " compressed rows (" + (nodes + 1)
                     + " row starts from 0 to the number of non-zeros, one column and one weight per non-zero)");
         }
         if (columns.length >= EXACT_FLOAT_INDEX) {
-            throw new IllegalArgumentException("a mixing matrix of " + columns.length + " non-zeros is more than the"
-                    + " engine indexes (2^24)");
+            throw new IllegalArgumentException("a matrix of " + columns.length + " non-zeros is more than the engine"
+                    + " indexes (2^24)");
         }
         float[] starts = new float[rowStart.length];
         for (int i = 0; i < rowStart.length; i++) {
@@ -610,19 +625,72 @@ public final class StackedDenseModels implements AutoCloseable {
         }
         float[] cols = new float[columns.length];
         for (int k = 0; k < columns.length; k++) {
-            if (columns[k] < 0 || columns[k] >= nodes) {
-                throw new IllegalArgumentException("column " + columns[k] + " is not a node of " + nodes);
+            if (columns[k] < 0 || columns[k] >= columnCount) {
+                throw new IllegalArgumentException("column " + columns[k] + " is not one of the " + columnCount + " columns");
             }
             cols[k] = columns[k];
         }
-        freeMixing();
-        mixStart = backend.allocate(starts.length);
-        mixColumns = backend.allocate(Math.max(1, cols.length));
-        mixWeights = backend.allocate(Math.max(1, cols.length));
-        backend.upload(starts, 0, mixStart);
+        DeviceArray start = backend.allocate(starts.length);
+        DeviceArray colArray = backend.allocate(Math.max(1, cols.length));
+        DeviceArray weightArray = backend.allocate(Math.max(1, cols.length));
+        backend.upload(starts, 0, start);
         if (cols.length > 0) {
-            backend.upload(cols, 0, mixColumns.slice(0, cols.length));
-            backend.upload(weights, 0, mixWeights.slice(0, cols.length));
+            backend.upload(cols, 0, colArray.slice(0, cols.length));
+            backend.upload(weights, 0, weightArray.slice(0, cols.length));
+        }
+        return new DeviceArray[]{start, colArray, weightArray};
+    }
+
+    /**
+     * Sets the incidence matrix B ([n, edges], compressed rows as {@link #mixing} takes them) that combines the
+     * round's pairwise rows into each node's noise ({@link #drawPhiloxNoise}).
+     */
+    public void pairwiseIncidence(int[] rowStart, int[] columns, float[] weights, int edges) {
+        if (edges < 1 || edges >= EXACT_FLOAT_INDEX || (long) edges * p > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(edges + " edges of " + p + " values are more than the engine's pairwise rows"
+                    + " hold (2^31 - 1 values, 2^24 edges)");
+        }
+        DeviceArray[] csr = compressedRows(rowStart, columns, weights, edges);
+        freeIncidence();
+        incidenceStart = csr[0];
+        incidenceColumns = csr[1];
+        incidenceWeights = csr[2];
+        edgeRows = backend.allocate(edges * p);
+        this.edges = edges;
+    }
+
+    /**
+     * The round's noise drawn on the device from Philox counters (seeded, NOT secure) into {@link #noise()}: when
+     * {@code pairwiseStd > 0}, U's row e from stream {@code pairwiseFirst + e stride} and the noise {@code B U}; then
+     * node i's private row from stream {@code privateFirst + i stride} added (when {@code privateStd > 0}). Each row is
+     * value j of its stream at index j, as the library's {@code PhiloxNoiseStreams} draws it on the host.
+     */
+    public void drawPhiloxNoise(long seed, long stride, long privateFirst, double privateStd, long pairwiseFirst,
+                                double pairwiseStd) {
+        Kernels k = backend.kernels();
+        if (pairwiseStd > 0) {
+            if (edgeRows == null) {
+                throw new IllegalStateException("pairwise noise needs the incidence matrix: call pairwiseIncidence(...) first");
+            }
+            backend.fill(edgeRows, 0f);
+            k.addPhiloxRows(edgeRows, edges, (int) p, seed, pairwiseFirst, stride, pairwiseStd);
+            k.mixRows(noise, incidenceStart, incidenceColumns, incidenceWeights, edgeRows, nodes, (int) p);
+        } else {
+            backend.fill(noise, 0f);
+        }
+        if (privateStd > 0) {
+            k.addPhiloxRows(noise, nodes, (int) p, seed, privateFirst, stride, privateStd);
+        }
+    }
+
+    private void freeIncidence() {
+        if (incidenceStart != null) {
+            for (DeviceArray a : new DeviceArray[]{incidenceStart, incidenceColumns, incidenceWeights, edgeRows}) {
+                backend.free(a);
+            }
+            incidenceStart = null;
+            edgeRows = null;
+            edges = 0;
         }
     }
 
@@ -661,6 +729,7 @@ public final class StackedDenseModels implements AutoCloseable {
         free();
         freeMixing();
         freeHeld();
+        freeIncidence();
         if (sums != null) {
             backend.free(sums);
             backend.free(sumsMean);

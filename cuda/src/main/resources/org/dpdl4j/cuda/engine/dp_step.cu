@@ -329,23 +329,39 @@ __device__ __forceinline__ void philox4x32(unsigned int c[4], unsigned int k0, u
     }
 }
 
-// Seeded (NOT secure) Gaussian noise: grad[j] += std * z_j, z_j by Box-Muller from the Philox words of counter
-// (j, 0, stream low, stream high) under the 64-bit seed. Reproducible and fast; predictable to anyone with the seed.
+// A standard normal by Box-Muller from the Philox words of counter (j, 0, stream low, stream high) under the 64-bit
+// seed. Reproducible and fast; predictable to anyone with the seed: NOT secure.
+__device__ __forceinline__ double philox_normal(unsigned long long seed, unsigned long long stream, int j) {
+    unsigned int c[4];
+    c[0] = (unsigned int) j;
+    c[1] = 0u;
+    c[2] = (unsigned int) (stream & 0xFFFFFFFFull);
+    c[3] = (unsigned int) (stream >> 32);
+    philox4x32(c, (unsigned int) (seed & 0xFFFFFFFFull), (unsigned int) (seed >> 32));
+    // 53-bit uniforms: u1 in (0, 1] (its logarithm is finite), u2 in [0, 1)
+    unsigned long long w1 = (((unsigned long long) c[0] << 32) | c[1]) >> 11;
+    unsigned long long w2 = (((unsigned long long) c[2] << 32) | c[3]) >> 11;
+    double u1 = ((double) w1 + 1.0) * 1.1102230246251565e-16;
+    double u2 = (double) w2 * 1.1102230246251565e-16;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+// Seeded (NOT secure) Gaussian noise: grad[j] += std * z_j.
 extern "C" __global__ void add_philox_gaussian(float* grad, int p, unsigned long long seed, unsigned long long stream,
                                                float std) {
     GRID_STRIDE(j, p) {
-        unsigned int c[4];
-        c[0] = (unsigned int) j;
-        c[1] = 0u;
-        c[2] = (unsigned int) (stream & 0xFFFFFFFFull);
-        c[3] = (unsigned int) (stream >> 32);
-        philox4x32(c, (unsigned int) (seed & 0xFFFFFFFFull), (unsigned int) (seed >> 32));
-        // 53-bit uniforms: u1 in (0, 1] (its logarithm is finite), u2 in [0, 1)
-        unsigned long long w1 = (((unsigned long long) c[0] << 32) | c[1]) >> 11;
-        unsigned long long w2 = (((unsigned long long) c[2] << 32) | c[3]) >> 11;
-        double u1 = ((double) w1 + 1.0) * 1.1102230246251565e-16;
-        double u2 = (double) w2 * 1.1102230246251565e-16;
-        double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-        grad[j] += (float) (std * z);
+        grad[j] += (float) (std * philox_normal(seed, stream, j));
+    }
+}
+
+// Seeded (NOT secure) Gaussian rows: x[r, j] += std * z_j of stream first + r * stride, for rows [rows, p] at once (the
+// private noise of every node, or the pairwise noise of every edge, of a round); std in double, as the host's streams
+// round std * z.
+extern "C" __global__ void add_philox_rows(float* x, int rows, int p, unsigned long long seed, unsigned long long first,
+                                           unsigned long long stride, double std) {
+    GRID_STRIDE(e, rows * p) {
+        int r = e / p;
+        int j = e % p;
+        x[e] += (float) (std * philox_normal(seed, first + (unsigned long long) r * stride, j));
     }
 }

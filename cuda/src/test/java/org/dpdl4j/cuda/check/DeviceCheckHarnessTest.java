@@ -59,6 +59,8 @@ class DeviceCheckHarnessTest {
         assertTrue(out.contains("round 2: node models vs reference"), out);
         assertTrue(out.contains("CHECK PASS FedAvg local step 1, 6 of 10 clients"), out);
         assertTrue(out.contains("CHECK PASS DP-mu^2-FL, 8 machines at two points, batches of 4, round 3: mean message"), out);
+        assertTrue(out.contains("CHECK PASS Decor noise drawn on the device, 20 nodes on a 8-regular graph (80 edges), round 2"),
+                out);
     }
 
     @Test
@@ -69,7 +71,7 @@ class DeviceCheckHarnessTest {
                 new PrintStream(text, true, StandardCharsets.UTF_8), 2, 1, 0).run(java.util.List.of(4, 20, 100_000_000));
         String out = text.toString(StandardCharsets.UTF_8);
         assertTrue(out.contains("FIT device=Java_reference model=logistic batch=64 bytes_per_node="), out);
-        for (String mode : new String[]{"dsgd", "decor-hostnoise", "decor-noise-on-device", "decor-as-run"}) {
+        for (String mode : new String[]{"dsgd", "decor-hostnoise", "decor-noise-on-device", "decor-as-run", "decor-philox"}) {
             assertTrue(out.contains("ROUND device=Java_reference model=logistic topology=ring nodes=4 batch=64 mode=" + mode), out);
             assertTrue(out.contains("ROUND device=Java_reference model=logistic topology=8-regular nodes=20 batch=64 mode=" + mode), out);
         }

@@ -93,6 +93,7 @@ class KernelSignatureTest {
         k.addPhiloxGaussian(a, 16, 1L, 2L, 1f);
         k.mixRows(a, a, a, a, a, 4, 4);
         k.gatherRows(a, a, a, 4, 4);
+        k.addPhiloxRows(a, 4, 4, 1L, 2L, 3L, 1.0);
         assertEquals(signatures(), r.launched);
     }
 

@@ -91,6 +91,34 @@ class DeviceRoundsTest {
         }
     }
 
+    /**
+     * With Philox streams the device draws every node's private row and every edge's pairwise row itself (nothing
+     * copied in): the same values the CPU run draws from the same streams, so the rounds still agree.
+     */
+    @ParameterizedTest(name = "{0}, {1} level")
+    @MethodSource("privateRuns")
+    void philoxNoiseDrawnOnTheDeviceEqualsTheCpuRun(DecentralizedAlgorithm algorithm, ProtectedUnit unit,
+                                                    SamplingScheme sampling) {
+        try (DecentralizedTrainer cpu = run(algorithm, unit, sampling, NoiseKind.PHILOX);
+             DecentralizedTrainer device = run(algorithm, unit, sampling, NoiseKind.PHILOX)) {
+            cpu.useDevice(ComputeDevice.CPU);
+            device.useNodeModels(new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), NODES,
+                    new JavaBackend(), true));
+            for (int r = 0; r < ROUNDS; r++) {
+                cpu.step();
+                device.step();
+                String where = algorithm + ", " + unit + ", round " + r;
+                NodeModelsReferenceTest.assertRelative(cpu.params(), device.params(), TOLERANCE, "node models, " + where);
+                assertEquals(cpu.lastLoss(), device.lastLoss(), TOLERANCE * Math.abs(cpu.lastLoss()), "mean loss, " + where);
+            }
+        }
+    }
+
+    static Stream<Arguments> privateRuns() {
+        return runs().filter(a -> a.get()[0] != DecentralizedAlgorithm.DSGD && (boolean) a.get()[3])
+                .map(a -> Arguments.of(a.get()[0], a.get()[1], a.get()[2]));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("algorithms")
     void aRunLeftToChooseStaysOnTheCpuWithoutAGpu(DecentralizedAlgorithm algorithm) {
@@ -107,12 +135,17 @@ class DeviceRoundsTest {
     }
 
     private static DecentralizedTrainer run(DecentralizedAlgorithm algorithm, ProtectedUnit unit, SamplingScheme sampling) {
+        return run(algorithm, unit, sampling, NoiseKind.SEEDED);
+    }
+
+    private static DecentralizedTrainer run(DecentralizedAlgorithm algorithm, ProtectedUnit unit, SamplingScheme sampling,
+                                            NoiseKind noise) {
         MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
         Graph graph = algorithm == DecentralizedAlgorithm.CDP ? Topologies.complete(NODES) : Topologies.ring(NODES);
         boolean user = unit == ProtectedUnit.USER;
         var builder = DecentralizedTrainer.builder().algorithm(algorithm).model(net).graph(graph).nodeData(data())
                 .objective(user ? LocalObjective.SUM : LocalObjective.MEAN).batchSize(4).sampling(sampling)
-                .learningRate(new LearningRate.Constant(0.2)).weightDecay(0.01).rounds(ROUNDS).noiseKind(NoiseKind.SEEDED)
+                .learningRate(new LearningRate.Constant(0.2)).weightDecay(0.01).rounds(ROUNDS).noiseKind(noise)
                 .seed(17);
         if (algorithm.isPrivate()) {
             builder.unit(unit).clip(user ? 0.5 : 1.0)

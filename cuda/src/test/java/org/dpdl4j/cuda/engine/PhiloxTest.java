@@ -21,6 +21,24 @@ class PhiloxTest {
         assertArrayEquals(new int[]{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}, pi);
     }
 
+    /** The library's Philox streams draw on the host the values the kernels draw for the same rows. */
+    @Test
+    void theLibrarysStreamsDrawWhatTheKernelsDraw() {
+        int p = 301;
+        org.dpdl4j.privacy.noise.PhiloxNoiseStreams streams = new org.dpdl4j.privacy.noise.PhiloxNoiseStreams(77);
+        org.nd4j.linalg.api.ndarray.INDArray host = org.nd4j.linalg.factory.Nd4j.create(
+                org.nd4j.linalg.api.buffer.DataType.FLOAT, 3, p);
+        streams.writePairwiseNoise(host, 5, 0.7);
+        JavaBackend backend = new JavaBackend();
+        DeviceArray rows = backend.allocate(3L * p);
+        backend.fill(rows, 0f);
+        backend.kernels().addPhiloxRows(rows, 3, p, 77, org.dpdl4j.privacy.noise.PhiloxNoiseStreams.pairwiseStream(0, 5),
+                org.dpdl4j.privacy.noise.PhiloxNoiseStreams.rowStride(), 0.7);
+        float[] device = new float[3 * p];
+        backend.download(rows, device, 0);
+        assertArrayEquals(host.reshape(3L * p).toFloatVector(), device);
+    }
+
     @Test
     void seededNoiseIsStandardNormalAndKeyedByStream() {
         int n = 200_000;

@@ -19,7 +19,13 @@ public enum NoiseKind {
      */
     SECURE("secure", "AES-256-CTR keyed from SecureRandom"),
     /** Reproducible from the run's seed, for experiments and tests. NOT secure: the seed removes the noise. */
-    SEEDED("seeded", "reproducible from the seed, NOT secure");
+    SEEDED("seeded", "reproducible from the seed, NOT secure"),
+    /**
+     * Reproducible from the run's seed by Philox counters ({@link PhiloxNoiseStreams}): what lets the decentralized
+     * protocols draw every node's and every edge's noise on the GPU with the models, with the values a CPU run draws.
+     * Other numbers than {@link #SEEDED}'s. NOT secure: the seed removes the noise.
+     */
+    PHILOX("philox", "reproducible from the seed by Philox counters, drawn on the GPU with the models, NOT secure");
 
     private final String cliName;
     private final String description;
@@ -30,7 +36,7 @@ public enum NoiseKind {
     }
 
     /**
-     * The kind named {@code secure} or {@code seeded}.
+     * The kind named {@code secure}, {@code seeded} or {@code philox}.
      *
      * @throws IllegalArgumentException naming the accepted values
      */
@@ -66,7 +72,11 @@ public enum NoiseKind {
      * @param seed the seed of seeded streams (ignored by secure ones)
      */
     public NoiseStreams streams(Graph graph, long seed) {
-        return this == SECURE ? new SecureNoiseStreams(graph) : new SeededNoiseStreams(seed);
+        return switch (this) {
+            case SECURE -> new SecureNoiseStreams(graph);
+            case SEEDED -> new SeededNoiseStreams(seed);
+            case PHILOX -> new PhiloxNoiseStreams(seed);
+        };
     }
 
     /** The streams of {@code parties} parties without pairwise secrets. */
@@ -79,7 +89,11 @@ public enum NoiseKind {
      * seeded stream of {@code key}.
      */
     public NoiseSource source(NoiseKey key) {
-        return this == SECURE ? new LookAheadNoiseSource() : SeededNoiseSource.forKey(key);
+        return switch (this) {
+            case SECURE -> new LookAheadNoiseSource();
+            case SEEDED -> SeededNoiseSource.forKey(key);
+            case PHILOX -> new PhiloxNoiseSource(key.seed(), 0);
+        };
     }
 
     /** Sampling randomness: {@link SecureRandom}, or a generator seeded from {@code key}. */

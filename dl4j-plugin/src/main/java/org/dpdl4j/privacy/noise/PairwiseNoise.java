@@ -43,6 +43,11 @@ public final class PairwiseNoise {
         this(graph, null, false, type);
     }
 
+    /** The incidence matrix B ([n, |E|], columns scaled by W_ij in compatibility mode) that combines U. */
+    public SparseRowOperator incidence() {
+        return incidence;
+    }
+
     /** Number of edges |E| (rows of U). */
     public int edgeCount() {
         return edges;

@@ -15,6 +15,7 @@ import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
+import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.dpdl4j.runtime.NodeBatches;
 import org.dpdl4j.runtime.RoundWorkspace;
 import org.dpdl4j.runtime.NodeData;
@@ -245,6 +246,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         dataOnDevice = false;
         if (device != null) {
             device.mixing(gossip.rowStarts(), gossip.nonZeroColumns(), gossip.nonZeroValues());
+            if (correlated != null && correlated.edgeCount() > 0 && streams instanceof PhiloxNoiseStreams) {
+                SparseRowOperator b = correlated.incidence();
+                device.pairwiseIncidence(b.rowStarts(), b.nonZeroColumns(), b.nonZeroValues(), correlated.edgeCount());
+            }
             device.upload(models);
             dataOnDevice = device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
         }
@@ -264,9 +269,20 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             sizes = batch.sizes();
         }
         measured(LocalGradients.meanBatchLoss(lossSums, sizes));
+        double lr = config.learningRate().at(round);
+        if (config.algorithm().isPrivate() && streams instanceof PhiloxNoiseStreams philox && observers.isEmpty()) {
+            // every node's and every edge's noise drawn there, the values RoundNoise draws here from these streams
+            boolean pairwise = config.algorithm() == DecentralizedAlgorithm.DECOR && correlated.edgeCount() > 0;
+            device.drawPhiloxNoise(philox.masterSeed(), round, config.sigmaCdp(),
+                    config.compatibility().pairwiseNoiseDrawnOnce() ? 0 : round, pairwise ? config.sigmaCor() : 0.0);
+            device.stepWithDrawnNoise(lr, config.weightDecay());
+            device.mix();
+            hostBehind = true;
+            return;
+        }
         RoundNoise.Draw drawn = config.algorithm().isPrivate() ? noise.forRound(round) : null;
         INDArray before = observers.isEmpty() ? null : models().dup();
-        device.step(drawn == null ? null : drawn.total(), config.learningRate().at(round), config.weightDecay());
+        device.step(drawn == null ? null : drawn.total(), lr, config.weightDecay());
         if (!observers.isEmpty()) {
             device.download(params);
             showObservers(round, before, drawn);

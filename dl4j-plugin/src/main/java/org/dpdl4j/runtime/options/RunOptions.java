@@ -47,8 +47,10 @@ public final class RunOptions {
             "Batch sampling of private training: poisson (default; each example independently) or fixed (uniform"
                     + " subsets of exactly --batch-size).");
     public static final RunOption<NoiseKind> NOISE = RunOption.of("noise", "SOURCE", ValueType.named(NoiseKind.class,
-                    "one of secure, seeded", NoiseKind::parse, NoiseKind::cliName), MECHANISM,
-            "Noise source: secure (AES-256-CTR keyed from SecureRandom, default) or seeded (reproducible, NOT secure).");
+                    "one of secure, seeded, philox", NoiseKind::parse, NoiseKind::cliName), MECHANISM,
+            "Noise source: secure (AES-256-CTR keyed from SecureRandom, default), seeded (reproducible, NOT secure) or"
+                    + " philox (reproducible by Philox counters, NOT secure; the decentralized protocols draw it on the GPU"
+                    + " with the node models).");
     public static final RunOption<String> ACCOUNTANT = RunOption.of("accountant", "A",
             ValueType.choice(AccountantFactory.NAMES.toArray(String[]::new)), MECHANISM,
             "How the run is priced, for its noise calibration, its budget stop and its reports: tightest (default; the"

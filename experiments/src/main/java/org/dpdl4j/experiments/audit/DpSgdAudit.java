@@ -157,7 +157,7 @@ public final class DpSgdAudit {
         MultiLayerNetwork net = new MultiLayerNetwork(MlpModel.configuration(data.numFeatures(), s.hidden(),
                 data.numClasses(), Activation.RELU, options));
         net.init();
-        boolean seeded = s.noise() == NoiseKind.SEEDED;
+        boolean seeded = !s.noise().isSecure();
         RandomGenerator coins = seeded ? new SplittableRandom(s.seed() + 3) : new SecureRandom();
         AuditCanaries canaries = null;
         InputCanaries inputs = null;

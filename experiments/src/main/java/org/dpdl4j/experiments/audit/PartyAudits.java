@@ -83,7 +83,7 @@ final class PartyAudits {
 
     /** The canaries' coins: repeatable from the seed with seeded noise, else from {@link java.security.SecureRandom}. */
     static java.util.random.RandomGenerator coins(org.dpdl4j.privacy.noise.NoiseKind noise, long seed) {
-        return noise == org.dpdl4j.privacy.noise.NoiseKind.SEEDED ? new java.util.SplittableRandom(seed + 3)
+        return !noise.isSecure() ? new java.util.SplittableRandom(seed + 3)
                 : new java.security.SecureRandom();
     }
 
@@ -94,7 +94,7 @@ final class PartyAudits {
         if (dataset.equals("synthetic")) {
             seeds.put("data", seed + 1);
         }
-        if (noise == org.dpdl4j.privacy.noise.NoiseKind.SEEDED) {
+        if (!noise.isSecure()) {
             seeds.put("coins", seed + 3);
             seeds.put("streams", seed);
         }

@@ -254,7 +254,7 @@ final class Mu2Report {
                 + " (untrusted) or d sigma^2 (trusted)", "spec 4.5; gradient-variance bounds sigma_g <= G, sigma_L <= L"));
         s.append(row("batch", "1 example per machine and round", "the paper's algorithm"));
         s.append(row("precision", "float32", "noise dwarfs rounding; float halves the memory traffic"));
-        s.append(row("noise", noise.cliName() + (noise == NoiseKind.SEEDED ? " (reproducible from the run's seed; NOT secure: a reproduction measures"
+        s.append(row("noise", noise.cliName() + (!noise.isSecure() ? " (reproducible from the run's seed; NOT secure: a reproduction measures"
                 + " utility at the prescribed noise level)" : " (AES-256-CTR keyed from SecureRandom; not reproducible)"), "-"));
         s.append(row("seeds", "split and noise: " + seed + (seeds > 1 ? " to " + (seed + seeds - 1) : "") + " (" + seeds + " run"
                 + (seeds == 1 ? "" : "s") + " per configuration; tables and checks use the mean)",

@@ -20,7 +20,7 @@ final class NoiseNotice {
             return "Noise: secure (AES-256-CTR keyed from SecureRandom), as in real training; the numbers differ from run"
                     + " to run.";
         }
-        return "Noise: seeded, so that every run can be rerun to the same numbers and the committed results checked run"
+        return "Noise: " + (kind == NoiseKind.PHILOX ? "seeded by Philox counters" : "seeded") + ", so that every run can be rerun to the same numbers and the committed results checked run"
                 + " for run. Seeded noise is NOT secure (anyone who knows the seed can remove it): these runs measure utility"
                 + " at the calibrated noise level and protect nothing. Real training keeps dpdl4j's default, secure noise"
                 + " (train and the library" + (secureOption == null ? "" : "; " + secureOption + " here") + ").";
