@@ -60,6 +60,21 @@ public interface DeviceNodeModels extends AutoCloseable {
      */
     double[] clippedSums(int[] rows, int batch, float[] mask, double clip);
 
+    /**
+     * The gradient rows in use become each model in use minus {@code start} ([p] or [1, p]): the updates of local
+     * training that began from one global model.
+     */
+    void updatesFrom(INDArray start);
+
+    /**
+     * {@code into} ([p] or [1, p]) := the sum over the rows in use of {@code weights[i]} times (gradient row i plus row i of
+     * {@code noise}, [k, p], or nothing when null): an aggregate of the rows with only p values copied out.
+     */
+    void weightedSum(double[] weights, INDArray noise, INDArray into);
+
+    /** Copies the gradient rows in use (as scaled and clipped since) out into {@code into} ([k, p]). */
+    void downloadGradients(INDArray into);
+
     /** Gradient row i times {@code factors[i]}. */
     void scaleRows(double[] factors);
 

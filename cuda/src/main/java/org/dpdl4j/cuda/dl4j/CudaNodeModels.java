@@ -188,6 +188,32 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
+    public void updatesFrom(INDArray start) {
+        if (start.length() != numParams) {
+            throw new IllegalArgumentException("a model has " + numParams + " parameters, got " + start.length());
+        }
+        INDArray host = HostArrays.rowMajorFloats(start);
+        models.updatesFrom(HostArrays.pointer(host));
+        Reference.reachabilityFence(host);
+    }
+
+    @Override
+    public void weightedSum(double[] weights, INDArray noise, INDArray into) {
+        if (into.length() != numParams) {
+            throw new IllegalArgumentException("the sum has " + numParams + " values, got " + Arrays.toString(into.shape()));
+        }
+        if (noise != null) {
+            checkShape(noise, "noise");
+            INDArray host = HostArrays.rowMajorFloats(noise);
+            backend.upload(HostArrays.pointer(host), inUse(models.noise()));
+            Reference.reachabilityFence(host);
+        }
+        float[] sum = new float[(int) numParams];
+        models.weightedSum(floats(weights), noise != null, sum);
+        into.assign(Nd4j.createFromArray(sum).reshape(into.shape()).castTo(into.dataType()));
+    }
+
+    @Override
     public double[] rowNorms() {
         float[] norms = new float[models.rowsInUse()];
         models.rowNorms(norms);
@@ -297,8 +323,8 @@ public final class CudaNodeModels implements DeviceNodeModels {
         models.step(true, (float) lr, decay(lr, weightDecay));
     }
 
-    /** The gradients of the last round, as scaled and clipped since, into {@code into} ([n, p]). */
-    void readGradients(INDArray into) {
+    @Override
+    public void downloadGradients(INDArray into) {
         checkShape(into, "gradients");
         read(inUse(models.gradients()), into);
     }

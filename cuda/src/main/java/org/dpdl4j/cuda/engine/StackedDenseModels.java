@@ -51,9 +51,10 @@ public final class StackedDenseModels implements AutoCloseable {
     private DeviceArray mixColumns;
     private DeviceArray mixWeights;
     private DeviceArray nodeOnes;
-    /** Running sums of scaled gradient rows ({@link #accumulate}) and their mean; null until used. */
+    /** Running sums of scaled gradient rows ({@link #accumulate}); null until used. */
     private DeviceArray sums;
-    private DeviceArray sumsMean;
+    /** A combination of rows ({@link #meanOfSums}, {@link #weightedSum}); null until used. */
+    private DeviceArray combined;
     /** Data kept on the device ({@link #holdData}): features, labels, squared feature norms (or null); null until held. */
     private DeviceArray heldFeatures;
     private DeviceArray heldLabels;
@@ -547,7 +548,6 @@ public final class StackedDenseModels implements AutoCloseable {
         checkRows(0, rows);
         if (sums == null) {
             sums = backend.allocate(rows * p);
-            sumsMean = backend.allocate(p);
             backend.fill(sums, 0f);
         }
         long count = sums.length() / p;
@@ -565,17 +565,52 @@ public final class StackedDenseModels implements AutoCloseable {
         if (sums == null) {
             throw new IllegalStateException("no running sums: call accumulate(...) first");
         }
-        if (out.length != p) {
-            throw new IllegalArgumentException("the mean has " + p + " values, got room for " + out.length);
-        }
         int rows = (int) (sums.length() / p);
-        Blas blas = backend.blas();
-        // row-major [rows, p] is column-major [p, rows]: the mean is (1 / rows) times it times ones
-        blas.gemv(false, (int) p, rows, 1f / rows, sums, (int) p, nodeOnes, 0f, sumsMean);
-        if (withNoise) {
-            blas.gemv(false, (int) p, rows, 1f / rows, noise, (int) p, nodeOnes, 1f, sumsMean);
+        combineRows(sums, rows, nodeOnes, 1f / rows, withNoise, out);
+    }
+
+    /**
+     * The gradient rows in use become each model in use minus {@code start} ([p] in host memory): a copy of the models
+     * and one product of depth one.
+     */
+    public void updatesFrom(FloatPointer start) {
+        long count = active * p;
+        DeviceArray updates = grad.slice(0, count);
+        backend.fill(updates, 0f);
+        // noisySgd with divisor 1 and no noise leaves its second array as it is and subtracts lr times it from the first
+        backend.kernels().noisySgd(updates, params.slice(0, count), null, (int) count, 1f, -1f);
+        DeviceArray staged = mixed.slice(0, p);
+        backend.upload(start, staged);
+        backend.blas().gemm(false, false, (int) p, active, 1, -1f, staged, (int) p, nodeOnes, 1, 1f, updates, (int) p);
+    }
+
+    /**
+     * The sum over the gradient rows in use of {@code weights[i]} times row i, plus the same rows of {@link #noise()}
+     * when {@code withNoise}: p values downloaded into {@code out}.
+     */
+    public void weightedSum(float[] weights, boolean withNoise, float[] out) {
+        if (weights.length != active) {
+            throw new IllegalArgumentException("one weight per model in use: " + active + " expected, got " + weights.length);
         }
-        backend.download(sumsMean, out, 0);
+        backend.upload(weights, 0, nodeFactors.slice(0, active));
+        combineRows(grad, active, nodeFactors, 1f, withNoise, out);
+    }
+
+    /** {@code out} := alpha (rows^T w + [noise rows]^T w) for the first {@code count} rows, p values copied out. */
+    private void combineRows(DeviceArray rows, int count, DeviceArray w, float alpha, boolean withNoise, float[] out) {
+        if (out.length != p) {
+            throw new IllegalArgumentException("the result has " + p + " values, got room for " + out.length);
+        }
+        if (combined == null) {
+            combined = backend.allocate(p);
+        }
+        Blas blas = backend.blas();
+        // row-major [count, p] is column-major [p, count]: the combination is it times w
+        blas.gemv(false, (int) p, count, alpha, rows, (int) p, w, 0f, combined);
+        if (withNoise) {
+            blas.gemv(false, (int) p, count, alpha, noise, (int) p, w, 1f, combined);
+        }
+        backend.download(combined, out, 0);
     }
 
     /**
@@ -730,9 +765,10 @@ public final class StackedDenseModels implements AutoCloseable {
         freeMixing();
         freeHeld();
         freeIncidence();
-        if (sums != null) {
-            backend.free(sums);
-            backend.free(sumsMean);
+        for (DeviceArray a : new DeviceArray[]{sums, combined}) {
+            if (a != null) {
+                backend.free(a);
+            }
         }
         for (DeviceArray a : new DeviceArray[]{params, mixed, grad, noise, nodeSq, nodeNorms, nodeFactors, lossSums, scalar,
             nodeOnes}) {

@@ -30,8 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * FedAvg and its private variants with the participants' local steps on the engine (its plain-Java reference backend,
- * the arithmetic of the CUDA kernels) equal the same seeded run on the CPU, round for round, to float rounding: FedAvg
+ * FedAvg and its private variants with the participants' local steps (and, but for GOPA, the release and aggregation)
+ * on the engine (its plain-Java reference backend, the arithmetic of the CUDA kernels) equal the same seeded run on the
+ * CPU, round for round, to float rounding, and so do the messages an observer of the uplinks reads: FedAvg
  * and GOPA with everyone taking part (GOPA's pairwise noise cancels over all of them), DP-FedAvg local and central with
  * Poisson client sampling (a different number of participants every round), two local steps on batches of 3.
  */
@@ -73,6 +74,8 @@ class FedAvgDeviceRoundsTest {
                     assertTrue(Double.isNaN(device.lastLoss()), "no participant, no loss: " + where);
                 } else {
                     assertEquals(cpu.lastLoss(), device.lastLoss(), 1e-5 * Math.abs(cpu.lastLoss()), "mean loss, " + where);
+                    NodeModelsReferenceTest.assertRelative(cpu.lastMessages(), device.lastMessages(), 1e-5,
+                            "what the uplinks carried, " + where);
                 }
             }
             assertTrue(cpu.parameters().sub(cpu.template().params().castTo(DataType.FLOAT).reshape(cpu.parameters().shape()))

@@ -52,7 +52,7 @@ class NodeModelsReferenceTest {
                         ClippedBatch expected = host.clippedSum(models, x, y, m, xSq, clip, reference);
                         double[] losses = device.clippedSums(x, y, m, xSq, clip);
                         INDArray got = Nd4j.create(DataType.FLOAT, NODES, p);
-                        device.readGradients(got);
+                        device.downloadGradients(got);
                         assertRelative(reference, got, 1e-5, "clipped sums, " + where);
                         assertRelative(expected.lossSums().castTo(DataType.DOUBLE).reshape(NODES),
                                 Nd4j.createFromArray(losses), 1e-5, "loss sums, " + where);
@@ -105,7 +105,7 @@ class NodeModelsReferenceTest {
             device.scaleRows(factors);
             device.clipRows(userClip);
             INDArray got = Nd4j.create(DataType.FLOAT, NODES, p);
-            device.readGradients(got);
+            device.downloadGradients(got);
             assertRelative(grad, got, 1e-5, "divided and user-clipped gradients");
             device.step(noise, lr, decay);
             device.download(got);
@@ -156,8 +156,8 @@ class NodeModelsReferenceTest {
             double[] losses = held.clippedSums(rows, batch, mask, 0.2);
             INDArray expected = Nd4j.create(DataType.FLOAT, NODES, p);
             INDArray got = Nd4j.create(DataType.FLOAT, NODES, p);
-            copied.readGradients(expected);
-            held.readGradients(got);
+            copied.downloadGradients(expected);
+            held.downloadGradients(got);
             assertRelative(expected, got, 1e-6, "clipped sums of a batch gathered on the device");
             assertArrayEquals(expectedLosses, losses, 1e-12, "loss sums of a batch gathered on the device");
 

@@ -74,6 +74,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     private Graph gopaGraph;
     private int[] lastParticipants = new int[0];
     private INDArray lastMessages;
+    /** A round released on the device whose messages have not been copied out (they are when read). */
+    private DeviceRelease releasedOnDevice;
     private BlockEngine blockEngine;
     private PartyBlocks split;
     private BlockRunner<FedAvgBlockInput, FedAvgBlockOutput> blocks;
@@ -177,6 +179,13 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             average = config.variant() == FedAvgVariant.DP_CENTRAL ? centralNoiseOnly(round) : null;
         } else if (blocks != null) {
             average = aggregate(messagesFromBlocks(participants, round), participants, round);
+        } else if (local.device() != null && planted == null && DeviceRelease.supports(config)) {
+            LocalTraining.Updates u = local.trainOnDevice(theta, participants, config.localRate().at(round), round,
+                    clientStreams, 1);
+            measuredLoss(u.meanLoss());
+            releasedOnDevice = new DeviceRelease(local.device(), participants.length, theta.length(), theta.dataType());
+            average = releasedOnDevice.aggregate(config, participants, round, clientStreams, serverStreams, sizes,
+                    clientCount);
         } else {
             INDArray deltas = planted == null ? trainedUpdates(participants, round) : updatesWithPlanted(participants, round);
             RoundVerification[] verified = new RoundVerification[1];
@@ -211,6 +220,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     public void useDevice(ComputeDevice choice) {
         String cpuOnly = blocks != null ? "a run on blocks of clients (--engine " + blockEngine.describe() + ") computes"
                 + " them on the CPU" : null;
+        lastMessages();   // a round released on the device is read before the device goes
         local.useDevice(DeviceEngines.selectNodeModels(choice, local.spec(), clients.size(), cpuOnly));
         deviceChosen = true;
     }
@@ -223,6 +233,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         if (given != null && blocks != null) {
             throw new IllegalStateException("a run on blocks of clients computes them on the CPU");
         }
+        lastMessages();
         local.useDevice(given);
         deviceChosen = true;
     }
@@ -448,6 +459,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     private void freeLastMessages() {
         ArrayMemory.release(lastMessages);
         lastMessages = null;
+        releasedOnDevice = null;
     }
 
     /** Rounds done so far. */
@@ -500,6 +512,10 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
      * central DP), noisy clipped updates (local DP), GOPA's revealed values. Valid until the next step.
      */
     public INDArray lastMessages() {
+        if (lastMessages == null && releasedOnDevice != null) {
+            lastMessages = releasedOnDevice.messages();
+            releasedOnDevice = null;
+        }
         return lastMessages;
     }
 

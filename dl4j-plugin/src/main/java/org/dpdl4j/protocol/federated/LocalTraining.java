@@ -121,8 +121,21 @@ final class LocalTraining {
      * batch copied in, only the updates and the first step's losses copied out. Equal to {@link #run} to float rounding.
      */
     private Updates runOnDevice(INDArray theta, int[] participants, double eta, long round, NoiseStreams streams, int width) {
+        Updates trained = trainOnDevice(theta, participants, eta, round, streams, width);
+        INDArray deltas = Nd4j.create(type, participants.length, theta.length());
+        device.downloadGradients(deltas);
+        return new Updates(deltas, trained.firstLossSums(), trained.firstSizes());
+    }
+
+    /**
+     * {@link #run} on the device, the updates left there as its gradient rows (no deltas in the result) for a release
+     * and aggregation there ({@link #device()}).
+     */
+    Updates trainOnDevice(INDArray theta, int[] participants, double eta, long round, NoiseStreams streams, int width) {
+        if (device == null) {
+            throw new IllegalStateException("the local steps run on the CPU");
+        }
         int k = participants.length;
-        long p = theta.length();
         device.useRows(k);
         device.broadcast(theta);
         double[] firstLossSums = null;
@@ -149,9 +162,13 @@ final class LocalTraining {
                 }
             }
         }
-        INDArray deltas = Nd4j.create(type, k, p);
-        device.download(deltas);
-        return new Updates(deltas.subiRowVector(theta.reshape(1, p)), firstLossSums, firstSizes);
+        device.updatesFrom(theta);
+        return new Updates(null, firstLossSums, firstSizes);
+    }
+
+    /** The participants' models on the device, or null when the local steps run on the CPU. */
+    DeviceNodeModels device() {
+        return device;
     }
 
     /**

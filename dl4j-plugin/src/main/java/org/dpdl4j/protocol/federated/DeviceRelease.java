@@ -1,0 +1,95 @@
+package org.dpdl4j.protocol.federated;
+
+import java.util.Arrays;
+import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The release and aggregation of one FedAvg-family round on the device where its participants trained (their updates
+ * the device's gradient rows): FedAvg's weighted mean, central DP-FedAvg's clipping and sum (the server's noise, p
+ * values, added on the host), local DP-FedAvg's clipping and the clients' noise (drawn on the host from each client's
+ * stream, as {@link ClientRelease} draws it, and copied in) and sum. Only the aggregate comes back; the messages when
+ * read ({@link #messages}). The arithmetic of {@link ClientRelease} and the trainer's aggregation, to float rounding.
+ * GOPA (its reveal and verification) releases on the host.
+ */
+final class DeviceRelease {
+    private final DeviceNodeModels device;
+    private final int participants;
+    private final long p;
+    private final DataType type;
+    /** Local DP: the clients' noise rows of the round; else null. */
+    private INDArray clientNoise;
+
+    /** @param device the models of the round's participants, their updates in its gradient rows */
+    DeviceRelease(DeviceNodeModels device, int participants, long p, DataType type) {
+        this.device = device;
+        this.participants = participants;
+        this.p = p;
+        this.type = type;
+    }
+
+    /** Whether a round of {@code config} releases on the device (all but GOPA). */
+    static boolean supports(FedAvgConfig config) {
+        return config.variant() != FedAvgVariant.GOPA;
+    }
+
+    /**
+     * The round's aggregate, the step the server takes before its rate ([1, p]).
+     *
+     * @param ids         the participants' client ids, increasing
+     * @param sizes       every client's number of examples (for weighting by size)
+     * @param clients     how many clients there are
+     */
+    INDArray aggregate(FedAvgConfig config, int[] ids, long round, NoiseStreams clientStreams, NoiseStreams serverStreams,
+                       double[] sizes, int clients) {
+        INDArray out = Nd4j.create(type, 1, p);
+        double[] ones = new double[participants];
+        Arrays.fill(ones, 1.0);
+        double sigma = config.noiseMultiplier() * config.clipNorm();
+        double divisor = config.sampling().expectedCount(clients);
+        switch (config.variant()) {
+            case FEDAVG -> {
+                double[] w = new double[participants];
+                double total = 0;
+                for (int j = 0; j < w.length; j++) {
+                    w[j] = config.weighting() == UpdateWeighting.UNIFORM ? 1.0 : sizes[ids[j]];
+                    total += w[j];
+                }
+                for (int j = 0; j < w.length; j++) {
+                    w[j] /= total;
+                }
+                device.weightedSum(w, null, out);
+                return out;
+            }
+            case DP_CENTRAL -> {
+                device.clipRows(config.clipNorm());
+                device.weightedSum(ones, null, out);
+                serverStreams.privateNoise(0, round).addGaussian(out, sigma);
+                return out.divi(divisor);
+            }
+            case DP_LOCAL -> {
+                device.clipRows(config.clipNorm());
+                clientNoise = Nd4j.zeros(type, participants, p);
+                for (int j = 0; j < participants; j++) {
+                    clientStreams.privateNoise(ids[j], round).addGaussian(clientNoise.getRow(j), sigma);
+                }
+                device.weightedSum(ones, clientNoise, out);
+                return out.divi(divisor);
+            }
+            default -> throw new IllegalStateException(config.variant() + " releases on the host");
+        }
+    }
+
+    /**
+     * What the participants' uplinks carried, one row each, copied from the device: the updates (FedAvg; central
+     * DP-FedAvg's as the server clipped them, as on the CPU), or the clipped updates plus the clients' noise (local DP).
+     */
+    INDArray messages() {
+        INDArray out = Nd4j.create(type, participants, p);
+        device.downloadGradients(out);
+        return clientNoise == null ? out : out.addi(clientNoise);
+    }
+}
