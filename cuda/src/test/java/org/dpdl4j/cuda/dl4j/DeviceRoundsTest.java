@@ -78,11 +78,8 @@ class DeviceRoundsTest {
             cpu.addObserver((RoundTap t) -> cpuMessages.add(t.halfStep().dup()));
             device.addObserver((RoundTap t) -> deviceMessages.add(t.halfStep().dup()));
             for (int r = 0; r < ROUNDS; r++) {
-                cpu.step();
-                device.step();
                 String where = algorithm + ", " + unit + ", round " + r;
-                NodeModelsReferenceTest.assertRelative(cpu.params(), device.params(), TOLERANCE, "node models, " + where);
-                assertEquals(cpu.lastLoss(), device.lastLoss(), TOLERANCE * Math.abs(cpu.lastLoss()), "mean loss, " + where);
+                stepBothAndCompare(cpu, device, where);
                 NodeModelsReferenceTest.assertRelative(cpuMessages.get(r), deviceMessages.get(r), TOLERANCE,
                         "the observed messages, " + where);
             }
@@ -105,13 +102,17 @@ class DeviceRoundsTest {
             device.useNodeModels(new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), NODES,
                     new JavaBackend(), true));
             for (int r = 0; r < ROUNDS; r++) {
-                cpu.step();
-                device.step();
-                String where = algorithm + ", " + unit + ", round " + r;
-                NodeModelsReferenceTest.assertRelative(cpu.params(), device.params(), TOLERANCE, "node models, " + where);
-                assertEquals(cpu.lastLoss(), device.lastLoss(), TOLERANCE * Math.abs(cpu.lastLoss()), "mean loss, " + where);
+                stepBothAndCompare(cpu, device, algorithm + ", " + unit + ", round " + r);
             }
         }
+    }
+
+    /** One round of each run; their node models and mean losses agree. */
+    private static void stepBothAndCompare(DecentralizedTrainer cpu, DecentralizedTrainer device, String where) {
+        cpu.step();
+        device.step();
+        NodeModelsReferenceTest.assertRelative(cpu.params(), device.params(), TOLERANCE, "node models, " + where);
+        assertEquals(cpu.lastLoss(), device.lastLoss(), TOLERANCE * Math.abs(cpu.lastLoss()), "mean loss, " + where);
     }
 
     static Stream<Arguments> privateRuns() {

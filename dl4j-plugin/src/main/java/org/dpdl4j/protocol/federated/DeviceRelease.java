@@ -52,16 +52,7 @@ final class DeviceRelease {
         double divisor = config.sampling().expectedCount(clients);
         switch (config.variant()) {
             case FEDAVG -> {
-                double[] w = new double[participants];
-                double total = 0;
-                for (int j = 0; j < w.length; j++) {
-                    w[j] = config.weighting() == UpdateWeighting.UNIFORM ? 1.0 : sizes[ids[j]];
-                    total += w[j];
-                }
-                for (int j = 0; j < w.length; j++) {
-                    w[j] /= total;
-                }
-                device.weightedSum(w, null, out);
+                device.weightedSum(config.weighting().weights(ids, sizes), null, out);
                 return out;
             }
             case DP_CENTRAL -> {

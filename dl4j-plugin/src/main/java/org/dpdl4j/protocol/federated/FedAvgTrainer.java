@@ -361,15 +361,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         int n = clientCount;
         if (config.variant() == FedAvgVariant.FEDAVG) {
             lastMessages = deltas;
-            double[] w = new double[participants.length];
-            double total = 0;
-            for (int j = 0; j < w.length; j++) {
-                w[j] = config.weighting() == UpdateWeighting.UNIFORM ? 1.0 : sizes[participants[j]];
-                total += w[j];
-            }
-            for (int j = 0; j < w.length; j++) {
-                w[j] /= total;
-            }
+            double[] w = config.weighting().weights(participants, sizes);
             return Nd4j.createFromArray(w).reshape(1, w.length).castTo(deltas.dataType()).mmul(deltas);
         }
         double sigma = config.noiseMultiplier() * config.clipNorm();
