@@ -57,7 +57,9 @@ final class RoundBenchmark {
     }
 
     void run(List<Integer> nodeCounts) {
-        long perNode = StackedDenseModels.bytesFor(c.dense(), 1, BATCH);
+        // a node of the 8-regular graph: its model and round, its examples kept there, four edges' pairwise rows
+        long perNode = StackedDenseModels.bytesFor(c.dense(), 1, BATCH) + StackedDenseModels.bytesToHold(c.dense(), BATCH)
+                + StackedDenseModels.bytesForPairwise(c.dense(), 4);
         long free = freeBytes.getAsLong();
         out.printf(Locale.ROOT, "FIT device=%s model=%s batch=%d bytes_per_node=%d free_bytes=%d nodes=%d%n", device, c.name(),
                 BATCH, perNode, free, free / perNode);
@@ -68,10 +70,12 @@ final class RoundBenchmark {
                             topology.label(), n);
                     continue;
                 }
-                if (StackedDenseModels.bytesFor(c.dense(), n, BATCH) > 0.9 * freeBytes.getAsLong()) {
+                long edges = topology == NodeRounds.Topology.RING ? n : 4L * n;
+                long needed = StackedDenseModels.bytesFor(c.dense(), n, BATCH) + StackedDenseModels.bytesForPairwise(c.dense(), edges)
+                        + StackedDenseModels.bytesToHold(c.dense(), (long) n * BATCH + 1);
+                if (needed > 0.9 * freeBytes.getAsLong()) {
                     out.printf(Locale.ROOT, "SKIP round %s n=%d: needs %.1f GiB, %.1f GiB free%n", topology.label(), n,
-                            StackedDenseModels.bytesFor(c.dense(), n, BATCH) / (double) (1L << 30),
-                            freeBytes.getAsLong() / (double) (1L << 30));
+                            needed / (double) (1L << 30), freeBytes.getAsLong() / (double) (1L << 30));
                     continue;
                 }
                 time(topology, n);

@@ -257,6 +257,11 @@ public final class StackedDenseModels implements AutoCloseable {
         }
     }
 
+    /** Device memory that {@link #pairwiseIncidence} takes for a graph of {@code edges} edges (its rows of U), in bytes. */
+    public static long bytesForPairwise(DenseModel model, long edges) {
+        return Float.BYTES * edges * (model.numParams() + 4L);
+    }
+
     /** Device memory that {@link #holdData} takes for {@code rows} examples, in bytes. */
     public static long bytesToHold(DenseModel model, long rows) {
         return Float.BYTES * rows * (model.nIn() + model.nOut() + 1L);
