@@ -123,13 +123,15 @@ public interface DeviceNodeModels extends AutoCloseable {
 
     /**
      * Sets the incidence matrix B ([n, edges] in compressed rows, e.g. Decor's signed incidence) that combines the
-     * pairwise rows {@link #drawPhiloxNoise} draws.
+     * pairwise rows {@link #drawPhiloxNoise} draws; false, setting nothing, when the edges' rows would take more than
+     * half of the device's free memory or more values than one array holds (the noise is then drawn on the host).
      */
-    void pairwiseIncidence(int[] rowStarts, int[] columns, double[] values, int edges);
+    boolean pairwiseIncidence(int[] rowStarts, int[] columns, double[] values, int edges);
 
     /**
      * Draws a round's noise on the device from Philox counters, the values a CPU run with
-     * {@link org.dpdl4j.privacy.noise.PhiloxNoiseStreams} of {@code seed} draws (seeded, NOT secure): {@code B U} with U's
+     * {@link org.dpdl4j.privacy.noise.PhiloxNoiseStreams} of {@code seed} draws, to float rounding (seeded, NOT secure):
+     * {@code B U} with U's
      * row e from edge e's pairwise stream of {@code pairwiseRound} times {@code sigmaPairwise} (none when 0), plus node
      * i's private row of {@code round} times {@code sigmaPrivate} (none when 0). {@link #stepWithDrawnNoise} adds it.
      */

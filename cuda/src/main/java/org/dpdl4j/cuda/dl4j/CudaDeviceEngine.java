@@ -9,6 +9,7 @@ import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.DeviceEngine;
 import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.cuda.engine.StackedDenseModels;
 import org.dpdl4j.optim.DeviceUnavailableException;
 import org.dpdl4j.optim.ExampleGradients;
 
@@ -61,9 +62,10 @@ public final class CudaDeviceEngine implements DeviceEngine {
     @Override
     public String whyNotNodeModels(DenseNetworkSpec spec, int nodes) {
         String why = DenseModels.whyNot(spec);
-        if (why == null && (long) nodes * spec.numParams() > Integer.MAX_VALUE) {
-            why = nodes + " models of " + spec.numParams() + " parameters are more than one device array holds (2^31 - 1"
-                    + " values): use fewer nodes per device";
+        if (why == null && (long) nodes * spec.numParams() > StackedDenseModels.MAX_VALUES) {
+            why = nodes + " models of " + spec.numParams() + " parameters are more than one device array holds ("
+                    + StackedDenseModels.MAX_VALUES + " values): use fewer nodes per device (--engine spark splits them into"
+                    + " blocks)";
         }
         return why;
     }

@@ -236,7 +236,12 @@ public final class CudaNodeModels implements DeviceNodeModels {
 
     @Override
     public void downloadSums(INDArray into) {
-        read(models.sums(sumRows(into, "running sums")), into);
+        int rows = sumRows(into, "running sums");
+        if (!models.hasSums()) {
+            into.assign(0);   // none accumulated yet, and none allocated for reading them
+            return;
+        }
+        read(models.sums(rows), into);
     }
 
     @Override
@@ -308,8 +313,14 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
-    public void pairwiseIncidence(int[] rowStarts, int[] columns, double[] values, int edges) {
+    public boolean pairwiseIncidence(int[] rowStarts, int[] columns, double[] values, int edges) {
+        long bytes = StackedDenseModels.bytesForPairwise(models.model(), edges);
+        if ((long) edges * numParams > StackedDenseModels.MAX_VALUES || edges >= 1 << 24
+                || backend instanceof org.dpdl4j.cuda.device.CudaBackend gpu && bytes > gpu.freeBytes() / 2) {
+            return false;
+        }
         models.pairwiseIncidence(rowStarts, columns, floats(values), edges);
+        return true;
     }
 
     @Override

@@ -20,6 +20,11 @@ import org.bytedeco.javacpp.FloatPointer;
 public final class StackedDenseModels implements AutoCloseable {
     /** Indices of the mixing matrix are kept as floats, exact below 2^24. */
     private static final int EXACT_FLOAT_INDEX = 1 << 24;
+    /**
+     * The most values one array of a launch may hold: the kernels' grid-stride loops index in int, and the last index
+     * plus one stride (at most 2^22 threads) must not overflow.
+     */
+    public static final long MAX_VALUES = Integer.MAX_VALUE - (1L << 22);
 
     private final Backend backend;
     private final DenseModel model;
@@ -80,15 +85,15 @@ public final class StackedDenseModels implements AutoCloseable {
      * Room for {@code nodes} models of {@code model} on {@code backend}, their parameters undefined until
      * {@link #models()} is written.
      *
-     * @throws IllegalArgumentException when n p values do not fit one kernel launch (2^31 - 1)
+     * @throws IllegalArgumentException when n p values do not fit one kernel launch ({@link #MAX_VALUES})
      */
     public StackedDenseModels(Backend backend, DenseModel model, int nodes) {
         if (nodes < 1) {
             throw new IllegalArgumentException("stacked models need at least one node, got " + nodes);
         }
-        if ((long) nodes * model.numParams() > Integer.MAX_VALUE) {
+        if ((long) nodes * model.numParams() > MAX_VALUES) {
             throw new IllegalArgumentException(nodes + " models of " + model.numParams() + " parameters are "
-                    + (long) nodes * model.numParams() + " values, more than the 2^31 - 1 one device array holds: use fewer"
+                    + (long) nodes * model.numParams() + " values, more than the " + MAX_VALUES + " one device array holds: use fewer"
                     + " nodes per device (the Spark engine's blocks) or a smaller model");
         }
         this.backend = backend;
@@ -259,6 +264,7 @@ public final class StackedDenseModels implements AutoCloseable {
 
     /** Device memory that {@link #pairwiseIncidence} takes for a graph of {@code edges} edges (its rows of U), in bytes. */
     public static long bytesForPairwise(DenseModel model, long edges) {
+        // U's rows and the incidence matrix's compressed rows (two non-zeros per edge)
         return Float.BYTES * edges * (model.numParams() + 4L);
     }
 
@@ -273,9 +279,9 @@ public final class StackedDenseModels implements AutoCloseable {
      * ({@link #gatherBatch}), so a round copies in only which rows they are.
      */
     public void holdData(FloatPointer features, FloatPointer labels, FloatPointer squaredNorms, int rows) {
-        if (rows < 1 || rows >= EXACT_FLOAT_INDEX) {
-            throw new IllegalArgumentException("between 1 and 2^24 - 1 rows of data can be kept on the device (their"
-                    + " indices are held as floats), got " + rows);
+        if (rows < 1 || rows >= EXACT_FLOAT_INDEX || (long) rows * Math.max(model.nIn(), model.nOut()) > MAX_VALUES) {
+            throw new IllegalArgumentException("between 1 and 2^24 - 1 rows of data, of at most " + MAX_VALUES + " values,"
+                    + " can be kept on the device (their indices are held as floats), got " + rows + " rows");
         }
         freeHeld();
         heldFeatures = backend.allocate((long) rows * model.nIn());
@@ -312,6 +318,11 @@ public final class StackedDenseModels implements AutoCloseable {
             throw new IllegalArgumentException(active + " nodes with " + batch + " examples each take " + examples
                     + " row indices, got " + rows.length);
         }
+        for (float r : rows) {
+            if (!(r >= 0 && r < heldRows) || r != Math.rint(r)) {
+                throw new IllegalArgumentException("row " + r + " is not one of the " + heldRows + " rows kept on the device");
+            }
+        }
         backend.upload(rows, 0, index.slice(0, examples));
         Kernels k = backend.kernels();
         k.gatherRows(x, heldFeatures, index, examples, model.nIn());
@@ -339,7 +350,7 @@ public final class StackedDenseModels implements AutoCloseable {
             throw new IllegalArgumentException("a batch has at least 0 examples per node, got " + batch);
         }
         long examples = (long) active * batch;
-        if (examples * Math.max(totalUnits, Math.max(model.nIn(), model.nOut())) > Integer.MAX_VALUE) {
+        if (examples * Math.max(totalUnits, Math.max(model.nIn(), model.nOut())) > MAX_VALUES) {
             throw new IllegalArgumentException(nodes + " nodes with " + batch + " examples each are more than one device"
                     + " array holds: use smaller batches or fewer nodes per device");
         }
@@ -543,6 +554,11 @@ public final class StackedDenseModels implements AutoCloseable {
         backend.kernels().noisySgd(into, grad.slice(0, active * p), null, (int) (active * p), 1f, -scale);
     }
 
+    /** Whether there are running sums ({@link #accumulate}, {@link #sums}). */
+    public boolean hasSums() {
+        return sums != null;
+    }
+
     /**
      * The running sums of {@link #accumulate} ([rows, p]; upload into it, download from it), allocated as zeros for
      * {@code rows} rows when there are none yet.
@@ -686,9 +702,10 @@ public final class StackedDenseModels implements AutoCloseable {
      * round's pairwise rows into each node's noise ({@link #drawPhiloxNoise}).
      */
     public void pairwiseIncidence(int[] rowStart, int[] columns, float[] weights, int edges) {
-        if (edges < 1 || edges >= EXACT_FLOAT_INDEX || (long) edges * p > Integer.MAX_VALUE) {
+        if (edges < 1 || edges >= EXACT_FLOAT_INDEX || (long) edges * p > MAX_VALUES) {
             throw new IllegalArgumentException(edges + " edges of " + p + " values are more than the engine's pairwise rows"
-                    + " hold (2^31 - 1 values, 2^24 edges)");
+                    + " hold (" + MAX_VALUES + " values, 2^24 edges): draw the noise on the host (--noise seeded or secure)"
+                    + " or split the nodes into blocks (--engine spark)");
         }
         DeviceArray[] csr = compressedRows(rowStart, columns, weights, edges);
         freeIncidence();

@@ -159,11 +159,11 @@ class KernelEmulationTest {
         add("mix_rows", arrays("out", new float[4 * 13], "start", new float[]{0, 3, 5, 5, 7}, "cols",
                         new float[]{0, 1, 3, 1, 2, 0, 3}, "w", uniform(7, 1), "x", gaussian(4 * 13, 1)),
                 (k, m) -> k.mixRows(m.get("out"), m.get("start"), m.get("cols"), m.get("w"), m.get("x"), 4, 13), "out");
-        // a batch of 5 rows of width 6 from 4 rows of data, one row twice, the last (the zero row) as padding
-        add("gather_rows", arrays("out", new float[5 * 6], "src", gaussian(4 * 6, 1), "index", new float[]{2, 0, 2, 3, 1}),
-                (k, m) -> k.gatherRows(m.get("out"), m.get("src"), m.get("index"), 5, 6), "out");
-        add("philox_rows", arrays("x", gaussian(3 * 11, 1)),
-                (k, m) -> k.addPhiloxRows(m.get("x"), 3, 11, 0x9E3779B97F4A7C15L, 0x4000000000000005L, 1L << 32, 0.5), "x");
+        // a batch of 5 rows of width 40 from 4 rows of data, one row twice, the last (the zero row) as padding
+        add("gather_rows", arrays("out", new float[5 * 40], "src", gaussian(4 * 40, 1), "index", new float[]{2, 0, 2, 3, 1}),
+                (k, m) -> k.gatherRows(m.get("out"), m.get("src"), m.get("index"), 5, 40), "out");
+        add("philox_rows", arrays("x", gaussian(4 * 50, 1)),
+                (k, m) -> k.addPhiloxRows(m.get("x"), 4, 50, 0x9E3779B97F4A7C15L, 0x4000000000000005L, 1L << 32, 0.5), "x");
         add("philox", arrays("g", gaussian(p, 1)),
                 (k, m) -> k.addPhiloxGaussian(m.get("g"), p, 0x9E3779B97F4A7C15L, 0xFFFFFFFF00000007L, 1.5f), "g");
 

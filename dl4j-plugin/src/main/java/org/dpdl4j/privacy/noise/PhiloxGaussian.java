@@ -4,9 +4,10 @@ package org.dpdl4j.privacy.noise;
  * Standard normals from counters: value {@code i} of stream {@code stream} under the 64-bit {@code key} is Box-Muller
  * (cosine branch, in double) of the four words Philox4x32-10 (Salmon et al., SC 2011) makes of the counter
  * {@code (i low, i high, stream low, stream high)}. Any value can be computed on its own, in any order, by any number
- * of threads, and dpdl4j's CUDA engine computes the same values on the GPU (its {@code add_philox_gaussian} kernels,
- * which this class's arithmetic mirrors operation by operation). Reproducible and fast; predictable to anyone who
- * knows the key: <b>never secure</b>.
+ * of threads, and dpdl4j's CUDA engine computes the same values on the GPU to float rounding (its
+ * {@code add_philox_gaussian} kernels mirror this arithmetic operation by operation; CUDA's double {@code log} and
+ * {@code cos} may differ from Java's in the last bit). Reproducible and fast; predictable to anyone who knows the key:
+ * <b>never secure</b>.
  */
 final class PhiloxGaussian {
     private PhiloxGaussian() {

@@ -83,10 +83,18 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
         }
         this.batches = new NodeBatches(data, type);
         this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
-        this.thread = new WorkerThread("dpdl4j-nodes-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
         this.device = plan.device().open(engine.spec(), nodes.length);
-        this.dataOnDevice = device != null
-                && device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
+        try {
+            this.dataOnDevice = device != null
+                    && device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
+        } catch (RuntimeException e) {
+            if (device != null) {
+                device.close();
+            }
+            throw e;
+        }
+        // last: nothing after it can fail, so a block that cannot open leaves no thread behind
+        this.thread = new WorkerThread("dpdl4j-nodes-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
     }
 
     /** One round: gossip (or the given models), gradients, noise, the local step; returns the nodes' messages. */

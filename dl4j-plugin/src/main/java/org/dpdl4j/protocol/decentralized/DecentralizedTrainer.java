@@ -102,6 +102,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     private ComputeDevice requested = ComputeDevice.AUTO;
     /** Whether the device keeps the nodes' data, so that a round sends only which rows make its batch. */
     private boolean dataOnDevice;
+    /** Whether the device draws a private round's noise itself (Philox streams, and room for the edges' rows). */
+    private boolean philoxOnDevice;
     /** Whether the device was chosen (by {@link #useDevice}, or automatically before the first round). */
     private boolean deviceChosen;
     /** Whether {@code params} is older than the models on the device. */
@@ -244,11 +246,15 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         device = chosen;
         deviceChosen = true;
         dataOnDevice = false;
+        philoxOnDevice = false;
         if (device != null) {
             device.mixing(gossip.rowStarts(), gossip.nonZeroColumns(), gossip.nonZeroValues());
-            if (correlated != null && correlated.edgeCount() > 0 && streams instanceof PhiloxNoiseStreams) {
+            philoxOnDevice = config.algorithm().isPrivate() && streams instanceof PhiloxNoiseStreams;
+            if (philoxOnDevice && correlated != null && correlated.edgeCount() > 0) {
                 SparseRowOperator b = correlated.incidence();
-                device.pairwiseIncidence(b.rowStarts(), b.nonZeroColumns(), b.nonZeroValues(), correlated.edgeCount());
+                // where the edges' rows do not fit beside the models, the host draws the noise from the same streams
+                philoxOnDevice = device.pairwiseIncidence(b.rowStarts(), b.nonZeroColumns(), b.nonZeroValues(),
+                        correlated.edgeCount());
             }
             device.upload(models);
             dataOnDevice = device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
@@ -270,10 +276,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         }
         measured(LocalGradients.meanBatchLoss(lossSums, sizes));
         double lr = config.learningRate().at(round);
-        if (config.algorithm().isPrivate() && streams instanceof PhiloxNoiseStreams philox && observers.isEmpty()) {
+        if (philoxOnDevice && observers.isEmpty()) {
             // every node's and every edge's noise drawn there, the values RoundNoise draws here from these streams
             boolean pairwise = config.algorithm() == DecentralizedAlgorithm.DECOR && correlated.edgeCount() > 0;
-            device.drawPhiloxNoise(philox.masterSeed(), round, config.sigmaCdp(),
+            device.drawPhiloxNoise(((PhiloxNoiseStreams) streams).masterSeed(), round, config.sigmaCdp(),
                     config.compatibility().pairwiseNoiseDrawnOnce() ? 0 : round, pairwise ? config.sigmaCor() : 0.0);
             device.stepWithDrawnNoise(lr, config.weightDecay());
             device.mix();

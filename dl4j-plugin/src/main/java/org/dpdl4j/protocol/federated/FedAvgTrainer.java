@@ -633,6 +633,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
 
     @Override
     public void close() {
+        releasedOnDevice = null;   // its messages lived on the device that closes now
         local.close();
         if (blocks != null) {
             blocks.close();
