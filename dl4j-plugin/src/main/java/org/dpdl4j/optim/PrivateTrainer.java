@@ -356,6 +356,11 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
     }
 
     @Override
+    public String computedOn() {
+        return deviceResidence();
+    }
+
+    @Override
     public long stepsPerEpoch() {
         return sampler.stepsPerEpoch();
     }

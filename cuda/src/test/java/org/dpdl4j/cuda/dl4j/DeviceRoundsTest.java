@@ -104,6 +104,9 @@ class DeviceRoundsTest {
             for (int r = 0; r < ROUNDS; r++) {
                 stepBothAndCompare(cpu, device, algorithm + ", " + unit + ", round " + r);
             }
+            assertEquals("CPU engine", cpu.computedOn());
+            assertTrue(device.computedOn().contains(NODES + " node models") && device.computedOn().contains("noise drawn"
+                    + " there (Philox)"), device.computedOn());
         }
     }
 

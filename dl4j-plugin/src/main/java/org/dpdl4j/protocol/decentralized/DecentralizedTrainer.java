@@ -302,6 +302,15 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         return device == null ? null : device.describe();
     }
 
+    @Override
+    public String computedOn() {
+        if (blockEngine != null) {
+            return "blocks of nodes on " + blockEngine.describe() + " (each block on the device its executor chose)";
+        }
+        return device != null ? device.describe() + (philoxOnDevice ? ", noise drawn there (Philox)" : "")
+                : "CPU engine";
+    }
+
     private void roundInWorkspace(long round) {
         int n = graph.vertexCount();
         PaddedBatch batch = nextBatch(round);

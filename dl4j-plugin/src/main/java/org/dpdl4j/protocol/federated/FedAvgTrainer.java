@@ -243,6 +243,16 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         return local.deviceDescription();
     }
 
+    @Override
+    public String computedOn() {
+        if (blockEngine != null) {
+            return "blocks of clients on " + blockEngine.describe() + " (their CPUs)";
+        }
+        String device = local.deviceDescription();
+        return device == null ? "CPU engine" : device + (DeviceRelease.supports(config) && planted == null
+                ? " (local steps, release and aggregation)" : " (local steps; release and aggregation on the host)");
+    }
+
     /** The participants' local updates, with their mean loss recorded. */
     private INDArray trainedUpdates(int[] participants, long round) {
         LocalTraining.Updates u = local.run(theta, participants, config.localRate().at(round), round, clientStreams, 1);

@@ -246,6 +246,15 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
         return machines.deviceDescription();
     }
 
+    @Override
+    public String computedOn() {
+        if (blockEngine != null) {
+            return "blocks of machines on " + blockEngine.describe() + " (their CPUs)";
+        }
+        String device = machines.deviceDescription();
+        return device == null ? "CPU engine" : device + " (both query points of every machine)";
+    }
+
     /**
      * Round t of the machines on their blocks: each block is sent the query points and its machines' estimates, and
      * returns the new estimates (kept here), what the machines send when they add their own noise, and their losses.

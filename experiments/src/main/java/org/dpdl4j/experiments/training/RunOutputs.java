@@ -195,6 +195,9 @@ final class RunOutputs {
         }
         run.ledger().ifPresent(l -> t.addRow("epsilon (delta = " + l.delta() + ")", String.format(Locale.ROOT, "%.4f", l.epsilon())));
         run.resolved().forEach((k, v) -> t.addRow(k, v instanceof Double d ? String.format(Locale.ROOT, "%.6g", d) : String.valueOf(v)));
+        if (run instanceof org.dpdl4j.optim.DeviceRun d) {
+            t.addRow("computed on", d.computedOn());
+        }
         if (partyMetric != null) {
             double[] sorted = partyMetric.clone();
             Arrays.sort(sorted);
