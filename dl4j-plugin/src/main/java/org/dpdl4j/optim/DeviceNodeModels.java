@@ -67,10 +67,10 @@ public interface DeviceNodeModels extends AutoCloseable {
     void updatesFrom(INDArray start);
 
     /**
-     * {@code into} ([p] or [1, p]) := the sum over the rows in use of {@code weights[i]} times (gradient row i plus row i of
-     * {@code noise}, [k, p], or nothing when null): an aggregate of the rows with only p values copied out.
+     * {@code into} ([p] or [1, p]) := the sum over the rows in use of {@code weights[i]} times (gradient row i plus, when
+     * {@code withNoise}, noise row i): an aggregate of the rows with only p values copied out.
      */
-    void weightedSum(double[] weights, INDArray noise, INDArray into);
+    void weightedSum(double[] weights, boolean withNoise, INDArray into);
 
     /** Copies the gradient rows in use (as scaled and clipped since) out into {@code into} ([k, p]). */
     void downloadGradients(INDArray into);
@@ -104,16 +104,22 @@ public interface DeviceNodeModels extends AutoCloseable {
     void uploadSums(INDArray values);
 
     /**
-     * The mean over the rows of the running sums plus {@code noise} ([k, p], or null for none) into {@code into}
+     * The mean over the rows of the running sums plus, when {@code withNoise}, as many noise rows, into {@code into}
      * ([p] or [1, p]): what a server averaging the rows' noisy messages gets, with only p values copied out.
      */
-    void meanOfSums(INDArray noise, INDArray into);
+    void meanOfSums(boolean withNoise, INDArray into);
+
+    /**
+     * Copies a round's noise in ([k, p], the first k of the n rows of the device's noise), as drawn on the host; the
+     * operations that take {@code withNoise} add it. {@link #drawPhiloxNoise} draws it there instead.
+     */
+    void uploadNoise(INDArray noise);
 
     /**
      * The local step: {@code x := (1 - lr weightDecay) x} when weight decay is positive, then {@code x -= lr (g + noise)}
-     * with {@code noise} ([n, p]) or none when null.
+     * with the noise on the device ({@link #uploadNoise}, {@link #drawPhiloxNoise}) when {@code withNoise}.
      */
-    void step(INDArray noise, double lr, double weightDecay);
+    void step(boolean withNoise, double lr, double weightDecay);
 
     /** Sets the [n, n] gossip matrix in compressed rows (see {@code SparseRowOperator#rowStarts}) that {@link #mix} applies. */
     void mixing(int[] rowStarts, int[] columns, double[] values);
@@ -133,12 +139,10 @@ public interface DeviceNodeModels extends AutoCloseable {
      * {@link org.dpdl4j.privacy.noise.PhiloxNoiseStreams} of {@code seed} draws, to float rounding (seeded, NOT secure):
      * {@code B U} with U's
      * row e from edge e's pairwise stream of {@code pairwiseRound} times {@code sigmaPairwise} (none when 0), plus node
-     * i's private row of {@code round} times {@code sigmaPrivate} (none when 0). {@link #stepWithDrawnNoise} adds it.
+     * i's private row of {@code round} times {@code sigmaPrivate} (none when 0), for the rows in use (all n with
+     * pairwise noise). The operations that take {@code withNoise} add it; it never leaves the device.
      */
     void drawPhiloxNoise(long seed, long round, double sigmaPrivate, long pairwiseRound, double sigmaPairwise);
-
-    /** {@link #step} with the noise of the last {@link #drawPhiloxNoise}, which never left the device. */
-    void stepWithDrawnNoise(double lr, double weightDecay);
 
     /** One line: the device and what it holds. */
     String describe();

@@ -198,18 +198,12 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
-    public void weightedSum(double[] weights, INDArray noise, INDArray into) {
+    public void weightedSum(double[] weights, boolean withNoise, INDArray into) {
         if (into.length() != numParams) {
             throw new IllegalArgumentException("the sum has " + numParams + " values, got " + Arrays.toString(into.shape()));
         }
-        if (noise != null) {
-            checkShape(noise, "noise");
-            INDArray host = HostArrays.rowMajorFloats(noise);
-            backend.upload(HostArrays.pointer(host), inUse(models.noise()));
-            Reference.reachabilityFence(host);
-        }
         float[] sum = new float[(int) numParams];
-        models.weightedSum(floats(weights), noise != null, sum);
+        models.weightedSum(floats(weights), withNoise, sum);
         into.assign(Nd4j.createFromArray(sum).reshape(into.shape()).castTo(into.dataType()));
     }
 
@@ -253,19 +247,12 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
-    public void meanOfSums(INDArray noise, INDArray into) {
+    public void meanOfSums(boolean withNoise, INDArray into) {
         if (into.length() != numParams) {
             throw new IllegalArgumentException("the mean has " + numParams + " values, got " + Arrays.toString(into.shape()));
         }
-        if (noise != null) {
-            int rows = sumRows(noise, "noise");
-            models.sums(rows);   // one noise row per running sum
-            INDArray host = HostArrays.rowMajorFloats(noise);
-            backend.upload(HostArrays.pointer(host), models.noise().slice(0, rows * numParams));
-            Reference.reachabilityFence(host);
-        }
         float[] mean = new float[(int) numParams];
-        models.meanOfSums(noise != null, mean);
+        models.meanOfSums(withNoise, mean);
         into.assign(Nd4j.createFromArray(mean).reshape(into.shape()).castTo(into.dataType()));
     }
 
@@ -279,14 +266,19 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
-    public void step(INDArray noise, double lr, double weightDecay) {
-        if (noise != null) {
-            checkShape(noise, "noise");
-            INDArray host = HostArrays.rowMajorFloats(noise);
-            backend.upload(HostArrays.pointer(host), inUse(models.noise()));
-            Reference.reachabilityFence(host);
+    public void uploadNoise(INDArray noise) {
+        if (noise.rank() != 2 || noise.size(1) != numParams || noise.size(0) < 1 || noise.size(0) > models.nodes()) {
+            throw new IllegalArgumentException("the noise must be [k, " + numParams + "] with 1 <= k <= " + models.nodes()
+                    + ", got " + Arrays.toString(noise.shape()));
         }
-        models.step(noise != null, (float) lr, decay(lr, weightDecay));
+        INDArray host = HostArrays.rowMajorFloats(noise);
+        backend.upload(HostArrays.pointer(host), models.noise().slice(0, noise.size(0) * numParams));
+        Reference.reachabilityFence(host);
+    }
+
+    @Override
+    public void step(boolean withNoise, double lr, double weightDecay) {
+        models.step(withNoise, (float) lr, decay(lr, weightDecay));
     }
 
     /** The factor weight decay shrinks the models by before a step. */
@@ -329,10 +321,7 @@ public final class CudaNodeModels implements DeviceNodeModels {
                 sigmaPrivate, PhiloxNoiseStreams.pairwiseStream(0, pairwiseRound), sigmaPairwise);
     }
 
-    @Override
-    public void stepWithDrawnNoise(double lr, double weightDecay) {
-        models.step(true, (float) lr, decay(lr, weightDecay));
-    }
+
 
     @Override
     public void downloadGradients(INDArray into) {

@@ -107,7 +107,8 @@ class NodeModelsReferenceTest {
             INDArray got = Nd4j.create(DataType.FLOAT, NODES, p);
             device.downloadGradients(got);
             assertRelative(grad, got, 1e-5, "divided and user-clipped gradients");
-            device.step(noise, lr, decay);
+            device.uploadNoise(noise);
+            device.step(true, lr, decay);
             device.download(got);
             assertRelative(expected, got, 1e-6, "the noisy step with weight decay");
             device.mixing(starts, cols, weights);
@@ -176,7 +177,8 @@ class NodeModelsReferenceTest {
             assertRelative(grad.get(NDArrayIndex.interval(0, 2), NDArrayIndex.all()).mul(2.5), sums, 1e-6, "running sums");
             INDArray noise = TestNetworks.features(DataType.FLOAT, 62, 2, p);
             INDArray mean = Nd4j.create(DataType.FLOAT, 1, p);
-            held.meanOfSums(noise, mean);
+            held.uploadNoise(noise);
+            held.meanOfSums(true, mean);
             assertRelative(sums.add(noise).mean(0).reshape(1, p), mean, 1e-6, "mean of the sums plus noise");
 
             INDArray row = TestNetworks.features(DataType.FLOAT, 63, 1, p);

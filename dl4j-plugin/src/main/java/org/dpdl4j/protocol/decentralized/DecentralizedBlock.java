@@ -132,8 +132,11 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
             lossSums = LocalGradients.clippedLocalGradients(config, device, batch, expectedBatchSizes, samplers);
             sizes = batch.sizes();
         }
-        device.step(config.algorithm().isPrivate() ? noise(round) : null, config.learningRate().at(round),
-                config.weightDecay());
+        boolean noisy = config.algorithm().isPrivate();
+        if (noisy) {
+            device.uploadNoise(noise(round));
+        }
+        device.step(noisy, config.learningRate().at(round), config.weightDecay());
         device.download(models);
         return new DecentralizedBlockOutput(Rows.of(models), lossSums, sizes.clone());
     }

@@ -281,14 +281,17 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             boolean pairwise = config.algorithm() == DecentralizedAlgorithm.DECOR && correlated.edgeCount() > 0;
             device.drawPhiloxNoise(((PhiloxNoiseStreams) streams).masterSeed(), round, config.sigmaCdp(),
                     config.compatibility().pairwiseNoiseDrawnOnce() ? 0 : round, pairwise ? config.sigmaCor() : 0.0);
-            device.stepWithDrawnNoise(lr, config.weightDecay());
+            device.step(true, lr, config.weightDecay());
             device.mix();
             hostBehind = true;
             return;
         }
         RoundNoise.Draw drawn = config.algorithm().isPrivate() ? noise.forRound(round) : null;
         INDArray before = observers.isEmpty() ? null : models().dup();
-        device.step(drawn == null ? null : drawn.total(), lr, config.weightDecay());
+        if (drawn != null) {
+            device.uploadNoise(drawn.total());
+        }
+        device.step(drawn != null, lr, config.weightDecay());
         if (!observers.isEmpty()) {
             device.download(params);
             showObservers(round, before, drawn);

@@ -52,12 +52,12 @@ final class DeviceRelease {
         double divisor = config.sampling().expectedCount(clients);
         switch (config.variant()) {
             case FEDAVG -> {
-                device.weightedSum(config.weighting().weights(ids, sizes), null, out);
+                device.weightedSum(config.weighting().weights(ids, sizes), false, out);
                 return out;
             }
             case DP_CENTRAL -> {
                 device.clipRows(config.clipNorm());
-                device.weightedSum(ones, null, out);
+                device.weightedSum(ones, false, out);
                 serverStreams.privateNoise(0, round).addGaussian(out, sigma);
                 return out.divi(divisor);
             }
@@ -67,7 +67,8 @@ final class DeviceRelease {
                 for (int j = 0; j < participants; j++) {
                     clientStreams.privateNoise(ids[j], round).addGaussian(clientNoise.getRow(j), sigma);
                 }
-                device.weightedSum(ones, clientNoise, out);
+                device.uploadNoise(clientNoise);
+                device.weightedSum(ones, true, out);
                 return out.divi(divisor);
             }
             default -> throw new IllegalStateException(config.variant() + " releases on the host");

@@ -155,7 +155,7 @@ final class LocalTraining {
                     sizes = batch.sizes();
                 }
                 device.scaleRows(IntStream.of(sizes).mapToDouble(b -> 1.0 / Math.max(1, b)).toArray());
-                device.step(null, eta, 0.0);
+                device.step(false, eta, 0.0);
                 if (s == 0) {
                     firstLossSums = lossSums;
                     firstSizes = sizes.clone();

@@ -236,7 +236,10 @@ public final class Mu2Machines {
         if (device == null) {
             throw new IllegalStateException("the machines run on the CPU: average their messages there");
         }
-        device.meanOfSums(noise, into);
+        if (noise != null) {
+            device.uploadNoise(noise);
+        }
+        device.meanOfSums(noise != null, into);
     }
 
     /**
