@@ -7,6 +7,8 @@ import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.optim.TestNetworks;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.federated.ClientSampling;
 import org.dpdl4j.protocol.federated.FedAvgConfig;
@@ -54,8 +56,21 @@ class FedAvgDeviceRoundsTest {
         compareWithTheCpuRun(variant, false);
     }
 
+    /**
+     * GOPA with Philox streams: the device draws every party's private row and every edge's pairwise row itself, the
+     * values the CPU run draws from the same streams.
+     */
+    @Test
+    void gopaWithItsNoiseDrawnOnTheDeviceEqualsTheCpuRun() {
+        compareWithTheCpuRun(FedAvgVariant.GOPA, true, new PhiloxNoiseStreams(5));
+    }
+
     private static void compareWithTheCpuRun(FedAvgVariant variant, boolean dataOnDevice) {
-        try (FedAvgTrainer cpu = run(variant); FedAvgTrainer device = run(variant)) {
+        compareWithTheCpuRun(variant, dataOnDevice, new SeededNoiseStreams(5));
+    }
+
+    private static void compareWithTheCpuRun(FedAvgVariant variant, boolean dataOnDevice, NoiseStreams clientStreams) {
+        try (FedAvgTrainer cpu = run(variant, clientStreams); FedAvgTrainer device = run(variant, clientStreams)) {
             cpu.useDevice(ComputeDevice.CPU);
             assertNull(cpu.deviceDescription(), "the CPU run computes on the CPU");
             CudaNodeModels models = new CudaNodeModels(PerExampleGradients.of(device.template()).spec(), CLIENTS,
@@ -94,6 +109,10 @@ class FedAvgDeviceRoundsTest {
     }
 
     private static FedAvgTrainer run(FedAvgVariant variant) {
+        return run(variant, new SeededNoiseStreams(5));
+    }
+
+    private static FedAvgTrainer run(FedAvgVariant variant, NoiseStreams clientStreams) {
         MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
         LearningRate rate = new LearningRate.Constant(0.3);
         FedAvgConfig cfg = variant == FedAvgVariant.FEDAVG
@@ -101,7 +120,7 @@ class FedAvgDeviceRoundsTest {
                 : new FedAvgConfig(variant, ROUNDS, 2, 3, rate, 1.0, variant == FedAvgVariant.GOPA
                         ? new ClientSampling.Everyone() : new ClientSampling.Poisson(0.6), UpdateWeighting.UNIFORM,
                         0.5, 0.05, variant == FedAvgVariant.GOPA ? 0.5 : 0.0, 5);
-        return FedAvgTrainer.of(net, clients(), cfg, new SeededNoiseStreams(5), new SeededNoiseStreams(6),
+        return FedAvgTrainer.of(net, clients(), cfg, clientStreams, new SeededNoiseStreams(6),
                 variant == FedAvgVariant.GOPA ? Topologies.randomKOut(CLIENTS, 2, 3) : null, PrivacyBudget.unlimited(1e-5));
     }
 

@@ -3,6 +3,7 @@ package org.dpdl4j.protocol.federated;
 import java.util.Arrays;
 import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -12,28 +13,41 @@ import org.nd4j.linalg.factory.Nd4j;
  * the device's gradient rows): FedAvg's weighted mean, central DP-FedAvg's clipping and sum (the server's noise, p
  * values, added on the host), local DP-FedAvg's clipping and the clients' noise (drawn on the host from each client's
  * stream, as {@link ClientRelease} draws it, and copied in) and sum. Only the aggregate comes back; the messages when
- * read ({@link #messages}). The arithmetic of {@link ClientRelease} and the trainer's aggregation, to float rounding.
- * GOPA (its reveal and verification) releases on the host.
+ * read ({@link #messages}). GOPA's reveal too: each party's private row plus its rows of {@code B U}, drawn on the
+ * host and copied in, or, with Philox streams, drawn on the device ({@link DeviceNodeModels#drawPhiloxNoise}); verified
+ * GOPA releases on the host. The arithmetic of {@link ClientRelease} and the trainer's aggregation, to float rounding.
  */
 final class DeviceRelease {
     private final DeviceNodeModels device;
     private final int participants;
     private final long p;
     private final DataType type;
-    /** Local DP: the clients' noise rows of the round; else null. */
+    private final GopaAveraging gopa;
+    private final boolean gopaNoiseOnDevice;
+    /** Local DP and GOPA: the noise rows the clients added this round (GOPA on the device: drawn when read); else null. */
     private INDArray clientNoise;
+    /** GOPA with its noise drawn on the device: how to draw it again on the host when the messages are read. */
+    private NoiseStreams gopaStreams;
+    private long gopaRound;
 
-    /** @param device the models of the round's participants, their updates in its gradient rows */
-    DeviceRelease(DeviceNodeModels device, int participants, long p, DataType type) {
+    /**
+     * @param device            the models of the round's participants, their updates in its gradient rows
+     * @param gopa              GOPA's averaging (null for the other variants)
+     * @param gopaNoiseOnDevice whether the device draws GOPA's noise itself (Philox streams, incidence set)
+     */
+    DeviceRelease(DeviceNodeModels device, int participants, long p, DataType type, GopaAveraging gopa,
+                  boolean gopaNoiseOnDevice) {
         this.device = device;
         this.participants = participants;
         this.p = p;
         this.type = type;
+        this.gopa = gopa;
+        this.gopaNoiseOnDevice = gopaNoiseOnDevice;
     }
 
-    /** Whether a round of {@code config} releases on the device (all but GOPA). */
-    static boolean supports(FedAvgConfig config) {
-        return config.variant() != FedAvgVariant.GOPA;
+    /** Whether a round releases on the device: all variants, but verified GOPA (its checks need the host's values). */
+    static boolean supports(FedAvgConfig config, boolean verified) {
+        return config.variant() != FedAvgVariant.GOPA || !verified;
     }
 
     /**
@@ -71,6 +85,20 @@ final class DeviceRelease {
                 device.weightedSum(ones, true, out);
                 return out.divi(divisor);
             }
+            case GOPA -> {
+                device.clipRows(config.clipNorm());
+                if (gopaNoiseOnDevice) {
+                    device.drawPhiloxNoise(((PhiloxNoiseStreams) clientStreams).masterSeed(), round, gopa.sigmaPrivate(),
+                            round, gopa.sigmaPairwise());
+                    gopaStreams = clientStreams;
+                    gopaRound = round;
+                } else {
+                    clientNoise = gopaNoise(clientStreams, round);
+                    device.uploadNoise(clientNoise);
+                }
+                device.weightedSum(ones, true, out);
+                return out.divi(divisor);
+            }
             default -> throw new IllegalStateException(config.variant() + " releases on the host");
         }
     }
@@ -82,6 +110,14 @@ final class DeviceRelease {
     INDArray messages() {
         INDArray out = Nd4j.create(type, participants, p);
         device.downloadGradients(out);
+        if (gopaStreams != null) {
+            clientNoise = gopaNoise(gopaStreams, gopaRound);   // the values the device drew, drawn here to read them
+        }
         return clientNoise == null ? out : out.addi(clientNoise);
+    }
+
+    /** GOPA's noise of a round, every party's private row plus its rows of {@code B U}: its reveal of zeros. */
+    private INDArray gopaNoise(NoiseStreams streams, long round) {
+        return gopa.reveal(Nd4j.zeros(type, participants, p), streams, round);
     }
 }

@@ -76,6 +76,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     private INDArray lastMessages;
     /** A round released on the device whose messages have not been copied out (they are when read). */
     private DeviceRelease releasedOnDevice;
+    /** Whether the device draws GOPA's noise itself ({@link #drawsGopaNoiseOnDevice}). */
+    private boolean gopaNoiseOnDevice;
     private BlockEngine blockEngine;
     private PartyBlocks split;
     private BlockRunner<FedAvgBlockInput, FedAvgBlockOutput> blocks;
@@ -179,11 +181,12 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             average = config.variant() == FedAvgVariant.DP_CENTRAL ? centralNoiseOnly(round) : null;
         } else if (blocks != null) {
             average = aggregate(messagesFromBlocks(participants, round), participants, round);
-        } else if (local.device() != null && planted == null && DeviceRelease.supports(config)) {
+        } else if (local.device() != null && planted == null && DeviceRelease.supports(config, verification != null)) {
             LocalTraining.Updates u = local.trainOnDevice(theta, participants, config.localRate().at(round), round,
                     clientStreams, 1);
             measuredLoss(u.meanLoss());
-            releasedOnDevice = new DeviceRelease(local.device(), participants.length, theta.length(), theta.dataType());
+            releasedOnDevice = new DeviceRelease(local.device(), participants.length, theta.length(), theta.dataType(), gopa,
+                    gopaNoiseOnDevice);
             average = releasedOnDevice.aggregate(config, participants, round, clientStreams, serverStreams, sizes,
                     clientCount);
         } else {
@@ -223,6 +226,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         lastMessages();   // a round released on the device is read before the device goes
         local.useDevice(DeviceEngines.selectNodeModels(choice, local.spec(), clients.size(), cpuOnly));
         deviceChosen = true;
+        gopaNoiseOnDevice = drawsGopaNoiseOnDevice();
     }
 
     /**
@@ -236,6 +240,20 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         lastMessages();
         local.useDevice(given);
         deviceChosen = true;
+        gopaNoiseOnDevice = drawsGopaNoiseOnDevice();
+    }
+
+    /**
+     * Whether the device draws GOPA's noise itself: Philox streams, a graph with edges, and room for their rows there
+     * (which this sets up); otherwise the host draws it from the same streams.
+     */
+    private boolean drawsGopaNoiseOnDevice() {
+        if (local.device() == null || gopa == null || !(clientStreams instanceof org.dpdl4j.privacy.noise.PhiloxNoiseStreams)
+                || gopaGraph.edgeCount() == 0 || clientCount != gopaGraph.vertexCount()) {
+            return false;
+        }
+        org.dpdl4j.graph.SparseRowOperator b = gopa.incidence();
+        return local.device().pairwiseIncidence(b.rowStarts(), b.nonZeroColumns(), b.nonZeroValues(), gopaGraph.edgeCount());
     }
 
     /** Where the local steps run: the device's description, or null on the CPU. */
@@ -249,7 +267,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             return "blocks of clients on " + blockEngine.describe() + " (their CPUs)";
         }
         String device = local.deviceDescription();
-        return device == null ? "CPU engine" : device + (DeviceRelease.supports(config) && planted == null
+        return device == null ? "CPU engine" : device + (DeviceRelease.supports(config, verification != null) && planted == null
                 ? " (local steps, release and aggregation)" : " (local steps; release and aggregation on the host)");
     }
 

@@ -107,6 +107,11 @@ public final class GopaAveraging {
         return graph;
     }
 
+    /** The graph's incidence matrix B ([K, |E|]) that combines the pairwise rows: what a device needs to draw them there. */
+    public org.dpdl4j.graph.SparseRowOperator incidence() {
+        return pairwise.incidence();
+    }
+
     public double sigmaPrivate() {
         return sigmaPrivate;
     }
