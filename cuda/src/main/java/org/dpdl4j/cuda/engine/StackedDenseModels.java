@@ -717,9 +717,10 @@ public final class StackedDenseModels implements AutoCloseable {
     }
 
     /**
-     * The round's noise drawn on the device from Philox counters (seeded, NOT secure) into {@link #noise()}: when
-     * {@code pairwiseStd > 0}, U's row e from stream {@code pairwiseFirst + e stride} and the noise {@code B U}; then
-     * node i's private row from stream {@code privateFirst + i stride} added (when {@code privateStd > 0}). Each row is
+     * The round's noise drawn on the device from Philox counters (seeded, NOT secure) into {@link #noise()}'s rows in
+     * use: when {@code pairwiseStd > 0} (all rows in use), U's row e from stream {@code pairwiseFirst + e stride} and
+     * the noise {@code B U}; then row i's private row from stream {@code privateFirst + i stride} added (when
+     * {@code privateStd > 0}). Each row is
      * value j of its stream at index j, as the library's {@code PhiloxNoiseStreams} draws it on the host.
      */
     public void drawPhiloxNoise(long seed, long stride, long privateFirst, double privateStd, long pairwiseFirst,
@@ -729,14 +730,18 @@ public final class StackedDenseModels implements AutoCloseable {
             if (edgeRows == null) {
                 throw new IllegalStateException("pairwise noise needs the incidence matrix: call pairwiseIncidence(...) first");
             }
+            if (active != nodes) {
+                throw new IllegalStateException("pairwise noise is drawn for all " + nodes + " rows, and " + active
+                        + " are in use");
+            }
             backend.fill(edgeRows, 0f);
             k.addPhiloxRows(edgeRows, edges, (int) p, seed, pairwiseFirst, stride, pairwiseStd);
             k.mixRows(noise, incidenceStart, incidenceColumns, incidenceWeights, edgeRows, nodes, (int) p);
         } else {
-            backend.fill(noise, 0f);
+            backend.fill(noise.slice(0, active * p), 0f);
         }
         if (privateStd > 0) {
-            k.addPhiloxRows(noise, nodes, (int) p, seed, privateFirst, stride, privateStd);
+            k.addPhiloxRows(noise, active, (int) p, seed, privateFirst, stride, privateStd);
         }
     }
 

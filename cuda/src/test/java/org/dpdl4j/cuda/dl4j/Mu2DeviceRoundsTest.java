@@ -6,6 +6,8 @@ import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.optim.TestNetworks;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.federated.Mu2Config;
 import org.dpdl4j.protocol.federated.Mu2Privacy;
@@ -42,7 +44,9 @@ class Mu2DeviceRoundsTest {
     private static final int[] SIZES = {7, 5, 3};
 
     enum Variant {
-        UNTRUSTED, TRUSTED, NO_NOISE_NO_CLIP
+        UNTRUSTED, TRUSTED, NO_NOISE_NO_CLIP,
+        /** Untrusted, the machines' noise from Philox streams, drawn on the device. */
+        UNTRUSTED_PHILOX
     }
 
     @ParameterizedTest(name = "{0}")
@@ -124,11 +128,12 @@ class Mu2DeviceRoundsTest {
         MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
         boolean noisy = variant != Variant.NO_NOISE_NO_CLIP;
         ServerTrust trust = variant == Variant.TRUSTED ? ServerTrust.TRUSTED : ServerTrust.UNTRUSTED;
+        NoiseStreams streams = variant == Variant.UNTRUSTED_PHILOX ? new PhiloxNoiseStreams(5) : new SeededNoiseStreams(5);
         // a clip of 0.3 on increments of norm about 1 scales most of them; sigma large enough to matter
         Mu2Config cfg = new Mu2Config(trust, ROUNDS, BATCH, 0.2, noisy ? new ParameterBall(4.0) : ParameterBall.unbounded(),
                 noisy ? 0.3 : Double.POSITIVE_INFINITY, noisy ? NoiseSchedule.constant(0.05) : NoiseSchedule.none(), 5);
         Mu2Privacy privacy = noisy ? Mu2Privacy.of(trust, 0.6, MACHINES, cfg.noise(), 1e-5) : null;
-        return Mu2Trainer.of(net, machines(), cfg, new SeededNoiseStreams(5), privacy, PrivacyBudget.unlimited(1e-5));
+        return Mu2Trainer.of(net, machines(), cfg, streams, privacy, PrivacyBudget.unlimited(1e-5));
     }
 
     /** Machine i holds the ROUNDS BATCH examples it uses once each, its own. */

@@ -229,6 +229,20 @@ public final class Mu2Machines {
     }
 
     /**
+     * {@link #meanMessageOnDevice(INDArray, INDArray)} with the machines' noise drawn on the device: row i from machine
+     * i's private stream of {@code round} of Philox streams keyed by {@code philoxSeed}, times {@code sigma}.
+     */
+    public void meanMessageOnDevice(long philoxSeed, long round, double sigma, INDArray into) {
+        device.useRows(machines);
+        try {
+            device.drawPhiloxNoise(philoxSeed, round, sigma, 0, 0.0);
+            device.meanOfSums(true, into);
+        } finally {
+            device.useRows(2 * machines);
+        }
+    }
+
+    /**
      * On the device: the mean over the machines of {@code dhat^i + noise^i} into {@code into} ([1, p]; {@code noise}
      * [M, p], or null for none), what a server averaging the machines' messages gets, with only the mean copied back.
      */

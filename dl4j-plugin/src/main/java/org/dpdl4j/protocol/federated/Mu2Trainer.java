@@ -18,6 +18,7 @@ import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.DeviceRun;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockRunner;
@@ -86,6 +87,9 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
     private boolean deviceChosen;
     /** Whether {@code messages} holds only the machines' noise of the last round on the device (dhat not added yet). */
     private boolean messagesHoldNoiseOnly;
+    /** The round whose machines' noise the device drew and {@code messages} does not hold yet (Philox), or -1. */
+    private long pendingNoiseRound = -1;
+    private double pendingSigma;
 
     /**
      * @param template network whose parameters are the data-independent start {@code x_1} (projected onto K)
@@ -197,11 +201,19 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
      */
     private INDArray aggregateOnDevice(long t, INDArray f, INDArray y, double sigma, boolean machinesAddNoise) {
         lastStep = machines.accumulate(t, f, y);
-        if (machinesAddNoise) {
-            noise.writePrivateNoise(messages, t, sigma);
-        }
         INDArray aggregate = Nd4j.create(messages.dataType(), 1, messages.size(1));
-        machines.meanMessageOnDevice(machinesAddNoise ? messages : null, aggregate);
+        pendingNoiseRound = -1;
+        if (machinesAddNoise && noise instanceof PhiloxNoiseStreams philox) {
+            // drawn there; drawn again here from the same streams only if the messages are read
+            machines.meanMessageOnDevice(philox.masterSeed(), t, sigma, aggregate);
+            pendingNoiseRound = t;
+            pendingSigma = sigma;
+        } else {
+            if (machinesAddNoise) {
+                noise.writePrivateNoise(messages, t, sigma);
+            }
+            machines.meanMessageOnDevice(machinesAddNoise ? messages : null, aggregate);
+        }
         messagesHoldNoiseOnly = machinesAddNoise;
         lastMessages = machinesAddNoise ? messages : null;
         return aggregate;
@@ -400,6 +412,10 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
                 return machines.dhat();
             }
             if (messagesHoldNoiseOnly) {
+                if (pendingNoiseRound >= 0) {
+                    noise.writePrivateNoise(lastMessages, pendingNoiseRound, pendingSigma);
+                    pendingNoiseRound = -1;
+                }
                 lastMessages.addi(machines.dhat());
                 messagesHoldNoiseOnly = false;
             }
