@@ -111,9 +111,13 @@ public interface DeviceNodeModels extends AutoCloseable {
 
     /**
      * Copies a round's noise in ([k, p], the first k of the n rows of the device's noise), as drawn on the host; the
-     * operations that take {@code withNoise} add it. {@link #drawPhiloxNoise} draws it there instead.
+     * next operation that takes {@code withNoise} adds it, once (a noisy operation without a fresh fill is refused).
+     * {@link #drawPhiloxNoise} draws it there instead.
      */
     void uploadNoise(INDArray noise);
+
+    /** Copies the first k noise rows of the last fill ({@link #uploadNoise}, {@link #drawPhiloxNoise}) out into {@code into}. */
+    void downloadNoise(INDArray into);
 
     /**
      * The local step: {@code x := (1 - lr weightDecay) x} when weight decay is positive, then {@code x -= lr (g + noise)}

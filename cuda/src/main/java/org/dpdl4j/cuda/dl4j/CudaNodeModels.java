@@ -23,6 +23,9 @@ public final class CudaNodeModels implements DeviceNodeModels {
     private final long numParams;
     private final float[] lossSums;
     private boolean refuseData;
+    /** How many noise rows the last fill wrote, and whether no noisy operation has added them yet. */
+    private int noiseRows;
+    private boolean noiseFresh;
 
     /**
      * @param ownsBackend whether closing these models closes the backend too
@@ -202,6 +205,7 @@ public final class CudaNodeModels implements DeviceNodeModels {
         if (into.length() != numParams) {
             throw new IllegalArgumentException("the sum has " + numParams + " values, got " + Arrays.toString(into.shape()));
         }
+        useNoise(withNoise, models.rowsInUse());
         float[] sum = new float[(int) numParams];
         models.weightedSum(floats(weights), withNoise, sum);
         into.assign(Nd4j.createFromArray(sum).reshape(into.shape()).castTo(into.dataType()));
@@ -251,6 +255,9 @@ public final class CudaNodeModels implements DeviceNodeModels {
         if (into.length() != numParams) {
             throw new IllegalArgumentException("the mean has " + numParams + " values, got " + Arrays.toString(into.shape()));
         }
+        if (withNoise) {
+            useNoise(true, models.sumRows());
+        }
         float[] mean = new float[(int) numParams];
         models.meanOfSums(withNoise, mean);
         into.assign(Nd4j.createFromArray(mean).reshape(into.shape()).castTo(into.dataType()));
@@ -274,10 +281,43 @@ public final class CudaNodeModels implements DeviceNodeModels {
         INDArray host = HostArrays.rowMajorFloats(noise);
         backend.upload(HostArrays.pointer(host), models.noise().slice(0, noise.size(0) * numParams));
         Reference.reachabilityFence(host);
+        filledNoise((int) noise.size(0));
+    }
+
+    @Override
+    public void downloadNoise(INDArray into) {
+        if (into.rank() != 2 || into.size(1) != numParams || into.size(0) < 1 || into.size(0) > noiseRows) {
+            throw new IllegalArgumentException("the noise on the device is [" + noiseRows + ", " + numParams + "]: read at"
+                    + " most its rows, got room for " + Arrays.toString(into.shape()));
+        }
+        read(models.noise().slice(0, into.size(0) * numParams), into);
+    }
+
+    /** Records that the first {@code rows} noise rows hold a fresh draw, which one noisy operation may then add. */
+    private void filledNoise(int rows) {
+        noiseRows = rows;
+        noiseFresh = true;
+    }
+
+    /**
+     * Takes the fresh noise for an operation that adds {@code rows} noise rows: a round's noise is added once, and only
+     * after it was filled for at least those rows (never an earlier round's).
+     */
+    private void useNoise(boolean withNoise, int rows) {
+        if (!withNoise) {
+            return;
+        }
+        if (!noiseFresh || noiseRows < rows) {
+            throw new IllegalStateException("no fresh noise for " + rows + " rows on the device (" + (noiseFresh ? noiseRows
+                    + " rows were filled" : "it was added already, or never filled") + "): call uploadNoise(...) or"
+                    + " drawPhiloxNoise(...) before each noisy operation");
+        }
+        noiseFresh = false;
     }
 
     @Override
     public void step(boolean withNoise, double lr, double weightDecay) {
+        useNoise(withNoise, models.rowsInUse());
         models.step(withNoise, (float) lr, decay(lr, weightDecay));
     }
 
@@ -319,9 +359,8 @@ public final class CudaNodeModels implements DeviceNodeModels {
     public void drawPhiloxNoise(long seed, long round, double sigmaPrivate, long pairwiseRound, double sigmaPairwise) {
         models.drawPhiloxNoise(seed, PhiloxNoiseStreams.rowStride(), PhiloxNoiseStreams.privateStream(0, round),
                 sigmaPrivate, PhiloxNoiseStreams.pairwiseStream(0, pairwiseRound), sigmaPairwise);
+        filledNoise(models.rowsInUse());
     }
-
-
 
     @Override
     public void downloadGradients(INDArray into) {

@@ -559,6 +559,11 @@ public final class StackedDenseModels implements AutoCloseable {
         return sums != null;
     }
 
+    /** How many rows the running sums have (0 when there are none). */
+    public int sumRows() {
+        return sums == null ? 0 : (int) (sums.length() / p);
+    }
+
     /**
      * The running sums of {@link #accumulate} ([rows, p]; upload into it, download from it), allocated as zeros for
      * {@code rows} rows when there are none yet.
@@ -732,7 +737,7 @@ public final class StackedDenseModels implements AutoCloseable {
             }
             if (active != nodes) {
                 throw new IllegalStateException("pairwise noise is drawn for all " + nodes + " rows, and " + active
-                        + " are in use");
+                        + " are in use: call useRows(" + nodes + ") first");
             }
             backend.fill(edgeRows, 0f);
             k.addPhiloxRows(edgeRows, edges, (int) p, seed, pairwiseFirst, stride, pairwiseStd);

@@ -104,7 +104,7 @@ class DeviceRoundsTest {
             for (int r = 0; r < ROUNDS; r++) {
                 stepBothAndCompare(cpu, device, algorithm + ", " + unit + ", round " + r);
             }
-            assertEquals("CPU engine", cpu.computedOn());
+            assertEquals("host engine", cpu.computedOn());
             assertTrue(device.computedOn().contains(NODES + " node models") && device.computedOn().contains("noise drawn"
                     + " there (Philox)"), device.computedOn());
         }

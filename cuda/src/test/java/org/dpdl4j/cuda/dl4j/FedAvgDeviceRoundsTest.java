@@ -28,12 +28,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * FedAvg and its private variants with the participants' local steps (and, but for GOPA, the release and aggregation)
- * on the engine (its plain-Java reference backend, the arithmetic of the CUDA kernels) equal the same seeded run on the
+ * FedAvg and its private variants with the participants' local steps, release and aggregation on the engine (its plain-Java reference backend, the arithmetic of the CUDA kernels) equal the same seeded run on the
  * CPU, round for round, to float rounding, and so do the messages an observer of the uplinks reads: FedAvg
  * and GOPA with everyone taking part (GOPA's pairwise noise cancels over all of them), DP-FedAvg local and central with
  * Poisson client sampling (a different number of participants every round), two local steps on batches of 3.
@@ -62,14 +62,17 @@ class FedAvgDeviceRoundsTest {
      */
     @Test
     void gopaWithItsNoiseDrawnOnTheDeviceEqualsTheCpuRun() {
-        compareWithTheCpuRun(FedAvgVariant.GOPA, true, new PhiloxNoiseStreams(5));
+        String where = compareWithTheCpuRun(FedAvgVariant.GOPA, true, new PhiloxNoiseStreams(5));
+        assertTrue(where.contains("release and aggregation; GOPA's noise drawn there (Philox)"), where);
     }
 
     private static void compareWithTheCpuRun(FedAvgVariant variant, boolean dataOnDevice) {
-        compareWithTheCpuRun(variant, dataOnDevice, new SeededNoiseStreams(5));
+        String where = compareWithTheCpuRun(variant, dataOnDevice, new SeededNoiseStreams(5));
+        assertFalse(where.contains("Philox"), "seeded streams: the host draws the noise; " + where);
     }
 
-    private static void compareWithTheCpuRun(FedAvgVariant variant, boolean dataOnDevice, NoiseStreams clientStreams) {
+    /** Returns where the device run computed ({@code computedOn}). */
+    private static String compareWithTheCpuRun(FedAvgVariant variant, boolean dataOnDevice, NoiseStreams clientStreams) {
         try (FedAvgTrainer cpu = run(variant, clientStreams); FedAvgTrainer device = run(variant, clientStreams)) {
             cpu.useDevice(ComputeDevice.CPU);
             assertNull(cpu.deviceDescription(), "the CPU run computes on the CPU");
@@ -95,6 +98,8 @@ class FedAvgDeviceRoundsTest {
             }
             assertTrue(cpu.parameters().sub(cpu.template().params().castTo(DataType.FLOAT).reshape(cpu.parameters().shape()))
                     .norm2Number().doubleValue() > 1e-3, "the rounds moved the model");
+            assertTrue(device.computedOn().contains("(local steps, release and aggregation"), device.computedOn());
+            return device.computedOn();
         }
     }
 

@@ -70,9 +70,10 @@ class Mu2DeviceRoundsTest {
         }
     }
 
-    @Test
-    void aRunMovedBetweenTheCpuAndTheDeviceMidwayEqualsTheCpuRun() {
-        try (Mu2Trainer cpu = run(Variant.UNTRUSTED); Mu2Trainer moved = run(Variant.UNTRUSTED)) {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Variant.class, names = {"UNTRUSTED", "UNTRUSTED_PHILOX"})
+    void aRunMovedBetweenTheCpuAndTheDeviceMidwayEqualsTheCpuRun(Variant variant) {
+        try (Mu2Trainer cpu = run(variant); Mu2Trainer moved = run(variant)) {
             cpu.useDevice(ComputeDevice.CPU);
             moved.useDevice(ComputeDevice.CPU);
             for (int r = 0; r < ROUNDS; r++) {

@@ -211,6 +211,20 @@ class NodeModelsReferenceTest {
             assertTrue(e.getMessage().contains("5 compressed rows"), e.getMessage());
             e = assertThrows(IllegalArgumentException.class, () -> device.upload(Nd4j.create(DataType.FLOAT, 4, net.numParams())));
             assertTrue(e.getMessage().contains("[5, " + net.numParams() + "]"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> device.uploadNoise(Nd4j.create(DataType.FLOAT, 6, net.numParams())));
+            assertTrue(e.getMessage().contains("1 <= k <= 5"), e.getMessage());
+            // noise is added once per fill, never an earlier round's again
+            IllegalStateException s = assertThrows(IllegalStateException.class, () -> device.step(true, 0.1, 0.0));
+            assertTrue(s.getMessage().contains("call uploadNoise(...) or drawPhiloxNoise(...)"), s.getMessage());
+            device.uploadNoise(Nd4j.create(DataType.FLOAT, 3, net.numParams()));
+            s = assertThrows(IllegalStateException.class, () -> device.step(true, 0.1, 0.0));
+            assertTrue(s.getMessage().contains("no fresh noise for 5 rows on the device (3 rows were filled)"), s.getMessage());
+            device.uploadNoise(Nd4j.create(DataType.FLOAT, 5, net.numParams()));
+            device.step(true, 0.1, 0.0);
+            assertThrows(IllegalStateException.class, () -> device.step(true, 0.1, 0.0));
+            device.useRows(2);
+            s = assertThrows(IllegalStateException.class, () -> device.drawPhiloxNoise(1, 0, 0.0, 0, 1.0));
+            assertTrue(s.getMessage().contains("pairwise"), s.getMessage());
         }
     }
 

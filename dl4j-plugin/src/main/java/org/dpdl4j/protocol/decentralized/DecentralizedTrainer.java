@@ -310,8 +310,9 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         if (blockEngine != null) {
             return "blocks of nodes on " + blockEngine.describe() + " (each block on the device its executor chose)";
         }
-        return device != null ? device.describe() + (philoxOnDevice ? ", noise drawn there (Philox)" : "")
-                : "CPU engine";
+        return device != null ? device.describe() + (philoxOnDevice ? ", noise drawn there (Philox) while no observer is"
+                + " attached" : "")
+                : "host engine";
     }
 
     private void roundInWorkspace(long round) {

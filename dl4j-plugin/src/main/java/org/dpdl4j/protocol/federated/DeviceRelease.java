@@ -26,9 +26,8 @@ final class DeviceRelease {
     private final boolean gopaNoiseOnDevice;
     /** Local DP and GOPA: the noise rows the clients added this round (GOPA on the device: drawn when read); else null. */
     private INDArray clientNoise;
-    /** GOPA with its noise drawn on the device: how to draw it again on the host when the messages are read. */
-    private NoiseStreams gopaStreams;
-    private long gopaRound;
+    /** GOPA with its noise drawn on the device: the messages read it from there. */
+    private boolean noiseDrawnOnDevice;
 
     /**
      * @param device            the models of the round's participants, their updates in its gradient rows
@@ -90,8 +89,7 @@ final class DeviceRelease {
                 if (gopaNoiseOnDevice) {
                     device.drawPhiloxNoise(((PhiloxNoiseStreams) clientStreams).masterSeed(), round, gopa.sigmaPrivate(),
                             round, gopa.sigmaPairwise());
-                    gopaStreams = clientStreams;
-                    gopaRound = round;
+                    noiseDrawnOnDevice = true;
                 } else {
                     clientNoise = gopaNoise(clientStreams, round);
                     device.uploadNoise(clientNoise);
@@ -105,13 +103,16 @@ final class DeviceRelease {
 
     /**
      * What the participants' uplinks carried, one row each, copied from the device: the updates (FedAvg; central
-     * DP-FedAvg's as the server clipped them, as on the CPU), or the clipped updates plus the clients' noise (local DP).
+     * DP-FedAvg's as the server clipped them, as on the CPU), or the clipped updates plus the clients' noise (local DP;
+     * GOPA: each party's private row plus its rows of {@code B U}, read from the device when drawn there). Valid until
+     * the device's next round.
      */
     INDArray messages() {
         INDArray out = Nd4j.create(type, participants, p);
         device.downloadGradients(out);
-        if (gopaStreams != null) {
-            clientNoise = gopaNoise(gopaStreams, gopaRound);   // the values the device drew, drawn here to read them
+        if (noiseDrawnOnDevice) {
+            clientNoise = Nd4j.create(type, participants, p);
+            device.downloadNoise(clientNoise);
         }
         return clientNoise == null ? out : out.addi(clientNoise);
     }

@@ -248,7 +248,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
      * (which this sets up); otherwise the host draws it from the same streams.
      */
     private boolean drawsGopaNoiseOnDevice() {
-        if (local.device() == null || gopa == null || !(clientStreams instanceof org.dpdl4j.privacy.noise.PhiloxNoiseStreams)
+        if (local.device() == null || gopa == null || verification != null
+                || !(clientStreams instanceof org.dpdl4j.privacy.noise.PhiloxNoiseStreams)
                 || gopaGraph.edgeCount() == 0 || clientCount != gopaGraph.vertexCount()) {
             return false;
         }
@@ -267,8 +268,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             return "blocks of clients on " + blockEngine.describe() + " (their CPUs)";
         }
         String device = local.deviceDescription();
-        return device == null ? "CPU engine" : device + (DeviceRelease.supports(config, verification != null) && planted == null
-                ? " (local steps, release and aggregation)" : " (local steps; release and aggregation on the host)");
+        return device == null ? "host engine" : device + (DeviceRelease.supports(config, verification != null) && planted == null
+                ? " (local steps, release and aggregation" + (gopaNoiseOnDevice ? "; GOPA's noise drawn there (Philox))" : ")")
+                : " (local steps; release and aggregation on the host)");
     }
 
     /** The participants' local updates, with their mean loss recorded. */

@@ -233,6 +233,9 @@ public final class Mu2Machines {
      * i's private stream of {@code round} of Philox streams keyed by {@code philoxSeed}, times {@code sigma}.
      */
     public void meanMessageOnDevice(long philoxSeed, long round, double sigma, INDArray into) {
+        if (device == null) {
+            throw new IllegalStateException("the machines run on the CPU: draw and average their messages there");
+        }
         device.useRows(machines);
         try {
             device.drawPhiloxNoise(philoxSeed, round, sigma, 0, 0.0);
@@ -341,6 +344,14 @@ public final class Mu2Machines {
         if (device != null) {
             device.uploadSums(dhat);
         }
+    }
+
+    /** The machines' noise rows the device drew for the last mean message ([M, p]), copied into {@code into}. */
+    public void drawnNoise(INDArray into) {
+        if (device == null) {
+            throw new IllegalStateException("the machines run on the CPU: no noise was drawn on a device");
+        }
+        device.downloadNoise(into);
     }
 
     /** Frees the device's memory when the rounds run there. */

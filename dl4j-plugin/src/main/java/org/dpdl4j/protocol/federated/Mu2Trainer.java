@@ -61,7 +61,8 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.point;
  *
  * <p>The machines' part can run on a device instead ({@link #useDevice}; automatic when one is usable): their query
  * points and estimates stay there, the server gets only the mean of their messages (the machines' noise, drawn here
- * by the same streams, is copied in), and the estimates and messages come back only when read.
+ * by the same streams and copied in, or drawn there from Philox streams), and the estimates and messages come back only
+ * when read.
  */
 public final class Mu2Trainer extends AbstractTrainingRun implements DistributableRun, DeviceRun {
     private final MultiLayerNetwork template;
@@ -87,9 +88,8 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
     private boolean deviceChosen;
     /** Whether {@code messages} holds only the machines' noise of the last round on the device (dhat not added yet). */
     private boolean messagesHoldNoiseOnly;
-    /** The round whose machines' noise the device drew and {@code messages} does not hold yet (Philox), or -1. */
-    private long pendingNoiseRound = -1;
-    private double pendingSigma;
+    /** Whether the machines' noise of the last round is on the device only (drawn there), not yet in {@code messages}. */
+    private boolean noiseOnDevice;
 
     /**
      * @param template network whose parameters are the data-independent start {@code x_1} (projected onto K)
@@ -196,18 +196,17 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
 
     /**
      * The machines' round on the device and the mean of their messages: with an untrusted server their noise (row i
-     * from machine i's stream, drawn here as on the CPU) is copied in and added there; the messages come back only when
-     * read ({@link #lastMessages}).
+     * from machine i's stream) is drawn here as on the CPU and copied in, or drawn there from Philox streams, and added
+     * there; the messages come back only when read ({@link #lastMessages}).
      */
     private INDArray aggregateOnDevice(long t, INDArray f, INDArray y, double sigma, boolean machinesAddNoise) {
         lastStep = machines.accumulate(t, f, y);
         INDArray aggregate = Nd4j.create(messages.dataType(), 1, messages.size(1));
-        pendingNoiseRound = -1;
+        noiseOnDevice = false;
         if (machinesAddNoise && noise instanceof PhiloxNoiseStreams philox) {
-            // drawn there; drawn again here from the same streams only if the messages are read
+            // drawn there, and read from there only if the messages are read
             machines.meanMessageOnDevice(philox.masterSeed(), t, sigma, aggregate);
-            pendingNoiseRound = t;
-            pendingSigma = sigma;
+            noiseOnDevice = true;
         } else {
             if (machinesAddNoise) {
                 noise.writePrivateNoise(messages, t, sigma);
@@ -264,7 +263,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
             return "blocks of machines on " + blockEngine.describe() + " (their CPUs)";
         }
         String device = machines.deviceDescription();
-        return device == null ? "CPU engine" : device + " (both query points of every machine)";
+        return device == null ? "host engine" : device + " (both query points of every machine)";
     }
 
     /**
@@ -412,9 +411,9 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
                 return machines.dhat();
             }
             if (messagesHoldNoiseOnly) {
-                if (pendingNoiseRound >= 0) {
-                    noise.writePrivateNoise(lastMessages, pendingNoiseRound, pendingSigma);
-                    pendingNoiseRound = -1;
+                if (noiseOnDevice) {
+                    machines.drawnNoise(lastMessages);
+                    noiseOnDevice = false;
                 }
                 lastMessages.addi(machines.dhat());
                 messagesHoldNoiseOnly = false;
@@ -504,6 +503,11 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
         iterates.restore(round + 1, state.array("x"), state.array("x_previous"), state.array("w"));
         machines.restore(dhat);
         machines.placeAt(iterates.x(), iterates.previous());
+        // what the last round sent and measured belongs to the run before the restore
+        lastStep = null;
+        lastMessages = null;
+        messagesHoldNoiseOnly = false;
+        noiseOnDevice = false;
     }
 
     @Override
