@@ -148,6 +148,13 @@ public interface DeviceNodeModels extends AutoCloseable {
      */
     void drawPhiloxNoise(long seed, long round, double sigmaPrivate, long pairwiseRound, double sigmaPairwise);
 
+    /**
+     * Draws the private noise of listed parties on the device ({@code PhiloxNoiseStreams} of {@code seed}, seeded, NOT
+     * secure): noise row r is party {@code parties[r]}'s private row of {@code round} times {@code sigma}, the values a
+     * CPU run draws to float rounding (a round's sampled participants, not numbered consecutively).
+     */
+    void drawPrivatePhiloxRows(long seed, long round, int[] parties, double sigma);
+
     /** One line: the device and what it holds. */
     String describe();
 

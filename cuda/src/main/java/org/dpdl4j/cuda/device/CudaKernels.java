@@ -121,6 +121,13 @@ final class CudaKernels implements Kernels {
     }
 
     @Override
+    public void addPhiloxListed(DeviceArray x, int rows, int p, long seed, long base, long stride, DeviceArray ids,
+                                double std) {
+        launch.args().ptr(x).i32(rows).i32(p).u64(seed).u64(base).u64(stride).ptr(ids).f64(std);
+        run("add_philox_listed", (long) rows * p);
+    }
+
+    @Override
     public void mixRows(DeviceArray out, DeviceArray start, DeviceArray cols, DeviceArray weights, DeviceArray x, int n, int p) {
         launch.args().ptr(out).ptr(start).ptr(cols).ptr(weights).ptr(x).i32(n).i32(p);
         run("mix_rows", (long) n * p);

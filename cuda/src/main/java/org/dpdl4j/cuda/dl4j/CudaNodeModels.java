@@ -363,6 +363,13 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
+    public void drawPrivatePhiloxRows(long seed, long round, int[] parties, double sigma) {
+        models.drawPhiloxListed(seed, PhiloxNoiseStreams.privateStream(0, round), PhiloxNoiseStreams.rowStride(), parties,
+                sigma);
+        filledNoise(parties.length);
+    }
+
+    @Override
     public void downloadGradients(INDArray into) {
         checkShape(into, "gradients");
         read(inUse(models.gradients()), into);

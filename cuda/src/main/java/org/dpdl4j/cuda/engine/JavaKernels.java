@@ -277,6 +277,19 @@ final class JavaKernels implements Kernels {
     }
 
     @Override
+    public void addPhiloxListed(DeviceArray xArray, int rows, int p, long seed, long base, long stride, DeviceArray idArray,
+                                double std) {
+        JavaArray x = JavaArray.of(xArray);
+        JavaArray ids = JavaArray.of(idArray);
+        for (int e = 0; e < rows * p; e++) {
+            int r = e / p;
+            int j = e % p;
+            long id = (long) (int) ids.get(2 * r) * 32768L + (long) (int) ids.get(2 * r + 1);
+            x.set(e, x.get(e) + (float) (std * Philox.normal(seed, base + id * stride, j)));
+        }
+    }
+
+    @Override
     public void mixRows(DeviceArray outArray, DeviceArray startArray, DeviceArray colArray, DeviceArray weightArray,
                         DeviceArray xArray, int n, int p) {
         JavaArray out = JavaArray.of(outArray);

@@ -66,6 +66,12 @@ public interface Kernels {
     void addPhiloxRows(DeviceArray x, int rows, int p, long seed, long first, long stride, double std);
 
     /**
+     * Rows of {@link #addPhiloxGaussian} for listed parties: x[r, j] += std * z_j of stream {@code base + id_r stride},
+     * {@code id_r = ids[2r] 32768 + ids[2r + 1]} (ids below 2^30 as two exact floats): NOT secure.
+     */
+    void addPhiloxListed(DeviceArray x, int rows, int p, long seed, long base, long stride, DeviceArray ids, double std);
+
+    /**
      * Gossip over compressed rows: out[i, :] = sum over row i's non-zeros k of weights[k] x[cols[k], :], x and out
      * row-major [n, p]; row starts and columns held as floats (exact below 2^24).
      */

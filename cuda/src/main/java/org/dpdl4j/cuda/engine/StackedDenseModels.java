@@ -73,6 +73,8 @@ public final class StackedDenseModels implements AutoCloseable {
     private DeviceArray incidenceWeights;
     private DeviceArray edgeRows;
     private int edges;
+    /** The party ids of {@link #drawPhiloxListed}, two floats each; null until used. */
+    private DeviceArray partyIds;
     /** The models the next operations act on: the first {@code active} rows (all of them unless {@link #useRows}). */
     private int active;
     private int capacity;
@@ -750,6 +752,32 @@ public final class StackedDenseModels implements AutoCloseable {
         }
     }
 
+    /**
+     * The noise of listed parties drawn on the device from Philox counters (seeded, NOT secure) into the first
+     * {@code parties.length} rows of {@link #noise()}: row r from stream {@code base + parties[r] stride}, times
+     * {@code std} (the private rows of a round's sampled participants).
+     */
+    public void drawPhiloxListed(long seed, long base, long stride, int[] parties, double std) {
+        if (parties.length < 1 || parties.length > nodes) {
+            throw new IllegalArgumentException("between 1 and " + nodes + " parties' rows are drawn, got " + parties.length);
+        }
+        float[] ids = new float[2 * parties.length];
+        for (int r = 0; r < parties.length; r++) {
+            if (parties[r] < 0 || parties[r] >= 1 << 30) {
+                throw new IllegalArgumentException("party ids are below 2^30, got " + parties[r]);
+            }
+            ids[2 * r] = parties[r] >> 15;
+            ids[2 * r + 1] = parties[r] & 0x7FFF;
+        }
+        if (partyIds == null) {
+            partyIds = backend.allocate(2L * nodes);
+        }
+        backend.upload(ids, 0, partyIds.slice(0, ids.length));
+        DeviceArray rows = noise.slice(0, parties.length * p);
+        backend.fill(rows, 0f);
+        backend.kernels().addPhiloxListed(rows, parties.length, (int) p, seed, base, stride, partyIds, std);
+    }
+
     private void freeIncidence() {
         if (incidenceStart != null) {
             for (DeviceArray a : new DeviceArray[]{incidenceStart, incidenceColumns, incidenceWeights, edgeRows}) {
@@ -797,7 +825,7 @@ public final class StackedDenseModels implements AutoCloseable {
         freeMixing();
         freeHeld();
         freeIncidence();
-        for (DeviceArray a : new DeviceArray[]{sums, combined}) {
+        for (DeviceArray a : new DeviceArray[]{sums, combined, partyIds}) {
             if (a != null) {
                 backend.free(a);
             }

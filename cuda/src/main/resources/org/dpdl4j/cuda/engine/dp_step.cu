@@ -365,3 +365,16 @@ extern "C" __global__ void add_philox_rows(float* x, int rows, int p, unsigned l
         x[e] += (float) (std * philox_normal(seed, first + (unsigned long long) r * stride, j));
     }
 }
+
+// Seeded (NOT secure) Gaussian rows for listed parties: x[r, j] += std * z_j of stream base + id_r * stride, where
+// id_r = ids[2r] * 32768 + ids[2r + 1] (a party id below 2^30 held as two floats, each exact): the rows of parties that
+// are not numbered consecutively, such as a round's sampled participants.
+extern "C" __global__ void add_philox_listed(float* x, int rows, int p, unsigned long long seed, unsigned long long base,
+                                             unsigned long long stride, const float* ids, double std) {
+    GRID_STRIDE(e, rows * p) {
+        int r = e / p;
+        int j = e % p;
+        unsigned long long id = (unsigned long long) ((int) ids[2 * r]) * 32768ull + (unsigned long long) ((int) ids[2 * r + 1]);
+        x[e] += (float) (std * philox_normal(seed, base + id * stride, j));
+    }
+}

@@ -94,6 +94,7 @@ class KernelSignatureTest {
         k.mixRows(a, a, a, a, a, 4, 4);
         k.gatherRows(a, a, a, 4, 4);
         k.addPhiloxRows(a, 4, 4, 1L, 2L, 3L, 1.0);
+        k.addPhiloxListed(a, 4, 4, 1L, 2L, 3L, a, 1.0);
         assertEquals(signatures(), r.launched);
     }
 

@@ -66,6 +66,12 @@ class FedAvgDeviceRoundsTest {
         assertTrue(where.contains("release and aggregation; GOPA's noise drawn there (Philox)"), where);
     }
 
+    /** Local DP-FedAvg with Philox streams: each sampled client's noise row drawn on the device. */
+    @Test
+    void localDpWithTheClientsNoiseDrawnOnTheDeviceEqualsTheCpuRun() {
+        compareWithTheCpuRun(FedAvgVariant.DP_LOCAL, true, new PhiloxNoiseStreams(5));
+    }
+
     private static void compareWithTheCpuRun(FedAvgVariant variant, boolean dataOnDevice) {
         String where = compareWithTheCpuRun(variant, dataOnDevice, new SeededNoiseStreams(5));
         assertFalse(where.contains("Philox"), "seeded streams: the host draws the noise; " + where);

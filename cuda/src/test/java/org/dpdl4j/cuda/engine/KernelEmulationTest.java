@@ -164,6 +164,10 @@ class KernelEmulationTest {
                 (k, m) -> k.gatherRows(m.get("out"), m.get("src"), m.get("index"), 5, 40), "out");
         add("philox_rows", arrays("x", gaussian(4 * 50, 1)),
                 (k, m) -> k.addPhiloxRows(m.get("x"), 4, 50, 0x9E3779B97F4A7C15L, 0x4000000000000005L, 1L << 32, 0.5), "x");
+        // parties 3, 40000 (1 * 32768 + 7232) and 2^30 - 1 (32767 * 32768 + 32767)
+        add("philox_listed", arrays("x", gaussian(3 * 50, 1), "ids", new float[]{0, 3, 1, 7232, 32767, 32767}),
+                (k, m) -> k.addPhiloxListed(m.get("x"), 3, 50, 0x9E3779B97F4A7C15L, 0x4000000000000005L, 1L << 32, m.get("ids"),
+                        0.5), "x");
         add("philox", arrays("g", gaussian(p, 1)),
                 (k, m) -> k.addPhiloxGaussian(m.get("g"), p, 0x9E3779B97F4A7C15L, 0xFFFFFFFF00000007L, 1.5f), "g");
 

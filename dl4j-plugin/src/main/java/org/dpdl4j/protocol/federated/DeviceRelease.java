@@ -12,7 +12,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * The release and aggregation of one FedAvg-family round on the device where its participants trained (their updates
  * the device's gradient rows): FedAvg's weighted mean, central DP-FedAvg's clipping and sum (the server's noise, p
  * values, added on the host), local DP-FedAvg's clipping and the clients' noise (drawn on the host from each client's
- * stream, as {@link ClientRelease} draws it, and copied in) and sum. Only the aggregate comes back; the messages when
+ * stream, as {@link ClientRelease} draws it, and copied in, or drawn there from Philox streams) and sum. Only the aggregate comes back; the messages when
  * read ({@link #messages}). GOPA's reveal too: each party's private row plus its rows of {@code B U}, drawn on the
  * host and copied in, or, with Philox streams, drawn on the device ({@link DeviceNodeModels#drawPhiloxNoise}); verified
  * GOPA releases on the host. The arithmetic of {@link ClientRelease} and the trainer's aggregation, to float rounding.
@@ -26,7 +26,7 @@ final class DeviceRelease {
     private final boolean gopaNoiseOnDevice;
     /** Local DP and GOPA: the noise rows the clients added this round (GOPA on the device: drawn when read); else null. */
     private INDArray clientNoise;
-    /** GOPA with its noise drawn on the device: the messages read it from there. */
+    /** Local DP or GOPA with the clients' noise drawn on the device: the messages read it from there. */
     private boolean noiseDrawnOnDevice;
 
     /**
@@ -76,11 +76,16 @@ final class DeviceRelease {
             }
             case DP_LOCAL -> {
                 device.clipRows(config.clipNorm());
-                clientNoise = Nd4j.zeros(type, participants, p);
-                for (int j = 0; j < participants; j++) {
-                    clientStreams.privateNoise(ids[j], round).addGaussian(clientNoise.getRow(j), sigma);
+                if (clientStreams instanceof PhiloxNoiseStreams philox) {
+                    device.drawPrivatePhiloxRows(philox.masterSeed(), round, ids, sigma);   // each client's row, there
+                    noiseDrawnOnDevice = true;
+                } else {
+                    clientNoise = Nd4j.zeros(type, participants, p);
+                    for (int j = 0; j < participants; j++) {
+                        clientStreams.privateNoise(ids[j], round).addGaussian(clientNoise.getRow(j), sigma);
+                    }
+                    device.uploadNoise(clientNoise);
                 }
-                device.uploadNoise(clientNoise);
                 device.weightedSum(ones, true, out);
                 return out.divi(divisor);
             }
