@@ -59,6 +59,24 @@ public final class OperatorRows implements Serializable {
         return reads.clone();
     }
 
+    /**
+     * These rows in compressed form, as a device takes them: row i - from's non-zeros at {@code [rowStarts()[i - from],
+     * rowStarts()[i - from + 1])} of {@link #positions()} (indices into {@link #reads()}) and {@link #values()}.
+     */
+    public int[] rowStarts() {
+        return rowStart.clone();
+    }
+
+    /** See {@link #rowStarts()}. */
+    public int[] positions() {
+        return position.clone();
+    }
+
+    /** See {@link #rowStarts()}. */
+    public double[] values() {
+        return value.clone();
+    }
+
     /** Whether these rows come from one dense product (see the class comment). */
     public boolean isDense() {
         return dense != null;

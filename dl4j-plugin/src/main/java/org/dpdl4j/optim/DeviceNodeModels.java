@@ -155,6 +155,15 @@ public interface DeviceNodeModels extends AutoCloseable {
      */
     void drawPrivatePhiloxRows(long seed, long round, int[] parties, double sigma);
 
+    /**
+     * {@link #drawPhiloxNoise} for models that are some of a run's parties (a block of its nodes): row r is party
+     * {@code parties[r]}'s private row of {@code round} times {@code sigmaPrivate} plus its row of {@code B U}, U's row e
+     * edge {@code edges[e]}'s pairwise row of {@code pairwiseRound} times {@code sigmaPairwise}, B the incidence rows
+     * of {@link #pairwiseIncidence} (whose columns index {@code edges}). All n rows.
+     */
+    void drawPhiloxNoise(long seed, long round, int[] parties, double sigmaPrivate, int[] edges, long pairwiseRound,
+                         double sigmaPairwise);
+
     /** One line: the device and what it holds. */
     String describe();
 

@@ -363,6 +363,14 @@ public final class CudaNodeModels implements DeviceNodeModels {
     }
 
     @Override
+    public void drawPhiloxNoise(long seed, long round, int[] parties, double sigmaPrivate, int[] edges, long pairwiseRound,
+                                double sigmaPairwise) {
+        models.drawPhiloxNoiseListed(seed, PhiloxNoiseStreams.rowStride(), PhiloxNoiseStreams.privateStream(0, round),
+                parties, sigmaPrivate, PhiloxNoiseStreams.pairwiseStream(0, pairwiseRound), edges, sigmaPairwise);
+        filledNoise(models.rowsInUse());
+    }
+
+    @Override
     public void drawPrivatePhiloxRows(long seed, long round, int[] parties, double sigma) {
         models.drawPhiloxListed(seed, PhiloxNoiseStreams.privateStream(0, round), PhiloxNoiseStreams.rowStride(), parties,
                 sigma);

@@ -73,7 +73,7 @@ public final class StackedDenseModels implements AutoCloseable {
     private DeviceArray incidenceWeights;
     private DeviceArray edgeRows;
     private int edges;
-    /** The party ids of {@link #drawPhiloxListed}, two floats each; null until used. */
+    /** Listed party or edge ids ({@link #drawPhiloxListed}, {@link #drawPhiloxNoiseListed}), two floats each; null until used. */
     private DeviceArray partyIds;
     /** The models the next operations act on: the first {@code active} rows (all of them unless {@link #useRows}). */
     private int active;
@@ -753,6 +753,56 @@ public final class StackedDenseModels implements AutoCloseable {
     }
 
     /**
+     * {@link #drawPhiloxNoise} for listed parties and edges (a block of a run whose nodes and edges are numbered in the
+     * whole run): when {@code pairwiseStd > 0}, row e of U from stream {@code pairwiseBase + edgeIds[e] stride}, combined
+     * by the incidence rows of {@link #pairwiseIncidence} (its columns index {@code edgeIds}); then row r's private row
+     * from stream {@code privateBase + nodeIds[r] stride} added (all n rows in use).
+     */
+    public void drawPhiloxNoiseListed(long seed, long stride, long privateBase, int[] nodeIds, double privateStd,
+                                      long pairwiseBase, int[] edgeIds, double pairwiseStd) {
+        if (nodeIds.length != nodes || active != nodes) {
+            throw new IllegalArgumentException("the noise of all " + nodes + " rows is drawn here: " + nodes + " node ids"
+                    + " and all rows in use, got " + nodeIds.length + " ids and " + active + " rows in use");
+        }
+        Kernels k = backend.kernels();
+        if (pairwiseStd > 0) {
+            if (edgeRows == null || edgeIds.length != edges) {
+                throw new IllegalStateException("pairwise noise needs the incidence matrix of these " + edgeIds.length
+                        + " edges: call pairwiseIncidence(...) first");
+            }
+            backend.fill(edgeRows, 0f);
+            k.addPhiloxListed(edgeRows, edges, (int) p, seed, pairwiseBase, stride, ids(edgeIds), pairwiseStd);
+            k.mixRows(noise, incidenceStart, incidenceColumns, incidenceWeights, edgeRows, nodes, (int) p);
+        } else {
+            backend.fill(noise, 0f);
+        }
+        if (privateStd > 0) {
+            k.addPhiloxListed(noise, nodes, (int) p, seed, privateBase, stride, ids(nodeIds), privateStd);
+        }
+    }
+
+    /** Party or edge ids, below 2^30, on the device as two exact floats each ({@code id >> 15}, {@code id & 32767}). */
+    private DeviceArray ids(int[] parties) {
+        float[] ids = new float[2 * parties.length];
+        for (int r = 0; r < parties.length; r++) {
+            if (parties[r] < 0 || parties[r] >= 1 << 30) {
+                throw new IllegalArgumentException("party and edge ids are below 2^30, got " + parties[r]);
+            }
+            ids[2 * r] = parties[r] >> 15;
+            ids[2 * r + 1] = parties[r] & 0x7FFF;
+        }
+        if (partyIds == null || partyIds.length() < ids.length) {
+            if (partyIds != null) {
+                backend.free(partyIds);
+            }
+            partyIds = backend.allocate(Math.max(ids.length, 2L * nodes));
+        }
+        DeviceArray into = partyIds.slice(0, ids.length);
+        backend.upload(ids, 0, into);
+        return into;
+    }
+
+    /**
      * The noise of listed parties drawn on the device from Philox counters (seeded, NOT secure) into the first
      * {@code parties.length} rows of {@link #noise()}: row r from stream {@code base + parties[r] stride}, times
      * {@code std} (the private rows of a round's sampled participants).
@@ -761,21 +811,10 @@ public final class StackedDenseModels implements AutoCloseable {
         if (parties.length < 1 || parties.length > nodes) {
             throw new IllegalArgumentException("between 1 and " + nodes + " parties' rows are drawn, got " + parties.length);
         }
-        float[] ids = new float[2 * parties.length];
-        for (int r = 0; r < parties.length; r++) {
-            if (parties[r] < 0 || parties[r] >= 1 << 30) {
-                throw new IllegalArgumentException("party ids are below 2^30, got " + parties[r]);
-            }
-            ids[2 * r] = parties[r] >> 15;
-            ids[2 * r + 1] = parties[r] & 0x7FFF;
-        }
-        if (partyIds == null) {
-            partyIds = backend.allocate(2L * nodes);
-        }
-        backend.upload(ids, 0, partyIds.slice(0, ids.length));
+        DeviceArray partyIdsOnDevice = ids(parties);
         DeviceArray rows = noise.slice(0, parties.length * p);
         backend.fill(rows, 0f);
-        backend.kernels().addPhiloxListed(rows, parties.length, (int) p, seed, base, stride, partyIds, std);
+        backend.kernels().addPhiloxListed(rows, parties.length, (int) p, seed, base, stride, partyIdsOnDevice, std);
     }
 
     private void freeIncidence() {

@@ -50,8 +50,19 @@ class DeviceBlocksTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = DecentralizedAlgorithm.class, names = {"DSGD", "DECOR", "CDP"})
     void blocksOnDevicesEqualOneProcessOnTheCpu(DecentralizedAlgorithm algorithm) {
+        compareBlocksWithOneProcess(algorithm, NoiseKind.SEEDED);
+    }
+
+    /** With Philox streams each block draws its nodes' private rows and its edges' pairwise rows on its device. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = DecentralizedAlgorithm.class, names = {"DECOR", "LDP"})
+    void blocksDrawingTheirNoiseOnDevicesEqualOneProcessOnTheCpu(DecentralizedAlgorithm algorithm) {
+        compareBlocksWithOneProcess(algorithm, NoiseKind.PHILOX);
+    }
+
+    private static void compareBlocksWithOneProcess(DecentralizedAlgorithm algorithm, NoiseKind noise) {
         BlockDevice reference = (spec, nodes) -> new CudaNodeModels(spec, nodes, new JavaBackend(), true);
-        try (DecentralizedTrainer one = run(algorithm); DecentralizedTrainer split = run(algorithm)) {
+        try (DecentralizedTrainer one = run(algorithm, noise); DecentralizedTrainer split = run(algorithm, noise)) {
             one.useDevice(ComputeDevice.CPU);
             split.distribute(new InProcessBlocks(3), reference);
             for (int r = 0; r < ROUNDS; r++) {
@@ -82,14 +93,14 @@ class DeviceBlocksTest {
         }
     }
 
-    private static DecentralizedTrainer run(DecentralizedAlgorithm algorithm) {
+    private static DecentralizedTrainer run(DecentralizedAlgorithm algorithm, NoiseKind noise) {
         MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
         Graph graph = algorithm == DecentralizedAlgorithm.CDP ? Topologies.complete(NODES) : Topologies.ring(NODES);
         boolean user = algorithm == DecentralizedAlgorithm.CDP;
         var builder = DecentralizedTrainer.builder().algorithm(algorithm).model(net).graph(graph).nodeData(data())
                 .objective(user ? LocalObjective.SUM : LocalObjective.MEAN).batchSize(4)
                 .sampling(user ? SamplingScheme.FULL_BATCH : SamplingScheme.POISSON)
-                .learningRate(new LearningRate.Constant(0.2)).weightDecay(0.01).rounds(ROUNDS).noiseKind(NoiseKind.SEEDED)
+                .learningRate(new LearningRate.Constant(0.2)).weightDecay(0.01).rounds(ROUNDS).noiseKind(noise)
                 .seed(23);
         if (algorithm.isPrivate()) {
             builder.unit(user ? ProtectedUnit.USER : ProtectedUnit.EXAMPLE).clip(user ? 0.5 : 1.0)

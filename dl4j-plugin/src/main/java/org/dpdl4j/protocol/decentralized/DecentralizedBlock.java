@@ -6,6 +6,8 @@ import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.optim.BatchSampler;
 import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.graph.OperatorRows;
+import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.privacy.accounting.SamplingScheme;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -57,6 +59,8 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
     /** The nodes' models on the worker's device, or null on its CPU. */
     private final DeviceNodeModels device;
     private final boolean dataOnDevice;
+    /** Whether the device draws the nodes' noise itself (Philox streams, room for the edges' rows). */
+    private final boolean philoxOnDevice;
     private INDArray fixedPairwise;
     private INDArray received;
 
@@ -87,6 +91,7 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
         try {
             this.dataOnDevice = device != null
                     && device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
+            this.philoxOnDevice = device != null && drawsPhiloxOnDevice();
         } catch (RuntimeException e) {
             if (device != null) {
                 device.close();
@@ -133,12 +138,36 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
             sizes = batch.sizes();
         }
         boolean noisy = config.algorithm().isPrivate();
-        if (noisy) {
+        if (philoxOnDevice) {
+            // the nodes' private rows and their edges' pairwise rows drawn there, the values noise(round) draws here
+            device.drawPhiloxNoise(((PhiloxNoiseStreams) streams).masterSeed(), round, nodes, config.sigmaCdp(), edges,
+                    config.compatibility().pairwiseNoiseDrawnOnce() ? 0 : round, pairwiseSigma());
+        } else if (noisy) {
             device.uploadNoise(noise(round));
         }
         device.step(noisy, config.learningRate().at(round), config.weightDecay());
         device.download(models);
         return new DecentralizedBlockOutput(Rows.of(models), lossSums, sizes.clone());
+    }
+
+    /**
+     * Whether the device draws this block's noise: a private run with Philox streams, and, with pairwise noise, room for
+     * its edges' rows there (which this sets up); otherwise the host draws it from the same streams.
+     */
+    private boolean drawsPhiloxOnDevice() {
+        if (!config.algorithm().isPrivate() || !(streams instanceof PhiloxNoiseStreams)) {
+            return false;
+        }
+        if (pairwiseSigma() == 0) {
+            return true;
+        }
+        OperatorRows b = plan.incidence();
+        return device.pairwiseIncidence(b.rowStarts(), b.positions(), b.values(), edges.length);
+    }
+
+    /** The std of the pairwise rows this block's nodes add (0 without pairwise noise or without edges). */
+    private double pairwiseSigma() {
+        return config.algorithm() == DecentralizedAlgorithm.DECOR && edges.length > 0 ? config.sigmaCor() : 0.0;
     }
 
     /** The nodes' models of the round: gossiped from the messages they received, or as given. */
