@@ -54,8 +54,7 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
     private final INDArray expectedBatchSizes;
     private final NodeBatches batches;
     private final WorkerThread thread;
-    private PaddedBatch fullBatch;
-    private BatchRows fullRows;
+    private final RoundBatches roundBatches;
     /** The nodes' models on the worker's device, or null on its CPU. */
     private final DeviceNodeModels device;
     private final boolean dataOnDevice;
@@ -86,6 +85,7 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
             data.add(new NodeData(plan.features().get(i).toArray().castTo(type), plan.labels().get(i).toArray().castTo(type)));
         }
         this.batches = new NodeBatches(data, type);
+        this.roundBatches = new RoundBatches(batches, config.sampling() == SamplingScheme.FULL_BATCH);
         this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
         this.device = plan.device().open(engine.spec(), nodes.length);
         try {
@@ -190,33 +190,20 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
     }
 
     private PaddedBatch batch(long round) {
-        if (fullBatch != null) {
-            return fullBatch;
-        }
-        BatchRows chosen = rows(round);
-        if (config.sampling() == SamplingScheme.FULL_BATCH) {
-            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-                fullBatch = batches.gather(chosen);
-            }
-            return fullBatch;
-        }
-        return batches.gather(chosen);
+        return roundBatches.batch(() -> sampledRows(round));
     }
 
-    /** Which rows of the nodes' data make the round's batch, padded to the width the whole run uses. */
     private BatchRows rows(long round) {
-        if (fullRows != null) {
-            return fullRows;
-        }
+        return roundBatches.rows(() -> sampledRows(round));
+    }
+
+    /** Each node's sample of the round as rows of the block's data, padded to the width the whole run uses. */
+    private BatchRows sampledRows(long round) {
         int[][] rows = new int[nodes.length][];
         for (int i = 0; i < nodes.length; i++) {
             rows[i] = samplers.get(i).sample(streams.sampling(nodes[i], round));
         }
-        BatchRows chosen = batches.rows(rows, width(round, rows));
-        if (config.sampling() == SamplingScheme.FULL_BATCH) {
-            fullRows = chosen;
-        }
-        return chosen;
+        return batches.rows(rows, width(round, rows));
     }
 
     /** The width the whole run pads this round's batches to, where this block can know it (see the class comment). */

@@ -86,9 +86,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     /** On blocks: whether {@code gossiped} holds the last round's messages, and {@code params} is yet to be mixed from them. */
     private boolean messagesPending;
     private final RoundWorkspace workspace = new RoundWorkspace();
-    private PaddedBatch fullBatch;
-    /** The rows of a full-batch run's batch (the same every round). */
-    private BatchRows fullRows;
+    private final RoundBatches roundBatches;
     private final List<RoundObserver> observers = new ArrayList<>();
     /** On blocks: the rows of the last round's messages each block's nodes receive. */
     private final List<int[]> gossipRows = new ArrayList<>();
@@ -160,6 +158,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
         this.gossip = SparseRowOperator.of(mixing.toINDArray(DataType.DOUBLE));
         this.batches = new NodeBatches(this.data, type);
+        this.roundBatches = new RoundBatches(batches, config.sampling() == SamplingScheme.FULL_BATCH);
         this.params = Nd4j.tile(template.params().reshape(1, engine.spec().numParams()).castTo(type), n, 1);
         this.gossiped = Nd4j.create(type, n, engine.spec().numParams());
         boolean decor = config.algorithm() == DecentralizedAlgorithm.DECOR;
@@ -493,34 +492,22 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
 
     /** This round's batches; with full local batches they never change, so they are gathered once. */
     private PaddedBatch nextBatch(long round) {
-        if (fullBatch != null) {
-            return fullBatch;
-        }
-        BatchRows rows = nextRows(round);
-        if (config.sampling() == SamplingScheme.FULL_BATCH) {
-            try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
-                fullBatch = batches.gather(rows);
-            }
-            return fullBatch;
-        }
-        return batches.gather(rows);
+        return roundBatches.batch(() -> sampledRows(round));
     }
 
-    /** Which rows of the nodes' data make the round's batch (each node's sample from its own stream of the round). */
+    /** Which rows of the nodes' data make the round's batch. */
     private BatchRows nextRows(long round) {
-        if (fullRows != null) {
-            return fullRows;
-        }
+        return roundBatches.rows(() -> sampledRows(round));
+    }
+
+    /** Each node's sample of the round, from its own stream, as rows of the nodes' data. */
+    private BatchRows sampledRows(long round) {
         int n = graph.vertexCount();
         int[][] rows = new int[n][];
         for (int i = 0; i < n; i++) {
             rows[i] = samplers.get(i).sample(streams.sampling(i, round));
         }
-        BatchRows chosen = batches.rows(rows, 1);
-        if (config.sampling() == SamplingScheme.FULL_BATCH) {
-            fullRows = chosen;
-        }
-        return chosen;
+        return batches.rows(rows, 1);
     }
 
     /**
