@@ -30,6 +30,18 @@ public final class RowClipping {
         return norms;
     }
 
+    /**
+     * The factors {@link #clip} scales rows of these norms by: {@code min(1, bound / norm)}, 1 for a zero row or an
+     * infinite bound (for a clip applied as weights, leaving the rows as they are).
+     */
+    public static double[] factors(double[] norms, double bound) {
+        double[] out = new double[norms.length];
+        for (int i = 0; i < norms.length; i++) {
+            out[i] = norms[i] > bound ? bound / norms[i] : 1.0;
+        }
+        return out;
+    }
+
     /** How many of the norms exceed the bound. */
     public static long countAbove(INDArray norms, double bound) {
         return Double.isInfinite(bound) ? 0 : norms.gt(bound).castTo(DataType.INT64).sumNumber().longValue();

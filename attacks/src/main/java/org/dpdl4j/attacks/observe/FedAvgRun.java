@@ -9,6 +9,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.optim.FixedSizeSampler;
+import org.dpdl4j.optim.RowClipping;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.federated.CollusionAnalysis;
@@ -118,6 +119,9 @@ public final class FedAvgRun implements ProtocolScenario {
                     continue;
                 }
                 INDArray messages = trainer.lastMessages().dup();
+                if (variant == FedAvgVariant.DP_CENTRAL) {
+                    RowClipping.clip(messages, config.clipNorm());   // the raw uplinks as the server clipped them into its sum
+                }
                 INDArray after = trainer.parameters();
                 double accuracy = TestAccuracy.of(template, before, workload.test());
                 for (TargetPlacement.Placement p : now) {

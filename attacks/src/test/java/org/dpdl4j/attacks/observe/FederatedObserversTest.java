@@ -18,6 +18,7 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.models.ImageShape;
 import org.dpdl4j.optim.FixedSizeSampler;
+import org.dpdl4j.optim.RowClipping;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.protocol.federated.ClientSampling;
@@ -157,7 +158,13 @@ class FederatedObserversTest {
                             messages.getRow(k), k, 0), context);
                     noise = clients.privateNoise(k, 0).gaussian(DataType.DOUBLE, 1.3 * clip, 1, p);
                 } else {
-                    INDArray others = messages.sum(0).reshape(1, p).subi(messages.getRow(k).reshape(1, p))
+                    INDArray raw = gradient(c.template, before, truth).muli(-LR);
+                    assertTrue(raw.norm2Number().doubleValue() > clip, "the clip must be active for this check");
+                    assertTrue(relativeDifference(messages.getRow(k), raw) < 1e-8,
+                            "central DP: the uplink carries the raw update; the server clips its own copy");
+                    INDArray summed = messages.dup();
+                    RowClipping.clip(summed, clip);
+                    INDArray others = summed.sum(0).reshape(1, p).subi(summed.getRow(k).reshape(1, p))
                             .divi(PARTIES);
                     seen = new FedAvgAggregateObserver(config, PARTIES).observe(new AggregateView(c.template, before,
                             after, k, 0, 1.0 / PARTIES, others), context);

@@ -2,6 +2,7 @@ package org.dpdl4j.protocol.federated;
 
 import java.util.Arrays;
 import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.optim.RowClipping;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PhiloxNoiseStreams;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -69,8 +70,9 @@ final class DeviceRelease {
                 return out;
             }
             case DP_CENTRAL -> {
-                device.clipRows(config.clipNorm());
-                device.weightedSum(ones, false, out);
+                // The rows stay the raw updates the uplinks carried; the server's clip is a weight on each.
+                device.clipRows(Double.POSITIVE_INFINITY);
+                device.weightedSum(RowClipping.factors(device.rowNorms(), config.clipNorm()), false, out);
                 serverStreams.privateNoise(0, round).addGaussian(out, sigma);
                 return out.divi(divisor);
             }
@@ -107,8 +109,8 @@ final class DeviceRelease {
     }
 
     /**
-     * What the participants' uplinks carried, one row each, copied from the device: the updates (FedAvg; central
-     * DP-FedAvg's as the server clipped them, as on the CPU), or the clipped updates plus the clients' noise (local DP;
+     * What the participants' uplinks carried, one row each, copied from the device: the updates (FedAvg and central
+     * DP-FedAvg, unclipped: the trusted server clips only what it sums), or the clipped updates plus the clients' noise (local DP;
      * GOPA: each party's private row plus its rows of {@code B U}, read from the device when drawn there). Valid until
      * the device's next round.
      */

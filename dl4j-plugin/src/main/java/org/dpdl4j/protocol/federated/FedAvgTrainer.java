@@ -398,8 +398,11 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
         double divisor = config.sampling().expectedCount(n);
         lastMessages = deltas;
         if (config.variant() == FedAvgVariant.DP_CENTRAL) {
-            RowClipping.clip(deltas, config.clipNorm());
-            INDArray sum = deltas.sum(0);
+            // The uplinks carried the raw updates (what the trusted server sees); it clips its own copy.
+            INDArray clipped = deltas.dup();
+            RowClipping.clip(clipped, config.clipNorm());
+            INDArray sum = clipped.sum(0);
+            ArrayMemory.release(clipped);
             serverStreams.privateNoise(0, round).addGaussian(sum, sigma);
             return sum.divi(divisor);
         }

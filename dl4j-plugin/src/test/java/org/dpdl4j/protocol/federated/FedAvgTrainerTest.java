@@ -142,6 +142,36 @@ class FedAvgTrainerTest {
         assertEquals(Math.sqrt(k), local / central, 0.07 * Math.sqrt(k));
     }
 
+    /**
+     * Central DP's uplinks carry the raw updates (what the trusted server, and an observer of the uplinks, sees); the
+     * server clips its own copy: the step is the clipped sum plus the server's noise, over the expected count.
+     */
+    @Test
+    void centralDpUplinksCarryTheRawUpdatesAndTheServerSumsThemClipped() {
+        List<NodeData> clients = FederatedFixtures.softmaxClients(4, 10, N_IN, CLASSES, 1);
+        LearningRate rate = new LearningRate.Constant(0.5);
+        double clip = 0.01;
+        double z = 0.7;
+        FedAvgConfig plain = FedAvgConfig.plain(1, 1, 0, rate, new ClientSampling.Everyone(), UpdateWeighting.UNIFORM, 1);
+        FedAvgConfig central = new FedAvgConfig(FedAvgVariant.DP_CENTRAL, 1, 1, 0, rate, 1.0, new ClientSampling.Everyone(),
+                UpdateWeighting.UNIFORM, clip, z, 0.0, 1);
+        try (FedAvgTrainer fedAvg = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 2), clients, plain);
+             FedAvgTrainer dp = trainer(FederatedFixtures.softmax(N_IN, CLASSES, 2), clients, central)) {
+            INDArray before = dp.parameters();
+            fedAvg.step();
+            dp.step();
+            INDArray raw = fedAvg.lastMessages();
+            assertTrue(raw.norm2(1).minNumber().doubleValue() > clip, "the clip must be active for this check");
+            assertEquals(raw, dp.lastMessages(), "the uplinks carried the raw updates, not the server's clipped copy");
+            INDArray clipped = raw.dup();
+            org.dpdl4j.optim.RowClipping.clip(clipped, clip);
+            INDArray sum = clipped.sum(0);
+            new SeededNoiseStreams(central.seed() + 1).privateNoise(0, 0).addGaussian(sum, z * clip);
+            INDArray expected = before.add(sum.divi(clients.size()).reshape(before.shape()));
+            assertArrayEquals(expected.toDoubleVector(), dp.parameters().toDoubleVector(), 1e-12);
+        }
+    }
+
     @Test
     void poissonClientSamplingIsAccountedAsTheSampledGaussianAndFixedSizeAsReplaceOne() {
         FedAvgConfig poisson = new FedAvgConfig(FedAvgVariant.DP_CENTRAL, 100, 1, 4, new LearningRate.Constant(0.1), 1.0,
