@@ -101,7 +101,12 @@ public final class DeviceEngines {
         for (DeviceEngine engine : installed()) {
             if (engine.report().usable() && whyNot.apply(engine) == null) {
                 try {
-                    return open.apply(engine);
+                    T opened = open.apply(engine);
+                    // said once per choice: a seeded run here equals the CPU engine's to float rounding, not bit for bit
+                    org.slf4j.LoggerFactory.getLogger(DeviceEngines.class).info("--device auto: computing on the {} engine"
+                            + " (equal to the CPU engine to float rounding; --device cpu for the CPU engine's numbers bit"
+                            + " for bit)", engine.device().label());
+                    return opened;
                 } catch (DeviceUnavailableException e) {
                     org.slf4j.LoggerFactory.getLogger(DeviceEngines.class).warn("{} engine not used: {}",
                             engine.device().label(), e.getMessage());
