@@ -11,8 +11,10 @@ import org.dpdl4j.cuda.engine.StackedDenseModels;
  * reference backend (which the Maven tests hold to dpdl4j's CPU engine, round for round): the node models after each of
  * three rounds to 1e-5 relative (L2), and each node's loss sum, for D-SGD, example-level and user-level private rounds
  * with noise (LDP, CDP and Decor differ only in the noise the host supplies and in the graph), on a ring, a random
- * 8-regular graph and the complete graph, with padded batches; and FedAvg's local steps for some of the clients'
- * rows, started from one global model; and DP-mu^2-FL's machines (both query points of each, the corrected-momentum
+ * 8-regular graph and the complete graph, with padded batches (copied in, or gathered from the data kept on the device);
+ * Decor's noise drawn on the device (Philox), for a whole run and for a Spark block's listed nodes and edges; FedAvg's
+ * local steps for some of the clients' rows, started from one global model, and the FedAvg family's release (weighted
+ * mean, central DP's clip as weights, local DP's clip and listed clients' noise); and DP-mu^2-FL's machines (both query points of each, the corrected-momentum
  * increments, the safety clip, the running estimates and the mean of the noisy messages). Prints {@code CHECK} lines as {@link CorrectnessCheck}.
  */
 final class RoundCheck {
@@ -32,8 +34,12 @@ final class RoundCheck {
         compare("Decor/LDP, example level", NodeRounds.Topology.RING, 8, NodeRounds.Privacy.EXAMPLE_LEVEL, true, true);
         compare("Decor, example level", NodeRounds.Topology.REGULAR_8, 20, NodeRounds.Privacy.EXAMPLE_LEVEL, true, true);
         compare("CDP, user level", NodeRounds.Topology.COMPLETE, 6, NodeRounds.Privacy.USER_LEVEL, true, false);
+        compare("Decor, example level, data kept on the device", NodeRounds.Topology.RING, 8,
+                NodeRounds.Privacy.EXAMPLE_LEVEL, true, true, true);
         philoxNoise();
+        blockPhiloxNoise();
         localSteps();
+        federatedRelease();
         momentumMachines();
         return report.failures();
     }
@@ -68,6 +74,95 @@ final class RoundCheck {
                         + " global model, padded batches of 16", CorrectnessCheck.relative(models[0], CorrectnessCheck.toDouble(models[1])));
             }
         }
+    }
+
+    /**
+     * The FedAvg family's release and aggregation of 6 participants' updates (their models after one local step minus the
+     * global model): FedAvg's weighted mean, central DP-FedAvg's clip as a weight per row (the rows stay raw), and local
+     * DP-FedAvg's clip plus each listed client's Philox row, summed; the aggregates, the clipped updates and the noise
+     * rows against the reference.
+     */
+    private void federatedRelease() {
+        CheckModels.Case c = CheckModels.MLP;
+        int clients = 10;
+        int p = c.numParams();
+        NodeRounds participants = new NodeRounds(c, 6, 16, true, NodeRounds.Topology.RING, 81);
+        int m = participants.nodes;
+        float[] global = CheckModels.parameters(c, 82);
+        int[] ids = {0, 2, 3, 5, 8, 9};
+        float[] weights = {0.1f, 0.25f, 0.15f, 0.2f, 0.05f, 0.25f};
+        float[] ones = new float[m];
+        java.util.Arrays.fill(ones, 1f);
+        String where = "FedAvg family, 6 of 10 clients after a local step, padded batches of 16";
+        float[][][] sums = new float[3][2][p];
+        float[][] clipped = new float[2][m * p];
+        float[][] noise = new float[2][m * p];
+        try (StackedDenseModels onGpu = new StackedDenseModels(gpu, c.dense(), clients);
+             StackedDenseModels onCpu = new StackedDenseModels(new JavaBackend(), c.dense(), clients);
+             var start = new org.bytedeco.javacpp.FloatPointer(global)) {
+            StackedDenseModels[] sides = {onGpu, onCpu};
+            for (int k = 0; k < 2; k++) {
+                StackedDenseModels s = sides[k];
+                s.useRows(m);
+                s.broadcast(global);
+                participants.loadBatch(s);
+                s.clippedSums(Float.POSITIVE_INFINITY);
+                s.scaleRows(participants.batchFactors);
+                s.step(false, 0.3f, 1f);
+                s.updatesFrom(start);
+                s.weightedSum(weights, false, sums[0][k]);
+                s.clipRows(Float.POSITIVE_INFINITY);
+                float[] norms = new float[m];
+                s.rowNorms(norms);
+                float[] factors = new float[m];
+                for (int i = 0; i < m; i++) {
+                    factors[i] = norms[i] > 0.02f ? 0.02f / norms[i] : 1f;
+                }
+                s.weightedSum(factors, false, sums[1][k]);
+                s.clipRows(0.02f);
+                s.backend().download(s.gradients().slice(0, (long) m * p), clipped[k], 0);
+                s.drawPhiloxListed(83, 1L << 62, 1L << 32, ids, 0.01);
+                s.backend().download(s.noise().slice(0, (long) m * p), noise[k], 0);
+                s.weightedSum(ones, true, sums[2][k]);
+            }
+        }
+        report.report("weighted mean vs reference", where + ", FedAvg", CorrectnessCheck.relative(sums[0][0],
+                CorrectnessCheck.toDouble(sums[0][1])));
+        report.report("clip-weighted sum vs reference", where + ", central DP", CorrectnessCheck.relative(sums[1][0],
+                CorrectnessCheck.toDouble(sums[1][1])));
+        report.report("clipped updates vs reference", where + ", local DP", CorrectnessCheck.relative(clipped[0],
+                CorrectnessCheck.toDouble(clipped[1])));
+        report.report("listed clients' Philox rows vs reference", where + ", local DP", CorrectnessCheck.relative(noise[0],
+                CorrectnessCheck.toDouble(noise[1])));
+        report.report("noisy sum vs reference", where + ", local DP", CorrectnessCheck.relative(sums[2][0],
+                CorrectnessCheck.toDouble(sums[2][1])));
+    }
+
+    /**
+     * A block's Decor noise drawn on the device for listed node and edge ids (a block of a larger run): its edges' Philox
+     * rows combined by its incidence rows, plus its nodes' private rows, against the reference.
+     */
+    private void blockPhiloxNoise() {
+        CheckModels.Case c = CheckModels.MLP;
+        NodeRounds setting = new NodeRounds(c, 8, 16, true, NodeRounds.Topology.RING, 61);
+        int[] nodeIds = new int[setting.nodes];
+        int[] edgeIds = new int[setting.edges];
+        for (int i = 0; i < nodeIds.length; i++) {
+            nodeIds[i] = 40_000 + 3 * i;   // ids above 2^15: both of each id's floats in use
+        }
+        for (int e = 0; e < edgeIds.length; e++) {
+            edgeIds[e] = 70_001 + 5 * e;
+        }
+        float[][] noise = new float[2][setting.nodes * c.numParams()];
+        try (StackedDenseModels onGpu = setting.open(gpu); StackedDenseModels onCpu = setting.open(new JavaBackend())) {
+            StackedDenseModels[] sides = {onGpu, onCpu};
+            for (int k = 0; k < 2; k++) {
+                sides[k].drawPhiloxNoiseListed(62, 1L << 32, 1L << 62, nodeIds, 0.05, 2L << 62, edgeIds, 0.3);
+                sides[k].backend().download(sides[k].noise(), noise[k], 0);
+            }
+        }
+        report.report("Philox noise vs reference", "a Spark block's Decor noise, 8 nodes and 8 edges listed by their"
+                + " ids in a larger run", CorrectnessCheck.relative(noise[0], CorrectnessCheck.toDouble(noise[1])));
     }
 
     /**
@@ -152,6 +247,12 @@ final class RoundCheck {
 
     private void compare(String name, NodeRounds.Topology topology, int nodes, NodeRounds.Privacy privacy, boolean noise,
                          boolean padded) {
+        compare(name, topology, nodes, privacy, noise, padded, false);
+    }
+
+    /** As above; with {@code dataOnDevice} every round's batch is gathered from the examples kept on the device. */
+    private void compare(String name, NodeRounds.Topology topology, int nodes, NodeRounds.Privacy privacy, boolean noise,
+                         boolean padded, boolean dataOnDevice) {
         CheckModels.Case c = CheckModels.MLP;
         NodeRounds setting = new NodeRounds(c, nodes, 16, padded, topology, 31 + nodes);
         int values = nodes * c.numParams();
@@ -159,10 +260,18 @@ final class RoundCheck {
         float[][] losses = new float[2][nodes];
         try (StackedDenseModels onGpu = setting.open(gpu); StackedDenseModels onCpu = setting.open(new JavaBackend())) {
             StackedDenseModels[] sides = {onGpu, onCpu};
+            float[] rows = dataOnDevice ? setting.holdAsData(onGpu) : null;
+            if (dataOnDevice) {
+                setting.holdAsData(onCpu);
+            }
             for (int r = 0; r < ROUNDS; r++) {
                 float[] drawn = CheckModels.uniform(values, 100 + r);
                 for (int k = 0; k < 2; k++) {
-                    setting.loadBatch(sides[k]);
+                    if (dataOnDevice) {
+                        sides[k].gatherBatch(rows, padded ? setting.mask : null, setting.batch, false);
+                    } else {
+                        setting.loadBatch(sides[k]);
+                    }
                     if (noise) {
                         sides[k].backend().upload(drawn, 0, sides[k].noise());
                     }

@@ -61,6 +61,14 @@ class DeviceCheckHarnessTest {
         assertTrue(out.contains("CHECK PASS DP-mu^2-FL, 8 machines at two points, batches of 4, round 3: mean message"), out);
         assertTrue(out.contains("CHECK PASS Decor noise drawn on the device, 20 nodes on a 8-regular graph (80 edges), round 2"),
                 out);
+        assertTrue(out.contains("CHECK PASS Decor, example level, data kept on the device, 8 nodes on a ring, padded batches"
+                + " of 16, round 2: node models vs reference"), out);
+        assertTrue(out.contains("CHECK PASS a Spark block's Decor noise, 8 nodes and 8 edges listed"), out);
+        for (String what : new String[]{"FedAvg: weighted mean", "central DP: clip-weighted sum", "local DP: clipped updates",
+            "local DP: listed clients' Philox rows", "local DP: noisy sum"}) {
+            assertTrue(out.contains("CHECK PASS FedAvg family, 6 of 10 clients after a local step, padded batches of 16, "
+                    + what + " vs reference"), out);
+        }
     }
 
     @Test
