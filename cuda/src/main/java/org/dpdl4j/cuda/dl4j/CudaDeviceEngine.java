@@ -5,6 +5,7 @@ import org.dpdl4j.cuda.device.CudaBackend;
 import org.dpdl4j.cuda.device.CudaException;
 import org.dpdl4j.cuda.device.CudaProbe;
 import org.dpdl4j.cuda.device.CudaStatus;
+import org.dpdl4j.cuda.engine.DenseModel;
 import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.DeviceEngine;
@@ -72,7 +73,30 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes) {
-        return onNewBackend(backend -> new CudaNodeModels(spec, nodes, backend, true));
+        return onNewBackend(backend -> {
+            requireRoomFor(spec, nodes, backend.freeBytes(), backend.describe());
+            return new CudaNodeModels(spec, nodes, backend, true);
+        });
+    }
+
+    /**
+     * Refuses n models whose arrays (models, gradients, noise, gossip: 4 n p floats, before any batch) do not fit the
+     * device's free memory, saying how many would.
+     *
+     * @throws DeviceUnavailableException naming the memory needed and free and the nodes that fit
+     */
+    static void requireRoomFor(DenseNetworkSpec spec, int nodes, long freeBytes, String device) {
+        DenseModel model = DenseModels.of(spec);
+        long needed = StackedDenseModels.bytesFor(model, nodes, 0);
+        if (needed > freeBytes) {
+            int fit = StackedDenseModels.nodesThatFit(model, 0, freeBytes);
+            throw new DeviceUnavailableException(String.format(java.util.Locale.ROOT, "%d node models of %d parameters"
+                    + " need %.2f GiB of device memory before any batch (models, gradients, noise and gossip: 4 n p"
+                    + " floats); %s has %.2f GiB free, room for at most %d such nodes (fewer with their batches and"
+                    + " data): use fewer nodes, --engine spark with blocks of at most that many nodes each, or --device"
+                    + " cpu", nodes, spec.numParams(), needed / (double) (1L << 30), device,
+                    freeBytes / (double) (1L << 30), fit));
+        }
     }
 
     /** An engine on a backend of its own, which it closes; the backend is closed again if the engine cannot be made. */

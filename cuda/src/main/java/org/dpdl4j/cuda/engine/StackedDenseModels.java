@@ -226,6 +226,17 @@ public final class StackedDenseModels implements AutoCloseable {
     }
 
     /**
+     * The most models of {@code model} whose rounds of {@code batch} examples per node fit in {@code freeBytes} of device
+     * memory ({@link #bytesFor}), and one device array ({@link #MAX_VALUES}); 0 when not even one does.
+     */
+    public static int nodesThatFit(DenseModel model, int batch, long freeBytes) {
+        long fixed = bytesFor(model, 0, batch);
+        long perNode = bytesFor(model, 1, batch) - fixed;
+        long n = freeBytes < fixed ? 0 : (freeBytes - fixed) / perNode;
+        return (int) Math.min(n, MAX_VALUES / model.numParams());
+    }
+
+    /**
      * Copies a round's padded batch in (host memory from each pointer's position): features [n, b, nIn], labels
      * [n, b, k]; {@code mask} [n, b] or null when every node has b real examples; {@code featureSquaredNorms} [n, b] or
      * null (the first layer then computes them).

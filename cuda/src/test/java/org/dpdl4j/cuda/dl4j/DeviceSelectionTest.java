@@ -5,6 +5,7 @@ import org.dpdl4j.cuda.device.CudaBackend;
 import org.dpdl4j.cuda.device.CudaProbe;
 import org.dpdl4j.cuda.device.CudaStatus;
 import org.dpdl4j.cuda.device.CudaUnavailableException;
+import org.dpdl4j.cuda.engine.StackedDenseModels;
 import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DeviceEngine;
 import org.dpdl4j.optim.DeviceEngines;
@@ -78,6 +79,27 @@ class DeviceSelectionTest {
                 e.getMessage());
         assertTrue(new CudaDeviceEngine().whyNotConvolutional(cnn).contains("cannot run here"),
                 "the engine computes the CNN but cannot run here: " + new CudaDeviceEngine().whyNotConvolutional(cnn));
+    }
+
+    /** n node models that do not fit the GPU's free memory are refused before any allocation, saying how many fit. */
+    @Test
+    void nodeModelsThatDoNotFitAreRefusedSayingHowManyFit() {
+        var spec = DpModelValidator.validate(MLP);
+        var model = DenseModels.of(spec);
+        long free = StackedDenseModels.bytesFor(model, 1000, 0) - 1;
+        int fit = StackedDenseModels.nodesThatFit(model, 0, free);
+        assertEquals(999, fit, "one byte short of 1,000 nodes");
+        assertTrue(StackedDenseModels.bytesFor(model, fit, 64) > free, "a batch needs room too");
+        int withBatches = StackedDenseModels.nodesThatFit(model, 64, free);
+        assertTrue(StackedDenseModels.bytesFor(model, withBatches, 64) <= free
+                && StackedDenseModels.bytesFor(model, withBatches + 1, 64) > free, "the most that fit: " + withBatches);
+        assertEquals(0, StackedDenseModels.nodesThatFit(model, 0, 10));
+        CudaDeviceEngine.requireRoomFor(spec, fit, free, "the test GPU");
+        DeviceUnavailableException e = assertThrows(DeviceUnavailableException.class,
+                () -> CudaDeviceEngine.requireRoomFor(spec, 1000, free, "the test GPU"));
+        assertTrue(e.getMessage().startsWith("1000 node models of " + spec.numParams() + " parameters need ")
+                && e.getMessage().contains("the test GPU has") && e.getMessage().contains("room for at most 999 such nodes")
+                && e.getMessage().contains("--engine spark"), e.getMessage());
     }
 
     @Test
