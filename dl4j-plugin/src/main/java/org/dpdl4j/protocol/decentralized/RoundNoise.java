@@ -40,6 +40,9 @@ final class RoundNoise implements AutoCloseable {
     private Future<Draw> next;
     private Job nextJob;
     private long nextRound = -1;
+    /** Threads that join every draw's row tasks (none by default: see {@link #shareWith}). */
+    private ExecutorService helpers;
+    private int helperCount;
 
     RoundNoise(NoiseStreams streams, PairwiseNoise correlated, int nodes, long params, double sigmaCdp,
                double sigmaCor, boolean pairwiseDrawnOnce, DataType type, boolean lookAhead) {
@@ -90,7 +93,7 @@ final class RoundNoise implements AutoCloseable {
         } else {
             awaitPending();   // a stale look-ahead may be writing the very buffers this round uses
             try {
-                noise = job(round).run();
+                noise = withHelpers(job(round)).run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while drawing noise", e);
@@ -99,10 +102,56 @@ final class RoundNoise implements AutoCloseable {
         if (ahead != null) {
             Job job = job(round + 1);
             next = ahead.submit(job::run);
+            withHelpers(job);
             nextRound = round + 1;
             nextJob = job;
         }
         return noise;
+    }
+
+    /**
+     * Lets {@code threads} more threads take part in every draw's row tasks (streams that draw row by row: the secure
+     * ones), beside the look-ahead and the caller: for rounds computed on a device, where the host's cores are otherwise
+     * idle and the noise would set the pace. Each row comes from its own keyed stream, so the draws are the same with any
+     * number of threads. 0 (the default) stops them.
+     */
+    void shareWith(int threads) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("a number of helper threads is at least 0, got " + threads);
+        }
+        if (threads == helperCount) {
+            return;
+        }
+        if (helpers != null) {
+            helpers.shutdown();   // a helper busy with a draw finishes its row; the draw's other threads do the rest
+            helpers = null;
+        }
+        helperCount = threads;
+        if (threads > 0) {
+            java.util.concurrent.atomic.AtomicInteger named = new java.util.concurrent.atomic.AtomicInteger();
+            helpers = Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "dpdl4j-noise-helper-" + named.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    /** How many helper threads join the draws ({@link #shareWith}). */
+    int helperThreads() {
+        return helperCount;
+    }
+
+    /** Sets the helpers to work on {@code job}'s tasks (they return when none is left unclaimed). */
+    private Job withHelpers(Job job) {
+        for (int h = 0; h < helperCount; h++) {
+            helpers.execute(() -> {
+                try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
+                    job.tasks().work();
+                }
+            });
+        }
+        return job;
     }
 
     /** One round's draw as shareable tasks, and the arrays it fills. */
@@ -225,6 +274,9 @@ final class RoundNoise implements AutoCloseable {
         }
         if (ahead != null) {
             ahead.shutdownNow();
+        }
+        if (helpers != null) {
+            helpers.shutdownNow();
         }
     }
 }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,6 +52,37 @@ class RoundNoiseTest {
                     }
                 }
             }
+        }
+    }
+
+    /** Helper threads (as rounds on a device get) take part in the row tasks; the draws stay those of one thread. */
+    @Test
+    void drawsWithHelperThreadsEqualTheSingleTaskDraws() {
+        Graph torus = Topologies.torus(4, 4);
+        PairwiseNoise pairwise = new PairwiseNoise(torus, DataType.FLOAT);
+        int p = 20_000;
+        for (boolean lookAhead : new boolean[]{true, false}) {
+            try (RoundNoise helped = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), true), pairwise, 16, p,
+                    0.7, 1.3, false, DataType.FLOAT, lookAhead);
+                 RoundNoise single = new RoundNoise(new RowByRowStreams(new SeededNoiseStreams(5), false), pairwise, 16, p,
+                         0.7, 1.3, false, DataType.FLOAT, lookAhead)) {
+                helped.shareWith(3);
+                assertEquals(3, helped.helperThreads());
+                for (long round = 0; round < 5; round++) {
+                    if (round == 3) {
+                        helped.shareWith(1);   // fewer helpers from the next draw on
+                    }
+                    RoundNoise.Draw a = helped.forRound(round);
+                    RoundNoise.Draw b = single.forRound(round);
+                    String at = "lookAhead=" + lookAhead + " round " + round;
+                    assertArrayEquals(b.total().ravel().toFloatVector(), a.total().ravel().toFloatVector(), 0f, at);
+                    assertArrayEquals(b.edgeNoise().ravel().toFloatVector(), a.edgeNoise().ravel().toFloatVector(), 0f, at);
+                }
+            }
+        }
+        try (RoundNoise noise = new RoundNoise(new SeededNoiseStreams(5), pairwise, 16, p, 0.7, 1.3, false, DataType.FLOAT,
+                true)) {
+            assertThrows(IllegalArgumentException.class, () -> noise.shareWith(-1));
         }
     }
 
