@@ -49,14 +49,31 @@ class Mu2DeviceRoundsTest {
         UNTRUSTED_PHILOX
     }
 
+    /** The samples of every round kept on the device: a round sends only which rows make it. */
     @ParameterizedTest(name = "{0}")
     @EnumSource(Variant.class)
     void everyRoundEqualsTheCpuRun(Variant variant) {
+        compareWithTheCpuRun(variant, true);
+    }
+
+    /** Where the samples do not fit beside the machines' rows, each round's samples are copied in. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Variant.class, names = {"UNTRUSTED", "TRUSTED"})
+    void everyRoundEqualsTheCpuRunWithTheSamplesCopiedIn(Variant variant) {
+        compareWithTheCpuRun(variant, false);
+    }
+
+    private static void compareWithTheCpuRun(Variant variant, boolean samplesOnDevice) {
         long clippedRounds = 0;
         try (Mu2Trainer cpu = run(variant); Mu2Trainer device = run(variant)) {
             cpu.useDevice(ComputeDevice.CPU);
             assertNull(cpu.deviceDescription(), "the CPU run computes on the CPU");
-            device.useNodeModels(onReferenceBackend(device));
+            CudaNodeModels models = onReferenceBackend(device);
+            if (!samplesOnDevice) {
+                models.refuseToHoldData();
+            }
+            device.useNodeModels(models);
+            assertEquals(samplesOnDevice, device.machines().holdsSamples(), "where the samples are");
             assertTrue(device.deviceDescription().contains(2 * MACHINES + " node models"), device.deviceDescription());
             for (int r = 0; r < ROUNDS; r++) {
                 cpu.step();

@@ -57,6 +57,9 @@ public final class Mu2Machines {
     private DeviceNodeModels device;
     /** Whether {@code dhat} is older than the estimates on the device. */
     private boolean hostBehind;
+    /** How many rounds of samples the device keeps ({@link #holdSamples}; 0: none), and each machine's batch in them. */
+    private long heldRounds;
+    private int heldBatch;
 
     /**
      * @param gradients the per-example gradient engine of the model
@@ -101,6 +104,7 @@ public final class Mu2Machines {
             device.close();
         }
         device = chosen;
+        heldRounds = 0;
         if (device == null) {
             placeAt(point.dup(), previousPoint.dup());
         } else {
@@ -202,9 +206,67 @@ public final class Mu2Machines {
         return new MomentumStep(meanLoss(lastLossSums, b), maxNorm, clipped);
     }
 
+    /**
+     * Keeps every round's samples on the device, round-major ([T, M, b, nIn] features and [T, M, b, k] labels: round t's
+     * M b samples the t-th block), so that a round sends only which rows make it ({@link #accumulateHeld}); false,
+     * keeping nothing, when the device has no room for them (rounds then copy their samples in).
+     */
+    public boolean holdSamples(INDArray roundMajorFeatures, INDArray roundMajorLabels) {
+        if (device == null) {
+            throw new IllegalStateException("the machines run on the CPU: no device keeps their samples");
+        }
+        if (roundMajorFeatures.rank() != 4 || roundMajorFeatures.size(1) != machines || roundMajorLabels.rank() != 4
+                || roundMajorLabels.size(0) != roundMajorFeatures.size(0) || roundMajorLabels.size(1) != machines
+                || roundMajorLabels.size(2) != roundMajorFeatures.size(2)) {
+            throw new IllegalArgumentException("round-major samples are features [T, " + machines + ", b, nIn] and labels"
+                    + " [T, " + machines + ", b, k], got " + Arrays.toString(roundMajorFeatures.shape()) + " and "
+                    + Arrays.toString(roundMajorLabels.shape()));
+        }
+        long rounds = roundMajorFeatures.size(0);
+        long b = roundMajorFeatures.size(2);
+        long rows = rounds * machines * b;
+        heldRounds = 0;
+        if (device.holdData(roundMajorFeatures.reshape('c', rows, roundMajorFeatures.size(3)),
+                roundMajorLabels.reshape('c', rows, roundMajorLabels.size(3)), null)) {
+            heldRounds = rounds;
+            heldBatch = (int) b;
+        }
+        return heldRounds > 0;
+    }
+
+    /** Whether the device keeps the samples of every round ({@link #holdSamples}). */
+    public boolean holdsSamples() {
+        return device != null && heldRounds > 0;
+    }
+
+    /**
+     * {@link #accumulate(long, INDArray, INDArray)} on the samples of round t the device keeps ({@link #holdSamples}):
+     * the same round, with only which rows make it (both query points on the same samples) sent there.
+     */
+    public MomentumStep accumulateHeld(long t) {
+        if (!holdsSamples()) {
+            throw new IllegalStateException("the device keeps no samples: holdSamples(...) first, or pass the round's samples");
+        }
+        if (t < 1 || t > heldRounds) {
+            throw new IllegalArgumentException("the device keeps the samples of rounds 1 to " + heldRounds + ", got round " + t);
+        }
+        int perHalf = machines * heldBatch;
+        long first = (t - 1) * perHalf;
+        int[] rows = new int[2 * perHalf];
+        for (int e = 0; e < perHalf; e++) {
+            rows[e] = (int) (first + e);   // machine i's j-th sample at i b + j, at x_t and again at x_{t-1}
+            rows[perHalf + e] = rows[e];
+        }
+        return momentumOnDevice(t, heldBatch, device.clippedSums(rows, heldBatch, null, Double.POSITIVE_INFINITY));
+    }
+
     /** The round of {@link #accumulate(long, INDArray, INDArray)} on the device, with the same arithmetic. */
     private MomentumStep accumulateOnDevice(long t, long b, Staging in) {
-        double[] sums = device.clippedSums(in.features(), in.labels(), null, null, Double.POSITIVE_INFINITY);
+        return momentumOnDevice(t, b, device.clippedSums(in.features(), in.labels(), null, null, Double.POSITIVE_INFINITY));
+    }
+
+    /** The rest of a device round once its 2M gradient sums are in the gradient rows ({@code sums}: their losses). */
+    private MomentumStep momentumOnDevice(long t, long b, double[] sums) {
         if (t > 1) {
             device.addRows(machines, 0, machines, -Mu2Iterates.alpha(t - 1) / Mu2Iterates.alpha(t));
         }

@@ -200,7 +200,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
      * there; the messages come back only when read ({@link #lastMessages}).
      */
     private INDArray aggregateOnDevice(long t, INDArray f, INDArray y, double sigma, boolean machinesAddNoise) {
-        lastStep = machines.accumulate(t, f, y);
+        lastStep = machines.holdsSamples() ? machines.accumulateHeld(t) : machines.accumulate(t, f, y);
         INDArray aggregate = Nd4j.create(messages.dataType(), 1, messages.size(1));
         noiseOnDevice = false;
         if (machinesAddNoise && noise instanceof PhiloxNoiseStreams philox) {
@@ -247,6 +247,9 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
     private void moveMachinesTo(DeviceNodeModels chosen) {
         INDArray shown = lastMessages();   // what the last round sent, before its parts move
         machines.useDevice(chosen);
+        if (chosen != null) {
+            machines.holdSamples(features, labels);   // where they fit: a round then sends only which rows make it
+        }
         lastMessages = shown;
         messagesHoldNoiseOnly = false;
         deviceChosen = true;
