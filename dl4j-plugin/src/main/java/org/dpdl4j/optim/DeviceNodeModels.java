@@ -49,7 +49,8 @@ public interface DeviceNodeModels extends AutoCloseable {
      * Keeps the rows of all parties' data on the device (features [N, nIn], labels [N, k], each row's squared feature
      * norm [N] or [N, 1], or null), so that a round sends only which rows make its batch
      * ({@link #clippedSums(int[], int, float[], double)}); false, keeping nothing, when they would take more than half
-     * of the device's free memory or more rows than it indexes (2^24 - 1): batches then come from the host.
+     * of the device's free memory, more rows than it indexes (2^24 - 1) or more values than one of its arrays holds: batches
+     * then come from the host.
      */
     boolean holdData(INDArray features, INDArray labels, INDArray featureSquaredNorms);
 

@@ -97,11 +97,12 @@ final class RoundCheck {
         float[][][] sums = new float[3][2][p];
         float[][] clipped = new float[2][m * p];
         float[][] noise = new float[2][m * p];
+        float clip = 0;   // half the largest update's norm on the reference: the clip scales at least that one
         try (StackedDenseModels onGpu = new StackedDenseModels(gpu, c.dense(), clients);
              StackedDenseModels onCpu = new StackedDenseModels(new JavaBackend(), c.dense(), clients);
              var start = new org.bytedeco.javacpp.FloatPointer(global)) {
             StackedDenseModels[] sides = {onGpu, onCpu};
-            for (int k = 0; k < 2; k++) {
+            for (int k : new int[]{1, 0}) {   // the reference first: it sets the clip
                 StackedDenseModels s = sides[k];
                 s.useRows(m);
                 s.broadcast(global);
@@ -114,12 +115,17 @@ final class RoundCheck {
                 s.clipRows(Float.POSITIVE_INFINITY);
                 float[] norms = new float[m];
                 s.rowNorms(norms);
+                if (k == 1) {
+                    for (float norm : norms) {
+                        clip = Math.max(clip, norm / 2);
+                    }
+                }
                 float[] factors = new float[m];
                 for (int i = 0; i < m; i++) {
-                    factors[i] = norms[i] > 0.02f ? 0.02f / norms[i] : 1f;
+                    factors[i] = norms[i] > clip ? clip / norms[i] : 1f;   // RowClipping.factors' min(1, S / norm)
                 }
                 s.weightedSum(factors, false, sums[1][k]);
-                s.clipRows(0.02f);
+                s.clipRows(clip);
                 s.backend().download(s.gradients().slice(0, (long) m * p), clipped[k], 0);
                 s.drawPhiloxListed(83, 1L << 62, 1L << 32, ids, 0.01);
                 s.backend().download(s.noise().slice(0, (long) m * p), noise[k], 0);

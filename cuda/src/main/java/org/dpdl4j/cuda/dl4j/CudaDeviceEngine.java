@@ -109,6 +109,9 @@ public final class CudaDeviceEngine implements DeviceEngine {
         }
         try {
             return engine.apply(backend);
+        } catch (DeviceUnavailableException e) {   // a refusal that says why itself (e.g. no room for the models)
+            backend.close();
+            throw e;
         } catch (IllegalStateException | CudaException e) {   // cuDNN missing after all, or failing to start
             backend.close();
             throw new DeviceUnavailableException("the CUDA engine cannot start: " + e.getMessage(), e);

@@ -144,6 +144,7 @@ public final class CudaNodeModels implements DeviceNodeModels {
         }
         long bytes = StackedDenseModels.bytesToHold(models.model(), rows);
         if (refuseData || rows >= 1 << 24
+                || rows * Math.max(models.model().nIn(), models.model().nOut()) > StackedDenseModels.MAX_VALUES
                 || backend instanceof org.dpdl4j.cuda.device.CudaBackend gpu && bytes > gpu.freeBytes() / 2) {
             return false;
         }

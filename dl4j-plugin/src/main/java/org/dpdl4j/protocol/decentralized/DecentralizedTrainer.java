@@ -258,9 +258,9 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
             device.upload(models);
             dataOnDevice = device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
         }
-        // on a device the host's cores are free for the noise drawn there (secure streams, row by row)
+        // on a device the host's cores are free for the noise drawn here (streams that draw row by row, as the secure ones)
         noise.shareWith(device != null && streams.drawsRowByRow()
-                ? Math.max(0, Math.min(15, Runtime.getRuntime().availableProcessors() - 2)) : 0);
+                ? RoundNoise.helpersBeside(Runtime.getRuntime().availableProcessors()) : 0);
     }
 
     /** One round with the node models on the device: the round of {@link #roundInWorkspace}, computed there. */

@@ -111,7 +111,7 @@ final class RoundNoise implements AutoCloseable {
 
     /**
      * Lets {@code threads} more threads take part in every draw's row tasks (streams that draw row by row: the secure
-     * ones), beside the look-ahead and the caller: for rounds computed on a device, where the host's cores are otherwise
+     * and the Philox ones), beside the look-ahead and the caller: for rounds computed on a device, where the host's cores are otherwise
      * idle and the noise would set the pace. Each row comes from its own keyed stream, so the draws are the same with any
      * number of threads. 0 (the default) stops them.
      */
@@ -137,14 +137,19 @@ final class RoundNoise implements AutoCloseable {
         }
     }
 
+    /** The helper threads for rounds on a device on a host of {@code processors} cores: all but two, at most 15. */
+    static int helpersBeside(int processors) {
+        return Math.max(0, Math.min(15, processors - 2));
+    }
+
     /** How many helper threads join the draws ({@link #shareWith}). */
     int helperThreads() {
         return helperCount;
     }
 
-    /** Sets the helpers to work on {@code job}'s tasks (they return when none is left unclaimed). */
+    /** Sets the helpers to work on {@code job}'s row tasks (they return when none is left unclaimed). */
     private Job withHelpers(Job job) {
-        for (int h = 0; h < helperCount; h++) {
+        for (int h = 0; job.byRow() && h < helperCount; h++) {
             helpers.execute(() -> {
                 try (MemoryWorkspace outside = Nd4j.getMemoryManager().scopeOutOfWorkspaces()) {
                     job.tasks().work();
@@ -154,8 +159,8 @@ final class RoundNoise implements AutoCloseable {
         return job;
     }
 
-    /** One round's draw as shareable tasks, and the arrays it fills. */
-    private record Job(SharedTasks tasks, INDArray total, INDArray edgeNoise) {
+    /** One round's draw as shareable tasks (one per row, or a single one), and the arrays it fills. */
+    private record Job(SharedTasks tasks, boolean byRow, INDArray total, INDArray edgeNoise) {
         Draw run() throws InterruptedException {
             tasks.work();
             tasks.await();
@@ -173,7 +178,7 @@ final class RoundNoise implements AutoCloseable {
         boolean pairwise = sigmaCor > 0;
         boolean byRow = streams.drawsRowByRow() && (!pairwise || !pairwiseDrawnOnce && correlated.combinesByRow(params));
         if (!byRow) {
-            return new Job(new SharedTasks(0, 1, t -> draw(round, b)), b.total(), pairwise ? pairwiseArray(b) : null);
+            return new Job(new SharedTasks(0, 1, t -> draw(round, b)), false, b.total(), pairwise ? pairwiseArray(b) : null);
         }
         int edges = pairwise ? correlated.edgeCount() : 0;
         INDArray u = pairwise ? b.edgeNoise() : null;
@@ -183,7 +188,7 @@ final class RoundNoise implements AutoCloseable {
             } else {
                 nodeRow(t - edges, round, u, b.total().getRow(t - edges));
             }
-        }), b.total(), u);
+        }), true, b.total(), u);
     }
 
     /** Node i's total: its row of B U plus its private noise, as {@link #draw} computes it for all rows. */

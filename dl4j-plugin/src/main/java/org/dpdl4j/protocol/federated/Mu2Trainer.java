@@ -155,15 +155,15 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
         if (privacy != null) {
             spend(privacy.eventOfRound(t), mechanism);
         }
+        if (blocks == null && !deviceChosen) {
+            useDevice(ComputeDevice.AUTO);   // before the workspace: what moves to the device is not a round's temporary
+        }
         // Every temporary of the round lives in the workspace; state (estimates, iterates, messages) is updated in place.
         try (var ws = workspace.open()) {
             INDArray f = features.slice(t - 1);
             INDArray y = labels.slice(t - 1);
             double sigma = config.noise().at(t);
             boolean machinesAddNoise = sigma > 0 && config.trust() == ServerTrust.UNTRUSTED;
-            if (blocks == null && !deviceChosen) {
-                useDevice(ComputeDevice.AUTO);
-            }
             INDArray aggregate;
             if (machines.onDevice()) {
                 aggregate = aggregateOnDevice(t, f, y, sigma, machinesAddNoise);
@@ -248,7 +248,10 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
         INDArray shown = lastMessages();   // what the last round sent, before its parts move
         machines.useDevice(chosen);
         if (chosen != null) {
-            machines.holdSamples(features, labels);   // where they fit: a round then sends only which rows make it
+            // where they fit: a round then sends only which rows make it (any host copy on the way is no round's temporary)
+            try (var outside = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+                machines.holdSamples(features, labels);
+            }
         }
         lastMessages = shown;
         messagesHoldNoiseOnly = false;

@@ -86,6 +86,55 @@ class RoundNoiseTest {
         }
     }
 
+    /** The helpers do draw rows: with rows that take a while, threads of the helper pool draw some of them. */
+    @Test
+    void helperThreadsDrawRowsOfEachDraw() {
+        RowByRowStreams rows = new RowByRowStreams(new SeededNoiseStreams(3), true);
+        java.util.Set<String> drawers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        NoiseStreams recorded = new NoiseStreams() {
+            private NoiseSource noted(NoiseSource source) {
+                drawers.add(Thread.currentThread().getName());
+                java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);   // a slow row: room for every thread
+                return source;
+            }
+
+            public NoiseSource privateNoise(int node, long round) {
+                return noted(rows.privateNoise(node, round));
+            }
+
+            public NoiseSource pairwiseNoise(int edge, long round) {
+                return noted(rows.pairwiseNoise(edge, round));
+            }
+
+            public java.util.random.RandomGenerator sampling(int node, long round) {
+                return rows.sampling(node, round);
+            }
+
+            public boolean drawsRowByRow() {
+                return true;
+            }
+
+            public boolean isSecure() {
+                return false;
+            }
+
+            public String description() {
+                return "recording " + rows.description();
+            }
+        };
+        try (RoundNoise noise = new RoundNoise(recorded, new PairwiseNoise(Topologies.torus(4, 4), DataType.FLOAT), 16,
+                20_000, 0.7, 1.3, false, DataType.FLOAT, false)) {
+            noise.shareWith(2);
+            for (long round = 0; round < 3; round++) {
+                noise.forRound(round);
+            }
+        }
+        assertTrue(drawers.stream().anyMatch(name -> name.startsWith("dpdl4j-noise-helper-")), "drawn by " + drawers);
+        assertEquals(0, RoundNoise.helpersBeside(2), "a two-core host keeps its cores");
+        assertEquals(14, RoundNoise.helpersBeside(16));
+        assertEquals(15, RoundNoise.helpersBeside(64));
+    }
+
     @Test
     void aRowThatFailsFailsTheRound() {
         Graph ring = Topologies.ring(4);
