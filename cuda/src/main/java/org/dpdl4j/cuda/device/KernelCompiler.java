@@ -51,11 +51,11 @@ final class KernelCompiler {
         try {
             List<String> options = new ArrayList<>(List.of(KernelSource.OPTIONS));
             options.add(architecture);
-            PointerPointer<BytePointer> opts = new PointerPointer<>(options.size());
-            for (int i = 0; i < options.size(); i++) {
-                opts.put(i, new BytePointer(options.get(i)));
-            }
+            // the strings must outlive the compile: the array of pointers to them keeps no Java reference
+            BytePointer[] strings = options.stream().map(BytePointer::new).toArray(BytePointer[]::new);
+            PointerPointer<BytePointer> opts = new PointerPointer<>(strings);
             int status = nvrtc.nvrtcCompileProgram(program, options.size(), opts);
+            java.lang.ref.Reference.reachabilityFence(strings);
             if (status != nvrtc.NVRTC_SUCCESS) {
                 throw new CudaException("NVRTC could not compile " + KernelSource.NAME + " with " + options + ": "
                         + nvrtc.nvrtcGetErrorString(status).getString() + "\n" + log(program));

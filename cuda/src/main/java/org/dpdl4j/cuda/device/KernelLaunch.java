@@ -5,7 +5,9 @@ import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
+import org.bytedeco.javacpp.PointerPointer;
 import org.dpdl4j.cuda.engine.DeviceArray;
+import org.dpdl4j.cuda.engine.KernelSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -28,12 +30,18 @@ final class KernelLaunch implements KernelCall {
     private final BytePointer values = new BytePointer(8L * MAX_ARGS);
     private final ByteBuffer slots = values.asByteBuffer().order(ByteOrder.nativeOrder());
     private final LongPointer argumentPointers = new LongPointer(MAX_ARGS);
+    /**
+     * The same array as {@code void**}: cuLaunchKernel's overload taking a plain Pointer is declared {@code @ByPtrPtr}
+     * (JavaCPP then passes the address of the pointer, one indirection too many); this one passes the array itself.
+     */
+    private final PointerPointer<?> kernelParams = new PointerPointer<>(argumentPointers);
     private int count;
 
     KernelLaunch(KernelModule module, CUstream_st stream, int multiprocessors) {
         this.module = module;
         this.stream = stream;
-        this.maxBlocks = Math.max(1, multiprocessors) * 16;
+        // 16 blocks per multiprocessor, and never more threads than the kernels' index arithmetic allows for
+        this.maxBlocks = Math.min(Math.max(1, multiprocessors) * 16, KernelSource.MAX_THREADS / THREADS);
         for (int i = 0; i < MAX_ARGS; i++) {
             argumentPointers.put(i, values.address() + 8L * i);
         }
@@ -89,7 +97,8 @@ final class KernelLaunch implements KernelCall {
         }
         CUfunc_st f = module.function(name);
         int blocks = (int) Math.min(maxBlocks, (work + THREADS - 1) / THREADS);
-        CudaCalls.driver(cudart.cuLaunchKernel(f, blocks, 1, 1, THREADS, 1, 1, 0, stream, argumentPointers, null),
+        CudaCalls.driver(cudart.cuLaunchKernel(f, blocks, 1, 1, THREADS, 1, 1, 0, stream, kernelParams,
+                        (PointerPointer<?>) null),
                 "cuLaunchKernel(" + name + ")");
     }
 }

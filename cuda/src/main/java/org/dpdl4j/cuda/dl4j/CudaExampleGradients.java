@@ -7,6 +7,7 @@ import org.dpdl4j.cuda.engine.ConvNetModel;
 import org.dpdl4j.cuda.engine.DenseDpStep;
 import org.dpdl4j.cuda.engine.DpStep;
 import org.dpdl4j.cuda.engine.DeviceParameters;
+import org.dpdl4j.cuda.engine.KernelSource;
 import org.dpdl4j.cuda.engine.StepMeasures;
 import org.dpdl4j.cuda.engine.StepNoise;
 import org.dpdl4j.cuda.engine.UpdateSegment;
@@ -227,7 +228,7 @@ public final class CudaExampleGradients implements ResidentTraining, AutoCloseab
             throw new IllegalArgumentException("feature squared norms of shape " + Arrays.toString(featureSquaredNorms.shape())
                     + " do not match the batch of " + features.size(0) + ": give one squared norm per example");
         }
-        if (features.size(0) > Integer.MAX_VALUE / Math.max(1, Math.max(nIn, nOut))) {
+        if (features.size(0) > KernelSource.MAX_ELEMENTS / Math.max(1, Math.max(nIn, nOut))) {
             throw new IllegalArgumentException("a batch of " + features.size(0) + " rows is too large for one step");
         }
     }

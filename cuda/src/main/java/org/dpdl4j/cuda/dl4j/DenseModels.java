@@ -3,6 +3,7 @@ package org.dpdl4j.cuda.dl4j;
 import org.dpdl4j.cuda.engine.Activation;
 import org.dpdl4j.cuda.engine.DenseLayer;
 import org.dpdl4j.cuda.engine.DenseModel;
+import org.dpdl4j.cuda.engine.KernelSource;
 import org.dpdl4j.cuda.engine.OutputLoss;
 import org.dpdl4j.optim.DenseLayerSpec;
 import org.dpdl4j.optim.DenseNetworkSpec;
@@ -44,8 +45,9 @@ final class DenseModels {
                     + " has no CUDA kernel (softmax with MCXENT, sigmoid with XENT, and L2/MSE after a supported activation"
                     + " have)";
         }
-        if (spec.numParams() > Integer.MAX_VALUE) {
-            return "the network has " + spec.numParams() + " parameters; the CUDA engine takes at most 2^31-1";
+        if (spec.numParams() > KernelSource.MAX_ELEMENTS) {
+            return "the network has " + spec.numParams() + " parameters; the CUDA engine takes at most "
+                    + KernelSource.MAX_ELEMENTS + " (one kernel launch's elements)";
         }
         return null;
     }

@@ -71,8 +71,9 @@ public record ConvNetModel(List<Stage> stages, List<DenseLayer> dense, OutputLos
                         + (l - 1) + " gives " + dense.get(l - 1).nOut());
             }
         }
-        if (numParams > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("the engine takes at most 2^31-1 parameters, got " + numParams);
+        if (numParams > KernelSource.MAX_ELEMENTS) {
+            throw new IllegalArgumentException("the engine takes at most " + KernelSource.MAX_ELEMENTS + " parameters (one"
+                    + " kernel launch's elements), got " + numParams);
         }
     }
 

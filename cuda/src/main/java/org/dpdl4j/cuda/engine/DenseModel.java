@@ -31,8 +31,9 @@ public record DenseModel(List<DenseLayer> layers, OutputLoss loss, long numParam
                         + ", past the " + numParams + " parameters of the network");
             }
         }
-        if (numParams > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("the engine takes at most 2^31-1 parameters, got " + numParams);
+        if (numParams > KernelSource.MAX_ELEMENTS) {
+            throw new IllegalArgumentException("the engine takes at most " + KernelSource.MAX_ELEMENTS + " parameters (one"
+                    + " kernel launch's elements), got " + numParams);
         }
     }
 

@@ -103,7 +103,7 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
                     + " feature values, " + (long) batch * labelWidth + " label values and " + batch
                     + " squared norms; got " + featureCount + ", " + labelCount + " and " + normCount);
         }
-        if ((long) batch * unitsPerExample() > Integer.MAX_VALUE) {
+        if ((long) batch * unitsPerExample() > KernelSource.MAX_ELEMENTS) {
             throw new IllegalArgumentException("a batch of " + batch + " examples is too large for one step of this"
                     + " network; split it");
         }
@@ -182,7 +182,7 @@ public abstract sealed class DpStep implements AutoCloseable permits DenseDpStep
             return;
         }
         freeBatchBuffers();
-        int c = (int) Math.max(batch, Math.min(2L * capacity, Integer.MAX_VALUE / Math.max(1, unitsPerExample())));
+        int c = (int) Math.max(batch, Math.min(2L * capacity, KernelSource.MAX_ELEMENTS / Math.max(1, unitsPerExample())));
         x = backend.allocate((long) c * inputWidth);
         y = backend.allocate((long) c * labelWidth);
         xSq = backend.allocate(c);

@@ -9,6 +9,13 @@ import java.nio.charset.StandardCharsets;
 public final class KernelSource {
     /** The resource's name, also the program name NVRTC reports errors under. */
     public static final String NAME = "dp_step.cu";
+    /** The most threads one launch runs (its grid-stride loops step by this many at most). */
+    public static final int MAX_THREADS = 1 << 22;
+    /**
+     * The most elements one launch may walk: the kernels' grid-stride loops index in int, and the last index plus one
+     * stride ({@link #MAX_THREADS}) must not overflow.
+     */
+    public static final long MAX_ELEMENTS = Integer.MAX_VALUE - (long) MAX_THREADS;
 
     /** The kernels' entry points, as {@code extern "C"} names. */
     public static final String[] KERNELS = {"bias_activation", "activation_backprop", "softmax_cross_entropy",

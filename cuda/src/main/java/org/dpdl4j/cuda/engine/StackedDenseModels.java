@@ -20,11 +20,8 @@ import org.bytedeco.javacpp.FloatPointer;
 public final class StackedDenseModels implements AutoCloseable {
     /** Indices of the mixing matrix are kept as floats, exact below 2^24. */
     private static final int EXACT_FLOAT_INDEX = 1 << 24;
-    /**
-     * The most values one array of a launch may hold: the kernels' grid-stride loops index in int, and the last index
-     * plus one stride (at most 2^22 threads) must not overflow.
-     */
-    public static final long MAX_VALUES = Integer.MAX_VALUE - (1L << 22);
+    /** The most values one array of a launch may hold ({@link KernelSource#MAX_ELEMENTS}). */
+    public static final long MAX_VALUES = KernelSource.MAX_ELEMENTS;
 
     private final Backend backend;
     private final DenseModel model;
