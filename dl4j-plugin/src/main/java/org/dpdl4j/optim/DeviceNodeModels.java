@@ -168,6 +168,7 @@ public interface DeviceNodeModels extends AutoCloseable {
     /** One line: the device and what it holds. */
     String describe();
 
+    /** Frees the device's memory; a second call does nothing. */
     @Override
     void close();
 }

@@ -223,17 +223,24 @@ public final class CudaBackend implements Backend {
         if (closed) {
             return;
         }
-        synchronize();
-        if (convolutions != null) {
-            convolutions.close();
-            convolutions = null;
-        }
-        closed = true;
-        cublas.cublasDestroy_v2(cublasHandle);
-        cudart.cudaStreamDestroy(stream);
-        if (staging != null) {
-            cudart.cudaFreeHost(staging);
-            staging = null;
+        // after a CUDA error (sticky on the context) the waits and frees below may fail: what follows is freed anyway
+        try {
+            synchronize();
+        } finally {
+            try {
+                if (convolutions != null) {
+                    convolutions.close();
+                }
+            } finally {
+                convolutions = null;
+                closed = true;
+                cublas.cublasDestroy_v2(cublasHandle);
+                cudart.cudaStreamDestroy(stream);
+                if (staging != null) {
+                    cudart.cudaFreeHost(staging);
+                    staging = null;
+                }
+            }
         }
     }
 }

@@ -38,6 +38,8 @@ import java.util.List;
 public final class CudaExampleGradients implements ResidentTraining, AutoCloseable {
     private final Backend backend;
     private final boolean ownsBackend;
+    /** Closed once: a second close frees nothing again (cudaFree of a freed address may free another array). */
+    private boolean closed;
     private final DpStep step;
     private final long nIn;
     private final long nOut;
@@ -235,9 +237,16 @@ public final class CudaExampleGradients implements ResidentTraining, AutoCloseab
 
     @Override
     public void close() {
-        step.close();
-        if (ownsBackend) {
-            backend.close();
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            step.close();
+        } finally {
+            if (ownsBackend) {
+                backend.close();   // even when freeing failed (a CUDA error): the stream and handles go too
+            }
         }
     }
 }

@@ -20,6 +20,8 @@ public final class CudaNodeModels implements DeviceNodeModels {
     private final StackedDenseModels models;
     private final Backend backend;
     private final boolean ownsBackend;
+    /** Closed once: a second close frees nothing again (cudaFree of a freed address may free another array). */
+    private boolean closed;
     private final long numParams;
     private final float[] lossSums;
     private boolean refuseData;
@@ -405,9 +407,16 @@ public final class CudaNodeModels implements DeviceNodeModels {
 
     @Override
     public void close() {
-        models.close();
-        if (ownsBackend) {
-            backend.close();
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            models.close();
+        } finally {
+            if (ownsBackend) {
+                backend.close();   // even when freeing failed (a CUDA error): the stream and handles go too
+            }
         }
     }
 }

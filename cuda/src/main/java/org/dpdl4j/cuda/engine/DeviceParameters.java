@@ -14,6 +14,7 @@ import java.util.List;
  */
 public final class DeviceParameters implements AutoCloseable {
     private final Backend backend;
+    private boolean closed;
     private final int p;
     private final DeviceArray params;
     private final DeviceArray grad;
@@ -203,6 +204,10 @@ public final class DeviceParameters implements AutoCloseable {
     /** Frees the backend memory (the backend stays open: its owner closes it). */
     @Override
     public void close() {
+        if (closed) {
+            return;   // a second close frees nothing again (cudaFree of a freed address may free another array)
+        }
+        closed = true;
         backend.free(params);
         backend.free(grad);
         if (noise != null) {

@@ -25,6 +25,7 @@ public final class StackedDenseModels implements AutoCloseable {
 
     private final Backend backend;
     private final DenseModel model;
+    private boolean closed;
     private final int nodes;
     private final long p;
     private final int[] errorColumn;
@@ -868,6 +869,10 @@ public final class StackedDenseModels implements AutoCloseable {
 
     @Override
     public void close() {
+        if (closed) {
+            return;   // a second close frees nothing again (cudaFree of a freed address may free another array)
+        }
+        closed = true;
         free();
         freeMixing();
         freeHeld();

@@ -274,9 +274,12 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
 
     @Override
     public void close() {
-        thread.close();
-        if (device != null) {
-            device.close();
+        try {
+            thread.close();
+        } finally {
+            if (device != null) {
+                device.close();   // idempotent: a second close of the block frees nothing again
+            }
         }
     }
 }
