@@ -17,8 +17,8 @@ public final class JavaBackend implements Backend {
     private final Blas blas = new JavaBlas();
     private final Kernels kernels = new JavaKernels();
     private final Convolutions convolutions = new JavaConvolutions();
-    /** The allocations freed so far (by identity). */
-    private final java.util.Set<float[]> freed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The allocations freed so far, by identity (arrays do not override equals), held weakly: a record, not a leak. */
+    private final java.util.Set<float[]> freed = java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
 
     @Override
     public DeviceArray allocate(long length) {

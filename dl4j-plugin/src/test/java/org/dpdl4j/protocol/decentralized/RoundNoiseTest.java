@@ -91,35 +91,11 @@ class RoundNoiseTest {
     void helperThreadsDrawRowsOfEachDraw() {
         RowByRowStreams rows = new RowByRowStreams(new SeededNoiseStreams(3), true);
         java.util.Set<String> drawers = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        NoiseStreams recorded = new NoiseStreams() {
-            private NoiseSource noted(NoiseSource source) {
+        NoiseStreams recorded = new WatchedRows(rows, "recording") {
+            @Override
+            void before(boolean pairwise, int id, long round) {
                 drawers.add(Thread.currentThread().getName());
                 java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);   // a slow row: room for every thread
-                return source;
-            }
-
-            public NoiseSource privateNoise(int node, long round) {
-                return noted(rows.privateNoise(node, round));
-            }
-
-            public NoiseSource pairwiseNoise(int edge, long round) {
-                return noted(rows.pairwiseNoise(edge, round));
-            }
-
-            public java.util.random.RandomGenerator sampling(int node, long round) {
-                return rows.sampling(node, round);
-            }
-
-            public boolean drawsRowByRow() {
-                return true;
-            }
-
-            public boolean isSecure() {
-                return false;
-            }
-
-            public String description() {
-                return "recording " + rows.description();
             }
         };
         try (RoundNoise noise = new RoundNoise(recorded, new PairwiseNoise(Topologies.torus(4, 4), DataType.FLOAT), 16,
@@ -139,32 +115,12 @@ class RoundNoiseTest {
     void aRowThatFailsFailsTheRound() {
         Graph ring = Topologies.ring(4);
         RowByRowStreams rows = new RowByRowStreams(new SeededNoiseStreams(2), true);
-        NoiseStreams failing = new NoiseStreams() {
-            public NoiseSource privateNoise(int node, long round) {
-                return rows.privateNoise(node, round);
-            }
-
-            public NoiseSource pairwiseNoise(int edge, long round) {
-                if (round == 2 && edge == 3) {
+        NoiseStreams failing = new WatchedRows(rows, "fails at round 2") {
+            @Override
+            void before(boolean pairwise, int id, long round) {
+                if (pairwise && round == 2 && id == 3) {
                     throw new IllegalStateException("edge secret unavailable");
                 }
-                return rows.pairwiseNoise(edge, round);
-            }
-
-            public java.util.random.RandomGenerator sampling(int node, long round) {
-                return rows.sampling(node, round);
-            }
-
-            public boolean drawsRowByRow() {
-                return true;
-            }
-
-            public boolean isSecure() {
-                return false;
-            }
-
-            public String description() {
-                return "fails at round 2";
             }
         };
         try (RoundNoise noise = new RoundNoise(failing, new PairwiseNoise(ring, DataType.FLOAT), 4, 20_000, 0.5, 1.0, false,
@@ -180,5 +136,50 @@ class RoundNoiseTest {
     void secureStreamsDrawRowByRowAndSeededStreamsDoNot() {
         assertTrue(new SecureNoiseStreams(Topologies.ring(3)).drawsRowByRow());
         assertFalse(new SeededNoiseStreams(1).drawsRowByRow());
+    }
+
+    /** Row-by-row streams that call {@link #before} as each row's source is asked for (which thread, which row). */
+    private abstract static class WatchedRows implements NoiseStreams {
+        private final RowByRowStreams rows;
+        private final String description;
+
+        WatchedRows(RowByRowStreams rows, String description) {
+            this.rows = rows;
+            this.description = description;
+        }
+
+        abstract void before(boolean pairwise, int id, long round);
+
+        @Override
+        public NoiseSource privateNoise(int node, long round) {
+            before(false, node, round);
+            return rows.privateNoise(node, round);
+        }
+
+        @Override
+        public NoiseSource pairwiseNoise(int edge, long round) {
+            before(true, edge, round);
+            return rows.pairwiseNoise(edge, round);
+        }
+
+        @Override
+        public java.util.random.RandomGenerator sampling(int node, long round) {
+            return rows.sampling(node, round);
+        }
+
+        @Override
+        public boolean drawsRowByRow() {
+            return true;
+        }
+
+        @Override
+        public boolean isSecure() {
+            return false;
+        }
+
+        @Override
+        public String description() {
+            return description + " " + rows.description();
+        }
     }
 }
