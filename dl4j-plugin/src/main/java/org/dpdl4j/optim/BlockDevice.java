@@ -10,15 +10,18 @@ public interface BlockDevice extends java.io.Serializable {
     /**
      * The node models of {@code nodes} parties of the network on this worker's device, or null to compute on its CPU.
      *
+     * @param block the block's index in its run: a worker with several devices spreads its blocks over them by it,
+     *              unless a scheduler assigned the task a device ({@link AssignedDevice})
      * @throws DeviceUnavailableException when the device asked for cannot be used here, saying why
      */
-    DeviceNodeModels open(DenseNetworkSpec spec, int nodes);
+    DeviceNodeModels open(DenseNetworkSpec spec, int nodes, int block);
 
     /**
-     * The choice {@code --device} makes, on each worker: {@code auto} takes the worker's GPU when the engine is usable
-     * there and computes the network, {@code cpu} stays on its CPU, {@code cuda} refuses where it cannot run.
+     * The choice {@code --device} makes, on each worker: {@code auto} takes a GPU of the worker when the engine is usable
+     * there and computes the network, {@code cpu} stays on its CPU, {@code cuda} refuses where it cannot run. Which GPU:
+     * the one a scheduler assigned to the task, else block k takes GPU k modulo the worker's GPUs.
      */
     static BlockDevice of(ComputeDevice choice) {
-        return (spec, nodes) -> DeviceEngines.selectNodeModels(choice, spec, nodes);
+        return (spec, nodes, block) -> DeviceEngines.selectNodeModelsOn(AssignedDevice.slotFor(block), choice, spec, nodes);
     }
 }

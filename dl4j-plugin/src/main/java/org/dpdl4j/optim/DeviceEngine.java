@@ -62,6 +62,17 @@ public interface DeviceEngine {
     }
 
     /**
+     * As {@link #openNodeModels(DenseNetworkSpec, int)}, on the device of {@code slot} among this machine's (slot modulo
+     * their number), so that the blocks of a run spread over a worker's devices. An engine of one device keeps the
+     * default, which ignores the slot.
+     *
+     * @throws DeviceUnavailableException as above
+     */
+    default DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, int slot) {
+        return openNodeModels(spec, nodes);
+    }
+
+    /**
      * What a device engine found on this machine.
      *
      * @param usable  whether it can run here

@@ -65,6 +65,16 @@ public final class DeviceEngines {
     }
 
     /**
+     * As {@link #selectNodeModels(ComputeDevice, DenseNetworkSpec, int)}, on the device of {@code slot} among the
+     * engine's ({@link DeviceEngine#openNodeModels(DenseNetworkSpec, int, int)}).
+     *
+     * @throws DeviceUnavailableException as above
+     */
+    public static DeviceNodeModels selectNodeModelsOn(int slot, ComputeDevice device, DenseNetworkSpec spec, int nodes) {
+        return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes, slot));
+    }
+
+    /**
      * As {@link #selectNodeModels(ComputeDevice, DenseNetworkSpec, int)} for a run that may have to stay on the CPU:
      * with {@code cpuOnly} not null (why it does, e.g. its parties run on blocks), {@code auto} and {@code cpu} give null
      * and {@code cuda} is refused with that reason.

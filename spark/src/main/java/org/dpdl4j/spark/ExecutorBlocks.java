@@ -3,6 +3,7 @@ package org.dpdl4j.spark;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.dpdl4j.optim.AssignedDevice;
 
 /**
  * The blocks opened in this JVM (an executor, or the driver in local mode), by run and block index. A block is
@@ -16,10 +17,13 @@ final class ExecutorBlocks {
     private ExecutorBlocks() {
     }
 
-    /** The block {@code index} of run {@code run}, opened by {@code open} when this JVM does not hold it yet. */
+    /**
+     * The block {@code index} of run {@code run}, opened by {@code open} when this JVM does not hold it yet (on the GPU
+     * Spark assigned to the task, if it assigned one: {@link SparkGpus}).
+     */
     @SuppressWarnings("unchecked")
     static <W extends AutoCloseable> W get(String run, int index, Supplier<W> open) {
-        return (W) OPEN.computeIfAbsent(run + "/" + index, key -> open.get());
+        return (W) OPEN.computeIfAbsent(run + "/" + index, key -> AssignedDevice.during(SparkGpus.assigned(), open));
     }
 
     /** Closes and forgets every block of {@code run} held in this JVM. */

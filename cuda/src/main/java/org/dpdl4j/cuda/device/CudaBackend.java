@@ -36,6 +36,9 @@ public final class CudaBackend implements Backend {
     private FloatPointer staging;
     private long stagingFloats;
     private boolean closed;
+    /** One lock per GPU ordinal for {@link #reserving}. */
+    private static final java.util.concurrent.ConcurrentMap<Integer, Object> MEMORY_LOCKS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private CudaBackend(CudaStatus.GpuInfo gpu) {
         this.gpu = gpu;
@@ -56,16 +59,37 @@ public final class CudaBackend implements Backend {
     }
 
     /**
-     * A backend on GPU 0.
+     * A backend on the first usable GPU.
      *
      * @throws CudaUnavailableException naming what is missing (driver, GPU, library) and the fix
      */
     public static CudaBackend open() {
+        return open(0);
+    }
+
+    /**
+     * A backend on the GPU of {@code slot} among the usable ones ({@link CudaStatus#gpu(int)}: slot modulo their
+     * number), e.g. a block's index or the GPU a scheduler assigned to a task.
+     *
+     * @throws CudaUnavailableException naming what is missing (driver, GPU, library) and the fix
+     */
+    public static CudaBackend open(int slot) {
         CudaStatus status = CudaProbe.status();
         if (!status.usable()) {
             throw new CudaUnavailableException(status.problem());
         }
-        return new CudaBackend(status.device());
+        return new CudaBackend(status.gpu(slot));
+    }
+
+    /**
+     * Runs {@code reserve} (a look at {@link #freeBytes} and the allocation it decides on) with no other backend of this
+     * JVM on the same GPU reserving at the same time, so that blocks opened together on one GPU (Spark tasks in one
+     * executor) each see what the others took. Processes sharing a GPU are not covered.
+     */
+    public <T> T reserving(java.util.function.Supplier<T> reserve) {
+        synchronized (MEMORY_LOCKS.computeIfAbsent(gpu.ordinal(), d -> new Object())) {
+            return reserve.get();
+        }
     }
 
     public CudaStatus.GpuInfo gpu() {
@@ -215,7 +239,8 @@ public final class CudaBackend implements Backend {
 
     @Override
     public String describe() {
-        return gpu.name() + " (" + gpu.architecture() + ", kernels compiled for " + target + ")";
+        return "GPU " + gpu.ordinal() + " " + gpu.name() + " (" + gpu.architecture() + ", kernels compiled for " + target
+                + ")";
     }
 
     @Override

@@ -101,14 +101,14 @@ public final class CudaProbe {
         String jni = loadBindings(facts);
         if (jni != null) {
             String why = missing.isEmpty() ? jni : "missing " + String.join(", ", missing) + " (" + jni + ")";
-            return new CudaStatus(false, facts, "the CUDA engine cannot load the CUDA libraries: " + why + "; "
-                    + CudaLibraries.HOW_TO_FIX, null);
+            return CudaStatus.unusable(facts, "the CUDA engine cannot load the CUDA libraries: " + why + "; "
+                    + CudaLibraries.HOW_TO_FIX);
         }
         int[] version = new int[1];
         int status = cudart.cudaDriverGetVersion(version);
         if (status != cudart.cudaSuccess || version[0] == 0) {
-            return new CudaStatus(false, facts, "no NVIDIA driver answers (cudaDriverGetVersion: " + status + "); install"
-                    + " the NVIDIA driver, 580 or later for CUDA 13, or run on a machine with a GPU", null);
+            return CudaStatus.unusable(facts, "no NVIDIA driver answers (cudaDriverGetVersion: " + status + "); install"
+                    + " the NVIDIA driver, 580 or later for CUDA 13, or run on a machine with a GPU");
         }
         facts.add("driver             CUDA " + version[0] / 1000 + "." + version[0] % 1000 / 10);
         int[] runtime = new int[1];
@@ -121,27 +121,44 @@ public final class CudaProbe {
         int[] count = new int[1];
         status = cudart.cudaGetDeviceCount(count);
         if (status == cudart.cudaErrorInsufficientDriver) {
-            return new CudaStatus(false, facts, "the NVIDIA driver (CUDA " + version[0] / 1000 + "." + version[0] % 1000 / 10
-                    + ") is older than the CUDA " + runtime[0] / 1000 + " runtime; install driver 580 or later", null);
+            return CudaStatus.unusable(facts, "the NVIDIA driver (CUDA " + version[0] / 1000 + "." + version[0] % 1000 / 10
+                    + ") is older than the CUDA " + runtime[0] / 1000 + " runtime; install driver 580 or later");
         }
         if (status != cudart.cudaSuccess || count[0] == 0) {
-            return new CudaStatus(false, facts, "the driver sees no CUDA GPU (cudaGetDeviceCount: "
-                    + cudart.cudaGetErrorName(status).getString() + "); check nvidia-smi and CUDA_VISIBLE_DEVICES", null);
+            return CudaStatus.unusable(facts, "the driver sees no CUDA GPU (cudaGetDeviceCount: "
+                    + cudart.cudaGetErrorName(status).getString() + "); check nvidia-smi and CUDA_VISIBLE_DEVICES");
         }
-        CudaStatus.GpuInfo gpu = null;
+        List<CudaStatus.GpuInfo> gpus = new ArrayList<>();
         for (int d = 0; d < count[0]; d++) {
-            CudaStatus.GpuInfo info = describe(d);
-            facts.add(String.format(Locale.ROOT, "GPU %d              %s, %s, %d SMs, %.1f GiB", d, info.name(),
-                    info.architecture(), info.processors(), info.memory() / (double) (1L << 30)));
-            if (gpu == null) {
-                gpu = info;
+            gpus.add(describe(d));
+        }
+        return usableAmong(gpus, facts);
+    }
+
+    /**
+     * The status of a machine whose driver and libraries work, from its GPUs: those older than CUDA 13 supports are
+     * listed and skipped; none left is a problem naming them.
+     */
+    static CudaStatus usableAmong(List<CudaStatus.GpuInfo> gpus, List<String> facts) {
+        List<String> shown = new ArrayList<>(facts);
+        List<CudaStatus.GpuInfo> usable = new ArrayList<>();
+        for (CudaStatus.GpuInfo info : gpus) {
+            boolean supported = info.major() * 10 + info.minor() >= MIN_CAPABILITY;
+            shown.add(String.format(Locale.ROOT, "GPU %d              %s, %s, %d SMs, %.1f GiB%s", info.ordinal(),
+                    info.name(), info.architecture(), info.processors(), info.memory() / (double) (1L << 30),
+                    supported ? "" : " (older than CUDA 13 supports: not used)"));
+            if (supported) {
+                usable.add(info);
             }
         }
-        if (gpu.major() * 10 + gpu.minor() < MIN_CAPABILITY) {
-            return new CudaStatus(false, facts, "GPU 0 (" + gpu.name() + ", " + gpu.architecture() + ") is older than"
-                    + " CUDA 13 supports (sm_75 and later); use DL4J's own CUDA backend (build with -Dcuda) on it", gpu);
+        if (usable.isEmpty()) {
+            CudaStatus.GpuInfo first = gpus.get(0);
+            return CudaStatus.unusable(shown, (gpus.size() == 1 ? "GPU 0 (" + first.name() + ", " + first.architecture()
+                    + ") is" : "every GPU here (" + gpus.size() + ", GPU 0 " + first.name() + ", " + first.architecture()
+                    + ") is") + " older than CUDA 13 supports (sm_75 and later); use DL4J's own CUDA backend (build with"
+                    + " -Dcuda) on it");
         }
-        return new CudaStatus(true, facts, null, gpu);
+        return new CudaStatus(true, shown, null, usable);
     }
 
     /** Loads the JNI bindings of cudart, cuBLAS and NVRTC; null when all load, else why not. */

@@ -9,11 +9,39 @@ import java.util.List;
  * @param usable  a GPU the engine supports, its driver and every library it needs are there
  * @param facts   lines such as {@code GPU 0: NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.1 GiB}
  * @param problem null when usable; else what is missing and how to fix it, in one message
- * @param device  the GPU the engine would use, or null
+ * @param gpus    the GPUs the engine can use (compute capability 7.5 or more), in CUDA's order; empty when not usable
  */
-public record CudaStatus(boolean usable, List<String> facts, String problem, GpuInfo device) {
+public record CudaStatus(boolean usable, List<String> facts, String problem, List<GpuInfo> gpus) {
     public CudaStatus {
         facts = List.copyOf(facts);
+        gpus = List.copyOf(gpus);
+        if (usable == gpus.isEmpty()) {
+            throw new IllegalArgumentException(usable ? "a usable status names the GPUs to use" : "an unusable status"
+                    + " names no GPU to use");
+        }
+    }
+
+    /** A status that says what is missing: no GPU to use. */
+    static CudaStatus unusable(List<String> facts, String problem) {
+        return new CudaStatus(false, facts, problem, List.of());
+    }
+
+    /** The GPU a single run uses: the first usable one (CUDA_VISIBLE_DEVICES chooses which the driver shows). */
+    public GpuInfo device() {
+        return gpu(0);
+    }
+
+    /**
+     * The GPU of {@code slot} among the usable ones (slot modulo their number), so that the blocks of a run spread over
+     * a worker's GPUs: block k, or the GPU a scheduler assigned, takes slot k.
+     *
+     * @throws IllegalStateException when no GPU is usable
+     */
+    public GpuInfo gpu(int slot) {
+        if (gpus.isEmpty()) {
+            throw new IllegalStateException("no usable GPU: " + problem);
+        }
+        return gpus.get(Math.floorMod(slot, gpus.size()));
     }
 
     /**

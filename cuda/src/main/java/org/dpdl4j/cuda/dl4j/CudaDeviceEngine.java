@@ -44,7 +44,7 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public ExampleGradients open(DenseNetworkSpec spec) {
-        return onNewBackend(backend -> new CudaExampleGradients(spec, backend, true));
+        return onNewBackend(0, backend -> new CudaExampleGradients(spec, backend, true));
     }
 
     /** Null when the network's layers have CUDA computations and cuDNN loads here; else why not. */
@@ -56,7 +56,7 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public ExampleGradients openConvolutional(MultiLayerNetwork net) {
-        return onNewBackend(backend -> CudaExampleGradients.convolutional(net, backend, true));
+        return onNewBackend(0, backend -> CudaExampleGradients.convolutional(net, backend, true));
     }
 
     /** Null when the network's layers have CUDA computations and the n models fit one device array. */
@@ -73,10 +73,16 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes) {
-        return onNewBackend(backend -> {
+        return openNodeModels(spec, nodes, 0);
+    }
+
+    /** On the GPU of {@code slot} among the usable ones (slot modulo their number): blocks spread over a worker's GPUs. */
+    @Override
+    public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, int slot) {
+        return onNewBackend(slot, backend -> backend.reserving(() -> {
             requireRoomFor(spec, nodes, backend.freeBytes(), backend.describe());
             return new CudaNodeModels(spec, nodes, backend, true);
-        });
+        }));
     }
 
     /**
@@ -99,11 +105,14 @@ public final class CudaDeviceEngine implements DeviceEngine {
         }
     }
 
-    /** An engine on a backend of its own, which it closes; the backend is closed again if the engine cannot be made. */
-    private static <T> T onNewBackend(Function<CudaBackend, T> engine) {
+    /**
+     * An engine on a backend of its own on the GPU of {@code slot}, which it closes; the backend is closed again if the
+     * engine cannot be made.
+     */
+    private static <T> T onNewBackend(int slot, Function<CudaBackend, T> engine) {
         CudaBackend backend;
         try {
-            backend = CudaBackend.open();
+            backend = CudaBackend.open(slot);
         } catch (IllegalStateException | CudaException e) {   // unusable, or the kernels did not compile or load
             throw new DeviceUnavailableException("the CUDA engine cannot start: " + e.getMessage(), e);
         }

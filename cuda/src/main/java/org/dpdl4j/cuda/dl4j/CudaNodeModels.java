@@ -144,20 +144,38 @@ public final class CudaNodeModels implements DeviceNodeModels {
                     + " got " + Arrays.toString(features.shape()) + ", " + Arrays.toString(labels.shape()) + " and "
                     + (featureSquaredNorms == null ? "none" : Arrays.toString(featureSquaredNorms.shape())));
         }
-        long bytes = StackedDenseModels.bytesToHold(models.model(), rows);
         if (refuseData || rows >= 1 << 24
-                || rows * Math.max(models.model().nIn(), models.model().nOut()) > StackedDenseModels.MAX_VALUES
-                || backend instanceof org.dpdl4j.cuda.device.CudaBackend gpu && bytes > gpu.freeBytes() / 2) {
+                || rows * Math.max(models.model().nIn(), models.model().nOut()) > StackedDenseModels.MAX_VALUES) {
             return false;
         }
         INDArray x = HostArrays.rowMajorFloats(features);
         INDArray y = HostArrays.rowMajorFloats(labels);
         INDArray sq = featureSquaredNorms == null ? null : HostArrays.rowMajorFloats(featureSquaredNorms);
-        models.holdData(HostArrays.pointer(x), HostArrays.pointer(y), sq == null ? null : HostArrays.pointer(sq), (int) rows);
+        boolean held = reserving(StackedDenseModels.bytesToHold(models.model(), rows), () -> models.holdData(
+                HostArrays.pointer(x), HostArrays.pointer(y), sq == null ? null : HostArrays.pointer(sq), (int) rows));
         Reference.reachabilityFence(x);
         Reference.reachabilityFence(y);
         Reference.reachabilityFence(sq);
-        return true;
+        return held;
+    }
+
+    /**
+     * Runs {@code allocate} when {@code bytes} take at most half the GPU's free memory (the rest stays for batches and
+     * work space), looking and allocating with no other block of this JVM doing the same on that GPU in between; true
+     * when it ran. The reference backend always has room.
+     */
+    private boolean reserving(long bytes, Runnable allocate) {
+        if (!(backend instanceof org.dpdl4j.cuda.device.CudaBackend gpu)) {
+            allocate.run();
+            return true;
+        }
+        return gpu.reserving(() -> {
+            if (bytes > gpu.freeBytes() / 2) {
+                return false;
+            }
+            allocate.run();
+            return true;
+        });
     }
 
     /** Makes {@link #holdData} keep nothing, as on a device without room for the data (the host-batch path's tests). */
@@ -349,13 +367,12 @@ public final class CudaNodeModels implements DeviceNodeModels {
 
     @Override
     public boolean pairwiseIncidence(int[] rowStarts, int[] columns, double[] values, int edges) {
-        long bytes = StackedDenseModels.bytesForPairwise(models.model(), edges);
-        if ((long) edges * numParams > StackedDenseModels.MAX_VALUES || edges >= 1 << 24
-                || backend instanceof org.dpdl4j.cuda.device.CudaBackend gpu && bytes > gpu.freeBytes() / 2) {
+        if ((long) edges * numParams > StackedDenseModels.MAX_VALUES || edges >= 1 << 24) {
             return false;
         }
-        models.pairwiseIncidence(rowStarts, columns, floats(values), edges);
-        return true;
+        float[] weights = floats(values);
+        return reserving(StackedDenseModels.bytesForPairwise(models.model(), edges),
+                () -> models.pairwiseIncidence(rowStarts, columns, weights, edges));
     }
 
     @Override

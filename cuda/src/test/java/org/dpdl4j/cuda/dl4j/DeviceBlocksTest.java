@@ -61,7 +61,11 @@ class DeviceBlocksTest {
     }
 
     private static void compareBlocksWithOneProcess(DecentralizedAlgorithm algorithm, NoiseKind noise) {
-        BlockDevice reference = (spec, nodes) -> new CudaNodeModels(spec, nodes, new JavaBackend(), true);
+        java.util.Set<Integer> opened = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        BlockDevice reference = (spec, nodes, block) -> {
+            opened.add(block);
+            return new CudaNodeModels(spec, nodes, new JavaBackend(), true);
+        };
         try (DecentralizedTrainer one = run(algorithm, noise); DecentralizedTrainer split = run(algorithm, noise)) {
             one.useDevice(ComputeDevice.CPU);
             split.distribute(new InProcessBlocks(3), reference);
@@ -74,6 +78,7 @@ class DeviceBlocksTest {
             }
             assertTrue(one.params().sub(one.template().params().castTo(DataType.FLOAT).reshape(1, -1))
                     .norm2Number().doubleValue() > 1e-3, "the rounds moved the models");
+            assertEquals(java.util.Set.of(0, 1, 2), opened, "each block opens its models with its own index");
         }
     }
 

@@ -12,6 +12,7 @@ import org.dpdl4j.runtime.engine.Rows;
  * What a worker needs to run nodes {@code first..first+count-1} of a decentralized run ({@link DecentralizedBlock}):
  * everything travels as plain serializable values.
  *
+ * @param block        the block's index in the run (which of a worker's devices it takes, when it takes one)
  * @param first        the first node
  * @param count        how many nodes
  * @param model        the network's configuration as JSON (every node's model has its layout)
@@ -24,7 +25,7 @@ import org.dpdl4j.runtime.engine.Rows;
  * @param incidence    Decor: these nodes' rows of the incidence matrix (whose reads are their edges), else null
  * @param device       where the block computes, chosen on its worker
  */
-public record DecentralizedBlockPlan(int first, int count, String model, DecentralizedConfig config, List<Rows> features,
+public record DecentralizedBlockPlan(int block, int first, int count, String model, DecentralizedConfig config, List<Rows> features,
                                      List<Rows> labels, long[] datasetSizes, NoiseStreams streams, OperatorRows gossip,
                                      OperatorRows incidence, BlockDevice device) implements Serializable {
     public DecentralizedBlockPlan {
@@ -33,6 +34,9 @@ public record DecentralizedBlockPlan(int first, int count, String model, Decentr
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(streams, "streams");
         Objects.requireNonNull(gossip, "gossip rows");
+        if (block < 0) {
+            throw new IllegalArgumentException("a block's index is at least 0, got " + block);
+        }
         if (count < 1 || features.size() != count || labels.size() != count) {
             throw new IllegalArgumentException("a block of " + count + " nodes needs the features and labels of each, got "
                     + features.size() + " and " + labels.size());

@@ -479,7 +479,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
                 labels.add(Rows.of(data.get(i).labels()));
             }
             int[] edges = incidenceRows == null ? new int[0] : incidenceRows.reads();
-            plans.add(new DecentralizedBlockPlan(from, to - from, json, config, features, labels, sizes,
+            plans.add(new DecentralizedBlockPlan(b, from, to - from, json, config, features, labels, sizes,
                     streams.restrictedTo(parts.members(b), edges), mixingRows, incidenceRows, blockDevice));
             gossipRows.add(mixingRows.reads());
         }

@@ -1,0 +1,49 @@
+package org.dpdl4j.spark;
+
+import java.util.Map;
+import java.util.OptionalInt;
+import org.apache.spark.TaskContext;
+import org.apache.spark.resource.ResourceInformation;
+
+/**
+ * The GPU Spark assigned to the running task, when the application asks for GPUs per task
+ * ({@code spark.executor.resource.gpu.amount}, {@code spark.task.resource.gpu.amount} and a discovery script): a block
+ * opened by that task computes on it instead of picking a GPU by its index. A task given several GPUs uses the first.
+ */
+final class SparkGpus {
+    /** Spark's name for the resource. */
+    static final String GPU = "gpu";
+
+    private SparkGpus() {
+    }
+
+    /** The GPU assigned to the task running on this thread; empty outside a task or when Spark assigns none. */
+    static OptionalInt assigned() {
+        TaskContext task = TaskContext.get();
+        return task == null ? OptionalInt.empty() : assigned(task.resourcesJMap());
+    }
+
+    /**
+     * The first GPU address among a task's resources, as a CUDA device number.
+     *
+     * @throws IllegalStateException when the address is not a device number, naming it and the fix
+     */
+    static OptionalInt assigned(Map<String, ResourceInformation> resources) {
+        ResourceInformation gpu = resources == null ? null : resources.get(GPU);
+        if (gpu == null || gpu.addresses().length == 0) {
+            return OptionalInt.empty();
+        }
+        String address = gpu.addresses()[0].trim();
+        try {
+            int device = Integer.parseInt(address);
+            if (device >= 0) {
+                return OptionalInt.of(device);
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalStateException("Spark assigned this task GPU address '" + address + "', which is not a CUDA"
+                + " device number: make the GPU discovery script print device numbers (0, 1, ...), as nvidia-smi's"
+                + " --query-gpu=index gives them");
+    }
+}
