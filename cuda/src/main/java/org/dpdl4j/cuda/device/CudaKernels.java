@@ -77,15 +77,13 @@ final class CudaKernels implements Kernels {
     }
 
     @Override
-    public void addColumnSquares(DeviceArray sq, DeviceArray g, int rows, int b, boolean first) {
-        launch.args().ptr(sq).ptr(g).i32(rows).i32(b).i32(first ? 1 : 0);
-        run("add_column_squares", b);
-    }
-
-    @Override
-    public void addGramDots(DeviceArray sq, DeviceArray gu, DeviceArray gd, int length, int b) {
-        launch.args().ptr(sq).ptr(gu).ptr(gd).i32(length).i32(b);
-        run("add_gram_dots", b);
+    public void addRowDots(DeviceArray sq, DeviceArray u, DeviceArray d, int length, int b, boolean first,
+                           DeviceArray parts) {
+        int lanes = Kernels.lanes(length);
+        launch.args().ptr(parts).ptr(u).ptr(d).i32(length).i32(b).i32(lanes);
+        run("dot_lanes", (long) b * lanes);
+        launch.args().ptr(sq).ptr(parts).i32(lanes).i32(b).i32(first ? 1 : 0);
+        run("add_lane_sums", b);
     }
 
     @Override

@@ -34,6 +34,8 @@ public final class ConvNetDpStep extends DpStep {
     private DeviceArray gramInputs;
     private DeviceArray gramErrors;
     private DeviceArray factors;
+    /** Work space of the per-example norms' lanes ({@link Kernels#addRowDots}). */
+    private DeviceArray lanes;
     private DeviceArray positionOnes;
 
     public ConvNetDpStep(Backend backend, ConvNetModel model) {
@@ -147,14 +149,15 @@ public final class ConvNetDpStep extends DpStep {
                     0f, gramInputs, t, (long) t * t, b);
             blas.gemmStridedBatched(false, true, t, t, n, 1f, errors, t, (long) n * t, errors, t, (long) n * t, 0f,
                     gramErrors, t, (long) t * t, b);
-            k.addGramDots(sq, gramInputs, gramErrors, t * t, b);
+            k.addRowDots(sq, gramInputs, gramErrors, t * t, b, false, lanes);
         } else {
             blas.gemmStridedBatched(true, false, taps, n, t, 1f, unfolded, t, (long) taps * t, errors, t, (long) n * t, 0f,
                     exampleGradients[s], taps, (long) taps * n, b);
-            k.addColumnSquares(sq, exampleGradients[s], taps * n, b, false);
+            k.addRowDots(sq, exampleGradients[s], exampleGradients[s], taps * n, b, false, lanes);
         }
         if (c.hasBias()) {
-            k.addColumnSquares(sq, exampleBiases(s, shape), n, b, false);
+            DeviceArray biases = exampleBiases(s, shape);
+            k.addRowDots(sq, biases, biases, n, b, false, lanes);
         }
     }
 
@@ -207,9 +210,23 @@ public final class ConvNetDpStep extends DpStep {
         return flat.slice(c.weightOffset(), (long) c.shape().outC() * c.shape().taps());
     }
 
+    /** The most lanes a convolution's per-example norm takes (its Gram matrices, materialised gradient or bias). */
+    private int mostLanes() {
+        int most = 1;
+        for (ConvNetModel.Stage s : stages) {
+            if (s instanceof ConvNetModel.Convolution c) {
+                ConvShape shape = c.shape();
+                long length = ghostNorms(shape) ? (long) shape.positions() * shape.positions()
+                        : (long) shape.outC() * shape.taps();
+                most = Math.max(most, Math.max(Kernels.lanes(length), Kernels.lanes(shape.outC())));
+            }
+        }
+        return most;
+    }
+
     @Override
     long unitsPerExample() {
-        long units = Math.max(dense.unitsPerExample(), Math.max(unfoldedLength, gramLength));
+        long units = Math.max(Math.max(dense.unitsPerExample(), mostLanes()), Math.max(unfoldedLength, gramLength));
         for (ConvNetModel.Stage s : stages) {
             units = Math.max(units, Math.max(s.shape().inSize(), s.shape().outSize()));
             units = Math.max(units, (long) s.shape().outC() * s.shape().taps());
@@ -237,6 +254,7 @@ public final class ConvNetDpStep extends DpStep {
         gramInputs = backend.allocate(Math.max(1L, (long) capacity * gramLength));
         gramErrors = backend.allocate(Math.max(1L, (long) capacity * gramLength));
         factors = backend.allocate(capacity);
+        lanes = backend.allocate((long) capacity * mostLanes());
         positionOnes = backend.allocate(maxPositions);
         backend.fill(positionOnes, 1f);
     }
@@ -252,7 +270,7 @@ public final class ConvNetDpStep extends DpStep {
                 }
             }
         }
-        for (DeviceArray a : new DeviceArray[]{unfolded, gramInputs, gramErrors, factors, positionOnes}) {
+        for (DeviceArray a : new DeviceArray[]{unfolded, gramInputs, gramErrors, factors, lanes, positionOnes}) {
             backend.free(a);
         }
     }

@@ -170,30 +170,27 @@ final class JavaKernels implements Kernels {
     }
 
     @Override
-    public void addColumnSquares(DeviceArray sqArray, DeviceArray gArray, int rows, int b, boolean first) {
+    public void addRowDots(DeviceArray sqArray, DeviceArray uArray, DeviceArray dArray, int length, int b, boolean first,
+                           DeviceArray partsArray) {
         JavaArray sq = JavaArray.of(sqArray);
-        JavaArray g = JavaArray.of(gArray);
-        for (int i = 0; i < b; i++) {
+        JavaArray u = JavaArray.of(uArray);
+        JavaArray d = JavaArray.of(dArray);
+        JavaArray parts = JavaArray.of(partsArray);
+        int lanes = Kernels.lanes(length);
+        for (int e = 0; e < b * lanes; e++) {   // dot_lanes
+            int at = e / lanes * length;
             float s = 0.0f;
-            for (int r = 0; r < rows; r++) {
-                float v = g.get(i * rows + r);
-                s += v * v;
+            for (int r = e % lanes; r < length; r += lanes) {
+                s += u.get(at + r) * d.get(at + r);
+            }
+            parts.set(e, s);
+        }
+        for (int i = 0; i < b; i++) {   // add_lane_sums
+            float s = 0.0f;
+            for (int j = 0; j < lanes; j++) {
+                s += parts.get(i * lanes + j);
             }
             sq.set(i, first ? s : sq.get(i) + s);
-        }
-    }
-
-    @Override
-    public void addGramDots(DeviceArray sqArray, DeviceArray guArray, DeviceArray gdArray, int length, int b) {
-        JavaArray sq = JavaArray.of(sqArray);
-        JavaArray gu = JavaArray.of(guArray);
-        JavaArray gd = JavaArray.of(gdArray);
-        for (int i = 0; i < b; i++) {
-            float s = 0.0f;
-            for (int j = 0; j < length; j++) {
-                s += gu.get(i * length + j) * gd.get(i * length + j);
-            }
-            sq.set(i, sq.get(i) + s);
         }
     }
 

@@ -20,7 +20,7 @@ public final class KernelSource {
     /** The kernels' entry points, as {@code extern "C"} names. */
     public static final String[] KERNELS = {"bias_activation", "activation_backprop", "softmax_cross_entropy",
         "sigmoid_cross_entropy", "squared_error", "add_ghost_norms", "clip_errors", "noisy_sgd", "noisy_nesterovs", "add_philox_gaussian", "clip_factors", "scale_by_example",
-        "add_column_squares", "add_gram_dots", "im2col", "mix_rows", "gather_rows", "add_philox_rows", "add_philox_listed"};
+        "dot_lanes", "add_lane_sums", "im2col", "mix_rows", "gather_rows", "add_philox_rows", "add_philox_listed"};
 
     /**
      * The compile options besides the architecture: no fused multiply-adds, so that the kernels make the float operations

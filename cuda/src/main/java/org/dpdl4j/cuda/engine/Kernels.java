@@ -34,11 +34,25 @@ public interface Kernels {
     /** values[e] *= factors[(e / inner) % b] over {@code count} values. */
     void scaleByExample(DeviceArray values, int count, int inner, int b, DeviceArray factors);
 
-    /** sq[i] (+)= the squared length of column i of a column-major [rows, b] matrix; writes when {@code first}. */
-    void addColumnSquares(DeviceArray sq, DeviceArray g, int rows, int b, boolean first);
+    /**
+     * sq[i] (+)= the dot product of vector i's {@code length} values in u and in d (the vectors one after another; u = d
+     * gives squared lengths, e.g. of the columns of a column-major [length, b] matrix); writes when {@code first}. Each
+     * vector is split over {@link #lanes(long)} lanes (lane j sums the values at j, j + lanes, ...), whose sums are then
+     * added in lane order: b times lanes threads share the work instead of one per vector.
+     *
+     * @param parts work space of at least b times {@link #lanes(long)} floats
+     */
+    void addRowDots(DeviceArray sq, DeviceArray u, DeviceArray d, int length, int b, boolean first, DeviceArray parts);
 
-    /** sq[i] += the dot product of example i's {@code length} values in gu and in gd. */
-    void addGramDots(DeviceArray sq, DeviceArray gu, DeviceArray gd, int length, int b);
+    /** The most lanes a vector is split over ({@link #addRowDots}). */
+    int MAX_LANES = 256;
+    /** The fewest values a lane sums (shorter vectors take fewer lanes; below this, one). */
+    int VALUES_PER_LANE = 64;
+
+    /** How many lanes a vector of {@code length} values is split over: length / 64, between 1 and 256. */
+    static int lanes(long length) {
+        return (int) Math.max(1, Math.min(MAX_LANES, length / VALUES_PER_LANE));
+    }
 
     /**
      * Unfolds NCHW images x [b, c, h, w]: per example the K x T matrix (K = c kH kW taps, T = outH outW positions) of

@@ -37,6 +37,8 @@ public final class StackedDenseModels implements AutoCloseable {
     /** Per-node scratch: squared norms, norms, factors; then one scalar. */
     private final DeviceArray nodeSq;
     private final DeviceArray nodeNorms;
+    /** Work space of the row norms' lanes ({@link Kernels#addRowDots}). */
+    private final DeviceArray nodeParts;
     private final DeviceArray nodeFactors;
     private final DeviceArray scalar;
     private final DeviceArray lossSums;
@@ -115,6 +117,7 @@ public final class StackedDenseModels implements AutoCloseable {
         this.noise = backend.allocate(values);
         this.nodeSq = backend.allocate(nodes);
         this.nodeNorms = backend.allocate(nodes);
+        this.nodeParts = backend.allocate((long) nodes * Kernels.lanes(p));
         this.nodeFactors = backend.allocate(nodes);
         this.lossSums = backend.allocate(nodes);
         this.scalar = backend.allocate(1);
@@ -220,7 +223,8 @@ public final class StackedDenseModels implements AutoCloseable {
             units += model.layers().get(l).nOut();
         }
         long perExample = model.nIn() + model.nOut() + model.totalUnits() + units + 7;
-        return Float.BYTES * (4L * nodes * model.numParams() + (long) nodes * batch * perExample + 5L * nodes + batch + 1);
+        return Float.BYTES * (4L * nodes * model.numParams() + (long) nodes * batch * perExample
+                + (5L + Kernels.lanes(model.numParams())) * nodes + batch + 1);
     }
 
     /**
@@ -528,7 +532,7 @@ public final class StackedDenseModels implements AutoCloseable {
      */
     public void clipRows(float clip) {
         Kernels k = backend.kernels();
-        k.addColumnSquares(nodeSq, grad, (int) p, active, true);
+        k.addRowDots(nodeSq, grad, grad, (int) p, active, true, nodeParts);
         k.clipFactors(nodeSq, nodeNorms, nodeFactors, active, clip);
         if (Float.isFinite(clip)) {
             k.scaleByExample(grad, (int) (active * p), (int) p, active, nodeFactors);
@@ -882,8 +886,8 @@ public final class StackedDenseModels implements AutoCloseable {
                 backend.free(a);
             }
         }
-        for (DeviceArray a : new DeviceArray[]{params, mixed, grad, noise, nodeSq, nodeNorms, nodeFactors, lossSums, scalar,
-            nodeOnes}) {
+        for (DeviceArray a : new DeviceArray[]{params, mixed, grad, noise, nodeSq, nodeNorms, nodeParts, nodeFactors, lossSums,
+            scalar, nodeOnes}) {
             backend.free(a);
         }
     }

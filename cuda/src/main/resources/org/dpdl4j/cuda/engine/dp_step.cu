@@ -199,30 +199,31 @@ extern "C" __global__ void scale_by_example(float* values, int count, int inner,
     }
 }
 
-// sq[i] (+)= the squared length of column i of a column-major [rows, b] matrix (each example's materialised gradient);
-// writes instead of adding when first.
-extern "C" __global__ void add_column_squares(float* sq, const float* g, int rows, int b, int first) {
-    GRID_STRIDE(i, b) {
+// The first step of b dot products <u_i, d_i> of `length` values each (vector i at i * length; u = d for squared
+// lengths): lane j of vector i sums the products at j, j + lanes, j + 2 lanes, ... into parts[i * lanes + j], so that
+// b * lanes threads share the work and neighbouring threads read neighbouring values. add_lane_sums finishes.
+extern "C" __global__ void dot_lanes(float* parts, const float* u, const float* d, int length, int b, int lanes) {
+    GRID_STRIDE(e, b * lanes) {
+        int i = e / lanes;
+        const float* x = u + (long long) i * length;
+        const float* y = d + (long long) i * length;
         float s = 0.0f;
-        const float* column = g + (long long) i * rows;
-        for (int r = 0; r < rows; r++) {
-            s += column[r] * column[r];
+        for (int r = e % lanes; r < length; r += lanes) {
+            s += x[r] * y[r];
         }
-        sq[i] = first ? s : sq[i] + s;
+        parts[e] = s;
     }
 }
 
-// sq[i] += <gu_i, gd_i> over the length of one example's Gram matrices (ghost norm of a convolution:
-// <U_i U_i^T, D_i D_i^T>), the examples' matrices one after another.
-extern "C" __global__ void add_gram_dots(float* sq, const float* gu, const float* gd, int length, int b) {
+// sq[i] (+)= the sum of vector i's lanes from dot_lanes, in lane order; writes instead of adding when first.
+extern "C" __global__ void add_lane_sums(float* sq, const float* parts, int lanes, int b, int first) {
     GRID_STRIDE(i, b) {
+        const float* lane = parts + (long long) i * lanes;
         float s = 0.0f;
-        const float* u = gu + (long long) i * length;
-        const float* d = gd + (long long) i * length;
-        for (int j = 0; j < length; j++) {
-            s += u[j] * d[j];
+        for (int j = 0; j < lanes; j++) {
+            s += lane[j];
         }
-        sq[i] += s;
+        sq[i] = first ? s : sq[i] + s;
     }
 }
 

@@ -79,8 +79,7 @@ class KernelSignatureTest {
         k.biasActivation(a, a, 16, 4, 4, Activation.TANH);
         k.clipFactors(a, a, a, 4, 1f);
         k.scaleByExample(a, 16, 4, 4, a);
-        k.addColumnSquares(a, a, 4, 4, true);
-        k.addGramDots(a, a, a, 4, 4);
+        k.addRowDots(a, a, a, 4, 4, true, a);
         k.im2col(a, a, new ConvShape(1, 4, 4, 2, 2, 2, 1, 1, 0, 0), 1);
         k.activationBackprop(a, a, 16, Activation.RELU);
         k.outputLoss(OutputLoss.softmaxCrossEntropy(1e-10), a, a, a, 4, 4);

@@ -17,14 +17,17 @@ public final class LaunchText {
     private LaunchText() {
     }
 
-    /** The one launch {@code call} makes through the CUDA backend's kernels, e.g. {@code im2col(x, cols, 2, 3, ...)}. */
-    public static String of(Consumer<Kernels> call) {
+    /**
+     * The launches {@code call} makes through the CUDA backend's kernels, in order, e.g. {@code im2col(x, cols, 2, 3,
+     * ...)} (a {@link Kernels} call may take two kernels, run one after the other).
+     */
+    public static List<String> of(Consumer<Kernels> call) {
         Recorder r = new Recorder();
         call.accept(new CudaKernels(r));
-        if (r.launches.size() != 1) {
-            throw new IllegalStateException("expected one launch, got " + r.launches);
+        if (r.launches.isEmpty()) {
+            throw new IllegalStateException("the call launched no kernel");
         }
-        return r.launches.get(0);
+        return List.copyOf(r.launches);
     }
 
     /** An array that stands for the C array of this name in {@link #of}'s text. */

@@ -59,10 +59,10 @@ class KernelEmulationTest {
     }
 
     /**
-     * One kernel call: its arrays, the C++ call (the arguments the CUDA backend's launch passes, recorded), the same
+     * One kernel call: its arrays, the C++ calls (the launches the CUDA backend makes, arguments recorded), the same
      * call on the Java reference, the arrays to compare.
      */
-    private record Case(String name, Map<String, float[]> arrays, String call, Consumer<Map<String, DeviceArray>> java,
+    private record Case(String name, Map<String, float[]> arrays, List<String> launches, Consumer<Map<String, DeviceArray>> java,
                         List<String> outputs) {
     }
 
@@ -144,12 +144,21 @@ class KernelEmulationTest {
             add("scale_" + inner, arrays("v", gaussian(b * 7, 1), "f", uniform(b, 1)),
                     (k, m) -> k.scaleByExample(m.get("v"), b * 7, inner, b, m.get("f")), "v");
         }
-        for (boolean first : new boolean[]{true, false}) {
-            add("column_squares_" + first, arrays("sq", uniform(b, 3), "g", gaussian(b * 13, 1)),
-                    (k, m) -> k.addColumnSquares(m.get("sq"), m.get("g"), 13, b, first), "sq");
+        // squared lengths (u = d) and dot products, of vectors too short to split (one lane) and long enough for 3 lanes
+        // (the lanes' strides leaving a remainder), written and added
+        for (int length : new int[]{13, 3 * Kernels.VALUES_PER_LANE + 5}) {
+            int lanes = Kernels.lanes(length);
+            for (boolean first : new boolean[]{true, false}) {
+                add("row_squares_" + length + "_" + first, arrays("sq", uniform(b, 3), "g", gaussian(b * length, 1),
+                                "parts", new float[b * lanes]),
+                        (k, m) -> k.addRowDots(m.get("sq"), m.get("g"), m.get("g"), length, b, first, m.get("parts")),
+                        "sq", "parts");
+            }
+            add("row_dots_" + length, arrays("sq", uniform(b, 3), "u", gaussian(b * length, 1), "d",
+                            gaussian(b * length, 1), "parts", new float[b * lanes]),
+                    (k, m) -> k.addRowDots(m.get("sq"), m.get("u"), m.get("d"), length, b, false, m.get("parts")),
+                    "sq", "parts");
         }
-        add("gram_dots", arrays("sq", uniform(b, 3), "gu", gaussian(b * 16, 1), "gd", gaussian(b * 16, 1)),
-                (k, m) -> k.addGramDots(m.get("sq"), m.get("gu"), m.get("gd"), 16, b), "sq");
         // strided, padded, non-square: 2 examples of 3 channels of 9 x 7, kernel 4 x 3, stride 2 x 1, padding 1 x 2
         ConvShape conv = new ConvShape(3, 9, 7, 5, 4, 3, 2, 1, 1, 2);
         int cols = 2 * conv.taps() * conv.positions();
@@ -206,7 +215,9 @@ class KernelEmulationTest {
             main.append("  {\n");
             c.arrays().forEach((name, values) -> main.append("    static float ").append(name).append("[] = {")
                     .append(join(values)).append("};\n"));
-            main.append("    EMULATE(").append(c.call()).append(");\n");
+            for (String launch : c.launches()) {   // in order, each over the whole grid (the stream's order)
+                main.append("    EMULATE(").append(launch).append(");\n");
+            }
             for (String out : c.outputs()) {
                 main.append("    dump(\"").append(c.name()).append('.').append(out).append("\", ").append(out).append(", ")
                         .append(c.arrays().get(out).length).append(");\n");
@@ -246,7 +257,7 @@ class KernelEmulationTest {
 
     /** A case whose C++ call is what the CUDA backend's launch of {@code call} passes, array arguments by name. */
     private void add(String name, Map<String, float[]> arrays, KernelsCall call, String... outputs) {
-        String cpp = org.dpdl4j.cuda.device.LaunchText.of(k -> call.on(k, placeholders(arrays.keySet())));
+        List<String> cpp = org.dpdl4j.cuda.device.LaunchText.of(k -> call.on(k, placeholders(arrays.keySet())));
         cases.add(new Case(name.replace('.', '_').replace('-', 'm'), arrays, cpp, m -> call.on(kernels, m), List.of(outputs)));
     }
 
