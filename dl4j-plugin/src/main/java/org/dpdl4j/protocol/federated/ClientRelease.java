@@ -30,9 +30,7 @@ final class ClientRelease {
             case DP_LOCAL -> {
                 RowClipping.clip(deltas, config.clipNorm());
                 double sigma = config.noiseMultiplier() * config.clipNorm();
-                for (int j = 0; j < participants.length; j++) {
-                    clientStreams.privateNoise(participants[j], round).addGaussian(deltas.getRow(j), sigma);
-                }
+                clientStreams.addOwnPrivateNoise(deltas, participants, round, sigma);   // row j: client j's stream
                 yield deltas;
             }
             case GOPA -> {

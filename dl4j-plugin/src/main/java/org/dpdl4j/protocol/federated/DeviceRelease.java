@@ -83,9 +83,7 @@ final class DeviceRelease {
                     noiseDrawnOnDevice = true;
                 } else {
                     clientNoise = Nd4j.zeros(type, participants, p);
-                    for (int j = 0; j < participants; j++) {
-                        clientStreams.privateNoise(ids[j], round).addGaussian(clientNoise.getRow(j), sigma);
-                    }
+                    clientStreams.addOwnPrivateNoise(clientNoise, ids, round, sigma);   // row j: client j's stream
                     device.uploadNoise(clientNoise);
                 }
                 device.weightedSum(ones, true, out);

@@ -1,0 +1,137 @@
+package org.dpdl4j.privacy.noise;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.dpdl4j.graph.Topologies;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Streams that draw row by row draw a matrix's rows on several threads, with the values one thread draws; a party's own
+ * noise ({@link NoiseStreams#addOwnPrivateNoise}) comes from its own stream whatever the streams' all-rows draws do.
+ */
+class ParallelRowDrawsTest {
+    private static final int ROWS = 24;
+    private static final int P = 4099;
+
+    @Test
+    void secureRowsDrawnInParallelEqualEachRowDrawnAlone() {
+        SecureNoiseStreams streams = new SecureNoiseStreams(Topologies.ring(ROWS));
+        INDArray all = Nd4j.rand(DataType.FLOAT, ROWS, P);
+        INDArray alone = all.dup();
+        streams.addPrivateNoise(all, 3, 0.9);
+        for (int i = 0; i < ROWS; i++) {
+            streams.privateNoise(i, 3).addGaussian(alone.getRow(i), 0.9);
+        }
+        assertEquals(alone, all);
+        INDArray edges = Nd4j.create(DataType.FLOAT, ROWS, P);
+        streams.writePairwiseNoise(edges, 3, 1.1);
+        for (int e = 0; e < ROWS; e++) {
+            INDArray row = Nd4j.create(DataType.FLOAT, P);
+            streams.pairwiseNoise(e, 3).writeGaussian(row, 1.1);
+            assertEquals(row, edges.getRow(e), "edge " + e);
+        }
+    }
+
+    @Test
+    void rowByRowStreamsShareTheRowsWithOtherThreads() throws Exception {
+        CountDownLatch otherThreadDrew = new CountDownLatch(1);
+        Thread caller = Thread.currentThread();
+        Set<Thread> drawing = ConcurrentHashMap.newKeySet();
+        SeededNoiseStreams seeded = new SeededNoiseStreams(5);
+        NoiseStreams watched = new RowByRowStreams(seeded, true);
+        // row 0 waits (up to a minute) until some row is drawn on another thread: only a parallel draw gets past it
+        NoiseStreams waiting = new WaitingStreams(watched, otherThreadDrew, caller, drawing);
+        INDArray rows = Nd4j.zeros(DataType.FLOAT, ROWS, P);
+        waiting.writePrivateNoise(rows, 1, 1.0);
+        assertTrue(otherThreadDrew.await(0, TimeUnit.SECONDS), "no row was drawn on another thread");
+        assertTrue(drawing.size() > 1, "threads " + drawing);
+        for (int i = 0; i < ROWS; i++) {
+            INDArray row = Nd4j.zeros(DataType.FLOAT, P);
+            seeded.privateNoise(i, 1).writeGaussian(row, 1.0);
+            assertArrayEquals(row.toFloatVector(), rows.getRow(i).toFloatVector(), "row " + i);
+        }
+    }
+
+    @Test
+    void streamsThatDrawAllRowsFromOneStreamStayOnTheCallersThread() {
+        Set<Thread> drawing = ConcurrentHashMap.newKeySet();
+        NoiseStreams undeclared = new WaitingStreams(new RowByRowStreams(new SeededNoiseStreams(5), false), null,
+                Thread.currentThread(), drawing);
+        undeclared.writePrivateNoise(Nd4j.zeros(DataType.FLOAT, ROWS, P), 1, 1.0);
+        assertEquals(Set.of(Thread.currentThread()), drawing);
+    }
+
+    @Test
+    void eachPartysOwnNoiseComesFromItsOwnStreamInAnyOrder() {
+        int[] parties = {7, 2, 11};
+        for (NoiseStreams streams : new NoiseStreams[]{new SeededNoiseStreams(9), new PhiloxNoiseStreams(9),
+            new SecureNoiseStreams(Topologies.ring(12))}) {
+            INDArray rows = Nd4j.rand(DataType.FLOAT, parties.length, P);
+            INDArray expected = rows.dup();
+            streams.addOwnPrivateNoise(rows, parties, 4, 0.5);
+            for (int r = 0; r < parties.length; r++) {
+                streams.privateNoise(parties[r], 4).addGaussian(expected.getRow(r), 0.5);
+            }
+            assertEquals(expected, rows, streams.description());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SeededNoiseStreams(9).addOwnPrivateNoise(Nd4j.zeros(DataType.FLOAT, 2, P), parties, 4, 0.5));
+        assertTrue(e.getMessage().contains("[3, p]"), e.getMessage());
+    }
+
+    /** Streams whose sources record the drawing thread; row 0's waits until a row is drawn off the caller's thread. */
+    private record WaitingStreams(NoiseStreams inner, CountDownLatch otherThreadDrew, Thread caller, Set<Thread> drawing)
+            implements NoiseStreams {
+        @Override
+        public NoiseSource privateNoise(int node, long round) {
+            drawing.add(Thread.currentThread());
+            if (otherThreadDrew != null) {
+                if (Thread.currentThread() != caller) {
+                    otherThreadDrew.countDown();
+                } else if (node == 0) {
+                    try {
+                        otherThreadDrew.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+            return inner.privateNoise(node, round);
+        }
+
+        @Override
+        public NoiseSource pairwiseNoise(int edge, long round) {
+            return inner.pairwiseNoise(edge, round);
+        }
+
+        @Override
+        public java.util.random.RandomGenerator sampling(int node, long round) {
+            return inner.sampling(node, round);
+        }
+
+        @Override
+        public boolean drawsRowByRow() {
+            return inner.drawsRowByRow();
+        }
+
+        @Override
+        public boolean isSecure() {
+            return false;
+        }
+
+        @Override
+        public String description() {
+            return "watched " + inner.description();
+        }
+    }
+}
