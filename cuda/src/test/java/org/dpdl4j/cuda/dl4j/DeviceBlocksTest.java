@@ -13,17 +13,9 @@ import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.decentralized.DecentralizedTrainer;
 import org.dpdl4j.protocol.decentralized.LocalObjective;
-import org.dpdl4j.protocol.federated.ClientSampling;
-import org.dpdl4j.protocol.federated.FedAvgConfig;
-import org.dpdl4j.protocol.federated.FedAvgTrainer;
-import org.dpdl4j.protocol.federated.UpdateWeighting;
-import org.dpdl4j.privacy.ledger.PrivacyBudget;
-import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.engine.InProcessBlocks;
-import org.dpdl4j.runtime.options.InvalidOptionException;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.nd4j.linalg.activations.Activation;
@@ -34,13 +26,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A decentralized run split into blocks of nodes, each block computing on a device of its own (here the engine's
  * plain-Java reference backend, the arithmetic of the CUDA kernels), equals the same seeded run in one process on the
- * CPU, round for round, to float rounding; blocks of the other protocols refuse a GPU, saying which take one.
+ * CPU, round for round, to float rounding (the FedAvg family's blocks: {@link FedAvgDeviceRoundsTest}; µ²'s refuse a
+ * GPU: {@link Mu2DeviceRoundsTest}).
  */
 class DeviceBlocksTest {
     private static final int NODES = 7;
@@ -79,22 +71,6 @@ class DeviceBlocksTest {
             assertTrue(one.params().sub(one.template().params().castTo(DataType.FLOAT).reshape(1, -1))
                     .norm2Number().doubleValue() > 1e-3, "the rounds moved the models");
             assertEquals(java.util.Set.of(0, 1, 2), opened, "each block opens its models with its own index");
-        }
-    }
-
-    @Test
-    void blocksOfAProtocolWithoutDevicesRefuseAGpu() {
-        MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
-        FedAvgConfig cfg = FedAvgConfig.plain(2, 1, 3, new LearningRate.Constant(0.1), new ClientSampling.Everyone(),
-                UpdateWeighting.UNIFORM, 5);
-        try (FedAvgTrainer run = FedAvgTrainer.of(net, data(), cfg, new SeededNoiseStreams(5), new SeededNoiseStreams(6),
-                null, PrivacyBudget.unlimited(1e-5))) {
-            InvalidOptionException e = assertThrows(InvalidOptionException.class,
-                    () -> run.distribute(new InProcessBlocks(2), ComputeDevice.CUDA));
-            assertTrue(e.getMessage().contains("compute on their workers' CPUs") && e.getMessage().contains("decor"),
-                    e.getMessage());
-            run.distribute(new InProcessBlocks(2), ComputeDevice.CPU);
-            run.step();
         }
     }
 

@@ -109,6 +109,58 @@ class FedAvgDeviceRoundsTest {
         }
     }
 
+    /**
+     * A run on blocks of clients whose local training runs on a device each (the reference backend) equals the run in
+     * one process on the CPU: global model, loss and uplinks, every round; each block opens its models with its index.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FedAvgVariant.class)
+    void blocksOfClientsOnDevicesEqualOneProcessOnTheCpu(FedAvgVariant variant) {
+        java.util.Set<Integer> opened = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicInteger deviceSteps = new java.util.concurrent.atomic.AtomicInteger();
+        org.dpdl4j.optim.BlockDevice reference = (spec, nodes, block) -> {
+            opened.add(block);
+            return countingSteps(new CudaNodeModels(spec, nodes, new JavaBackend(), true), deviceSteps);
+        };
+        try (FedAvgTrainer one = run(variant); FedAvgTrainer split = run(variant)) {
+            one.useDevice(ComputeDevice.CPU);
+            split.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(3), reference);
+            for (int r = 0; r < ROUNDS; r++) {
+                one.step();
+                split.step();
+                String where = variant + ", round " + r;
+                NodeModelsReferenceTest.assertRelative(one.parameters(), split.parameters(), 1e-5, "global model, " + where);
+                if (!Double.isNaN(one.lastLoss())) {
+                    assertEquals(one.lastLoss(), split.lastLoss(), 1e-5 * Math.abs(one.lastLoss()), "mean loss, " + where);
+                    NodeModelsReferenceTest.assertRelative(one.lastMessages(), split.lastMessages(), 1e-5,
+                            "what the uplinks carried, " + where);
+                }
+            }
+            assertTrue(one.parameters().sub(one.template().params().castTo(DataType.FLOAT).reshape(one.parameters().shape()))
+                    .norm2Number().doubleValue() > 1e-3, "the rounds moved the model");
+            assertEquals(java.util.Set.of(0, 1, 2), opened, "each block opens its clients' models with its own index");
+            assertTrue(deviceSteps.get() >= ROUNDS * 2, "the blocks' local steps ran on their devices: " + deviceSteps);
+            assertTrue(split.computedOn().contains("local steps on the device its executor chose"), split.computedOn());
+        }
+    }
+
+    /** The models, counting the local steps they take ({@code step} calls). */
+    private static org.dpdl4j.optim.DeviceNodeModels countingSteps(org.dpdl4j.optim.DeviceNodeModels models,
+                                                                  java.util.concurrent.atomic.AtomicInteger steps) {
+        return (org.dpdl4j.optim.DeviceNodeModels) java.lang.reflect.Proxy.newProxyInstance(
+                FedAvgDeviceRoundsTest.class.getClassLoader(), new Class<?>[]{org.dpdl4j.optim.DeviceNodeModels.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("step")) {
+                        steps.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(models, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
     @Test
     void aRunLeftToChooseStaysOnTheCpuWithoutAGpu() {
         org.junit.jupiter.api.Assumptions.assumeFalse(new CudaDeviceEngine().report().usable(),

@@ -142,6 +142,20 @@ class Mu2DeviceRoundsTest {
         NodeModelsReferenceTest.assertRelative(cpu.lastMessages(), device.lastMessages(), 1e-5, "messages, " + where);
     }
 
+    /** µ²'s blocks compute on their workers' CPUs: a GPU for them is refused, naming the protocols whose blocks take one. */
+    @Test
+    void blocksOfMachinesRefuseAGpu() {
+        try (Mu2Trainer run = run(Variant.UNTRUSTED)) {
+            org.dpdl4j.runtime.options.InvalidOptionException e = assertThrows(
+                    org.dpdl4j.runtime.options.InvalidOptionException.class,
+                    () -> run.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(2), ComputeDevice.CUDA));
+            assertTrue(e.getMessage().contains("compute on their workers' CPUs") && e.getMessage().contains("decor")
+                    && e.getMessage().contains("FedAvg family"), e.getMessage());
+            run.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(2), ComputeDevice.CPU);
+            run.step();
+        }
+    }
+
     private static Mu2Trainer run(Variant variant) {
         MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
         boolean noisy = variant != Variant.NO_NOISE_NO_CLIP;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.engine.BlockWorker;
@@ -14,9 +15,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Clients {@code first..first+count-1} of a FedAvg-family run, where a worker holds them: their ClientUpdate (the
- * stacked local SGD of {@link LocalTraining} on their rows) and what they do to their updates before sending them
- * (DP-FedAvg local: clip and add their own noise; GOPA: clip and reveal with their private and pairwise noise). The
- * server's part (selection, central clipping and noise, aggregation) stays with the run.
+ * stacked local SGD of {@link LocalTraining} on their rows, on the worker's GPU when the plan's device gives node
+ * models there) and what they do to their updates before sending them (DP-FedAvg local: clip and add their own noise;
+ * GOPA: clip and reveal with their private and pairwise noise), on the worker's host. The server's part (selection,
+ * central clipping and noise, aggregation) stays with the run.
  */
 public final class FedAvgBlock implements BlockWorker<FedAvgBlockInput, FedAvgBlockOutput> {
     private final FedAvgBlockPlan plan;
@@ -37,6 +39,18 @@ public final class FedAvgBlock implements BlockWorker<FedAvgBlockInput, FedAvgBl
         }
         FedAvgConfig c = plan.config();
         this.local = new LocalTraining(gradients, clients, plan.first(), c.localSteps(), c.localBatchSize());
+        DeviceNodeModels device = plan.device().open(gradients.spec(), plan.count(), plan.block());
+        if (device != null) {
+            try {
+                local.useDevice(device);   // closed with the local training from now on
+            } catch (RuntimeException e) {
+                device.close();
+                throw e;
+            }
+            org.slf4j.LoggerFactory.getLogger(FedAvgBlock.class).info("block {} (clients {}-{}): {}", plan.block(),
+                    plan.first(), plan.first() + plan.count() - 1, device.describe());
+        }
+        // last: nothing after it can fail, so a block that cannot open leaves no thread behind
         this.thread = new WorkerThread("dpdl4j-clients-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
     }
 

@@ -9,6 +9,7 @@ import org.dpdl4j.runtime.UpdateNoise;
 import org.dpdl4j.optim.RowClipping;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.graph.Graph;
+import org.dpdl4j.optim.BlockDevice;
 import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DeviceEngines;
 import org.dpdl4j.optim.DeviceRun;
@@ -215,14 +216,15 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
      * Runs the clients' local steps from the next round on {@code choice}: {@code cuda} keeps the participants' models
      * on the GPU (room for every client) and runs their local SGD there, the updates coming back for the release and the
      * aggregation, which stay here; {@code cpu} here; {@code auto} (what a run does when nobody chooses) the GPU when an
-     * installed engine can run here and keep these models, else the CPU. A run on blocks computes on the CPU.
+     * installed engine can run here and keep these models, else the CPU. A run on blocks chose each block's device
+     * when it was distributed ({@link #distribute(BlockEngine, ComputeDevice)}).
      *
      * @throws org.dpdl4j.optim.DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
      */
     @Override
     public void useDevice(ComputeDevice choice) {
-        String cpuOnly = blocks != null ? "a run on blocks of clients (--engine " + blockEngine.describe() + ") computes"
-                + " them on the CPU" : null;
+        String cpuOnly = blocks != null ? "a run on blocks of clients (--engine " + blockEngine.describe() + ") chose each"
+                + " block's device when it was distributed (distribute(engine, device))" : null;
         lastMessages();   // a round released on the device is read before the device goes
         local.useDevice(DeviceEngines.selectNodeModels(choice, local.spec(), clients.size(), cpuOnly));
         deviceChosen = true;
@@ -235,7 +237,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
      */
     public void useNodeModels(org.dpdl4j.optim.DeviceNodeModels given) {
         if (given != null && blocks != null) {
-            throw new IllegalStateException("a run on blocks of clients computes them on the CPU");
+            throw new IllegalStateException("a run on blocks of clients chose each block's device when it was distributed"
+                    + " (distribute(engine, blockDevice))");
         }
         lastMessages();
         local.useDevice(given);
@@ -265,7 +268,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     @Override
     public String computedOn() {
         if (blockEngine != null) {
-            return "blocks of clients on " + blockEngine.describe() + " (their CPUs)";
+            return "blocks of clients on " + blockEngine.describe() + " (each block's local steps on the device its executor"
+                    + " chose; the release on its host)";
         }
         String device = local.deviceDescription();
         return device == null ? "host engine" : device + (DeviceRelease.supports(config, verification != null) && planted == null
@@ -335,10 +339,30 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
 
     /**
      * Runs the clients' part of every later round on blocks of clients placed by {@code placement} (which this run then
-     * closes): each block gets its clients' data and keys (and for GOPA its rows of the graph's incidence).
+     * closes): each block gets its clients' data and keys (and for GOPA its rows of the graph's incidence), and trains
+     * them on its worker's GPU when the CUDA engine is usable there ({@code auto}).
      */
     @Override
     public void distribute(BlockEngine placement) {
+        distribute(placement, ComputeDevice.AUTO);
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block's local training on the device {@code choice} picks where the
+     * block runs ({@code auto}: its worker's GPU when the engine is usable there, {@code cuda}: that or a refusal there,
+     * {@code cpu}: its CPU); the release (clipping, the clients' noise, GOPA's reveal) stays on the worker's host.
+     */
+    @Override
+    public void distribute(BlockEngine placement, ComputeDevice choice) {
+        distribute(placement, BlockDevice.of(choice));
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block's clients' models opened by {@code blockDevice} where the block
+     * runs (null models: its CPU).
+     */
+    public void distribute(BlockEngine placement, BlockDevice blockDevice) {
+        Objects.requireNonNull(blockDevice, "block device");
         if (blockEngine != null) {
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
         }
@@ -350,9 +374,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             throw new IllegalArgumentException("verified GOPA (--verify) runs its parties in one process: drop --engine, or drop --verify");
         }
         if (local.deviceDescription() != null) {
-            throw org.dpdl4j.runtime.engine.EngineOptions.DEVICE.invalid("--device cuda keeps the clients' models on this"
-                    + " machine's GPU, and " + placement.describe() + " splits the clients into blocks that compute on their"
-                    + " workers' CPUs: choose one of the two");
+            throw new IllegalStateException("the clients' models are on this machine's device (" + local.deviceDescription()
+                    + "); blocks choose their own devices where they run: distribute(engine, device) before choosing a"
+                    + " device here");
         }
         deviceChosen = true;
         int n = sizes.length;
@@ -369,9 +393,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
             }
             var incidence = gopa == null ? null : gopa.incidenceRows(parts.first(b), parts.end(b), p);
             int[] edges = incidence == null ? new int[0] : incidence.reads();
-            plans.add(new FedAvgBlockPlan(parts.first(b), parts.end(b) - parts.first(b), json, config, features, labels,
+            plans.add(new FedAvgBlockPlan(b, parts.first(b), parts.end(b) - parts.first(b), json, config, features, labels,
                     clientStreams.restrictedTo(parts.members(b), edges),
-                    gopa == null ? null : new double[]{gopa.sigmaPrivate(), gopa.sigmaPairwise()}, incidence));
+                    gopa == null ? null : new double[]{gopa.sigmaPrivate(), gopa.sigmaPairwise()}, incidence, blockDevice));
         }
         this.blocks = placement.start(protocol(), plans, new ConstructedBlocks<>(FedAvgBlock::new));
         this.split = parts;
