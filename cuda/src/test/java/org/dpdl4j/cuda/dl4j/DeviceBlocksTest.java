@@ -31,8 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A decentralized run split into blocks of nodes, each block computing on a device of its own (here the engine's
  * plain-Java reference backend, the arithmetic of the CUDA kernels), equals the same seeded run in one process on the
- * CPU, round for round, to float rounding (the FedAvg family's blocks: {@link FedAvgDeviceRoundsTest}; µ²'s refuse a
- * GPU: {@link Mu2DeviceRoundsTest}).
+ * CPU, round for round, to float rounding (the FedAvg family's and µ²'s blocks: {@link FedAvgDeviceRoundsTest},
+ * {@link Mu2DeviceRoundsTest}).
  */
 class DeviceBlocksTest {
     private static final int NODES = 7;

@@ -116,12 +116,7 @@ class FedAvgDeviceRoundsTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(FedAvgVariant.class)
     void blocksOfClientsOnDevicesEqualOneProcessOnTheCpu(FedAvgVariant variant) {
-        java.util.Set<Integer> opened = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        java.util.concurrent.atomic.AtomicInteger deviceSteps = new java.util.concurrent.atomic.AtomicInteger();
-        org.dpdl4j.optim.BlockDevice reference = (spec, nodes, block) -> {
-            opened.add(block);
-            return countingSteps(new CudaNodeModels(spec, nodes, new JavaBackend(), true), deviceSteps);
-        };
+        ReferenceBlockDevices reference = new ReferenceBlockDevices("step");
         try (FedAvgTrainer one = run(variant); FedAvgTrainer split = run(variant)) {
             one.useDevice(ComputeDevice.CPU);
             split.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(3), reference);
@@ -138,27 +133,11 @@ class FedAvgDeviceRoundsTest {
             }
             assertTrue(one.parameters().sub(one.template().params().castTo(DataType.FLOAT).reshape(one.parameters().shape()))
                     .norm2Number().doubleValue() > 1e-3, "the rounds moved the model");
-            assertEquals(java.util.Set.of(0, 1, 2), opened, "each block opens its clients' models with its own index");
-            assertTrue(deviceSteps.get() >= ROUNDS * 2, "the blocks' local steps ran on their devices: " + deviceSteps);
+            assertEquals(java.util.Set.of(0, 1, 2), reference.opened(), "each block opens its clients' models with its own"
+                    + " index");
+            assertTrue(reference.calls() >= ROUNDS * 2, "the blocks' local steps ran on their devices: " + reference.calls());
             assertTrue(split.computedOn().contains("local steps on the device its executor chose"), split.computedOn());
         }
-    }
-
-    /** The models, counting the local steps they take ({@code step} calls). */
-    private static org.dpdl4j.optim.DeviceNodeModels countingSteps(org.dpdl4j.optim.DeviceNodeModels models,
-                                                                  java.util.concurrent.atomic.AtomicInteger steps) {
-        return (org.dpdl4j.optim.DeviceNodeModels) java.lang.reflect.Proxy.newProxyInstance(
-                FedAvgDeviceRoundsTest.class.getClassLoader(), new Class<?>[]{org.dpdl4j.optim.DeviceNodeModels.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("step")) {
-                        steps.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(models, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 
     @Test

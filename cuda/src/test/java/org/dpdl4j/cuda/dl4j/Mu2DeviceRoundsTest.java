@@ -142,30 +142,78 @@ class Mu2DeviceRoundsTest {
         NodeModelsReferenceTest.assertRelative(cpu.lastMessages(), device.lastMessages(), 1e-5, "messages, " + where);
     }
 
-    /** µ²'s blocks compute on their workers' CPUs: a GPU for them is refused, naming the protocols whose blocks take one. */
+    /**
+     * A run on blocks of machines, each block on a device of its own (the reference backend), equals the run in one
+     * process on the CPU, every round: the estimates go up to each block and come back every round.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Variant.class, names = {"UNTRUSTED", "TRUSTED", "UNTRUSTED_PHILOX"})
+    void blocksOfMachinesOnDevicesEqualOneProcessOnTheCpu(Variant variant) {
+        ReferenceBlockDevices reference = new ReferenceBlockDevices("accumulate");
+        try (Mu2Trainer one = run(variant); Mu2Trainer split = run(variant)) {
+            one.useDevice(ComputeDevice.CPU);
+            split.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(3), reference);
+            for (int r = 0; r < ROUNDS; r++) {
+                one.step();
+                split.step();
+                assertSameRound(one, split, variant + ", round " + r);
+            }
+            assertEquals(java.util.Set.of(0, 1, 2), reference.opened(), "each block opens its models with its own index");
+            assertEquals(3 * ROUNDS, reference.calls(), "every block's rounds ran on its device");
+            assertTrue(split.computedOn().contains("each block on the device its executor chose"), split.computedOn());
+        }
+    }
+
+    /**
+     * A block reopened on a device (its executor lost) continues from the estimates the run sends it: they are copied up
+     * to the device, where the block's sums live.
+     */
     @Test
-    void blocksOfMachinesRefuseAGpu() {
-        try (Mu2Trainer run = run(Variant.UNTRUSTED)) {
-            org.dpdl4j.runtime.options.InvalidOptionException e = assertThrows(
-                    org.dpdl4j.runtime.options.InvalidOptionException.class,
-                    () -> run.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(2), ComputeDevice.CUDA));
-            assertTrue(e.getMessage().contains("compute on their workers' CPUs") && e.getMessage().contains("decor")
-                    && e.getMessage().contains("FedAvg family"), e.getMessage());
-            run.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(2), ComputeDevice.CPU);
-            run.step();
+    void aBlockReopenedOnADeviceContinuesFromTheEstimatesItIsSent() {
+        Mu2Config cfg = config(Variant.UNTRUSTED);
+        List<org.dpdl4j.runtime.engine.Rows> xs = new ArrayList<>();
+        List<org.dpdl4j.runtime.engine.Rows> ys = new ArrayList<>();
+        for (NodeData d : machines()) {
+            xs.add(org.dpdl4j.runtime.engine.Rows.of(d.features()));
+            ys.add(org.dpdl4j.runtime.engine.Rows.of(d.labels()));
+        }
+        MultiLayerNetwork net = network();
+        int[] members = java.util.stream.IntStream.range(0, MACHINES).toArray();
+        org.dpdl4j.protocol.federated.Mu2BlockPlan plan = new org.dpdl4j.protocol.federated.Mu2BlockPlan(0, 0, MACHINES,
+                net.getLayerWiseConfigurations().toJson(), cfg, xs, ys, new SeededNoiseStreams(5).restrictedTo(members,
+                new int[0]), new ReferenceBlockDevices("accumulate"));
+        var x1 = org.dpdl4j.runtime.engine.Rows.of(net.params());
+        var x2 = org.dpdl4j.runtime.engine.Rows.of(net.params().mul(0.9));
+        var zeros = org.dpdl4j.runtime.engine.Rows.of(org.nd4j.linalg.factory.Nd4j.zeros(DataType.FLOAT, MACHINES,
+                x1.columns()));
+        try (var kept = new org.dpdl4j.protocol.federated.Mu2Block(plan);
+             var reopened = new org.dpdl4j.protocol.federated.Mu2Block(plan)) {
+            var first = kept.step(1, new org.dpdl4j.protocol.federated.Mu2BlockInput(x1, x1, zeros));
+            var second = kept.step(2, new org.dpdl4j.protocol.federated.Mu2BlockInput(x2, x1, first.dhat()));
+            var again = reopened.step(2, new org.dpdl4j.protocol.federated.Mu2BlockInput(x2, x1, first.dhat()));
+            NodeModelsReferenceTest.assertRelative(second.dhat().toArray(), again.dhat().toArray(), 1e-6, "estimates");
+            NodeModelsReferenceTest.assertRelative(second.messages().toArray(), again.messages().toArray(), 1e-6,
+                    "noisy messages");
         }
     }
 
     private static Mu2Trainer run(Variant variant) {
-        MultiLayerNetwork net = EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
+        Mu2Config cfg = config(variant);
+        NoiseStreams streams = variant == Variant.UNTRUSTED_PHILOX ? new PhiloxNoiseStreams(5) : new SeededNoiseStreams(5);
+        Mu2Privacy privacy = cfg.noise().isPrivate() ? Mu2Privacy.of(cfg.trust(), 0.6, MACHINES, cfg.noise(), 1e-5) : null;
+        return Mu2Trainer.of(network(), machines(), cfg, streams, privacy, PrivacyBudget.unlimited(1e-5));
+    }
+
+    private static MultiLayerNetwork network() {
+        return EngineCases.network(Activation.TANH, Activation.SOFTMAX, LossFunction.MCXENT, SIZES);
+    }
+
+    private static Mu2Config config(Variant variant) {
         boolean noisy = variant != Variant.NO_NOISE_NO_CLIP;
         ServerTrust trust = variant == Variant.TRUSTED ? ServerTrust.TRUSTED : ServerTrust.UNTRUSTED;
-        NoiseStreams streams = variant == Variant.UNTRUSTED_PHILOX ? new PhiloxNoiseStreams(5) : new SeededNoiseStreams(5);
         // a clip of 0.3 on increments of norm about 1 scales most of them; sigma large enough to matter
-        Mu2Config cfg = new Mu2Config(trust, ROUNDS, BATCH, 0.2, noisy ? new ParameterBall(4.0) : ParameterBall.unbounded(),
+        return new Mu2Config(trust, ROUNDS, BATCH, 0.2, noisy ? new ParameterBall(4.0) : ParameterBall.unbounded(),
                 noisy ? 0.3 : Double.POSITIVE_INFINITY, noisy ? NoiseSchedule.constant(0.05) : NoiseSchedule.none(), 5);
-        Mu2Privacy privacy = noisy ? Mu2Privacy.of(trust, 0.6, MACHINES, cfg.noise(), 1e-5) : null;
-        return Mu2Trainer.of(net, machines(), cfg, streams, privacy, PrivacyBudget.unlimited(1e-5));
     }
 
     /** Machine i holds the ROUNDS BATCH examples it uses once each, its own. */

@@ -3,6 +3,7 @@ package org.dpdl4j.protocol.federated;
 import java.util.stream.IntStream;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.engine.BlockWorker;
 import org.dpdl4j.runtime.engine.Rows;
@@ -14,7 +15,9 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * Machines {@code first..first+count-1} of a (DP-)mu^2-FL run, where a worker holds them: their samples, their
  * momentum increments at the two query points, and, with an untrusted server, the noise they add to what they send.
- * The server's part (averaging, its own noise when trusted, the step and the anytime average) stays with the run.
+ * The server's part (averaging, its own noise when trusted, the step and the anytime average) stays with the run. On a
+ * worker's GPU (the plan's device) the machines' query points, gradients, increments and estimates are computed there,
+ * the estimates the run sends each round copied in and the new ones copied out; their noise is added on the host.
  */
 public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput> {
     private final Mu2BlockPlan plan;
@@ -40,6 +43,19 @@ public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput
                 .mapToObj(i -> plan.labels().get(i).toArray().castTo(type)).toList(), c);
         this.machines = new Mu2Machines(gradients, plan.count(), c.qClip());
         this.members = IntStream.range(plan.first(), plan.first() + plan.count()).toArray();
+        DeviceNodeModels device = plan.device().open(gradients.spec(), 2 * plan.count(), plan.block());
+        if (device != null) {
+            try {
+                machines.useDevice(device);   // closed with the machines from now on
+                machines.holdSamples(features, labels);   // else each round's samples are copied in
+            } catch (RuntimeException e) {
+                device.close();
+                throw e;
+            }
+            org.slf4j.LoggerFactory.getLogger(Mu2Block.class).info("block {} (machines {}-{}): {}", plan.block(),
+                    plan.first(), plan.first() + plan.count() - 1, device.describe());
+        }
+        // last: nothing after it can fail, so a block that cannot open leaves no thread behind
         this.thread = new WorkerThread("dpdl4j-machines-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
     }
 
@@ -47,9 +63,10 @@ public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput
     @Override
     public synchronized Mu2BlockOutput step(long t, Mu2BlockInput input) {
         return thread.round(() -> {
-            input.dhat().copyInto(machines.dhat(), 0);
+            machines.setEstimates(input.dhat());
             machines.placeAt(input.x().toArray().castTo(type), input.previous().toArray().castTo(type));
-            Mu2Machines.MomentumStep step = machines.accumulate(t, features.slice(t - 1), labels.slice(t - 1));
+            Mu2Machines.MomentumStep step = machines.holdsSamples() ? machines.accumulateHeld(t)
+                    : machines.accumulate(t, features.slice(t - 1), labels.slice(t - 1));
             Rows lossSums = Rows.of(machines.lastLossSums());
             Rows messages = null;
             if (plan.streams() != null) {
@@ -63,6 +80,10 @@ public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput
 
     @Override
     public void close() {
-        thread.close();
+        try {
+            machines.useDevice(null);   // frees the device's arrays (nothing to do on the CPU)
+        } finally {
+            thread.close();
+        }
     }
 }

@@ -382,6 +382,18 @@ public final class Mu2Machines {
         return dhat;
     }
 
+    /**
+     * Overwrites every machine's estimate ([M, p]: e.g. what a run's driver holds for a block of its machines), here and
+     * on the device.
+     */
+    public void setEstimates(org.dpdl4j.runtime.engine.Rows estimates) {
+        estimates.copyInto(dhat, 0);
+        hostBehind = false;
+        if (device != null) {
+            device.uploadSums(dhat);
+        }
+    }
+
     public int machines() {
         return machines;
     }

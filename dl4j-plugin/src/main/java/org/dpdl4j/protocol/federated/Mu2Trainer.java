@@ -222,14 +222,14 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
      * Runs the machines' rounds from the next one on {@code choice}: {@code cuda} keeps both query points of every
      * machine and their estimates on the GPU and runs the machines' round there; {@code cpu} here; {@code auto} (what a
      * run does when nobody chooses) the GPU when an installed engine can run here and keep these models, else the CPU.
-     * A run on blocks computes on the CPU.
+     * A run on blocks chose each block's device when it was distributed ({@link #distribute(BlockEngine, ComputeDevice)}).
      *
      * @throws org.dpdl4j.optim.DeviceUnavailableException when {@code cuda} is asked for and cannot be used, saying why
      */
     @Override
     public void useDevice(ComputeDevice choice) {
-        String cpuOnly = blocks != null ? "a run on blocks of machines (--engine " + blockEngine.describe() + ") computes"
-                + " them on the CPU" : null;
+        String cpuOnly = blocks != null ? "a run on blocks of machines (--engine " + blockEngine.describe() + ") chose"
+                + " each block's device when it was distributed (distribute(engine, device))" : null;
         moveMachinesTo(DeviceEngines.selectNodeModels(choice, machines.gradients().spec(), 2 * count, cpuOnly));
     }
 
@@ -239,7 +239,8 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
      */
     public void useNodeModels(DeviceNodeModels given) {
         if (given != null && blocks != null) {
-            throw new IllegalStateException("a run on blocks of machines computes them on the CPU");
+            throw new IllegalStateException("a run on blocks of machines chose each block's device when it was distributed"
+                    + " (distribute(engine, blockDevice))");
         }
         moveMachinesTo(given);
     }
@@ -266,7 +267,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
     @Override
     public String computedOn() {
         if (blockEngine != null) {
-            return "blocks of machines on " + blockEngine.describe() + " (their CPUs)";
+            return "blocks of machines on " + blockEngine.describe() + " (each block on the device its executor chose)";
         }
         String device = machines.deviceDescription();
         return device == null ? "host engine" : device + " (both query points of every machine)";
@@ -303,17 +304,37 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
 
     /**
      * Runs the machines' part of every later round on blocks of machines placed by {@code placement} (which this run
-     * then closes): each block gets its machines' samples and, with an untrusted server, their noise streams.
+     * then closes): each block gets its machines' samples and, with an untrusted server, their noise streams, and
+     * computes on its worker's GPU when the CUDA engine is usable there ({@code auto}).
      */
     @Override
     public void distribute(BlockEngine placement) {
+        distribute(placement, ComputeDevice.AUTO);
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block's machines on the device {@code choice} picks where the block
+     * runs ({@code auto}: its worker's GPU when the engine is usable there, {@code cuda}: that or a refusal there,
+     * {@code cpu}: its CPU); their noise is added on the worker's host.
+     */
+    @Override
+    public void distribute(BlockEngine placement, ComputeDevice choice) {
+        distribute(placement, org.dpdl4j.optim.BlockDevice.of(choice));
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block's node models (2 rows per machine) opened by {@code blockDevice}
+     * where the block runs (null models: its CPU).
+     */
+    public void distribute(BlockEngine placement, org.dpdl4j.optim.BlockDevice blockDevice) {
+        java.util.Objects.requireNonNull(blockDevice, "block device");
         if (blockEngine != null) {
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
         }
         if (machines.onDevice()) {
-            throw org.dpdl4j.runtime.engine.EngineOptions.DEVICE.invalid("--device cuda keeps the machines' query points"
-                    + " and estimates on this machine's GPU, and " + placement.describe() + " splits the machines into blocks"
-                    + " that compute on their workers' CPUs: choose one of the two");
+            throw new IllegalStateException("the machines are on this machine's device (" + machines.deviceDescription()
+                    + "); blocks choose their own devices where they run: distribute(engine, device) before choosing a"
+                    + " device here");
         }
         deviceChosen = true;
         PartyBlocks parts = PartyBlocks.of(count, placement.blocksFor(count));
@@ -327,8 +348,8 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
                 xs.add(Rows.of(machineRows(features, i)));
                 ys.add(Rows.of(machineRows(labels, i)));
             }
-            plans.add(new Mu2BlockPlan(parts.first(b), parts.end(b) - parts.first(b), json, config, xs, ys,
-                    machinesAddNoise ? noise.restrictedTo(parts.members(b), new int[0]) : null));
+            plans.add(new Mu2BlockPlan(b, parts.first(b), parts.end(b) - parts.first(b), json, config, xs, ys,
+                    machinesAddNoise ? noise.restrictedTo(parts.members(b), new int[0]) : null, blockDevice));
         }
         this.blocks = placement.start(protocol(), plans, new ConstructedBlocks<>(Mu2Block::new));
         this.split = parts;

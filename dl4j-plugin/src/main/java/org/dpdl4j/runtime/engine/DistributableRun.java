@@ -27,8 +27,8 @@ public interface DistributableRun extends TrainingRun {
     default void distribute(BlockEngine engine, org.dpdl4j.optim.ComputeDevice device) {
         if (device == org.dpdl4j.optim.ComputeDevice.CUDA) {
             throw EngineOptions.DEVICE.invalid("--device cuda: the blocks of " + protocol() + " compute on their workers'"
-                    + " CPUs (the blocks of the decentralized protocols dsgd, decor, ldp and cdp and of the FedAvg family take a"
-                    + " GPU each); drop"
+                    + " CPUs (the blocks of the decentralized protocols, of the FedAvg family and of DP-mu^2-FL take a GPU"
+                    + " each); drop"
                     + " --device, or run it with --engine local");
         }
         distribute(engine);

@@ -72,8 +72,9 @@ class Mu2BlocksTest {
             ys.add(Rows.of(d.labels().get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, ROUNDS * 4L),
                     org.nd4j.linalg.indexing.NDArrayIndex.all())));
         }
-        Mu2BlockPlan plan = new Mu2BlockPlan(2, 3, PartyFixtures.mlp().getLayerWiseConfigurations().toJson(), cfg, xs, ys,
-                new SeededNoiseStreams(6).restrictedTo(new int[]{2, 3, 4}, new int[0]));
+        Mu2BlockPlan plan = new Mu2BlockPlan(1, 2, 3, PartyFixtures.mlp().getLayerWiseConfigurations().toJson(), cfg, xs, ys,
+                new SeededNoiseStreams(6).restrictedTo(new int[]{2, 3, 4}, new int[0]),
+                org.dpdl4j.optim.BlockDevice.of(org.dpdl4j.optim.ComputeDevice.CPU));
         Rows x1 = Rows.of(PartyFixtures.mlp().params());
         Rows x2 = Rows.of(PartyFixtures.mlp().params().mul(0.9));
         Rows zeros = Rows.of(org.nd4j.linalg.factory.Nd4j.zeros(org.nd4j.linalg.api.buffer.DataType.FLOAT, 3, x1.columns()));
