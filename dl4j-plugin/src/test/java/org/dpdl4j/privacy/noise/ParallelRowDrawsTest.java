@@ -45,19 +45,23 @@ class ParallelRowDrawsTest {
     @Test
     void rowByRowStreamsShareTheRowsWithOtherThreads() throws Exception {
         CountDownLatch otherThreadDrew = new CountDownLatch(1);
-        Thread caller = Thread.currentThread();
         Set<Thread> drawing = ConcurrentHashMap.newKeySet();
-        SeededNoiseStreams seeded = new SeededNoiseStreams(5);
-        NoiseStreams watched = new RowByRowStreams(seeded, true);
-        // row 0 waits (up to a minute) until some row is drawn on another thread: only a parallel draw gets past it
-        NoiseStreams waiting = new WaitingStreams(watched, otherThreadDrew, caller, drawing);
         INDArray rows = Nd4j.zeros(DataType.FLOAT, ROWS, P);
-        waiting.writePrivateNoise(rows, 1, 1.0);
+        // A draw started by a task of a two-thread pool shares its rows in that pool (the common pool's one worker on a
+        // two-core machine may be busy with other work); the drawing thread's row 0 waits (up to a minute) until some row
+        // is drawn on another thread: only a parallel draw gets past it.
+        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+        try {
+            pool.submit(() -> watched(true, otherThreadDrew, drawing).writePrivateNoise(rows, 1, 1.0)).get(2,
+                    TimeUnit.MINUTES);
+        } finally {
+            pool.shutdownNow();
+        }
         assertTrue(otherThreadDrew.await(0, TimeUnit.SECONDS), "no row was drawn on another thread");
         assertTrue(drawing.size() > 1, "threads " + drawing);
         for (int i = 0; i < ROWS; i++) {
             INDArray row = Nd4j.zeros(DataType.FLOAT, P);
-            seeded.privateNoise(i, 1).writeGaussian(row, 1.0);
+            new SeededNoiseStreams(5).privateNoise(i, 1).writeGaussian(row, 1.0);
             assertArrayEquals(row.toFloatVector(), rows.getRow(i).toFloatVector(), "row " + i);
         }
     }
@@ -65,9 +69,7 @@ class ParallelRowDrawsTest {
     @Test
     void streamsThatDrawAllRowsFromOneStreamStayOnTheCallersThread() {
         Set<Thread> drawing = ConcurrentHashMap.newKeySet();
-        NoiseStreams undeclared = new WaitingStreams(new RowByRowStreams(new SeededNoiseStreams(5), false), null,
-                Thread.currentThread(), drawing);
-        undeclared.writePrivateNoise(Nd4j.zeros(DataType.FLOAT, ROWS, P), 1, 1.0);
+        watched(false, null, drawing).writePrivateNoise(Nd4j.zeros(DataType.FLOAT, ROWS, P), 1, 1.0);
         assertEquals(Set.of(Thread.currentThread()), drawing);
     }
 
@@ -89,16 +91,22 @@ class ParallelRowDrawsTest {
         assertTrue(e.getMessage().contains("[3, p]"), e.getMessage());
     }
 
-    /** Streams whose sources record the drawing thread; row 0's waits until a row is drawn off the caller's thread. */
-    private record WaitingStreams(NoiseStreams inner, CountDownLatch otherThreadDrew, Thread caller, Set<Thread> drawing)
-            implements NoiseStreams {
-        @Override
-        public NoiseSource privateNoise(int node, long round) {
-            drawing.add(Thread.currentThread());
-            if (otherThreadDrew != null) {
+    /**
+     * Seeded row-by-row streams (declaring it or not) whose private rows record the drawing thread; with a latch, row 0
+     * on the thread that asks for the streams (and starts the draw) waits until a row is drawn on another thread.
+     */
+    private static NoiseStreams watched(boolean declared, CountDownLatch otherThreadDrew, Set<Thread> drawing) {
+        Thread caller = Thread.currentThread();   // the thread that starts the draw
+        return new WatchedRows(new RowByRowStreams(new SeededNoiseStreams(5), declared), "watched") {
+            @Override
+            protected void before(boolean pairwise, int id, long round) {
+                drawing.add(Thread.currentThread());
+                if (otherThreadDrew == null) {
+                    return;
+                }
                 if (Thread.currentThread() != caller) {
                     otherThreadDrew.countDown();
-                } else if (node == 0) {
+                } else if (id == 0) {
                     try {
                         otherThreadDrew.await(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
@@ -106,32 +114,6 @@ class ParallelRowDrawsTest {
                     }
                 }
             }
-            return inner.privateNoise(node, round);
-        }
-
-        @Override
-        public NoiseSource pairwiseNoise(int edge, long round) {
-            return inner.pairwiseNoise(edge, round);
-        }
-
-        @Override
-        public java.util.random.RandomGenerator sampling(int node, long round) {
-            return inner.sampling(node, round);
-        }
-
-        @Override
-        public boolean drawsRowByRow() {
-            return inner.drawsRowByRow();
-        }
-
-        @Override
-        public boolean isSecure() {
-            return false;
-        }
-
-        @Override
-        public String description() {
-            return "watched " + inner.description();
-        }
+        };
     }
 }

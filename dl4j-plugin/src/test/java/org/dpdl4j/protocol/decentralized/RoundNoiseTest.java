@@ -6,6 +6,7 @@ import org.dpdl4j.privacy.noise.NoiseSource;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.privacy.noise.PairwiseNoise;
 import org.dpdl4j.privacy.noise.RowByRowStreams;
+import org.dpdl4j.privacy.noise.WatchedRows;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.privacy.noise.SecureNoiseStreams;
 import org.junit.jupiter.api.Test;
@@ -93,7 +94,7 @@ class RoundNoiseTest {
         java.util.Set<String> drawers = java.util.concurrent.ConcurrentHashMap.newKeySet();
         NoiseStreams recorded = new WatchedRows(rows, "recording") {
             @Override
-            void before(boolean pairwise, int id, long round) {
+            protected void before(boolean pairwise, int id, long round) {
                 drawers.add(Thread.currentThread().getName());
                 java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);   // a slow row: room for every thread
             }
@@ -117,7 +118,7 @@ class RoundNoiseTest {
         RowByRowStreams rows = new RowByRowStreams(new SeededNoiseStreams(2), true);
         NoiseStreams failing = new WatchedRows(rows, "fails at round 2") {
             @Override
-            void before(boolean pairwise, int id, long round) {
+            protected void before(boolean pairwise, int id, long round) {
                 if (pairwise && round == 2 && id == 3) {
                     throw new IllegalStateException("edge secret unavailable");
                 }
@@ -136,50 +137,5 @@ class RoundNoiseTest {
     void secureStreamsDrawRowByRowAndSeededStreamsDoNot() {
         assertTrue(new SecureNoiseStreams(Topologies.ring(3)).drawsRowByRow());
         assertFalse(new SeededNoiseStreams(1).drawsRowByRow());
-    }
-
-    /** Row-by-row streams that call {@link #before} as each row's source is asked for (which thread, which row). */
-    private abstract static class WatchedRows implements NoiseStreams {
-        private final RowByRowStreams rows;
-        private final String description;
-
-        WatchedRows(RowByRowStreams rows, String description) {
-            this.rows = rows;
-            this.description = description;
-        }
-
-        abstract void before(boolean pairwise, int id, long round);
-
-        @Override
-        public NoiseSource privateNoise(int node, long round) {
-            before(false, node, round);
-            return rows.privateNoise(node, round);
-        }
-
-        @Override
-        public NoiseSource pairwiseNoise(int edge, long round) {
-            before(true, edge, round);
-            return rows.pairwiseNoise(edge, round);
-        }
-
-        @Override
-        public java.util.random.RandomGenerator sampling(int node, long round) {
-            return rows.sampling(node, round);
-        }
-
-        @Override
-        public boolean drawsRowByRow() {
-            return true;
-        }
-
-        @Override
-        public boolean isSecure() {
-            return false;
-        }
-
-        @Override
-        public String description() {
-            return description + " " + rows.description();
-        }
     }
 }
