@@ -5,28 +5,22 @@ import java.util.function.Supplier;
 
 /**
  * The accelerator a cluster scheduler assigned to the task that opens blocks on this thread (Spark's GPU address when
- * the application asks for GPUs per task), so that a block takes that device rather than one picked by its index.
+ * the application asks for GPUs per task), so that a block takes that device rather than one picked by its index. The
+ * assignment is read only when a block opens a device, so that a run on CPUs never depends on it.
  */
 public final class AssignedDevice {
-    private static final ThreadLocal<Integer> ASSIGNED = new ThreadLocal<>();
+    private static final ThreadLocal<Supplier<OptionalInt>> ASSIGNED = new ThreadLocal<>();
 
     private AssignedDevice() {
     }
 
     /**
-     * Runs {@code open} with {@code device} assigned on this thread (none: the blocks pick by index), then restores what
-     * was assigned before.
+     * Runs {@code open} with {@code device} (read when a device is opened; empty: none) assigned on this thread, then
+     * restores what was assigned before.
      */
-    public static <T> T during(OptionalInt device, Supplier<T> open) {
-        Integer before = ASSIGNED.get();
-        if (device.isPresent()) {
-            if (device.getAsInt() < 0) {
-                throw new IllegalArgumentException("a device number is at least 0, got " + device.getAsInt());
-            }
-            ASSIGNED.set(device.getAsInt());
-        } else {
-            ASSIGNED.remove();
-        }
+    public static <T> T during(Supplier<OptionalInt> device, Supplier<T> open) {
+        Supplier<OptionalInt> before = ASSIGNED.get();
+        ASSIGNED.set(device);
         try {
             return open.get();
         } finally {
@@ -40,15 +34,13 @@ public final class AssignedDevice {
 
     /** The device assigned on this thread, if any. */
     public static OptionalInt current() {
-        Integer d = ASSIGNED.get();
-        return d == null ? OptionalInt.empty() : OptionalInt.of(d);
+        Supplier<OptionalInt> d = ASSIGNED.get();
+        return d == null ? OptionalInt.empty() : d.get();
     }
 
-    /**
-     * Which of a worker's devices block {@code block} takes: the assigned one when a scheduler assigned one, else the
-     * block's index (the engine takes it modulo its devices, so blocks in one process spread over its GPUs).
-     */
-    public static int slotFor(int block) {
-        return current().orElse(block);
+    /** Where block {@code block}'s models go: the assigned device when a scheduler assigned one, else by its index. */
+    public static DeviceSlot slotFor(int block) {
+        OptionalInt assigned = current();
+        return assigned.isPresent() ? DeviceSlot.assigned(assigned.getAsInt()) : DeviceSlot.ofBlock(block);
     }
 }

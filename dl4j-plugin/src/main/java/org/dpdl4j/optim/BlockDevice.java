@@ -19,9 +19,11 @@ public interface BlockDevice extends java.io.Serializable {
     /**
      * The choice {@code --device} makes, on each worker: {@code auto} takes a GPU of the worker when the engine is usable
      * there and computes the network, {@code cpu} stays on its CPU, {@code cuda} refuses where it cannot run. Which GPU:
-     * the one a scheduler assigned to the task, else block k takes GPU k modulo the worker's GPUs.
+     * the one a scheduler assigned to the task that opens the block (it stays there), else block k takes GPU k modulo
+     * the worker's usable GPUs.
      */
     static BlockDevice of(ComputeDevice choice) {
-        return (spec, nodes, block) -> DeviceEngines.selectNodeModelsOn(AssignedDevice.slotFor(block), choice, spec, nodes);
+        return (spec, nodes, block) -> DeviceEngines.selectNodeModelsOn(() -> AssignedDevice.slotFor(block), choice, spec,
+                nodes);
     }
 }

@@ -62,13 +62,13 @@ public interface DeviceEngine {
     }
 
     /**
-     * As {@link #openNodeModels(DenseNetworkSpec, int)}, on the device of {@code slot} among this machine's (slot modulo
-     * their number), so that the blocks of a run spread over a worker's devices. An engine of one device keeps the
-     * default, which ignores the slot.
+     * As {@link #openNodeModels(DenseNetworkSpec, int)}, on the device {@code slot} names: the assigned device itself,
+     * or a block's place among this machine's usable devices (its index modulo their number), so that the blocks of a
+     * run spread over a worker's devices. An engine of one device keeps the default, which ignores the slot.
      *
-     * @throws DeviceUnavailableException as above
+     * @throws DeviceUnavailableException as above, or when an assigned device is not one this engine can use here
      */
-    default DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, int slot) {
+    default DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, DeviceSlot slot) {
         return openNodeModels(spec, nodes);
     }
 

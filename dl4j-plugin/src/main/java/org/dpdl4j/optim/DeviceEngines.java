@@ -65,13 +65,15 @@ public final class DeviceEngines {
     }
 
     /**
-     * As {@link #selectNodeModels(ComputeDevice, DenseNetworkSpec, int)}, on the device of {@code slot} among the
-     * engine's ({@link DeviceEngine#openNodeModels(DenseNetworkSpec, int, int)}).
+     * As {@link #selectNodeModels(ComputeDevice, DenseNetworkSpec, int)}, on the device {@code slot} names among the
+     * engine's ({@link DeviceEngine#openNodeModels(DenseNetworkSpec, int, DeviceSlot)}).
      *
      * @throws DeviceUnavailableException as above
      */
-    public static DeviceNodeModels selectNodeModelsOn(int slot, ComputeDevice device, DenseNetworkSpec spec, int nodes) {
-        return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes, slot));
+    public static DeviceNodeModels selectNodeModelsOn(java.util.function.Supplier<DeviceSlot> slot, ComputeDevice device,
+                                                      DenseNetworkSpec spec, int nodes) {
+        // the slot is read only when an engine opens models: a run that stays on the CPU never reads an assignment
+        return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes, slot.get()));
     }
 
     /**

@@ -2,13 +2,15 @@ package org.dpdl4j.spark;
 
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 import org.apache.spark.TaskContext;
 import org.apache.spark.resource.ResourceInformation;
 
 /**
  * The GPU Spark assigned to the running task, when the application asks for GPUs per task
  * ({@code spark.executor.resource.gpu.amount}, {@code spark.task.resource.gpu.amount} and a discovery script): a block
- * opened by that task computes on it instead of picking a GPU by its index. A task given several GPUs uses the first.
+ * opened by that task computes on it instead of picking a GPU by its index, and stays there (later tasks of the block
+ * reuse it where it is open). A task given several GPUs uses the first.
  */
 final class SparkGpus {
     /** Spark's name for the resource. */
@@ -17,10 +19,14 @@ final class SparkGpus {
     private SparkGpus() {
     }
 
-    /** The GPU assigned to the task running on this thread; empty outside a task or when Spark assigns none. */
-    static OptionalInt assigned() {
+    /**
+     * The GPU assigned to the task running on this thread, read when asked for (a run whose blocks stay on their CPUs
+     * never parses it); empty outside a task or when Spark assigns none.
+     */
+    static Supplier<OptionalInt> assigned() {
         TaskContext task = TaskContext.get();
-        return task == null ? OptionalInt.empty() : assigned(task.resourcesJMap());
+        Map<String, ResourceInformation> resources = task == null ? null : task.resourcesJMap();
+        return () -> assigned(resources);
     }
 
     /**
@@ -43,7 +49,7 @@ final class SparkGpus {
             // refused below
         }
         throw new IllegalStateException("Spark assigned this task GPU address '" + address + "', which is not a CUDA"
-                + " device number: make the GPU discovery script print device numbers (0, 1, ...), as nvidia-smi's"
-                + " --query-gpu=index gives them");
+                + " device number: make the GPU discovery script print CUDA's device numbers (0, 1, ...; with"
+                + " CUDA_DEVICE_ORDER=PCI_BUS_ID they are nvidia-smi's --query-gpu=index)");
     }
 }

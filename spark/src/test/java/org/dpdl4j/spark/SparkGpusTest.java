@@ -26,7 +26,7 @@ class SparkGpusTest {
         assertTrue(SparkGpus.assigned(Map.of()).isEmpty());
         assertTrue(SparkGpus.assigned(gpus()).isEmpty());
         assertTrue(SparkGpus.assigned(null).isEmpty());
-        assertTrue(SparkGpus.assigned().isEmpty(), "outside a task nothing is assigned");
+        assertTrue(SparkGpus.assigned().get().isEmpty(), "outside a task nothing is assigned");
     }
 
     @Test

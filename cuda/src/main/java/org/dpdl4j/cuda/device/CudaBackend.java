@@ -31,11 +31,12 @@ public final class CudaBackend implements Backend {
     private final CublasBlas blas;
     private final CudaKernels kernels;
     private final String target;
-    private final ThreadLocal<Boolean> current = ThreadLocal.withInitial(() -> false);
     private CudnnConvolutions convolutions;
     private FloatPointer staging;
     private long stagingFloats;
     private boolean closed;
+    /** The backend whose GPU context this thread made current last (backends on several GPUs may share a thread). */
+    private static final ThreadLocal<CudaBackend> BOUND = new ThreadLocal<>();
     /** One lock per GPU ordinal for {@link #reserving}. */
     private static final java.util.concurrent.ConcurrentMap<Integer, Object> MEMORY_LOCKS =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -48,7 +49,7 @@ public final class CudaBackend implements Backend {
         CudaCalls.driver(cudart.cuDeviceGet(handle, gpu.ordinal()), "cuDeviceGet");
         CudaCalls.driver(cudart.cuDevicePrimaryCtxRetain(context, handle[0]), "cuDevicePrimaryCtxRetain");
         CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
-        current.set(true);
+        BOUND.set(this);
         CudaCalls.runtime(cudart.cudaStreamCreateWithFlags(stream, cudart.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
         CudaCalls.cublas(cublas.cublasCreate_v2(cublasHandle), "cublasCreate");
         CudaCalls.cublas(cublas.cublasSetStream_v2(cublasHandle, stream), "cublasSetStream");
@@ -74,11 +75,32 @@ public final class CudaBackend implements Backend {
      * @throws CudaUnavailableException naming what is missing (driver, GPU, library) and the fix
      */
     public static CudaBackend open(int slot) {
+        return new CudaBackend(usableStatus().gpu(slot));
+    }
+
+    /**
+     * A backend on the usable GPU CUDA numbers {@code ordinal} (the one a scheduler assigned).
+     *
+     * @throws CudaUnavailableException when the machine has no usable GPU, or none of that number
+     */
+    public static CudaBackend onGpu(int ordinal) {
+        CudaStatus.GpuInfo gpu;
+        try {
+            gpu = usableStatus().numbered(ordinal);
+        } catch (CudaUnavailableException e) {
+            throw e;
+        } catch (IllegalStateException e) {   // no usable GPU of that number
+            throw new CudaUnavailableException(e.getMessage());
+        }
+        return new CudaBackend(gpu);
+    }
+
+    private static CudaStatus usableStatus() {
         CudaStatus status = CudaProbe.status();
         if (!status.usable()) {
             throw new CudaUnavailableException(status.problem());
         }
-        return new CudaBackend(status.gpu(slot));
+        return status;
     }
 
     /**
@@ -96,15 +118,18 @@ public final class CudaBackend implements Backend {
         return gpu;
     }
 
-    /** Makes the GPU's context current on the calling thread (each thread has its own current context). */
+    /**
+     * Makes the GPU's context current on the calling thread (each thread has its own current context), unless this
+     * backend made it current there last: a thread may use backends on several GPUs one after another.
+     */
     private void bind() {
         if (closed) {
             throw new IllegalStateException("this CUDA backend is closed");
         }
-        if (!current.get()) {
+        if (BOUND.get() != this) {
             CudaCalls.runtime(cudart.cudaSetDevice(gpu.ordinal()), "cudaSetDevice");
             CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
-            current.set(true);
+            BOUND.set(this);
         }
     }
 
@@ -264,6 +289,9 @@ public final class CudaBackend implements Backend {
                 if (staging != null) {
                     cudart.cudaFreeHost(staging);
                     staging = null;
+                }
+                if (BOUND.get() == this) {
+                    BOUND.remove();   // other threads let go of it when they bind another backend
                 }
             }
         }

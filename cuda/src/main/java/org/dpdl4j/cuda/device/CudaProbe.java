@@ -156,7 +156,7 @@ public final class CudaProbe {
             return CudaStatus.unusable(shown, (gpus.size() == 1 ? "GPU 0 (" + first.name() + ", " + first.architecture()
                     + ") is" : "every GPU here (" + gpus.size() + ", GPU 0 " + first.name() + ", " + first.architecture()
                     + ") is") + " older than CUDA 13 supports (sm_75 and later); use DL4J's own CUDA backend (build with"
-                    + " -Dcuda) on it");
+                    + " -Dcuda) on " + (gpus.size() == 1 ? "it" : "them"));
         }
         return new CudaStatus(true, shown, null, usable);
     }

@@ -33,7 +33,7 @@ public record CudaStatus(boolean usable, List<String> facts, String problem, Lis
 
     /**
      * The GPU of {@code slot} among the usable ones (slot modulo their number), so that the blocks of a run spread over
-     * a worker's GPUs: block k, or the GPU a scheduler assigned, takes slot k.
+     * a worker's GPUs: block k takes slot k.
      *
      * @throws IllegalStateException when no GPU is usable
      */
@@ -42,6 +42,27 @@ public record CudaStatus(boolean usable, List<String> facts, String problem, Lis
             throw new IllegalStateException("no usable GPU: " + problem);
         }
         return gpus.get(Math.floorMod(slot, gpus.size()));
+    }
+
+    /**
+     * The usable GPU CUDA numbers {@code ordinal} (e.g. the one a scheduler assigned to a task).
+     *
+     * @throws IllegalStateException when CUDA shows no usable GPU of that number, naming the usable ones
+     */
+    public GpuInfo numbered(int ordinal) {
+        for (GpuInfo g : gpus) {
+            if (g.ordinal() == ordinal) {
+                return g;
+            }
+        }
+        StringBuilder usable = new StringBuilder();
+        for (GpuInfo g : gpus) {
+            usable.append(usable.length() == 0 ? "" : ", ").append(g.ordinal()).append(" (").append(g.name()).append(')');
+        }
+        throw new IllegalStateException("GPU " + ordinal + " was assigned, but CUDA shows no usable GPU of that number"
+                + " here (usable: " + (gpus.isEmpty() ? "none, " + problem : usable) + "); the assignment must use CUDA's"
+                + " device numbers, as CUDA_VISIBLE_DEVICES leaves them (with CUDA_DEVICE_ORDER=PCI_BUS_ID they are"
+                + " nvidia-smi's indices)");
     }
 
     /**

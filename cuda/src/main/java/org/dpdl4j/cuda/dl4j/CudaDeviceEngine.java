@@ -10,6 +10,7 @@ import org.dpdl4j.optim.ComputeDevice;
 import org.dpdl4j.optim.DenseNetworkSpec;
 import org.dpdl4j.optim.DeviceEngine;
 import org.dpdl4j.optim.DeviceNodeModels;
+import org.dpdl4j.optim.DeviceSlot;
 import org.dpdl4j.cuda.engine.StackedDenseModels;
 import org.dpdl4j.optim.DeviceUnavailableException;
 import org.dpdl4j.optim.ExampleGradients;
@@ -44,7 +45,7 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public ExampleGradients open(DenseNetworkSpec spec) {
-        return onNewBackend(0, backend -> new CudaExampleGradients(spec, backend, true));
+        return onNewBackend(CudaBackend::open, backend -> new CudaExampleGradients(spec, backend, true));
     }
 
     /** Null when the network's layers have CUDA computations and cuDNN loads here; else why not. */
@@ -56,7 +57,7 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public ExampleGradients openConvolutional(MultiLayerNetwork net) {
-        return onNewBackend(0, backend -> CudaExampleGradients.convolutional(net, backend, true));
+        return onNewBackend(CudaBackend::open, backend -> CudaExampleGradients.convolutional(net, backend, true));
     }
 
     /** Null when the network's layers have CUDA computations and the n models fit one device array. */
@@ -73,13 +74,17 @@ public final class CudaDeviceEngine implements DeviceEngine {
 
     @Override
     public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes) {
-        return openNodeModels(spec, nodes, 0);
+        return openNodeModels(spec, nodes, DeviceSlot.first());
     }
 
-    /** On the GPU of {@code slot} among the usable ones (slot modulo their number): blocks spread over a worker's GPUs. */
+    /**
+     * On the GPU {@code slot} names: the assigned GPU itself, or a block's place among the usable ones (its index
+     * modulo their number), so that blocks spread over a worker's GPUs.
+     */
     @Override
-    public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, int slot) {
-        return onNewBackend(slot, backend -> backend.reserving(() -> {
+    public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, DeviceSlot slot) {
+        return onNewBackend(() -> slot.assigned() ? CudaBackend.onGpu(slot.number()) : CudaBackend.open(slot.number()),
+                backend -> backend.reserving(() -> {
             requireRoomFor(spec, nodes, backend.freeBytes(), backend.describe());
             return new CudaNodeModels(spec, nodes, backend, true);
         }));
@@ -106,13 +111,13 @@ public final class CudaDeviceEngine implements DeviceEngine {
     }
 
     /**
-     * An engine on a backend of its own on the GPU of {@code slot}, which it closes; the backend is closed again if the
+     * An engine on a backend of its own ({@code opens} makes it), which it closes; the backend is closed again if the
      * engine cannot be made.
      */
-    private static <T> T onNewBackend(int slot, Function<CudaBackend, T> engine) {
+    private static <T> T onNewBackend(java.util.function.Supplier<CudaBackend> opens, Function<CudaBackend, T> engine) {
         CudaBackend backend;
         try {
-            backend = CudaBackend.open(slot);
+            backend = opens.get();
         } catch (IllegalStateException | CudaException e) {   // unusable, or the kernels did not compile or load
             throw new DeviceUnavailableException("the CUDA engine cannot start: " + e.getMessage(), e);
         }

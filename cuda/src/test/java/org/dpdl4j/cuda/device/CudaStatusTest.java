@@ -35,6 +35,20 @@ class CudaStatusTest {
         assertEquals(HOPPER_1, s.gpu(-2), "never a negative index");
     }
 
+    /** A GPU a scheduler assigned is taken by its CUDA number, not by its place among the usable ones. */
+    @Test
+    void anAssignedGpuIsTheOneOfThatNumber() {
+        CudaStatus s = CudaProbe.usableAmong(List.of(PASCAL, HOPPER_1, HOPPER_2), List.of());
+        assertEquals(HOPPER_1, s.numbered(1));
+        assertEquals(HOPPER_2, s.numbered(2));
+        for (int skippedOrAbsent : new int[]{0, 3}) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.numbered(skippedOrAbsent));
+            assertTrue(e.getMessage().contains("GPU " + skippedOrAbsent + " was assigned")
+                    && e.getMessage().contains("usable: 1 (NVIDIA H100), 2 (NVIDIA H200)")
+                    && e.getMessage().contains("CUDA_DEVICE_ORDER=PCI_BUS_ID"), e.getMessage());
+        }
+    }
+
     @Test
     void noSupportedGpuIsAProblemThatNamesIt() {
         CudaStatus s = CudaProbe.usableAmong(List.of(PASCAL), List.of());

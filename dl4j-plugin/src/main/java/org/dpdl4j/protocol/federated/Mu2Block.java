@@ -81,7 +81,7 @@ public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput
     @Override
     public void close() {
         try {
-            machines.useDevice(null);   // frees the device's arrays (nothing to do on the CPU)
+            machines.close();   // frees the device's arrays, whatever state a failed round left them in
         } finally {
             thread.close();
         }

@@ -27,7 +27,7 @@ public final class EngineOptions {
                     + " rounds with every node model on the GPU, where FedAvg, DP-FedAvg and GOPA run their clients' local"
                     + " steps, and where DP-mu^2-FL's machines take their gradients and keep their estimates (with --engine"
                     + " spark, where each block of a decentralized, FedAvg-family or DP-mu^2-FL run computes, chosen on its executor: the"
-                    + " GPU Spark assigned to the task, else block k on GPU k modulo the executor's): auto (default: dpdl4j's"
+                    + " GPU Spark assigned to the task that opens it, else block k on GPU k modulo the executor's): auto (default: dpdl4j's"
                     + " CUDA engine when a usable GPU and the"
                     + " CUDA 13 libraries are there and it computes the network, else the CPU), cpu, or cuda (refused, saying"
                     + " what is missing, when it cannot run).");
