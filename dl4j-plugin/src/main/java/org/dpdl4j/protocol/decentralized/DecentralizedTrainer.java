@@ -27,7 +27,7 @@ import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockRunner;
 import org.dpdl4j.runtime.engine.ConstructedBlocks;
-import org.dpdl4j.runtime.engine.DistributableRun;
+import org.dpdl4j.runtime.engine.DeviceDistributableRun;
 import org.dpdl4j.runtime.engine.PartyBlocks;
 import org.dpdl4j.runtime.engine.Rows;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -62,7 +62,7 @@ import java.util.OptionalDouble;
  * object keeps the ledger, the listeners and observers, and the node models it reports and checkpoints, which it
  * mixes from the last round's messages when asked for them.
  */
-public final class DecentralizedTrainer extends AbstractTrainingRun implements DistributableRun, DeviceRun {
+public final class DecentralizedTrainer extends AbstractTrainingRun implements DeviceDistributableRun, DeviceRun {
     private final DecentralizedConfig config;
     private final Graph graph;
     private final MixingMatrix mixing;
@@ -423,22 +423,14 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     }
 
     /**
-     * Runs every later round on blocks of nodes placed by {@code engine} (which this run then closes). Each block gets
-     * its nodes' data, the keys of its nodes and of their edges, and its rows of the mixing and incidence matrices;
-     * with seeded streams the rounds are those of this process, bit for bit.
+     * Runs every later round on blocks of nodes placed by {@code engine} (which this run then closes), each on the
+     * device this run's choice ({@link #useDevice}; {@code auto} unless chosen) picks where it runs. Each block gets its
+     * nodes' data, the keys of its nodes and of their edges, and its rows of the mixing and incidence matrices; with
+     * seeded streams on CPUs the rounds are those of this process, bit for bit.
      */
     @Override
     public void distribute(BlockEngine placement) {
         distribute(placement, BlockDevice.of(requested));
-    }
-
-    /**
-     * {@link #distribute(BlockEngine)} with each block computing on the device {@code choice} picks where the block
-     * runs: {@code auto} its worker's GPU when usable there, {@code cpu} its CPU, {@code cuda} its GPU or a refusal.
-     */
-    @Override
-    public void distribute(BlockEngine placement, ComputeDevice choice) {
-        distribute(placement, BlockDevice.of(choice));
     }
 
     /**
@@ -447,6 +439,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
      * gossip from the messages it received stays on its host, as the messages do). Node models this run had on a
      * device here are copied back and freed.
      */
+    @Override
     public void distribute(BlockEngine placement, BlockDevice blockDevice) {
         Objects.requireNonNull(blockDevice, "block device");
         if (blockEngine != null) {

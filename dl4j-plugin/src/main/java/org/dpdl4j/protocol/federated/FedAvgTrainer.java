@@ -23,7 +23,7 @@ import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockRunner;
 import org.dpdl4j.runtime.engine.ConstructedBlocks;
-import org.dpdl4j.runtime.engine.DistributableRun;
+import org.dpdl4j.runtime.engine.DeviceDistributableRun;
 import org.dpdl4j.runtime.engine.PartyBlocks;
 import org.dpdl4j.runtime.engine.Rows;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -54,7 +54,7 @@ import java.util.Objects;
  * clients placed by a {@link BlockEngine}; the server's part stays here. With seeded streams the rounds are those of
  * one process, bit for bit.
  */
-public final class FedAvgTrainer extends AbstractTrainingRun implements DistributableRun, DeviceRun {
+public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDistributableRun, DeviceRun {
     private final MultiLayerNetwork template;
     private final List<NodeData> clients;
     private final FedAvgConfig config;
@@ -340,27 +340,10 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements Distribu
     /**
      * Runs the clients' part of every later round on blocks of clients placed by {@code placement} (which this run then
      * closes): each block gets its clients' data and keys (and for GOPA its rows of the graph's incidence), and trains
-     * them on its worker's GPU when the CUDA engine is usable there ({@code auto}).
+     * them on the models {@code blockDevice} opens where it runs (a GPU there: the local steps there, the release on the
+     * block's host; null models: its CPU).
      */
     @Override
-    public void distribute(BlockEngine placement) {
-        distribute(placement, ComputeDevice.AUTO);
-    }
-
-    /**
-     * {@link #distribute(BlockEngine)} with each block's local training on the device {@code choice} picks where the
-     * block runs ({@code auto}: its worker's GPU when the engine is usable there, {@code cuda}: that or a refusal there,
-     * {@code cpu}: its CPU); the release (clipping, the clients' noise, GOPA's reveal) stays on the worker's host.
-     */
-    @Override
-    public void distribute(BlockEngine placement, ComputeDevice choice) {
-        distribute(placement, BlockDevice.of(choice));
-    }
-
-    /**
-     * {@link #distribute(BlockEngine)} with each block's clients' models opened by {@code blockDevice} where the block
-     * runs (null models: its CPU).
-     */
     public void distribute(BlockEngine placement, BlockDevice blockDevice) {
         Objects.requireNonNull(blockDevice, "block device");
         if (blockEngine != null) {

@@ -23,7 +23,7 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.engine.BlockEngine;
 import org.dpdl4j.runtime.engine.BlockRunner;
 import org.dpdl4j.runtime.engine.ConstructedBlocks;
-import org.dpdl4j.runtime.engine.DistributableRun;
+import org.dpdl4j.runtime.engine.DeviceDistributableRun;
 import org.dpdl4j.runtime.engine.PartyBlocks;
 import org.dpdl4j.runtime.engine.Rows;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -64,7 +64,7 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.point;
  * by the same streams and copied in, or drawn there from Philox streams), and the estimates and messages come back only
  * when read.
  */
-public final class Mu2Trainer extends AbstractTrainingRun implements DistributableRun, DeviceRun {
+public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistributableRun, DeviceRun {
     private final MultiLayerNetwork template;
     private final Mu2Config config;
     private final NoiseStreams noise;
@@ -305,27 +305,10 @@ public final class Mu2Trainer extends AbstractTrainingRun implements Distributab
     /**
      * Runs the machines' part of every later round on blocks of machines placed by {@code placement} (which this run
      * then closes): each block gets its machines' samples and, with an untrusted server, their noise streams, and
-     * computes on its worker's GPU when the CUDA engine is usable there ({@code auto}).
+     * computes on the models {@code blockDevice} opens where it runs (2 rows per machine; a GPU there keeps both query
+     * points, the samples and the estimates, the noise is added on the block's host; null models: its CPU).
      */
     @Override
-    public void distribute(BlockEngine placement) {
-        distribute(placement, ComputeDevice.AUTO);
-    }
-
-    /**
-     * {@link #distribute(BlockEngine)} with each block's machines on the device {@code choice} picks where the block
-     * runs ({@code auto}: its worker's GPU when the engine is usable there, {@code cuda}: that or a refusal there,
-     * {@code cpu}: its CPU); their noise is added on the worker's host.
-     */
-    @Override
-    public void distribute(BlockEngine placement, ComputeDevice choice) {
-        distribute(placement, org.dpdl4j.optim.BlockDevice.of(choice));
-    }
-
-    /**
-     * {@link #distribute(BlockEngine)} with each block's node models (2 rows per machine) opened by {@code blockDevice}
-     * where the block runs (null models: its CPU).
-     */
     public void distribute(BlockEngine placement, org.dpdl4j.optim.BlockDevice blockDevice) {
         java.util.Objects.requireNonNull(blockDevice, "block device");
         if (blockEngine != null) {

@@ -1,0 +1,36 @@
+package org.dpdl4j.runtime.engine;
+
+import org.dpdl4j.optim.BlockDevice;
+import org.dpdl4j.optim.ComputeDevice;
+
+/**
+ * A run whose blocks of parties can each compute on a device of the worker that runs them (a GPU there): the
+ * decentralized protocols, the FedAvg family and DP-mu^2-FL. Where a block computes is chosen on its worker, from the
+ * device asked for ({@code --device}).
+ */
+public interface DeviceDistributableRun extends DistributableRun {
+
+    /** {@link #distribute(BlockEngine, ComputeDevice)} with {@code auto}: each block on its worker's GPU when usable there. */
+    @Override
+    default void distribute(BlockEngine engine) {
+        distribute(engine, ComputeDevice.AUTO);
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block on the device {@code device} picks where the block runs:
+     * {@code auto} its worker's GPU when the engine is usable there, {@code cpu} its CPU, {@code cuda} its GPU or a
+     * refusal there.
+     */
+    @Override
+    default void distribute(BlockEngine engine, ComputeDevice device) {
+        distribute(engine, BlockDevice.of(device));
+    }
+
+    /**
+     * {@link #distribute(BlockEngine)} with each block's node models opened by {@code blockDevice} where the block runs
+     * (null models: its CPU).
+     *
+     * @throws IllegalStateException when the run already runs on blocks
+     */
+    void distribute(BlockEngine engine, BlockDevice blockDevice);
+}
