@@ -26,6 +26,15 @@ public sealed interface PartySource {
     /** The parties' datasets, party i holding element i, and how they were made. */
     Local local(int n, long seed);
 
+    /** How many parties the data itself fixes: the number of datasets given; empty for a split (the run chooses). */
+    java.util.OptionalInt count();
+
+    /**
+     * {@link #local} for a caller that checks the number of given datasets itself (to say a mismatch in its own terms):
+     * the given datasets whatever {@code n} is, or the split into {@code n}.
+     */
+    Local localUnchecked(int n, long seed);
+
     /** The shape of the data for memory estimates. */
     DataShape shape(int n, long seed);
 
@@ -61,6 +70,16 @@ public sealed interface PartySource {
         }
 
         @Override
+        public java.util.OptionalInt count() {
+            return java.util.OptionalInt.of(data.size());
+        }
+
+        @Override
+        public Local localUnchecked(int n, long seed) {
+            return new Local(data, null);
+        }
+
+        @Override
         public DataShape shape(int n, long seed) {
             return DataShape.of(data);
         }
@@ -84,6 +103,16 @@ public sealed interface PartySource {
         public Local local(int n, long seed) {
             TrainingSet.Parties parts = set.split(how, n, seed);
             return new Local(parts.data(), parts.report());
+        }
+
+        @Override
+        public java.util.OptionalInt count() {
+            return java.util.OptionalInt.empty();
+        }
+
+        @Override
+        public Local localUnchecked(int n, long seed) {
+            return local(n, seed);
         }
 
         @Override

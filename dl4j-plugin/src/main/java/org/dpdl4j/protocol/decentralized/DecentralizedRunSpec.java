@@ -227,7 +227,7 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
     private Graph resolvedGraph() {
         if (algorithm == DecentralizedAlgorithm.CDP) {
             int n = graph != null ? graph.vertexCount() : nodeCount != null ? nodeCount
-                    : data instanceof PartySource.Given given ? given.data().size() : -1;
+                    : data != null ? data.count().orElse(-1) : -1;
             require(n >= 1, "give the number of nodes of the CDP baseline (nodes(n))");
             if (graph != null && graph.edgeCount() != (long) n * (n - 1) / 2) {
                 throw new IllegalArgumentException("the CDP baseline averages exactly on the complete graph; give a complete"

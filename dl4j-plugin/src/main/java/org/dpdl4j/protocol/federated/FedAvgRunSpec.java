@@ -128,8 +128,8 @@ public record FedAvgRunSpec(FedAvgVariant variant, PartySource data, Integer cli
 
     /** The number of clients with data, checked against the examples when the data is split. */
     private int clientCount() {
-        if (data instanceof PartySource.Given given) {
-            return given.data().size();
+        if (data.count().isPresent()) {
+            return data.count().getAsInt();
         }
         PartySource.Split split = (PartySource.Split) data;
         require(clients != null && clients >= 1, "give the number of clients, at least 1");

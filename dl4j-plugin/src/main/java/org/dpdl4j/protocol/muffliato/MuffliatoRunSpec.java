@@ -55,8 +55,7 @@ public record MuffliatoRunSpec(Graph graph, PartySource data, boolean sumObjecti
         long seed = privacy.seed();
         MemoryCheck.require(new MuffliatoMemory(ModelFootprint.of(template.getLayerWiseConfigurations()), data.shape(n, seed), n)
                 .estimate());
-        PartySource.Local local = data instanceof PartySource.Given given
-                ? new PartySource.Local(given.data(), null) : data.local(n, seed);
+        PartySource.Local local = data.localUnchecked(n, seed);
         require(local.data().size() == n, "the graph has " + n + " nodes but " + local.data().size() + " local datasets were given");
         Plan plan = plan();
         RunLedger ledger = null;
@@ -82,7 +81,7 @@ public record MuffliatoRunSpec(Graph graph, PartySource data, boolean sumObjecti
     public Optional<PlannedLedger> plannedLedger() {
         requireRun();
         int n = graph.vertexCount();
-        int datasets = data instanceof PartySource.Given given ? given.data().size() : data.sizes(n, privacy.seed()).length;
+        int datasets = data.count().orElseGet(() -> data.sizes(n, privacy.seed()).length);
         require(datasets == n, "the graph has " + n + " nodes but " + datasets + " local datasets were given");
         MuffliatoPrivacy analysis = plan().privacy();
         return analysis == null ? Optional.empty()

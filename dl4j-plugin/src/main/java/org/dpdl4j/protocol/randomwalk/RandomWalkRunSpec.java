@@ -94,7 +94,7 @@ public record RandomWalkRunSpec(PartySource data, Integer parties, long steps, d
     }
 
     private int partyCount() {
-        return data instanceof PartySource.Given given ? given.data().size() : parties;
+        return data.count().orElseGet(() -> parties);
     }
 
     private void requireOneNoiseChoice() {

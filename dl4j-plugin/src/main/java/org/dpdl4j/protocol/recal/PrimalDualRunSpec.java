@@ -72,8 +72,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
             int count = agentCount();
             MemoryCheck.require(new PrimalDualMemory(algorithm, ModelFootprint.of(template.getLayerWiseConfigurations()),
                     data.shape(count, seed), count, iterations).estimate());
-            PartySource.Local local = data instanceof PartySource.Given given
-                    ? new PartySource.Local(given.data(), null) : data.local(count, seed);
+            PartySource.Local local = data.localUnchecked(count, seed);
             report = local.report();
             p = CompositeProblem.of(local.data(), linear.loss(), penalty, linear.bias());
         }
@@ -118,7 +117,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         CompositeProblem p = problem;
         if (p == null) {
             requireAgents();
-            p = CompositeProblem.of(data instanceof PartySource.Given given ? given.data() : data.local(agentCount(), seed).data(),
+            p = CompositeProblem.of(data.localUnchecked(agentCount(), seed).data(),
                     layout.loss(), penalty, layout.bias());
         }
         int n = p.agentCount();
@@ -143,11 +142,11 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
 
     private void requireAgents() {
         require(data != null, "give the agents' data either as agents(list) or as split(set, how, count)");
-        require(data instanceof PartySource.Given || agents != null && agents >= 1, "give the number of agents, at least 1");
+        require(data.count().isPresent() || agents != null && agents >= 1, "give the number of agents, at least 1");
     }
 
     private int agentCount() {
-        return data instanceof PartySource.Given given ? given.data().size() : agents;
+        return data.count().orElseGet(() -> agents);
     }
 
     /**
