@@ -32,7 +32,11 @@ public final class AssignedDevice {
         }
     }
 
-    /** The device assigned on this thread, if any. */
+    /**
+     * The device assigned on this thread, if any.
+     *
+     * @throws DeviceUnavailableException when the assignment cannot be read as a device number (saying why)
+     */
     public static OptionalInt current() {
         Supplier<OptionalInt> d = ASSIGNED.get();
         return d == null ? OptionalInt.empty() : d.get();

@@ -46,7 +46,7 @@ class AssignedDeviceTest {
     void aBlockOnTheCpuNeverReadsTheAssignment() {
         BlockDevice cpu = BlockDevice.of(ComputeDevice.CPU);
         DeviceNodeModels models = AssignedDevice.during(() -> {
-            throw new IllegalStateException("an address that is not a device number");
+            throw new DeviceUnavailableException("an address that is not a device number");
         }, () -> cpu.open(null, 4, 0));
         assertNull(models);
     }

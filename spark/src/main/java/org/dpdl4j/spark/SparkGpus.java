@@ -32,7 +32,9 @@ final class SparkGpus {
     /**
      * The first GPU address among a task's resources, as a CUDA device number.
      *
-     * @throws IllegalStateException when the address is not a device number, naming it and the fix
+     * @throws org.dpdl4j.optim.DeviceUnavailableException when the address is not a device number, naming it and the fix
+     *                                                     (under {@code --device auto} the block then stays on its CPU,
+     *                                                     saying why)
      */
     static OptionalInt assigned(Map<String, ResourceInformation> resources) {
         ResourceInformation gpu = resources == null ? null : resources.get(GPU);
@@ -48,7 +50,7 @@ final class SparkGpus {
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new IllegalStateException("Spark assigned this task GPU address '" + address + "', which is not a CUDA"
+        throw new org.dpdl4j.optim.DeviceUnavailableException("Spark assigned this task GPU address '" + address + "', which is not a CUDA"
                 + " device number: make the GPU discovery script print CUDA's device numbers (0, 1, ...; with"
                 + " CUDA_DEVICE_ORDER=PCI_BUS_ID they are nvidia-smi's --query-gpu=index)");
     }

@@ -32,7 +32,8 @@ class SparkGpusTest {
     @Test
     void anAddressThatIsNotADeviceNumberIsRefusedWithTheFix() {
         for (String address : new String[]{"GPU-5a3b", "-1"}) {
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> SparkGpus.assigned(gpus(address)));
+            org.dpdl4j.optim.DeviceUnavailableException e = assertThrows(org.dpdl4j.optim.DeviceUnavailableException.class,
+                    () -> SparkGpus.assigned(gpus(address)));
             assertTrue(e.getMessage().contains(address) && e.getMessage().contains("discovery script"), e.getMessage());
         }
     }

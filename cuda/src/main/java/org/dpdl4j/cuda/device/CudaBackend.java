@@ -35,8 +35,11 @@ public final class CudaBackend implements Backend {
     private FloatPointer staging;
     private long stagingFloats;
     private boolean closed;
-    /** The backend whose GPU context this thread made current last (backends on several GPUs may share a thread). */
-    private static final ThreadLocal<CudaBackend> BOUND = new ThreadLocal<>();
+    /**
+     * The backend whose GPU context this thread made current last (backends on several GPUs may share a thread); held
+     * weakly, so that a thread does not keep a closed backend alive.
+     */
+    private static final ThreadLocal<java.lang.ref.WeakReference<CudaBackend>> BOUND = new ThreadLocal<>();
     /** One lock per GPU ordinal for {@link #reserving}. */
     private static final java.util.concurrent.ConcurrentMap<Integer, Object> MEMORY_LOCKS =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -49,7 +52,7 @@ public final class CudaBackend implements Backend {
         CudaCalls.driver(cudart.cuDeviceGet(handle, gpu.ordinal()), "cuDeviceGet");
         CudaCalls.driver(cudart.cuDevicePrimaryCtxRetain(context, handle[0]), "cuDevicePrimaryCtxRetain");
         CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
-        BOUND.set(this);
+        BOUND.set(new java.lang.ref.WeakReference<>(this));
         CudaCalls.runtime(cudart.cudaStreamCreateWithFlags(stream, cudart.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
         CudaCalls.cublas(cublas.cublasCreate_v2(cublasHandle), "cublasCreate");
         CudaCalls.cublas(cublas.cublasSetStream_v2(cublasHandle, stream), "cublasSetStream");
@@ -70,7 +73,7 @@ public final class CudaBackend implements Backend {
 
     /**
      * A backend on the GPU of {@code slot} among the usable ones ({@link CudaStatus#gpu(int)}: slot modulo their
-     * number), e.g. a block's index or the GPU a scheduler assigned to a task.
+     * number), e.g. a block's index ({@link #onGpu} for the GPU a scheduler assigned).
      *
      * @throws CudaUnavailableException naming what is missing (driver, GPU, library) and the fix
      */
@@ -126,10 +129,11 @@ public final class CudaBackend implements Backend {
         if (closed) {
             throw new IllegalStateException("this CUDA backend is closed");
         }
-        if (BOUND.get() != this) {
+        java.lang.ref.WeakReference<CudaBackend> last = BOUND.get();
+        if (last == null || last.get() != this) {
             CudaCalls.runtime(cudart.cudaSetDevice(gpu.ordinal()), "cudaSetDevice");
             CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
-            BOUND.set(this);
+            BOUND.set(new java.lang.ref.WeakReference<>(this));
         }
     }
 
@@ -290,8 +294,9 @@ public final class CudaBackend implements Backend {
                     cudart.cudaFreeHost(staging);
                     staging = null;
                 }
-                if (BOUND.get() == this) {
-                    BOUND.remove();   // other threads let go of it when they bind another backend
+                java.lang.ref.WeakReference<CudaBackend> last = BOUND.get();
+                if (last != null && last.get() == this) {
+                    BOUND.remove();
                 }
             }
         }

@@ -60,7 +60,8 @@ public record CudaStatus(boolean usable, List<String> facts, String problem, Lis
             usable.append(usable.length() == 0 ? "" : ", ").append(g.ordinal()).append(" (").append(g.name()).append(')');
         }
         throw new IllegalStateException("GPU " + ordinal + " was assigned, but CUDA shows no usable GPU of that number"
-                + " here (usable: " + (gpus.isEmpty() ? "none, " + problem : usable) + "); the assignment must use CUDA's"
+                + " here (usable: " + (gpus.isEmpty() ? "none, " + problem : usable) + "): either that GPU is older than"
+                + " CUDA 13 supports (sm_75 and later; doctor lists every GPU), or the assignment does not use CUDA's"
                 + " device numbers, as CUDA_VISIBLE_DEVICES leaves them (with CUDA_DEVICE_ORDER=PCI_BUS_ID they are"
                 + " nvidia-smi's indices)");
     }

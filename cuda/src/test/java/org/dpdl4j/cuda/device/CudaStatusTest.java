@@ -45,6 +45,7 @@ class CudaStatusTest {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.numbered(skippedOrAbsent));
             assertTrue(e.getMessage().contains("GPU " + skippedOrAbsent + " was assigned")
                     && e.getMessage().contains("usable: 1 (NVIDIA H100), 2 (NVIDIA H200)")
+                    && e.getMessage().contains("older than CUDA 13 supports")
                     && e.getMessage().contains("CUDA_DEVICE_ORDER=PCI_BUS_ID"), e.getMessage());
         }
     }

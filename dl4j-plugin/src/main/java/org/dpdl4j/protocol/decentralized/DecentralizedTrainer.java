@@ -422,22 +422,18 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         return params;
     }
 
-    /**
-     * Runs every later round on blocks of nodes placed by {@code engine} (which this run then closes), each on the
-     * device this run's choice ({@link #useDevice}; {@code auto} unless chosen) picks where it runs. Each block gets its
-     * nodes' data, the keys of its nodes and of their edges, and its rows of the mixing and incidence matrices; with
-     * seeded streams on CPUs the rounds are those of this process, bit for bit.
-     */
     @Override
-    public void distribute(BlockEngine placement) {
-        distribute(placement, BlockDevice.of(requested));
+    public ComputeDevice requestedDevice() {
+        return requested;
     }
 
     /**
-     * {@link #distribute(BlockEngine)} with each block's node models opened by {@code blockDevice} where the block runs
-     * (a block on a GPU keeps its nodes' data there and computes its nodes' gradients, noise and step there; the
-     * gossip from the messages it received stays on its host, as the messages do). Node models this run had on a
-     * device here are copied back and freed.
+     * Runs every later round on blocks of nodes placed by {@code placement} (which this run then closes), each block's
+     * node models opened by {@code blockDevice} where the block runs (a block on a GPU keeps its nodes' data there and
+     * computes its nodes' gradients, noise and step there; the gossip from the messages it received stays on its host,
+     * as the messages do). Each block gets its nodes' data, the keys of its nodes and of their edges, and its rows of the
+     * mixing and incidence matrices; with seeded streams on CPUs the rounds are those of this process, bit for bit. Node
+     * models this run had on a device here are copied back and freed.
      */
     @Override
     public void distribute(BlockEngine placement, BlockDevice blockDevice) {

@@ -63,6 +63,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
     private final LocalTraining local;
     /** Whether the local steps' device was chosen (by {@link #useDevice}, or automatically before the first round). */
     private boolean deviceChosen;
+    /** The device asked for (auto until {@link #useDevice}), which blocks of clients also take. */
+    private ComputeDevice requested = ComputeDevice.AUTO;
     private final GopaAveraging gopa;
     private final INDArray theta;
     private final double[] sizes;
@@ -228,7 +230,13 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
         lastMessages();   // a round released on the device is read before the device goes
         local.useDevice(DeviceEngines.selectNodeModels(choice, local.spec(), clients.size(), cpuOnly));
         deviceChosen = true;
+        requested = choice;
         gopaNoiseOnDevice = drawsGopaNoiseOnDevice();
+    }
+
+    @Override
+    public ComputeDevice requestedDevice() {
+        return requested;
     }
 
     /**

@@ -81,7 +81,12 @@ public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput
     @Override
     public void close() {
         try {
-            machines.close();   // frees the device's arrays, whatever state a failed round left them in
+            // on the block's thread, after any round still running there: its device arrays are freed, whatever state
+            // a failed round left them in
+            thread.round(() -> {
+                machines.close();
+                return null;
+            });
         } finally {
             thread.close();
         }

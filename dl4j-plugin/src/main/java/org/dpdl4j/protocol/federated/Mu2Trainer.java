@@ -86,6 +86,8 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
     private PartyBlocks split;
     /** Whether the machines' device was chosen (by {@link #useDevice}, or automatically before the first round). */
     private boolean deviceChosen;
+    /** The device asked for (auto until {@link #useDevice}), which blocks of machines also take. */
+    private ComputeDevice requested = ComputeDevice.AUTO;
     /** Whether {@code messages} holds only the machines' noise of the last round on the device (dhat not added yet). */
     private boolean messagesHoldNoiseOnly;
     /** Whether the machines' noise of the last round is on the device only (drawn there), not yet in {@code messages}. */
@@ -231,6 +233,12 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
         String cpuOnly = blocks != null ? "a run on blocks of machines (--engine " + blockEngine.describe() + ") chose"
                 + " each block's device when it was distributed (distribute(engine, device))" : null;
         moveMachinesTo(DeviceEngines.selectNodeModels(choice, machines.gradients().spec(), 2 * count, cpuOnly));
+        requested = choice;
+    }
+
+    @Override
+    public ComputeDevice requestedDevice() {
+        return requested;
     }
 
     /**

@@ -10,11 +10,17 @@ import org.dpdl4j.optim.ComputeDevice;
  */
 public interface DeviceDistributableRun extends DistributableRun {
 
-    /** {@link #distribute(BlockEngine, ComputeDevice)} with {@code auto}: each block on its worker's GPU when usable there. */
+    /**
+     * {@link #distribute(BlockEngine, ComputeDevice)} with the device the run was asked to compute on
+     * ({@link #requestedDevice}): {@code auto} unless chosen, each block on its worker's GPU when usable there.
+     */
     @Override
     default void distribute(BlockEngine engine) {
-        distribute(engine, ComputeDevice.AUTO);
+        distribute(engine, requestedDevice());
     }
+
+    /** The device this run was last asked to compute on ({@code useDevice}), {@code auto} until then. */
+    ComputeDevice requestedDevice();
 
     /**
      * {@link #distribute(BlockEngine)} with each block on the device {@code device} picks where the block runs:
