@@ -17,6 +17,27 @@ public interface BlockDevice extends java.io.Serializable {
     DeviceNodeModels open(DenseNetworkSpec spec, int nodes, int block);
 
     /**
+     * {@link #open} for block {@code block}, whose {@code parties} (e.g. "clients 0-9") the log names with the device
+     * they took; the models are handed to {@code setUp}, which takes them over, and closed if it fails. Null: the block
+     * stays on its CPU ({@code setUp} is not called).
+     */
+    default DeviceNodeModels openFor(DenseNetworkSpec spec, int rows, int block, String parties,
+                                     java.util.function.Consumer<DeviceNodeModels> setUp) {
+        DeviceNodeModels device = open(spec, rows, block);
+        if (device != null) {
+            try {
+                setUp.accept(device);
+            } catch (RuntimeException e) {
+                device.close();
+                throw e;
+            }
+            org.slf4j.LoggerFactory.getLogger(BlockDevice.class).info("block {} ({}): {}", block, parties,
+                    device.describe());
+        }
+        return device;
+    }
+
+    /**
      * The choice {@code --device} makes, on each worker: {@code auto} takes a GPU of the worker when the engine is usable
      * there and computes the network, {@code cpu} stays on its CPU, {@code cuda} refuses where it cannot run. Which GPU:
      * the one a scheduler assigned to the task that opens the block (it stays there), else block k takes GPU k modulo

@@ -87,15 +87,7 @@ public final class CudaBackend implements Backend {
      * @throws CudaUnavailableException when the machine has no usable GPU, or none of that number
      */
     public static CudaBackend onGpu(int ordinal) {
-        CudaStatus.GpuInfo gpu;
-        try {
-            gpu = usableStatus().numbered(ordinal);
-        } catch (CudaUnavailableException e) {
-            throw e;
-        } catch (IllegalStateException e) {   // no usable GPU of that number
-            throw new CudaUnavailableException(e.getMessage());
-        }
-        return new CudaBackend(gpu);
+        return new CudaBackend(usableStatus().numbered(ordinal));
     }
 
     private static CudaStatus usableStatus() {

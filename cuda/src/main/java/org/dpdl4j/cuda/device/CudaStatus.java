@@ -47,7 +47,7 @@ public record CudaStatus(boolean usable, List<String> facts, String problem, Lis
     /**
      * The usable GPU CUDA numbers {@code ordinal} (e.g. the one a scheduler assigned to a task).
      *
-     * @throws IllegalStateException when CUDA shows no usable GPU of that number, naming the usable ones
+     * @throws CudaUnavailableException when CUDA shows no usable GPU of that number, naming the usable ones
      */
     public GpuInfo numbered(int ordinal) {
         for (GpuInfo g : gpus) {
@@ -59,7 +59,7 @@ public record CudaStatus(boolean usable, List<String> facts, String problem, Lis
         for (GpuInfo g : gpus) {
             usable.append(usable.length() == 0 ? "" : ", ").append(g.ordinal()).append(" (").append(g.name()).append(')');
         }
-        throw new IllegalStateException("GPU " + ordinal + " was assigned, but CUDA shows no usable GPU of that number"
+        throw new CudaUnavailableException("GPU " + ordinal + " was assigned, but CUDA shows no usable GPU of that number"
                 + " here (usable: " + (gpus.isEmpty() ? "none, " + problem : usable) + "): either that GPU is older than"
                 + " CUDA 13 supports (sm_75 and later; doctor lists every GPU), or the assignment does not use CUDA's"
                 + " device numbers, as CUDA_VISIBLE_DEVICES leaves them (with CUDA_DEVICE_ORDER=PCI_BUS_ID they are"

@@ -241,12 +241,6 @@ public final class CudaExampleGradients implements ResidentTraining, AutoCloseab
             return;
         }
         closed = true;
-        try {
-            step.close();
-        } finally {
-            if (ownsBackend) {
-                backend.close();   // even when freeing failed (a CUDA error): the stream and handles go too
-            }
-        }
+        Backend.freeThenClose(step::close, backend, ownsBackend);
     }
 }

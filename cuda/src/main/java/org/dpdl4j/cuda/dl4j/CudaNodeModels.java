@@ -428,12 +428,6 @@ public final class CudaNodeModels implements DeviceNodeModels {
             return;
         }
         closed = true;
-        try {
-            models.close();
-        } finally {
-            if (ownsBackend) {
-                backend.close();   // even when freeing failed (a CUDA error): the stream and handles go too
-            }
-        }
+        Backend.freeThenClose(models::close, backend, ownsBackend);
     }
 }

@@ -50,4 +50,18 @@ public interface Backend extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * Runs {@code free} (freeing arrays on {@code backend}), then closes the backend when {@code owned}, even when freeing
+     * failed (a CUDA error): its stream and handles go too.
+     */
+    static void freeThenClose(Runnable free, Backend backend, boolean owned) {
+        try {
+            free.run();
+        } finally {
+            if (owned) {
+                backend.close();
+            }
+        }
+    }
 }

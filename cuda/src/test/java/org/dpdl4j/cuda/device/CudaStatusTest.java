@@ -42,7 +42,7 @@ class CudaStatusTest {
         assertEquals(HOPPER_1, s.numbered(1));
         assertEquals(HOPPER_2, s.numbered(2));
         for (int skippedOrAbsent : new int[]{0, 3}) {
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.numbered(skippedOrAbsent));
+            CudaUnavailableException e = assertThrows(CudaUnavailableException.class, () -> s.numbered(skippedOrAbsent));
             assertTrue(e.getMessage().contains("GPU " + skippedOrAbsent + " was assigned")
                     && e.getMessage().contains("usable: 1 (NVIDIA H100), 2 (NVIDIA H200)")
                     && e.getMessage().contains("older than CUDA 13 supports")

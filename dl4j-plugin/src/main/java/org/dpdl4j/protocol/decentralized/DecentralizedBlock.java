@@ -87,15 +87,12 @@ public final class DecentralizedBlock implements BlockWorker<DecentralizedBlockI
         this.batches = new NodeBatches(data, type);
         this.roundBatches = new RoundBatches(batches, config.sampling() == SamplingScheme.FULL_BATCH);
         this.expectedBatchSizes = LocalGradients.dividesByExpectedSize(config) ? LocalGradients.divisor(samplers, null, type) : null;
-        this.device = plan.device().open(engine.spec(), nodes.length, plan.block());
+        this.device = plan.device().openFor(engine.spec(), nodes.length, plan.block(), "nodes " + plan.first() + "-"
+                + (plan.first() + plan.count() - 1), models -> { });
         try {
             this.dataOnDevice = device != null
                     && device.holdData(batches.features(), batches.labels(), batches.featureSquaredNorms());
             this.philoxOnDevice = device != null && drawsPhiloxOnDevice();
-            if (device != null) {
-                org.slf4j.LoggerFactory.getLogger(DecentralizedBlock.class).info("block {} (nodes {}-{}): {}", plan.block(),
-                        plan.first(), plan.first() + plan.count() - 1, device.describe());
-            }
         } catch (RuntimeException e) {
             if (device != null) {
                 device.close();

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.engine.BlockWorker;
@@ -39,17 +38,9 @@ public final class FedAvgBlock implements BlockWorker<FedAvgBlockInput, FedAvgBl
         }
         FedAvgConfig c = plan.config();
         this.local = new LocalTraining(gradients, clients, plan.first(), c.localSteps(), c.localBatchSize());
-        DeviceNodeModels device = plan.device().open(gradients.spec(), plan.count(), plan.block());
-        if (device != null) {
-            try {
-                local.useDevice(device);   // closed with the local training from now on
-            } catch (RuntimeException e) {
-                device.close();
-                throw e;
-            }
-            org.slf4j.LoggerFactory.getLogger(FedAvgBlock.class).info("block {} (clients {}-{}): {}", plan.block(),
-                    plan.first(), plan.first() + plan.count() - 1, device.describe());
-        }
+        // the local training takes the models over (and closes them with itself)
+        plan.device().openFor(gradients.spec(), plan.count(), plan.block(), "clients " + plan.first() + "-"
+                + (plan.first() + plan.count() - 1), local::useDevice);
         // last: nothing after it can fail, so a block that cannot open leaves no thread behind
         this.thread = new WorkerThread("dpdl4j-clients-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
     }

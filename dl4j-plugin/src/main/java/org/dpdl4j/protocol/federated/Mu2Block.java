@@ -3,7 +3,6 @@ package org.dpdl4j.protocol.federated;
 import java.util.stream.IntStream;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dpdl4j.optim.DeviceNodeModels;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.runtime.engine.BlockWorker;
 import org.dpdl4j.runtime.engine.Rows;
@@ -43,18 +42,13 @@ public final class Mu2Block implements BlockWorker<Mu2BlockInput, Mu2BlockOutput
                 .mapToObj(i -> plan.labels().get(i).toArray().castTo(type)).toList(), c);
         this.machines = new Mu2Machines(gradients, plan.count(), c.qClip());
         this.members = IntStream.range(plan.first(), plan.first() + plan.count()).toArray();
-        DeviceNodeModels device = plan.device().open(gradients.spec(), 2 * plan.count(), plan.block());
-        if (device != null) {
-            try {
-                machines.useDevice(device);   // closed with the machines from now on
-                machines.holdSamples(features, labels);   // else each round's samples are copied in
-            } catch (RuntimeException e) {
-                device.close();
-                throw e;
-            }
-            org.slf4j.LoggerFactory.getLogger(Mu2Block.class).info("block {} (machines {}-{}): {}", plan.block(),
-                    plan.first(), plan.first() + plan.count() - 1, device.describe());
-        }
+        // the machines take the models over (and close them with themselves); samples that do not fit there are copied
+        // in each round
+        plan.device().openFor(gradients.spec(), 2 * plan.count(), plan.block(), "machines " + plan.first() + "-"
+                + (plan.first() + plan.count() - 1), device -> {
+                    machines.useDevice(device);
+                    machines.holdSamples(features, labels);
+                });
         // last: nothing after it can fail, so a block that cannot open leaves no thread behind
         this.thread = new WorkerThread("dpdl4j-machines-" + plan.first() + "-" + (plan.first() + plan.count() - 1));
     }
