@@ -48,8 +48,9 @@ class ParallelRowDrawsTest {
         Set<Thread> drawing = ConcurrentHashMap.newKeySet();
         INDArray rows = Nd4j.zeros(DataType.FLOAT, ROWS, P);
         // A draw started by a task of a two-thread pool shares its rows in that pool (the common pool's one worker on a
-        // two-core machine may be busy with other work); the drawing thread's row 0 waits (up to a minute) until some row
-        // is drawn on another thread: only a parallel draw gets past it.
+        // two-core machine may be busy with other work). The first row the starting thread draws waits (up to a minute)
+        // until some row is drawn on another thread: by then a parallel draw has split off the other rows for the pool's
+        // second thread to take, so only a parallel draw gets past it however late that thread wakes.
         java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
         try {
             pool.submit(() -> watched(true, otherThreadDrew, drawing).writePrivateNoise(rows, 1, 1.0)).get(2,
@@ -92,11 +93,14 @@ class ParallelRowDrawsTest {
     }
 
     /**
-     * Seeded row-by-row streams (declaring it or not) whose private rows record the drawing thread; with a latch, row 0
-     * on the thread that asks for the streams (and starts the draw) waits until a row is drawn on another thread.
+     * Seeded row-by-row streams (declaring it or not) whose private rows record the drawing thread; with a latch, the
+     * first row drawn on the thread that asks for the streams (and starts the draw) waits until a row is drawn on another
+     * thread. (Not row 0: a starting thread that draws the rows it split off itself, before the other thread wakes, would
+     * reach row 0 with nothing left for the other thread to take.)
      */
     private static NoiseStreams watched(boolean declared, CountDownLatch otherThreadDrew, Set<Thread> drawing) {
         Thread caller = Thread.currentThread();   // the thread that starts the draw
+        java.util.concurrent.atomic.AtomicBoolean callerDrew = new java.util.concurrent.atomic.AtomicBoolean();
         return new WatchedRows(new RowByRowStreams(new SeededNoiseStreams(5), declared), "watched") {
             @Override
             protected void before(boolean pairwise, int id, long round) {
@@ -106,7 +110,7 @@ class ParallelRowDrawsTest {
                 }
                 if (Thread.currentThread() != caller) {
                     otherThreadDrew.countDown();
-                } else if (id == 0) {
+                } else if (callerDrew.compareAndSet(false, true)) {
                     try {
                         otherThreadDrew.await(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
