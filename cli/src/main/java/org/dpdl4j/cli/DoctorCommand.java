@@ -55,9 +55,10 @@ public final class DoctorCommand implements Callable<Integer> {
                 + Bytes.format(f.availableMemory()) + " available");
         for (DeviceEngine engine : DeviceEngines.installed()) {
             DeviceEngine.Report r = engine.report();
-            out.println(String.format("%-12s", engine.device().name() + " engine") + (r.usable()
+            out.println(String.format("%-12s", engine.device().kind() + " engine") + (r.usable()
                     ? "usable: dp-sgd's private step runs on the GPU (--device auto or " + engine.device().label()
-                            + "; convolutional networks need cuDNN, below)"
+                            + ", or " + engine.device().label() + ":N for GPU N below; convolutional networks need cuDNN,"
+                            + " below)"
                     : "not usable: " + r.problem()));
             for (String fact : r.facts()) {
                 out.println("  " + fact);

@@ -42,8 +42,17 @@ public interface BlockDevice extends java.io.Serializable {
      * there and computes the network, {@code cpu} stays on its CPU, {@code cuda} refuses where it cannot run. Which GPU:
      * the one a scheduler assigned to the task that opens the block (it stays there), else block k takes GPU k modulo
      * the worker's usable GPUs.
+     *
+     * @throws DeviceUnavailableException for a GPU named by number ({@code cuda:N}): it names one GPU of one machine,
+     *                                    while blocks take the GPU their task was assigned or spread over each worker's
      */
     static BlockDevice of(ComputeDevice choice) {
+        if (choice.gpu().isPresent()) {
+            throw new DeviceUnavailableException("--device " + choice.label() + " names one GPU of this machine; blocks"
+                    + " take the GPU the cluster assigned to their task (Spark: spark.task.resource.gpu.amount), else block"
+                    + " k takes GPU k modulo its worker's usable GPUs: use --device cuda (CUDA_VISIBLE_DEVICES on the"
+                    + " workers chooses which GPUs they see)");
+        }
         return (spec, nodes, block) -> DeviceEngines.selectNodeModelsOn(() -> AssignedDevice.slotFor(block), choice, spec,
                 nodes);
     }

@@ -20,11 +20,13 @@ public interface DeviceEngine {
     String whyNot(DenseNetworkSpec spec);
 
     /**
-     * The engine for a network it computes ({@link #whyNot} null) on a machine where it can run.
+     * The engine for a network it computes ({@link #whyNot} null) on a machine where it can run, on the device
+     * {@code slot} names ({@link ComputeDevice#slot()}: the one asked for by number, else the first usable one).
      *
-     * @throws DeviceUnavailableException when the device cannot be used after all (e.g. its kernels do not compile)
+     * @throws DeviceUnavailableException when the device cannot be used after all (e.g. its kernels do not compile, or
+     *                                    the numbered device is not one this engine can use here)
      */
-    ExampleGradients open(DenseNetworkSpec spec);
+    ExampleGradients open(DenseNetworkSpec spec, DeviceSlot slot);
 
     /**
      * Null when it computes this network of convolution, pooling and dense layers (one {@code LayeredGradients}
@@ -36,11 +38,11 @@ public interface DeviceEngine {
 
     /**
      * The engine for a convolutional network it computes ({@link #whyNotConvolutional} null) on a machine where it can
-     * run.
+     * run, on the device {@code slot} names (as {@link #open}).
      *
      * @throws DeviceUnavailableException when it cannot after all
      */
-    default ExampleGradients openConvolutional(MultiLayerNetwork net) {
+    default ExampleGradients openConvolutional(MultiLayerNetwork net, DeviceSlot slot) {
         throw new DeviceUnavailableException(whyNotConvolutional(net));
     }
 
@@ -53,23 +55,16 @@ public interface DeviceEngine {
     }
 
     /**
-     * The n models of a network it keeps ({@link #whyNotNodeModels} null) on a machine where it can run.
+     * The n models of a network it keeps ({@link #whyNotNodeModels} null) on a machine where it can run, on the device
+     * {@code slot} names: a numbered device itself (asked for, or assigned by a cluster scheduler), or a block's place
+     * among this machine's usable devices (its index modulo their number), so that the blocks of a run spread over a
+     * worker's devices.
      *
-     * @throws DeviceUnavailableException when it cannot after all (e.g. the models do not fit its memory)
-     */
-    default DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes) {
-        throw new DeviceUnavailableException(whyNotNodeModels(spec, nodes));
-    }
-
-    /**
-     * As {@link #openNodeModels(DenseNetworkSpec, int)}, on the device {@code slot} names: the assigned device itself,
-     * or a block's place among this machine's usable devices (its index modulo their number), so that the blocks of a
-     * run spread over a worker's devices. An engine of one device keeps the default, which ignores the slot.
-     *
-     * @throws DeviceUnavailableException as above, or when an assigned device is not one this engine can use here
+     * @throws DeviceUnavailableException when it cannot after all (e.g. the models do not fit its memory, or a numbered
+     *                                    device is not one this engine can use here)
      */
     default DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, DeviceSlot slot) {
-        return openNodeModels(spec, nodes);
+        throw new DeviceUnavailableException(whyNotNodeModels(spec, nodes));
     }
 
     /**

@@ -30,9 +30,9 @@ public final class DeviceEngines {
         return out;
     }
 
-    /** The installed engine of a device. */
+    /** The installed engine of a device's kind (cuda and cuda:N: the CUDA engine). */
     public static Optional<DeviceEngine> find(ComputeDevice device) {
-        return installed().stream().filter(e -> e.device() == device).findFirst();
+        return installed().stream().filter(e -> e.device().kind() == device.kind()).findFirst();
     }
 
     /**
@@ -42,7 +42,7 @@ public final class DeviceEngines {
      *                                    installed, cannot run here, or does not compute this network
      */
     static ExampleGradients select(ComputeDevice device, DenseNetworkSpec spec) {
-        return select(device, e -> e.whyNot(spec), e -> e.open(spec));
+        return select(device, e -> e.whyNot(spec), e -> e.open(spec, device.slot()));
     }
 
     /**
@@ -51,7 +51,7 @@ public final class DeviceEngines {
      * @throws DeviceUnavailableException as {@link #select(ComputeDevice, DenseNetworkSpec)}
      */
     static ExampleGradients selectConvolutional(ComputeDevice device, MultiLayerNetwork net) {
-        return select(device, e -> e.whyNotConvolutional(net), e -> e.openConvolutional(net));
+        return select(device, e -> e.whyNotConvolutional(net), e -> e.openConvolutional(net, device.slot()));
     }
 
     /**
@@ -61,17 +61,22 @@ public final class DeviceEngines {
      * @throws DeviceUnavailableException as {@link #select(ComputeDevice, DenseNetworkSpec)}
      */
     public static DeviceNodeModels selectNodeModels(ComputeDevice device, DenseNetworkSpec spec, int nodes) {
-        return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes));
+        return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes, device.slot()));
     }
 
     /**
      * As {@link #selectNodeModels(ComputeDevice, DenseNetworkSpec, int)}, on the device {@code slot} names among the
-     * engine's ({@link DeviceEngine#openNodeModels(DenseNetworkSpec, int, DeviceSlot)}).
+     * engine's ({@link DeviceEngine#openNodeModels(DenseNetworkSpec, int, DeviceSlot)}), for a {@code device} that
+     * names no device by number.
      *
      * @throws DeviceUnavailableException as above
      */
     public static DeviceNodeModels selectNodeModelsOn(java.util.function.Supplier<DeviceSlot> slot, ComputeDevice device,
                                                       DenseNetworkSpec spec, int nodes) {
+        if (device.gpu().isPresent()) {
+            throw new IllegalArgumentException("--device " + device.label() + " names its GPU itself; place it with"
+                    + " selectNodeModels");
+        }
         // the slot is read only when an engine opens models: a run that stays on the CPU never reads an assignment
         return select(device, e -> e.whyNotNodeModels(spec, nodes), e -> e.openNodeModels(spec, nodes, slot.get()));
     }
@@ -87,8 +92,9 @@ public final class DeviceEngines {
         if (cpuOnly == null) {
             return selectNodeModels(device, spec, nodes);
         }
-        if (device == ComputeDevice.CUDA) {
-            throw new DeviceUnavailableException("--device cuda: " + cpuOnly + "; use --device cpu or auto");
+        if (device.isCuda()) {
+            throw new DeviceUnavailableException("--device " + device.label() + ": " + cpuOnly + "; use --device cpu or"
+                    + " auto");
         }
         return null;
     }
@@ -97,13 +103,13 @@ public final class DeviceEngines {
         if (device == ComputeDevice.CPU) {
             return null;
         }
-        if (device == ComputeDevice.CUDA) {
-            DeviceEngine engine = find(ComputeDevice.CUDA).orElseThrow(() -> new DeviceUnavailableException(
-                    "--device cuda: " + CUDA_MODULE + "; or use --device cpu"));
-            requireUsable(engine);
+        if (device.isCuda()) {
+            DeviceEngine engine = find(device).orElseThrow(() -> new DeviceUnavailableException(
+                    "--device " + device.label() + ": " + CUDA_MODULE + "; or use --device cpu"));
+            requireUsable(engine, device);
             String why = whyNot.apply(engine);
             if (why != null) {
-                throw new DeviceUnavailableException("--device cuda: " + why + "; or use --device cpu");
+                throw new DeviceUnavailableException("--device " + device.label() + ": " + why + "; or use --device cpu");
             }
             return open.apply(engine);
         }
@@ -134,17 +140,17 @@ public final class DeviceEngines {
      * @throws DeviceUnavailableException for {@link ComputeDevice#CUDA}
      */
     static void requireCpuIsEnough(ComputeDevice device, String network) {
-        if (device == ComputeDevice.CUDA) {
-            throw new DeviceUnavailableException("--device cuda: dpdl4j's CUDA engine computes float32 networks of dense"
+        if (device.isCuda()) {
+            throw new DeviceUnavailableException("--device " + device.label() + ": dpdl4j's CUDA engine computes float32 networks of dense"
                     + " layers (MLP, logistic and softmax regression) and of convolutions with max pooling (the tanh CNN); "
                     + network + " runs on the CPU: use --device cpu or auto");
         }
     }
 
-    private static void requireUsable(DeviceEngine engine) {
+    private static void requireUsable(DeviceEngine engine, ComputeDevice device) {
         DeviceEngine.Report report = engine.report();
         if (!report.usable()) {
-            throw new DeviceUnavailableException("--device " + engine.device().label() + ": " + report.problem()
+            throw new DeviceUnavailableException("--device " + device.label() + ": " + report.problem()
                     + "; or use --device cpu");
         }
     }

@@ -1,12 +1,13 @@
 package org.dpdl4j.optim;
 
 /**
- * Which of a worker's devices a block's node models go on: the device a cluster scheduler assigned to the task that
- * opens the block (a device number, as CUDA numbers the devices it shows), or, without an assignment, the block's index,
- * which an engine takes modulo its usable devices so that the blocks of one process spread over them.
+ * Which of a machine's devices node models or a private step go on: a device named by its number (as CUDA numbers the
+ * devices it shows), asked for ({@code --device cuda:1}) or assigned by a cluster scheduler to the task that opens a
+ * block; or, without one, a block's index, which an engine takes modulo its usable devices so that the blocks of one
+ * process spread over them (a single run's index is 0: the first usable device).
  *
- * @param number   the assigned device number, or the block's index
- * @param assigned whether a scheduler assigned the device (then it must be that one)
+ * @param number   the device's number, or the block's index
+ * @param assigned whether the device is named (then it must be that one)
  */
 public record DeviceSlot(int number, boolean assigned) {
     public DeviceSlot {
@@ -16,7 +17,7 @@ public record DeviceSlot(int number, boolean assigned) {
         }
     }
 
-    /** The device a scheduler assigned. */
+    /** The device numbered {@code device} (asked for, or assigned by a scheduler). */
     public static DeviceSlot assigned(int device) {
         return new DeviceSlot(device, true);
     }
@@ -26,7 +27,7 @@ public record DeviceSlot(int number, boolean assigned) {
         return new DeviceSlot(block, false);
     }
 
-    /** The first device (a single run's). */
+    /** The first usable device (a single run's, when none is named). */
     public static DeviceSlot first() {
         return ofBlock(0);
     }

@@ -77,7 +77,7 @@ abstract sealed class TrainableNetwork {
      * @throws DeviceUnavailableException when that device cannot compute this network here
      */
     final void useDevice(ComputeDevice newDevice) {
-        if (newDevice == device) {
+        if (newDevice.equals(device)) {
             return;
         }
         ExampleGradients next = engineFor(newDevice);

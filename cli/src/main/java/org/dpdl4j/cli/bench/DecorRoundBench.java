@@ -53,7 +53,7 @@ final class DecorRoundBench implements Callable<Integer> {
 
     @Option(names = "--device", defaultValue = "cpu", description = "Where the rounds run: cpu (default; the CPU engine),"
             + " cuda (every node model on the GPU: dpdl4j's CUDA engine, refused saying what is missing when it cannot run"
-            + " here) or auto.")
+            + " here), cuda:N (on GPU N) or auto.")
     String device;
 
     @Option(converter = Converters.PositiveInt.class, names = "--blocks", defaultValue = "7", description = "Interleaved blocks; default ${DEFAULT-VALUE}.")

@@ -49,7 +49,8 @@ final class DpStepBench implements Callable<Integer> {
     int warmup;
 
     @Option(names = "--device", defaultValue = "auto", description = "Where the DP step clips per example: auto (default:"
-            + " dpdl4j's CUDA engine when a usable GPU is there), cpu or cuda (refused, saying what is missing, without one).")
+            + " dpdl4j's CUDA engine when a usable GPU is there), cpu, cuda or cuda:N (GPU N; refused, saying what is"
+            + " missing, without one).")
     String device;
 
     @Option(names = "--noise", defaultValue = "secure", description = "secure (default: drawn one step ahead on a background thread, as PrivateTrainer does), secure-inline (same, on the calling thread) or seeded.")

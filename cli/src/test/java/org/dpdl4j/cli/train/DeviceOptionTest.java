@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code train --device}: cpu trains as before (dp-sgd, and a decentralized run), cuda is refused before training with
- * what is missing and the fix when the CUDA engine cannot run (for dp-sgd and for a decentralized run, whose node models
- * it would keep), and a protocol without a device choice refuses cuda.
+ * {@code train --device}: cpu trains as before (dp-sgd, and a decentralized run), cuda and cuda:N are refused before
+ * training with what is missing and the fix when the CUDA engine cannot run (for dp-sgd and for a decentralized run, whose
+ * node models it would keep), Spark's blocks refuse a GPU number, and a protocol without a device choice refuses cuda.
  */
 class DeviceOptionTest {
 
@@ -107,9 +107,38 @@ class DeviceOptionTest {
     }
 
     @Test
+    void aNumberedGpuWithoutAUsableGpuIsRefusedSayingWhy(@TempDir Path dir) {
+        assumeFalse(DeviceEngines.find(ComputeDevice.CUDA).orElseThrow().report().usable(),
+                "checks the refusal on a machine without a usable CUDA GPU; this one has one");
+        CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--algo", "dp-sgd", "--clip", "1", "--epsilon", "1",
+                "--device", "cuda:3", "--out", dir.resolve("run").toString());
+        assertEquals(2, r.exitCode(), r.both());
+        assertTrue(r.err().contains("--device cuda:3: ") && r.err().contains("or use --device cpu"), r.both());
+    }
+
+    /** Blocks take the GPU Spark assigns their task, or spread over their worker's: one GPU number cannot place them. */
+    @Test
+    void sparkBlocksRefuseANumberedGpu(@TempDir Path dir) {
+        CommandRun r = CommandRun.of("train", "--algo", "decor", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "2",
+                "--epsilon", "5", "--clip", "1", "--noise", "seeded", "--engine", "spark", "--master", "local[1]", "--blocks", "2",
+                "--device", "cuda:1", "--out", dir.resolve("run").toString());
+        assertEquals(2, r.exitCode(), r.both());
+        assertTrue(r.err().contains("--device cuda:1 names one GPU of this machine")
+                && r.err().contains("use --device cuda"), r.both());
+    }
+
+    @Test
+    void aMalformedGpuNumberIsRefused(@TempDir Path dir) {
+        CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--device", "cuda:first", "--out",
+                dir.resolve("run").toString());
+        assertEquals(2, r.exitCode(), r.both());
+        assertTrue(r.err().contains("cuda:first") && r.err().contains("e.g. cuda:1"), r.both());
+    }
+
+    @Test
     void anUnknownDeviceIsRefused(@TempDir Path dir) {
         CommandRun r = CommandRun.of("train", "--dataset", "synthetic-lsq", "--device", "tpu", "--out", dir.resolve("run").toString());
         assertEquals(2, r.exitCode(), r.both());
-        assertTrue(r.err().contains("tpu") && r.err().contains("auto, cpu or cuda"), r.both());
+        assertTrue(r.err().contains("tpu") && r.err().contains("auto, cpu, cuda or cuda:N"), r.both());
     }
 }

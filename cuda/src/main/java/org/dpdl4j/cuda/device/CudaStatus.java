@@ -45,7 +45,8 @@ public record CudaStatus(boolean usable, List<String> facts, String problem, Lis
     }
 
     /**
-     * The usable GPU CUDA numbers {@code ordinal} (e.g. the one a scheduler assigned to a task).
+     * The usable GPU CUDA numbers {@code ordinal} (asked for, e.g. {@code --device cuda:1}, or the one a scheduler
+     * assigned to a task).
      *
      * @throws CudaUnavailableException when CUDA shows no usable GPU of that number, naming the usable ones
      */
@@ -59,9 +60,10 @@ public record CudaStatus(boolean usable, List<String> facts, String problem, Lis
         for (GpuInfo g : gpus) {
             usable.append(usable.length() == 0 ? "" : ", ").append(g.ordinal()).append(" (").append(g.name()).append(')');
         }
-        throw new CudaUnavailableException("GPU " + ordinal + " was assigned, but CUDA shows no usable GPU of that number"
+        throw new CudaUnavailableException("GPU " + ordinal + " was named (asked for, or assigned by a scheduler), but CUDA"
+                + " shows no usable GPU of that number"
                 + " here (usable: " + (gpus.isEmpty() ? "none, " + problem : usable) + "): either that GPU is older than"
-                + " CUDA 13 supports (sm_75 and later; doctor lists every GPU), or the assignment does not use CUDA's"
+                + " CUDA 13 supports (sm_75 and later; doctor lists every GPU), or the number is not one of CUDA's"
                 + " device numbers, as CUDA_VISIBLE_DEVICES leaves them (with CUDA_DEVICE_ORDER=PCI_BUS_ID they are"
                 + " nvidia-smi's indices)");
     }

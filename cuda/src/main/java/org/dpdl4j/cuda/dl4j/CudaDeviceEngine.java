@@ -44,8 +44,8 @@ public final class CudaDeviceEngine implements DeviceEngine {
     }
 
     @Override
-    public ExampleGradients open(DenseNetworkSpec spec) {
-        return onNewBackend(CudaBackend::open, backend -> new CudaExampleGradients(spec, backend, true));
+    public ExampleGradients open(DenseNetworkSpec spec, DeviceSlot slot) {
+        return onNewBackend(() -> backendFor(slot), backend -> new CudaExampleGradients(spec, backend, true));
     }
 
     /** Null when the network's layers have CUDA computations and cuDNN loads here; else why not. */
@@ -56,8 +56,8 @@ public final class CudaDeviceEngine implements DeviceEngine {
     }
 
     @Override
-    public ExampleGradients openConvolutional(MultiLayerNetwork net) {
-        return onNewBackend(CudaBackend::open, backend -> CudaExampleGradients.convolutional(net, backend, true));
+    public ExampleGradients openConvolutional(MultiLayerNetwork net, DeviceSlot slot) {
+        return onNewBackend(() -> backendFor(slot), backend -> CudaExampleGradients.convolutional(net, backend, true));
     }
 
     /** Null when the network's layers have CUDA computations and the n models fit one device array. */
@@ -72,19 +72,13 @@ public final class CudaDeviceEngine implements DeviceEngine {
         return why;
     }
 
-    @Override
-    public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes) {
-        return openNodeModels(spec, nodes, DeviceSlot.first());
-    }
-
     /**
-     * On the GPU {@code slot} names: the assigned GPU itself, or a block's place among the usable ones (its index
-     * modulo their number), so that blocks spread over a worker's GPUs.
+     * On the GPU {@code slot} names: a numbered GPU itself, or a block's place among the usable ones (its index modulo
+     * their number), so that blocks spread over a worker's GPUs.
      */
     @Override
     public DeviceNodeModels openNodeModels(DenseNetworkSpec spec, int nodes, DeviceSlot slot) {
-        return onNewBackend(() -> slot.assigned() ? CudaBackend.onGpu(slot.number()) : CudaBackend.open(slot.number()),
-                backend -> backend.reserving(() -> {
+        return onNewBackend(() -> backendFor(slot), backend -> backend.reserving(() -> {
             requireRoomFor(spec, nodes, backend.freeBytes(), backend.describe());
             return new CudaNodeModels(spec, nodes, backend, true);
         }));
@@ -108,6 +102,11 @@ public final class CudaDeviceEngine implements DeviceEngine {
                     + " cpu", nodes, spec.numParams(), needed / (double) (1L << 30), device,
                     freeBytes / (double) (1L << 30), fit));
         }
+    }
+
+    /** A backend on the GPU {@code slot} names: the numbered one, else the slot's place among the usable ones. */
+    private static CudaBackend backendFor(DeviceSlot slot) {
+        return slot.assigned() ? CudaBackend.onGpu(slot.number()) : CudaBackend.open(slot.number());
     }
 
     /**

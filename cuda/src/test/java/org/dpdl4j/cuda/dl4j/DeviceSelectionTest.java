@@ -57,6 +57,32 @@ class DeviceSelectionTest {
     }
 
     @Test
+    void withoutAGpuANumberedGpuIsRefusedSayingWhatIsMissing() {
+        CudaStatus status = CudaProbe.status();
+        assumeFalse(status.usable(), "checks the machine without a usable CUDA GPU; this one has one");
+        DeviceUnavailableException e = assertThrows(DeviceUnavailableException.class,
+                () -> ExampleGradients.of(MLP, ComputeDevice.cuda(2)));
+        assertTrue(e.getMessage().startsWith("--device cuda:2: ") && e.getMessage().contains(status.problem()),
+                e.getMessage());
+    }
+
+    /** cuda:N opens the GPU CUDA numbers N, whatever its place among the usable ones; a number CUDA does not show is refused. */
+    @Test
+    void onAGpuANumberedGpuIsThatGpuAndAnAbsentNumberIsRefusedNamingTheUsableOnes() throws Exception {
+        CudaStatus status = CudaProbe.status();
+        org.junit.jupiter.api.Assumptions.assumeTrue(status.usable(),
+                "needs a usable CUDA GPU (H100/H200 device check); this machine has none: " + status.problem());
+        int last = status.gpus().get(status.gpus().size() - 1).ordinal();
+        try (CudaExampleGradients onLast = (CudaExampleGradients) ExampleGradients.of(MLP, ComputeDevice.cuda(last))) {
+            assertTrue(onLast.describe().startsWith("GPU " + last + " "), onLast.describe());
+        }
+        DeviceUnavailableException e = assertThrows(DeviceUnavailableException.class,
+                () -> ExampleGradients.of(MLP, ComputeDevice.cuda(999)));
+        assertTrue(e.getMessage().contains("GPU 999 was named")
+                && e.getMessage().contains("usable: " + status.gpus().get(0).ordinal() + " ("), e.getMessage());
+    }
+
+    @Test
     void networksTheEngineDoesNotComputeAreRefusedWithTheReason() {
         MultiLayerNetwork doubles = TestNetworks.mlp(DataType.DOUBLE, 3, Activation.RELU, Activation.SOFTMAX,
                 LossFunction.MCXENT, new Sgd(0.1), 20, 8, 3);

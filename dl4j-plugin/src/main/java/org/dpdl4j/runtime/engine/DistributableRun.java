@@ -25,8 +25,8 @@ public interface DistributableRun extends TrainingRun {
      * @throws org.dpdl4j.runtime.options.InvalidOptionException when {@code device} is {@code cuda} and the blocks cannot use it
      */
     default void distribute(BlockEngine engine, org.dpdl4j.optim.ComputeDevice device) {
-        if (device == org.dpdl4j.optim.ComputeDevice.CUDA) {
-            throw EngineOptions.DEVICE.invalid("--device cuda: the blocks of " + protocol() + " compute on their workers'"
+        if (device.isCuda()) {
+            throw EngineOptions.DEVICE.invalid("--device " + device.label() + ": the blocks of " + protocol() + " compute on their workers'"
                     + " CPUs (the blocks of the decentralized protocols, of the FedAvg family and of DP-mu^2-FL take a GPU"
                     + " each); drop"
                     + " --device, or run it with --engine local");

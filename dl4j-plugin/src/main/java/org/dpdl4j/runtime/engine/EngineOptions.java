@@ -22,15 +22,17 @@ public final class EngineOptions {
                     + " split into blocks over a Spark cluster; the protocols that declare it, such as the decentralized and"
                     + " federated ones).");
     public static final RunOption<String> DEVICE = RunOption.of("device", "DEVICE",
-            ValueType.checked("auto, cpu or cuda", text -> ComputeDevice.parse(text).label()), FREE,
+            ValueType.checked("auto, cpu, cuda or cuda:N", text -> ComputeDevice.parse(text).label()), FREE,
             "Where dp-sgd clips per example, where the decentralized protocols (D-SGD, Decor, LDP, CDP) run their"
                     + " rounds with every node model on the GPU, where FedAvg, DP-FedAvg and GOPA run their clients' local"
                     + " steps, and where DP-mu^2-FL's machines take their gradients and keep their estimates (with --engine"
                     + " spark, where each block of a decentralized, FedAvg-family or DP-mu^2-FL run computes, chosen on its executor: the"
                     + " GPU Spark assigned to the task that opens it, else block k on GPU k modulo the executor's): auto (default: dpdl4j's"
                     + " CUDA engine when a usable GPU and the"
-                    + " CUDA 13 libraries are there and it computes the network, else the CPU), cpu, or cuda (refused, saying"
-                    + " what is missing, when it cannot run).");
+                    + " CUDA 13 libraries are there and it computes the network, else the CPU), cpu, cuda (the first usable"
+                    + " GPU), or cuda:N (GPU N as CUDA numbers them, which doctor lists; not with --engine spark, whose"
+                    + " blocks take the GPUs Spark assigns); cuda and cuda:N are refused, saying what is missing, when"
+                    + " they cannot run.");
 
     /** Every engine option: {@code --engine}, {@code --device} and the options every installed engine declares. */
     public static List<RunOption<?>> all() {
