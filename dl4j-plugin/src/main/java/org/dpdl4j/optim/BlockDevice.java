@@ -48,12 +48,16 @@ public interface BlockDevice extends java.io.Serializable {
      */
     static BlockDevice of(ComputeDevice choice) {
         if (choice.gpu().isPresent()) {
-            throw new DeviceUnavailableException("--device " + choice.label() + " names one GPU of this machine; blocks"
-                    + " take the GPU the cluster assigned to their task (Spark: spark.task.resource.gpu.amount), else block"
-                    + " k takes GPU k modulo its worker's usable GPUs: use --device cuda (CUDA_VISIBLE_DEVICES on the"
-                    + " workers chooses which GPUs they see)");
+            throw new DeviceUnavailableException(numberedGpuRefusal(choice));
         }
         return (spec, nodes, block) -> DeviceEngines.selectNodeModelsOn(() -> AssignedDevice.slotFor(block), choice, spec,
                 nodes);
+    }
+
+    /** Why blocks cannot take {@code choice}, a GPU named by number. */
+    static String numberedGpuRefusal(ComputeDevice choice) {
+        return "--device " + choice.label() + " names one GPU of this machine; blocks take the GPU the cluster assigned"
+                + " to their task (Spark: spark.task.resource.gpu.amount), else block k takes GPU k modulo its worker's"
+                + " usable GPUs: use --device cuda (CUDA_VISIBLE_DEVICES on the workers chooses which GPUs they see)";
     }
 }

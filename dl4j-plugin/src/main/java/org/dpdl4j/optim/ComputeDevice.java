@@ -97,7 +97,7 @@ public final class ComputeDevice implements java.io.Serializable {
 
     @Override
     public int hashCode() {
-        return kind.hashCode() * 31 + gpu;
+        return kind.ordinal() * 31 + gpu;
     }
 
     @Override

@@ -111,7 +111,11 @@ public final class DeviceEngines {
             if (why != null) {
                 throw new DeviceUnavailableException("--device " + device.label() + ": " + why + "; or use --device cpu");
             }
-            return open.apply(engine);
+            try {
+                return open.apply(engine);
+            } catch (DeviceUnavailableException e) {   // e.g. a numbered GPU that is not usable here: say which option
+                throw new DeviceUnavailableException("--device " + device.label() + ": " + e.getMessage(), e);
+            }
         }
         if (!Nd4j.getEnvironment().isCPU()) {
             return null;   // ND4J's own GPU backend computes the network already

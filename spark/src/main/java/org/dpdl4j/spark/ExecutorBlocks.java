@@ -26,9 +26,13 @@ final class ExecutorBlocks {
         return (W) OPEN.computeIfAbsent(run + "/" + index, key -> AssignedDevice.during(SparkGpus.assigned(), open));
     }
 
-    /** Closes and forgets every block of {@code run} held in this JVM. */
+    /**
+     * Closes and forgets every block of {@code run} held in this JVM; a block that fails to close does not keep the
+     * others open (their device memory, threads): the first failure is thrown after all were closed.
+     */
     static void evict(String run) {
         String prefix = run + "/";
+        IllegalStateException failed = null;
         for (String key : OPEN.keySet()) {
             if (key.startsWith(prefix)) {
                 AutoCloseable block = OPEN.remove(key);
@@ -36,10 +40,17 @@ final class ExecutorBlocks {
                     try {
                         block.close();
                     } catch (Exception e) {
-                        throw new IllegalStateException("closing block " + key + " failed: " + e.getMessage(), e);
+                        if (failed == null) {
+                            failed = new IllegalStateException("closing block " + key + " failed: " + e.getMessage(), e);
+                        } else {
+                            failed.addSuppressed(e);
+                        }
                     }
                 }
             }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 }

@@ -48,7 +48,7 @@ final class DecorRoundBench implements Callable<Integer> {
     String topology;
 
     @Option(names = "--noise", defaultValue = "seeded", converter = NoiseKindConverter.class,
-            description = "seeded (default), secure or philox noise streams (philox: drawn on the GPU with --device cuda).")
+            description = "seeded (default), secure or philox noise streams (philox: drawn on the GPU with --device cuda or cuda:N).")
     NoiseKind noise;
 
     @Option(names = "--device", defaultValue = "cpu", description = "Where the rounds run: cpu (default; the CPU engine),"

@@ -46,6 +46,7 @@ public final class CudaBackend implements Backend {
 
     private CudaBackend(CudaStatus.GpuInfo gpu) {
         this.gpu = gpu;
+        BOUND.remove();   // the thread leaves the context it had: if a call below fails, no backend takes it for its own
         CudaCalls.runtime(cudart.cudaSetDevice(gpu.ordinal()), "cudaSetDevice");
         CudaCalls.runtime(cudart.cudaFree(null), "cudaFree(null) (creating the context)");
         int[] handle = new int[1];
@@ -53,13 +54,24 @@ public final class CudaBackend implements Backend {
         CudaCalls.driver(cudart.cuDevicePrimaryCtxRetain(context, handle[0]), "cuDevicePrimaryCtxRetain");
         CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
         BOUND.set(new java.lang.ref.WeakReference<>(this));
-        CudaCalls.runtime(cudart.cudaStreamCreateWithFlags(stream, cudart.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-        CudaCalls.cublas(cublas.cublasCreate_v2(cublasHandle), "cublasCreate");
-        CudaCalls.cublas(cublas.cublasSetStream_v2(cublasHandle, stream), "cublasSetStream");
-        this.blas = new CublasBlas(cublasHandle);
-        KernelModule module = KernelModule.forDevice(gpu);
-        this.target = module.target();
-        this.kernels = new CudaKernels(new KernelLaunch(module, stream, gpu.processors()));
+        try {
+            CudaCalls.runtime(cudart.cudaStreamCreateWithFlags(stream, cudart.cudaStreamNonBlocking),
+                    "cudaStreamCreateWithFlags");
+            CudaCalls.cublas(cublas.cublasCreate_v2(cublasHandle), "cublasCreate");
+            CudaCalls.cublas(cublas.cublasSetStream_v2(cublasHandle, stream), "cublasSetStream");
+            this.blas = new CublasBlas(cublasHandle);
+            KernelModule module = KernelModule.forDevice(gpu);
+            this.target = module.target();
+            this.kernels = new CudaKernels(new KernelLaunch(module, stream, gpu.processors()));
+        } catch (RuntimeException e) {   // e.g. the kernels do not compile: the stream and cuBLAS handle made so far go
+            if (!cublasHandle.isNull()) {
+                cublas.cublasDestroy_v2(cublasHandle);
+            }
+            if (!stream.isNull()) {
+                cudart.cudaStreamDestroy(stream);
+            }
+            throw e;
+        }
     }
 
     /**
@@ -82,7 +94,8 @@ public final class CudaBackend implements Backend {
     }
 
     /**
-     * A backend on the usable GPU CUDA numbers {@code ordinal} (the one a scheduler assigned).
+     * A backend on the usable GPU CUDA numbers {@code ordinal} (asked for with {@code --device cuda:N}, or the one a
+     * scheduler assigned).
      *
      * @throws CudaUnavailableException when the machine has no usable GPU, or none of that number
      */
@@ -123,6 +136,7 @@ public final class CudaBackend implements Backend {
         }
         java.lang.ref.WeakReference<CudaBackend> last = BOUND.get();
         if (last == null || last.get() != this) {
+            BOUND.remove();   // until this context is current: a failing call below must not leave another's record
             CudaCalls.runtime(cudart.cudaSetDevice(gpu.ordinal()), "cudaSetDevice");
             CudaCalls.driver(cudart.cuCtxSetCurrent(context), "cuCtxSetCurrent");
             BOUND.set(new java.lang.ref.WeakReference<>(this));

@@ -1,5 +1,8 @@
 package org.dpdl4j.cuda.engine;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.bytedeco.javacpp.FloatPointer;
 
 /**
@@ -111,20 +114,38 @@ public final class StackedDenseModels implements AutoCloseable {
         this.totalUnits = t;
         this.activations = new DeviceArray[model.layers().size() - 1];
         long values = nodes * p;
-        this.params = backend.allocate(values);
-        this.mixed = backend.allocate(values);
-        this.grad = backend.allocate(values);
-        this.noise = backend.allocate(values);
-        this.nodeSq = backend.allocate(nodes);
-        this.nodeNorms = backend.allocate(nodes);
-        this.nodeParts = backend.allocate((long) nodes * Kernels.lanes(p));
-        this.nodeFactors = backend.allocate(nodes);
-        this.lossSums = backend.allocate(nodes);
-        this.scalar = backend.allocate(1);
-        this.nodeOnes = backend.allocate(nodes);
-        backend.fill(nodeOnes, 1f);
+        List<DeviceArray> made = new ArrayList<>();
+        try {
+            this.params = allocated(made, values);
+            this.mixed = allocated(made, values);
+            this.grad = allocated(made, values);
+            this.noise = allocated(made, values);
+            this.nodeSq = allocated(made, nodes);
+            this.nodeNorms = allocated(made, nodes);
+            this.nodeParts = allocated(made, (long) nodes * Kernels.lanes(p));
+            this.nodeFactors = allocated(made, nodes);
+            this.lossSums = allocated(made, nodes);
+            this.scalar = allocated(made, 1);
+            this.nodeOnes = allocated(made, nodes);
+            backend.fill(nodeOnes, 1f);
+        } catch (RuntimeException e) {   // e.g. out of device memory partway: what was allocated is freed, not lost
+            for (DeviceArray a : made) {
+                try {
+                    backend.free(a);
+                } catch (RuntimeException f) {
+                    e.addSuppressed(f);
+                }
+            }
+            throw e;
+        }
         this.nodeHost = new float[nodes];
         this.active = nodes;
+    }
+
+    private DeviceArray allocated(List<DeviceArray> made, long length) {
+        DeviceArray a = backend.allocate(length);
+        made.add(a);
+        return a;
     }
 
     public Backend backend() {

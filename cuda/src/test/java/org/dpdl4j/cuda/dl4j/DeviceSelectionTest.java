@@ -78,7 +78,7 @@ class DeviceSelectionTest {
         }
         DeviceUnavailableException e = assertThrows(DeviceUnavailableException.class,
                 () -> ExampleGradients.of(MLP, ComputeDevice.cuda(999)));
-        assertTrue(e.getMessage().contains("GPU 999 was named")
+        assertTrue(e.getMessage().startsWith("--device cuda:999: ") && e.getMessage().contains("GPU 999 was named")
                 && e.getMessage().contains("usable: " + status.gpus().get(0).ordinal() + " ("), e.getMessage());
     }
 

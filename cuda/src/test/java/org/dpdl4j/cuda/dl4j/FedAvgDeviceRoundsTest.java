@@ -140,6 +140,32 @@ class FedAvgDeviceRoundsTest {
         }
     }
 
+    /**
+     * A run whose clients trained on this process's device goes on blocks halfway (its device freed; the global model is
+     * on the host) and still equals the run in one process on the CPU.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = FedAvgVariant.class, names = {"DP_CENTRAL", "GOPA"})
+    void aRunOnThisProcesssDeviceGoesOnBlocksHalfway(FedAvgVariant variant) {
+        ReferenceBlockDevices reference = new ReferenceBlockDevices("step");
+        try (FedAvgTrainer one = run(variant); FedAvgTrainer moved = run(variant)) {
+            one.useDevice(ComputeDevice.CPU);
+            moved.useNodeModels(new CudaNodeModels(PerExampleGradients.of(moved.template()).spec(), CLIENTS,
+                    new JavaBackend(), true));
+            for (int r = 0; r < ROUNDS; r++) {
+                if (r == ROUNDS / 2) {
+                    moved.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(3), reference);
+                    assertNull(moved.deviceDescription(), "this process's device is freed");
+                }
+                one.step();
+                moved.step();
+                NodeModelsReferenceTest.assertRelative(one.parameters(), moved.parameters(), 1e-5, "global model, "
+                        + variant + ", round " + r);
+            }
+            assertTrue(reference.calls() >= 2, "the later rounds ran on the blocks' devices: " + reference.calls());
+        }
+    }
+
     @Test
     void aRunLeftToChooseStaysOnTheCpuWithoutAGpu() {
         org.junit.jupiter.api.Assumptions.assumeFalse(new CudaDeviceEngine().report().usable(),

@@ -165,6 +165,29 @@ class Mu2DeviceRoundsTest {
     }
 
     /**
+     * A run whose machines ran on this process's device goes on blocks halfway: their estimates and query points come
+     * back from the device first, and the run still equals the one in one process on the CPU.
+     */
+    @Test
+    void aRunOnThisProcesssDeviceGoesOnBlocksHalfway() {
+        ReferenceBlockDevices reference = new ReferenceBlockDevices("accumulate");
+        try (Mu2Trainer one = run(Variant.UNTRUSTED); Mu2Trainer moved = run(Variant.UNTRUSTED)) {
+            one.useDevice(ComputeDevice.CPU);
+            moved.useNodeModels(onReferenceBackend(moved));
+            for (int r = 0; r < ROUNDS; r++) {
+                if (r == ROUNDS / 2) {
+                    moved.distribute(new org.dpdl4j.runtime.engine.InProcessBlocks(3), reference);
+                    assertNull(moved.deviceDescription(), "this process's device is freed");
+                }
+                one.step();
+                moved.step();
+                assertSameRound(one, moved, "round " + r);
+            }
+            assertEquals(3 * (ROUNDS - ROUNDS / 2), reference.calls(), "the later rounds ran on the blocks' devices");
+        }
+    }
+
+    /**
      * A block reopened on a device (its executor lost) continues from the estimates the run sends it: they are copied up
      * to the device, where the block's sums live.
      */

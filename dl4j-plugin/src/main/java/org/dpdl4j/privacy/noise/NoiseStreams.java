@@ -100,13 +100,26 @@ public interface NoiseStreams {
     private static void eachRow(INDArray rows, java.util.function.IntFunction<NoiseSource> source, boolean write, double std,
                                 boolean parallel) {
         java.util.stream.IntStream each = java.util.stream.IntStream.range(0, (int) rows.size(0));
+        // A row that fails is thrown only once every row task has returned: a parallel forEach would throw while other
+        // threads still write rows into an array (a round's workspace, say) the caller may then reuse.
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failed = new java.util.concurrent.atomic.AtomicReference<>();
         (parallel ? each.parallel() : each).forEach(r -> {
-            if (write) {
-                source.apply(r).writeGaussian(rows.getRow(r), std);
-            } else {
-                source.apply(r).addGaussian(rows.getRow(r), std);
+            if (failed.get() != null) {
+                return;   // a row failed: the rest are not drawn
+            }
+            try {
+                if (write) {
+                    source.apply(r).writeGaussian(rows.getRow(r), std);
+                } else {
+                    source.apply(r).addGaussian(rows.getRow(r), std);
+                }
+            } catch (RuntimeException e) {
+                failed.compareAndSet(null, e);
             }
         });
+        if (failed.get() != null) {
+            throw failed.get();
+        }
     }
 
     /**

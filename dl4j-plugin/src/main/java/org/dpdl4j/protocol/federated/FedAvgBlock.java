@@ -64,10 +64,13 @@ public final class FedAvgBlock implements BlockWorker<FedAvgBlockInput, FedAvgBl
 
     @Override
     public void close() {
-        thread.round(() -> {
-            local.close();   // its workspace belongs to the block's thread
-            return null;
-        });
-        thread.close();
+        try {
+            thread.round(() -> {
+                local.close();   // its workspace belongs to the block's thread
+                return null;
+            });
+        } finally {
+            thread.close();   // even when closing the device models failed
+        }
     }
 }

@@ -365,9 +365,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
             throw new IllegalArgumentException("verified GOPA (--verify) runs its parties in one process: drop --engine, or drop --verify");
         }
         if (local.deviceDescription() != null) {
-            throw new IllegalStateException("the clients' models are on this machine's device (" + local.deviceDescription()
-                    + "); blocks choose their own devices where they run: distribute(engine, device) before choosing a"
-                    + " device here");
+            useNodeModels(null);   // the rounds leave this process's device (the model is on the host): it is freed
         }
         deviceChosen = true;
         int n = sizes.length;

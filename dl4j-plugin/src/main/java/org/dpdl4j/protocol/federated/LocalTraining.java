@@ -279,8 +279,11 @@ final class LocalTraining {
 
     /** Releases the local steps' workspace; call on the thread that ran them. */
     void close() {
-        useDevice(null);
-        stepWorkspace.close();
+        try {
+            useDevice(null);   // closes the device models, which may fail (a CUDA error sticky on the context)
+        } finally {
+            stepWorkspace.close();
+        }
     }
 
     static double meanLoss(double[] lossSums, int[] sizes) {

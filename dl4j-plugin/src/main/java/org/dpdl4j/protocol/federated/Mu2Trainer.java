@@ -323,9 +323,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
         }
         if (machines.onDevice()) {
-            throw new IllegalStateException("the machines are on this machine's device (" + machines.deviceDescription()
-                    + "); blocks choose their own devices where they run: distribute(engine, device) before choosing a"
-                    + " device here");
+            moveMachinesTo(null);   // the rounds leave this process's device: the machines' state comes back first
         }
         deviceChosen = true;
         PartyBlocks parts = PartyBlocks.of(count, placement.blocksFor(count));

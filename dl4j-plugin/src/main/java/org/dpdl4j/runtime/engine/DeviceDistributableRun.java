@@ -13,6 +13,9 @@ public interface DeviceDistributableRun extends DistributableRun {
     /**
      * {@link #distribute(BlockEngine, ComputeDevice)} with the device the run was asked to compute on
      * ({@link #requestedDevice}): {@code auto} unless chosen, each block on its worker's GPU when usable there.
+     *
+     * @throws org.dpdl4j.optim.DeviceUnavailableException when the run was asked for a GPU by number
+     *                                                     ({@code ComputeDevice.cuda(n)}), which blocks cannot take
      */
     @Override
     default void distribute(BlockEngine engine) {
@@ -26,6 +29,9 @@ public interface DeviceDistributableRun extends DistributableRun {
      * {@link #distribute(BlockEngine)} with each block on the device {@code device} picks where the block runs:
      * {@code auto} its worker's GPU when the engine is usable there, {@code cpu} its CPU, {@code cuda} its GPU or a
      * refusal there.
+     *
+     * @throws org.dpdl4j.optim.DeviceUnavailableException for a GPU named by number ({@code cuda:N}): blocks take the
+     *                                                     GPU their task was assigned, or spread over their worker's
      */
     @Override
     default void distribute(BlockEngine engine, ComputeDevice device) {

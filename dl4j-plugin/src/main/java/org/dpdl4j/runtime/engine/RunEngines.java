@@ -56,13 +56,18 @@ public final class RunEngines {
     }
 
     /**
-     * Checks that the engine options fit together: an option an engine declares needs that engine. Cheap; callers run it
-     * before any work.
+     * Checks that the engine options fit together: an option an engine declares needs that engine, and a GPU named by
+     * number ({@code --device cuda:N}) needs the local engine (blocks take the GPUs their cluster assigns). Cheap; callers
+     * run it before any work.
      *
      * @throws InvalidOptionException naming the option and the fix
      */
     public static void check(RunSettings settings) {
         String chosen = settings.get(EngineOptions.ENGINE, LOCAL);
+        ComputeDevice device = ComputeDevice.parse(settings.get(EngineOptions.DEVICE, "auto"));
+        if (!chosen.equals(LOCAL) && device.gpu().isPresent()) {
+            throw EngineOptions.DEVICE.invalid(org.dpdl4j.optim.BlockDevice.numberedGpuRefusal(device));
+        }
         for (RunEngine engine : installed()) {
             if (engine.name().equals(chosen)) {
                 continue;

@@ -67,6 +67,33 @@ class ParallelRowDrawsTest {
         }
     }
 
+    /** A row that fails reaches the caller only when no other thread still writes rows into the array. */
+    @Test
+    void aFailingRowIsThrownOnceNoOtherRowIsBeingWritten() throws Exception {
+        INDArray rows = Nd4j.zeros(DataType.FLOAT, ROWS, P);
+        NoiseStreams failing = new WatchedRows(new RowByRowStreams(new SeededNoiseStreams(5), true), "row 5 fails") {
+            @Override
+            protected void before(boolean pairwise, int id, long round) {
+                if (id == 5) {
+                    throw new IllegalStateException("the key of node 5 is not held here");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);   // a slow row, written after this
+            }
+        };
+        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+        try {
+            java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> pool.submit(() -> failing.writePrivateNoise(rows, 1, 1.0)).get(2, TimeUnit.MINUTES));
+            assertTrue(e.getCause() instanceof IllegalStateException && e.getCause().getMessage().contains("node 5"),
+                    String.valueOf(e.getCause()));
+            INDArray when = rows.dup();
+            Thread.sleep(200);   // longer than a row: a row still being drawn would land meanwhile
+            assertEquals(when, rows, "a row was written after the failure reached the caller");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void streamsThatDrawAllRowsFromOneStreamStayOnTheCallersThread() {
         Set<Thread> drawing = ConcurrentHashMap.newKeySet();
