@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One table from a device check's results folder: the card, dpdl4j's correctness verdict, and for every model and
 batch the ms per step of dpdl4j's engine and of PyTorch's modes (gpu_step.py), with the ratios the issue's targets
-name. Reads the RESULT, CHECK and '#' lines of dpdl4j.txt and torch-*.txt."""
+name. Reads the RESULT, ROUND, FIT, CHECK, SKIP and ERROR lines of dpdl4j.txt and torch-*.txt (and Python tracebacks)."""
 import glob
 import os
 import re
@@ -13,6 +13,7 @@ rounds = {}    # (topology, nodes) -> {mode: ms}
 fit = None
 card = {}
 checks = {"PASS": 0, "FAIL": 0}
+errors = 0
 notes = []
 for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
     if os.path.basename(path) == "table.txt":
@@ -31,6 +32,9 @@ for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
             fit = dict(kv.split("=", 1) for kv in line[4:].split() if "=" in kv)
         elif line.startswith("CHECK PASS") or line.startswith("CHECK FAIL"):
             checks[line.split()[1]] += 1
+        elif line.startswith("ERROR ") or line.startswith("Traceback") or line.startswith("Exception in thread"):
+            errors += 1
+            notes.append(f"{side}: {line}")
         elif line.startswith("UNUSABLE") or line.startswith("SKIP") or line.startswith("CHECK batch="):
             notes.append(f"{side}: {line}")
 
@@ -38,7 +42,8 @@ print("== dpdl4j CUDA engine device check")
 print(f"card: {card.get('dpdl4j') or card.get('torch') or 'unknown'}"
       + (f" (torch saw {card['torch']})" if card.get("torch") and card.get("torch") != card.get("dpdl4j") else ""))
 print(f"dpdl4j correctness checks: {checks['PASS']} passed, {checks['FAIL']} failed"
-      + ("" if checks["PASS"] + checks["FAIL"] else " (none ran: see dpdl4j.txt)"))
+      + ("" if checks["PASS"] + checks["FAIL"] else " (none ran: see dpdl4j.txt)")
+      + (f"; {errors} parts stopped with an error (ERROR/Traceback lines below)" if errors else ""))
 print()
 print(f"{'model':<10} {'batch':>6}  {'mode':<28} {'ms/step':>9} {'examples/s':>12}")
 for (model, batch) in sorted(results):

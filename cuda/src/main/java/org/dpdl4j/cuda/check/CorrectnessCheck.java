@@ -43,7 +43,7 @@ final class CorrectnessCheck {
         }
         privateStep(CheckModels.MLP, 128);
         philox(CheckModels.MLP);
-        String noConvolutions = convolutionsProblem();
+        String noConvolutions = convolutionsProblem(gpu);
         if (noConvolutions == null) {
             for (int b : new int[]{32, 64}) {
                 clippedSums(CheckModels.CNN, b);
@@ -54,13 +54,16 @@ final class CorrectnessCheck {
         return reporter.failures();
     }
 
-    /** Null when the GPU backend computes convolutions (cuDNN loads); else why not. */
-    private String convolutionsProblem() {
+    /**
+     * Null when the backend computes convolutions (cuDNN loads and starts); else why not (a missing library, or a cuDNN
+     * call that fails).
+     */
+    static String convolutionsProblem(Backend gpu) {
         try {
             gpu.convolutions();
             return null;
-        } catch (IllegalStateException e) {
-            return e.getMessage();
+        } catch (RuntimeException | LinkageError e) {
+            return e.getMessage() != null ? e.getMessage() : e.toString();
         }
     }
 

@@ -17,8 +17,13 @@ import java.util.List;
  * <pre>
  * java -cp 'lib/*' org.dpdl4j.cuda.check.DeviceCheck [--skip-bench] [--batches 256,4096] [--blocks 10]
  *      [--steps-per-block 20] [--warmup-seconds 2] [--cnn-batch 2048] [--nodes 16,256,1024,4096]
+ *      [--deadline-seconds S]
  * </pre>
- * Exit status: 0 every check passed; 1 a check failed; 3 the engine cannot run here (the probe's reason is printed).
+ * Each part runs on its own: one that throws (a CUDA error, a library that fails to load) prints an {@code ERROR} line
+ * and the next part still runs; a benchmark that would start past the deadline is skipped, saying so, so that the
+ * correctness verdict and the benchmarks done so far are printed within a machine's time limit.
+ * Exit status: 0 every check passed; 1 a check failed; 3 the engine cannot run here (the probe's reason is printed);
+ * 4 no check failed but a part stopped with an error (ERROR lines).
  */
 public final class DeviceCheck {
     private DeviceCheck() {
@@ -32,6 +37,7 @@ public final class DeviceCheck {
         int perBlock = 20;
         int cnnBatch = 2048;
         double warmup = 2.0;
+        double deadlineSeconds = 0;
         List<Integer> nodeCounts = List.of(16, 256, 1024, 4096);
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -47,6 +53,7 @@ public final class DeviceCheck {
                 case "--steps-per-block" -> perBlock = Integer.parseInt(args[++i]);
                 case "--warmup-seconds" -> warmup = Double.parseDouble(args[++i]);
                 case "--cnn-batch" -> cnnBatch = Integer.parseInt(args[++i]);
+                case "--deadline-seconds" -> deadlineSeconds = Double.parseDouble(args[++i]);
                 case "--nodes" -> {
                     List<Integer> n = new ArrayList<>();
                     for (String s : args[++i].split(",")) {
@@ -59,11 +66,13 @@ public final class DeviceCheck {
                 default -> {
                     System.err.println("unknown option " + args[i] + "; options: --skip-bench, --batches B1,B2,"
                             + " --blocks N, --steps-per-block N, --warmup-seconds S, --cnn-batch B (0: no CNN benchmark), --nodes N1,N2"
-                            + " (node counts of the round benchmark; empty: none)");
+                            + " (node counts of the round benchmark; empty: none), --deadline-seconds S (no benchmark"
+                            + " starts after S seconds; 0: none)");
                     System.exit(2);
                 }
             }
         }
+        long start = System.nanoTime();
         CudaStatus status = CudaProbe.status();
         out.println("# dpdl4j CUDA engine device check; java " + System.getProperty("java.version"));
         status.facts().forEach(f -> out.println("# " + f));
@@ -72,38 +81,37 @@ public final class DeviceCheck {
             out.println("UNUSABLE " + status.problem());
             System.exit(3);
         }
-        long t = System.nanoTime();
-        int failures;
+        CheckParts parts = new CheckParts(out, start, deadlineSeconds);
+        int failures = 0;
         try (CudaBackend gpu = CudaBackend.open()) {
-            out.printf("# backend: %s (opened, kernels compiled, in %.2f s)%n", gpu.describe(), (System.nanoTime() - t) / 1e9);
-            failures = new CorrectnessCheck(gpu, out).run();
-            failures += new RoundCheck(gpu, out).run();
-            out.println("# correctness: " + (failures == 0 ? "every check passed" : failures + " checks FAILED"));
+            out.printf("# backend: %s (opened, kernels compiled, in %.2f s)%n", gpu.describe(), (System.nanoTime() - start) / 1e9);
+            failures += parts.check("correctness", () -> new CorrectnessCheck(gpu, out).run());
+            failures += parts.check("rounds", () -> new RoundCheck(gpu, out).run());
+            out.println("# correctness: " + (failures > 0 ? failures + " checks FAILED" : parts.errors() > 0
+                    ? "no check failed, but a part stopped with an error (ERROR lines)" : "every check passed"));
             if (bench) {
                 StepBenchmark benchmark = new StepBenchmark(gpu, status.device().name(), out, blocks, perBlock, warmup);
                 for (int b : batches) {
-                    benchmark.run(CheckModels.MLP, b);
+                    parts.benchmark("mlp batch " + b, () -> benchmark.run(CheckModels.MLP, b));
                 }
-                benchmark.run(CheckModels.LOGISTIC, 256);
-                if (cnnBatch > 0 && gpuComputesConvolutions(gpu, out)) {
-                    benchmark.run(CheckModels.CNN, cnnBatch);
+                parts.benchmark("logistic batch 256", () -> benchmark.run(CheckModels.LOGISTIC, 256));
+                if (cnnBatch > 0) {
+                    String noConvolutions = CorrectnessCheck.convolutionsProblem(gpu);
+                    if (noConvolutions == null) {
+                        int cnn = cnnBatch;
+                        parts.benchmark("cnn batch " + cnn, () -> benchmark.run(CheckModels.CNN, cnn));
+                    } else {
+                        out.println("SKIP cnn benchmark: " + noConvolutions);
+                    }
                 }
-                new RoundBenchmark(gpu, gpu::freeBytes, CheckModels.MLP, status.device().name(), out, Math.min(blocks, 5), 5,
-                        warmup).run(nodeCounts);
+                RoundBenchmark rounds = new RoundBenchmark(gpu, gpu::freeBytes, CheckModels.MLP, status.device().name(), out,
+                        Math.min(blocks, 5), 5, warmup);
+                rounds.run(nodeCounts, parts);
             }
+        } catch (RuntimeException | LinkageError e) {   // the backend failed to open or to close
+            parts.error("backend", e);
         }
         out.flush();
-        System.exit(failures == 0 ? 0 : 1);
-    }
-
-    /** Whether the GPU backend computes convolutions (cuDNN loads); prints a SKIP line naming the problem when not. */
-    private static boolean gpuComputesConvolutions(CudaBackend gpu, PrintStream out) {
-        try {
-            gpu.convolutions();
-            return true;
-        } catch (IllegalStateException e) {
-            out.println("SKIP cnn benchmark: " + e.getMessage());
-            return false;
-        }
+        System.exit(failures > 0 ? 1 : parts.errors() > 0 ? 4 : 0);
     }
 }

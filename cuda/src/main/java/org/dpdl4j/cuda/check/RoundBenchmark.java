@@ -56,7 +56,8 @@ final class RoundBenchmark {
         this.warmupSeconds = warmupSeconds;
     }
 
-    void run(List<Integer> nodeCounts) {
+    /** Times every size of {@code nodeCounts} on both graphs, each as a part of {@code parts} (errors, deadline). */
+    void run(List<Integer> nodeCounts, CheckParts parts) {
         // a node of the 8-regular graph: its model and round, its examples kept there, four edges' pairwise rows
         long perNode = StackedDenseModels.bytesFor(c.dense(), 1, BATCH) + StackedDenseModels.bytesToHold(c.dense(), BATCH)
                 + StackedDenseModels.bytesForPairwise(c.dense(), 4);
@@ -78,7 +79,7 @@ final class RoundBenchmark {
                             needed / (double) (1L << 30), freeBytes.getAsLong() / (double) (1L << 30));
                     continue;
                 }
-                time(topology, n);
+                parts.benchmark("round " + topology.label() + " n=" + n, () -> time(topology, n));
             }
         }
     }

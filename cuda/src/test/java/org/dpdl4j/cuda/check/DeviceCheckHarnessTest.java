@@ -75,9 +75,12 @@ class DeviceCheckHarnessTest {
     void roundBenchmarkSaysWhatFitsAndPrintsRoundLines() {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         long memory = 1L << 30;
-        new RoundBenchmark(new JavaBackend(), () -> memory, CheckModels.LOGISTIC, "Java reference",
-                new PrintStream(text, true, StandardCharsets.UTF_8), 2, 1, 0).run(java.util.List.of(4, 20, 100_000_000));
+        PrintStream print = new PrintStream(text, true, StandardCharsets.UTF_8);
+        CheckParts parts = new CheckParts(print, System.nanoTime(), 0);
+        new RoundBenchmark(new JavaBackend(), () -> memory, CheckModels.LOGISTIC, "Java reference", print, 2, 1, 0)
+                .run(java.util.List.of(4, 20, 100_000_000), parts);
         String out = text.toString(StandardCharsets.UTF_8);
+        assertEquals(0, parts.errors(), out);
         assertTrue(out.contains("FIT device=Java_reference model=logistic batch=64 bytes_per_node="), out);
         for (String mode : new String[]{"dsgd", "decor-hostnoise", "decor-noise-on-device", "decor-as-run", "decor-philox"}) {
             assertTrue(out.contains("ROUND device=Java_reference model=logistic topology=ring nodes=4 batch=64 mode=" + mode), out);
@@ -85,5 +88,40 @@ class DeviceCheckHarnessTest {
         }
         assertTrue(out.contains("SKIP round 8-regular n=4: the 8-regular graph here needs more than 16 nodes"), out);
         assertTrue(out.contains("SKIP round ring n=100000000: needs"), out);
+    }
+
+    /**
+     * A part that throws is printed as an ERROR line with its cause and counted, and the parts after it still run; past
+     * the deadline a benchmark is skipped, saying so, and the round benchmark skips its later sizes.
+     */
+    @Test
+    void partsReportErrorsAndKeepToTheDeadline() {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(text, true, StandardCharsets.UTF_8);
+        CheckParts parts = new CheckParts(print, System.nanoTime(), 0);
+        assertEquals(0, parts.check("correctness", () -> {
+            throw new IllegalStateException("cudnnCreate failed", new UnsatisfiedLinkError("libcudnn_ops.so.9"));
+        }));
+        assertEquals(2, parts.check("rounds", () -> 2), "a part that ends returns its failures");
+        boolean[] ran = {false};
+        parts.benchmark("mlp batch 256", () -> ran[0] = true);
+        assertTrue(ran[0], "no deadline: the benchmark runs");
+        String out = text.toString(StandardCharsets.UTF_8);
+        assertEquals(1, parts.errors(), out);
+        assertTrue(out.contains("ERROR correctness: java.lang.IllegalStateException: cudnnCreate failed")
+                && out.contains("#   caused by java.lang.UnsatisfiedLinkError: libcudnn_ops.so.9"), out);
+
+        ByteArrayOutputStream late = new ByteArrayOutputStream();
+        PrintStream lateOut = new PrintStream(late, true, StandardCharsets.UTF_8);
+        CheckParts pastDeadline = new CheckParts(lateOut, System.nanoTime() - 10_000_000_000L, 5);
+        ran[0] = false;
+        pastDeadline.benchmark("cnn batch 2048", () -> ran[0] = true);
+        new RoundBenchmark(new JavaBackend(), () -> 1L << 30, CheckModels.LOGISTIC, "Java reference", lateOut, 2, 1, 0)
+                .run(java.util.List.of(4), pastDeadline);
+        String lateText = late.toString(StandardCharsets.UTF_8);
+        assertTrue(!ran[0] && lateText.contains("SKIP cnn batch 2048 benchmark: past the deadline (10 s of 5 s)"), lateText);
+        assertTrue(lateText.contains("SKIP round ring n=4 benchmark: past the deadline") && !lateText.contains("ROUND "),
+                lateText);
+        assertEquals(0, pastDeadline.errors());
     }
 }
