@@ -57,8 +57,9 @@ public final class StandaloneCluster implements AutoCloseable {
     public static StandaloneCluster start(Path dir, int workers, int cores, String workerMemory) {
         try {
             Files.createDirectories(dir.resolve("jars"));   // Spark's launcher wants a SPARK_HOME with a jars folder
-            int port = freePort();
-            int ui = freePort();
+            int[] free = freePorts(2);   // two distinct ones: the master's port and its web UI's
+            int port = free[0];
+            int ui = free[1];
             Process master = launch(dir, "master", List.of("org.apache.spark.deploy.master.Master", "--host", HOST, "--port",
                     Integer.toString(port), "--webui-port", Integer.toString(ui)));
             StandaloneCluster cluster = new StandaloneCluster(dir, master, port, ui);
@@ -80,7 +81,7 @@ public final class StandaloneCluster implements AutoCloseable {
 
     private void addWorker(int cores, String memory) throws IOException {
         int index = workers.size();
-        int ui = freePort();
+        int ui = freePorts(1)[0];
         Path work = Files.createDirectories(dir.resolve("work-" + index));
         workers.add(launch(dir, "worker-" + index, List.of("org.apache.spark.deploy.worker.Worker", "--host", HOST,
                 "--webui-port", Integer.toString(ui), "--cores", Integer.toString(cores), "--memory", memory,
@@ -205,9 +206,21 @@ public final class StandaloneCluster implements AutoCloseable {
                 .map(entry -> Path.of(entry).toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(HOST))) {
-            return s.getLocalPort();
+    /** {@code count} distinct ports free now (held open together while they are chosen, so none comes twice). */
+    private static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(HOST));
+                held.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket s : held) {
+                s.close();
+            }
         }
     }
 

@@ -87,16 +87,32 @@ class RoundNoiseTest {
         }
     }
 
-    /** The helpers do draw rows: with rows that take a while, threads of the helper pool draw some of them. */
+    /**
+     * The helpers do draw rows: the first row the calling thread draws waits (up to a minute) until a thread of the helper
+     * pool has drawn one, which it can only do if the helpers share the draw (the rest of the rows are unclaimed then,
+     * however late the helpers start on a loaded machine).
+     */
     @Test
     void helperThreadsDrawRowsOfEachDraw() {
         RowByRowStreams rows = new RowByRowStreams(new SeededNoiseStreams(3), true);
         java.util.Set<String> drawers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Thread caller = Thread.currentThread();
+        java.util.concurrent.CountDownLatch helperDrew = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean callerWaited = new java.util.concurrent.atomic.AtomicBoolean();
         NoiseStreams recorded = new WatchedRows(rows, "recording") {
             @Override
             protected void before(boolean pairwise, int id, long round) {
-                drawers.add(Thread.currentThread().getName());
-                java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);   // a slow row: room for every thread
+                String name = Thread.currentThread().getName();
+                drawers.add(name);
+                if (name.startsWith("dpdl4j-noise-helper-")) {
+                    helperDrew.countDown();
+                } else if (Thread.currentThread() == caller && callerWaited.compareAndSet(false, true)) {
+                    try {
+                        helperDrew.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
             }
         };
         try (RoundNoise noise = new RoundNoise(recorded, new PairwiseNoise(Topologies.torus(4, 4), DataType.FLOAT), 16,

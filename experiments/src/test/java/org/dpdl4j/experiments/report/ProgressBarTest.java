@@ -149,7 +149,9 @@ class ProgressBarTest {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         assertEquals(4_000_000, bar.done());
-        assertTrue(seconds < 5, "4 million steps took " + seconds + " s");
+        // about 0.4 s here: the bound only catches a step that became orders of magnitude dearer (a loaded machine may
+        // preempt a lock holder), and stays under the 30 s log interval the next line relies on
+        assertTrue(seconds < 25, "4 million steps took " + seconds + " s");
         assertEquals("", output(), "nothing logged within the 30 s default interval");
     }
 }
