@@ -75,7 +75,7 @@ try:
     import nvidia
     bases += list(nvidia.__path__)
 except ImportError as e:
-    print(f"import nvidia: {e}", file=sys.stderr)
+    print(f"# python: import nvidia: {e}", file=sys.stderr)
 torch_spec = importlib.util.find_spec("torch")
 if torch_spec and torch_spec.origin:
     bases.append(os.path.join(os.path.dirname(os.path.dirname(torch_spec.origin)), "nvidia"))
