@@ -19,7 +19,7 @@ final class CheckParts {
         this.deadlineSeconds = deadlineSeconds;
     }
 
-    /** Runs a correctness part; returns its failures (0 when it stopped with an error, which is counted). */
+    /** Runs a correctness part; returns its failures (0 when it stopped with an error, which is counted as one). */
     int check(String name, java.util.function.IntSupplier part) {
         try {
             return part.getAsInt();

@@ -34,6 +34,11 @@ final class CorrectnessCheck {
         this.reporter = new Reporter(out);
     }
 
+    /** How many comparisons failed so far (also after one stopped the run with an error). */
+    int failures() {
+        return reporter.failures();
+    }
+
     /** Runs every comparison; returns the number that failed. */
     int run() {
         for (CheckModels.Case c : List.of(CheckModels.MLP, CheckModels.LOGISTIC, CheckModels.SOFTMAX, CheckModels.TANH_MSE)) {

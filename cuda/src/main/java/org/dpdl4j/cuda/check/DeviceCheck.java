@@ -85,8 +85,12 @@ public final class DeviceCheck {
         int failures = 0;
         try (CudaBackend gpu = CudaBackend.open()) {
             out.printf("# backend: %s (opened, kernels compiled, in %.2f s)%n", gpu.describe(), (System.nanoTime() - start) / 1e9);
-            failures += parts.check("correctness", () -> new CorrectnessCheck(gpu, out).run());
-            failures += parts.check("rounds", () -> new RoundCheck(gpu, out).run());
+            // the failures counted before a part stopped with an error count too
+            CorrectnessCheck correctness = new CorrectnessCheck(gpu, out);
+            parts.check("correctness", correctness::run);
+            RoundCheck roundCheck = new RoundCheck(gpu, out);
+            parts.check("rounds", roundCheck::run);
+            failures = correctness.failures() + roundCheck.failures();
             out.println("# correctness: " + (failures > 0 ? failures + " checks FAILED" : parts.errors() > 0
                     ? "no check failed, but a part stopped with an error (ERROR lines)" : "every check passed"));
             if (bench) {

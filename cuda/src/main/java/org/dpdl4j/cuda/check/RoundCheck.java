@@ -28,6 +28,11 @@ final class RoundCheck {
         this.report = new CorrectnessCheck.Reporter(out);
     }
 
+    /** How many comparisons failed so far (also after one stopped the run with an error). */
+    int failures() {
+        return report.failures();
+    }
+
     /** Runs every comparison; returns the number that failed. */
     int run() {
         compare("D-SGD", NodeRounds.Topology.RING, 8, NodeRounds.Privacy.NONE, false, true);
