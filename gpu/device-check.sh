@@ -44,7 +44,7 @@ build() {
     "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress zip-9 \
         --output "$stage/runtime"
 
-    cp "$HERE/device-check.sh" "$HERE/table.py" "$peers/gpu_step.py" "$stage/"
+    cp "$HERE/device-check.sh" "$HERE/table.py" "$HERE/cuda_libraries.py" "$peers/gpu_step.py" "$stage/"
     mkdir -p "$stage/vendor"
     cp -r "$peers/vendor/opacus-1.6.0" "$stage/vendor/"
     find "$stage/vendor" -name '__pycache__' -prune -exec rm -rf {} +
@@ -62,35 +62,9 @@ build() {
     echo "on the device: tar xzf gpu/$NAME.tgz -C /tmp && bash /tmp/$NAME/device-check.sh run \"\$OUT\""
 }
 
-# The lib folders of the pip nvidia-* packages (CUDA 13 wheels put them in nvidia/cu13/lib, older ones in
-# nvidia/<package>/lib), for LD_LIBRARY_PATH: under every folder of the nvidia namespace package, and beside torch's own
-# folder (site-packages/nvidia) in case the namespace does not import. Python's complaints go to standard error.
+# The lib folders of the CUDA libraries the machine's PyTorch installed (cuda_libraries.py), for LD_LIBRARY_PATH.
 cuda_library_path() {
-    "$PYTHON" - <<'EOF' || true
-import importlib.util
-import os
-import sys
-bases = []
-try:
-    import nvidia
-    bases += list(nvidia.__path__)
-except ImportError as e:
-    print(f"# python: import nvidia: {e}", file=sys.stderr)
-torch_spec = importlib.util.find_spec("torch")
-if torch_spec and torch_spec.origin:
-    bases.append(os.path.join(os.path.dirname(os.path.dirname(torch_spec.origin)), "nvidia"))
-dirs = set()
-for base in dict.fromkeys(os.path.realpath(b) for b in bases):
-    if not os.path.isdir(base):
-        continue
-    depth0 = base.rstrip(os.sep).count(os.sep)
-    for root, subdirs, files in os.walk(base):
-        if os.path.basename(root) == "lib" and any(f.startswith("lib") and ".so" in f for f in files):
-            dirs.add(root)
-        if root.count(os.sep) - depth0 >= 3:
-            subdirs[:] = []
-print(":".join(sorted(dirs)))
-EOF
+    "$PYTHON" "$HERE/cuda_libraries.py" || true
 }
 
 run() {

@@ -35,7 +35,10 @@ class CudaStatusTest {
         assertEquals(HOPPER_1, s.gpu(-2), "never a negative index");
     }
 
-    /** A GPU a scheduler assigned is taken by its CUDA number, not by its place among the usable ones. */
+    /**
+     * A GPU named by number (asked for, or assigned by a scheduler) is the one CUDA numbers so, not the one at that place
+     * among the usable ones.
+     */
     @Test
     void anAssignedGpuIsTheOneOfThatNumber() {
         CudaStatus s = CudaProbe.usableAmong(List.of(PASCAL, HOPPER_1, HOPPER_2), List.of());
@@ -43,7 +46,7 @@ class CudaStatusTest {
         assertEquals(HOPPER_2, s.numbered(2));
         for (int skippedOrAbsent : new int[]{0, 3}) {
             CudaUnavailableException e = assertThrows(CudaUnavailableException.class, () -> s.numbered(skippedOrAbsent));
-            assertTrue(e.getMessage().contains("GPU " + skippedOrAbsent + " was assigned")
+            assertTrue(e.getMessage().contains("GPU " + skippedOrAbsent + " was named")
                     && e.getMessage().contains("usable: 1 (NVIDIA H100), 2 (NVIDIA H200)")
                     && e.getMessage().contains("older than CUDA 13 supports")
                     && e.getMessage().contains("CUDA_DEVICE_ORDER=PCI_BUS_ID"), e.getMessage());
