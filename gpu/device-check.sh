@@ -3,8 +3,8 @@
 #
 #   gpu/device-check.sh build          here (Maven, a JDK with jlink): builds the self-contained bundle
 #                                      gpu/dpdl4j-device-check.tgz (a jlinked Java runtime, the engine's jars, the
-#                                      bytedeco CUDA presets for linux-x86_64, this script, table.py, gpu_step.py with
-#                                      Opacus 1.6.0) and prints its size
+#                                      bytedeco CUDA presets for linux-x86_64, this script, table.py, cuda_libraries.py,
+#                                      gpu_step.py with Opacus 1.6.0) and prints its size
 #   bash device-check.sh run [DIR]     there, inside the unpacked bundle: finds the CUDA 13 libraries of the machine's
 #                                      PyTorch, runs the correctness check, dpdl4j's step benchmark and PyTorch's side
 #                                      (gpu_step.py), and prints one table; every output goes to DIR (default $OUT, else
@@ -13,8 +13,8 @@
 # Build settings (environment): JLINK_JDK, the JDK whose jlink makes the runtime (default: Temurin 25, whose builds run
 # on glibc 2.17 and later); PEERS_DIR, the folder of gpu_step.py and vendor/opacus-1.6.0 (default: ../shared/peers
 # beside the repository). Run settings: PYTHON (default python3, the one with torch), CHECK_TIMEOUT (seconds for the
-# Java part, default 300; no benchmark starts in its last 45 s), TORCH_TIMEOUT (seconds for each of PyTorch's four runs,
-# default 60). With the defaults a run ends within about 9 minutes, whatever hangs.
+# Java part, default 260; no benchmark starts in its last 45 s), TORCH_TIMEOUT (seconds for each of PyTorch's four runs,
+# default 55). With the defaults a run ends within 570 s whatever hangs, under a 10-minute limit.
 set -euo pipefail
 
 NAME=dpdl4j-device-check
@@ -64,7 +64,7 @@ build() {
 
 # The lib folders of the CUDA libraries the machine's PyTorch installed (cuda_libraries.py), for LD_LIBRARY_PATH.
 cuda_library_path() {
-    "$PYTHON" "$HERE/cuda_libraries.py" || true
+    timeout -k 5 15 "$PYTHON" "$HERE/cuda_libraries.py" || true
 }
 
 run() {
@@ -80,9 +80,11 @@ run() {
     {
         echo "# bundle $(cat "$HERE/COMMIT" 2>/dev/null), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -srm)"
         echo "# $(ldd --version 2>&1 | head -1) (the bytedeco JNI libraries need glibc 2.34 or later)"
-        nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/# nvidia-smi: /' || true
+        timeout -k 5 15 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 \
+            | sed 's/^/# nvidia-smi: /' || true
     } | tee "$results/machine.txt"
-    { "$PYTHON" - <<'EOF' 2>&1 || echo "$PYTHON does not run"; } | sed 's/^/# python: /' | tee -a "$results/machine.txt"
+    { timeout -k 5 15 "$PYTHON" - <<'EOF' 2>&1 || echo "$PYTHON does not run, or took over 15 s"; } | sed 's/^/# python: /' \
+        | tee -a "$results/machine.txt"
 import sys
 print(sys.executable, sys.version.split()[0])
 try:
@@ -102,7 +104,7 @@ EOF
         | tee -a "$results/machine.txt"
     export LD_LIBRARY_PATH="${libs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export PYTHONUNBUFFERED=1   # a run stopped by its time limit still leaves what it printed
-    local check_timeout="${CHECK_TIMEOUT:-300}" torch_timeout="${TORCH_TIMEOUT:-60}"
+    local check_timeout="${CHECK_TIMEOUT:-260}" torch_timeout="${TORCH_TIMEOUT:-55}"
 
     echo "== dpdl4j: correctness check and step benchmark"
     cache="$(mktemp -d "${TMPDIR:-/tmp}/dpdl4j-javacpp.XXXXXX")"   # where JavaCPP unpacks the JNI libraries
@@ -124,8 +126,9 @@ EOF
             local name="$1"
             shift
             timeout -k 5 "$torch_timeout" "$PYTHON" -u gpu_step.py "$@" 2>&1 | tee "$results/torch-$name.txt"
-            [ "${PIPESTATUS[0]}" != 124 ] || echo "SKIP torch $name: stopped after $torch_timeout s" \
-                | tee -a "$results/torch-$name.txt"
+            case "${PIPESTATUS[0]}" in
+                124|137) echo "SKIP torch $name: stopped after $torch_timeout s" | tee -a "$results/torch-$name.txt" ;;
+            esac
         }
         torch_step check --model mlp --batches 64 --check
         torch_step mlp --model mlp --batches 256,4096
@@ -141,9 +144,14 @@ EOF
            else
                echo "device check: every correctness check passed"
            fi ;;
-        1) echo "device check: correctness checks FAILED (CHECK FAIL lines in $results/dpdl4j.txt)" ;;
+        1) if grep -q '^CHECK FAIL' "$results/dpdl4j.txt"; then
+               echo "device check: correctness checks FAILED (CHECK FAIL lines in $results/dpdl4j.txt)"
+           else
+               echo "device check: the Java part ended with status 1 and no CHECK FAIL line (see $results/dpdl4j.txt)"
+           fi ;;
         3) echo "device check: the CUDA engine cannot run here (UNUSABLE line in $results/dpdl4j.txt)" ;;
         4) echo "device check: no check failed, but parts stopped with errors (ERROR lines in $results/dpdl4j.txt)" ;;
+        5) echo "device check: the check itself crashed (ERROR line in $results/dpdl4j.txt)" ;;
         124|137) echo "device check: the Java part ran past $check_timeout s and was stopped" ;;
         *) echo "device check: the Java part failed with status $java_status (see $results/dpdl4j.txt)" ;;
     esac

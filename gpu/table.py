@@ -19,8 +19,12 @@ for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
     if os.path.basename(path) == "table.txt":
         continue
     side = "dpdl4j" if os.path.basename(path).startswith("dpdl4j") else "torch"
+    in_traceback = False
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
+        if in_traceback and line and not line[0].isspace():
+            notes.append(f"{side}: {line}")   # the traceback's last line: which error
+            in_traceback = False
         if line.startswith("RESULT "):
             f = dict(kv.split("=", 1) for kv in line[7:].split() if "=" in kv)
             card.setdefault(side, f.get("device", "?").replace("_", " "))
@@ -32,7 +36,10 @@ for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
             fit = dict(kv.split("=", 1) for kv in line[4:].split() if "=" in kv)
         elif line.startswith("CHECK PASS") or line.startswith("CHECK FAIL"):
             checks[line.split()[1]] += 1
-        elif line.startswith("ERROR ") or line.startswith("Traceback") or line.startswith("Exception in thread"):
+        elif line.startswith("Traceback"):
+            errors += 1
+            in_traceback = True
+        elif line.startswith("ERROR ") or line.startswith("Exception in thread"):
             errors += 1
             notes.append(f"{side}: {line}")
         elif line.startswith("UNUSABLE") or line.startswith("SKIP") or line.startswith("CHECK batch="):
@@ -43,7 +50,7 @@ print(f"card: {card.get('dpdl4j') or card.get('torch') or 'unknown'}"
       + (f" (torch saw {card['torch']})" if card.get("torch") and card.get("torch") != card.get("dpdl4j") else ""))
 print(f"dpdl4j correctness checks: {checks['PASS']} passed, {checks['FAIL']} failed"
       + ("" if checks["PASS"] + checks["FAIL"] else " (none ran: see dpdl4j.txt)")
-      + (f"; {errors} parts stopped with an error (ERROR/Traceback lines below)" if errors else ""))
+      + (f"; {errors} parts stopped with an error (the ERROR lines and the tracebacks' errors below)" if errors else ""))
 print()
 print(f"{'model':<10} {'batch':>6}  {'mode':<28} {'ms/step':>9} {'examples/s':>12}")
 for (model, batch) in sorted(results):

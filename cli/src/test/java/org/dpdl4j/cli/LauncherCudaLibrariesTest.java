@@ -24,7 +24,8 @@ class LauncherCudaLibrariesTest {
 
     @Test
     void theLauncherTakesPyTorchsCudaLibrariesOnlyWhereTheyAreMissing() throws Exception {
-        assumeTrue(new ProcessBuilder("python3", "--version").start().waitFor() == 0, "needs python3 on the PATH");
+        Path python = interpreter();
+        assumeTrue(python != null, "needs python3 on the PATH");
         Path root = Files.createDirectories(dir.resolve("dpdl4j"));
         Path repository = Path.of("..").toAbsolutePath().normalize();
         Process own = new ProcessBuilder("python3", repository.resolve("gpu/cuda_libraries.py").toString())
@@ -43,9 +44,16 @@ class LauncherCudaLibrariesTest {
         Files.writeString(pipLib.resolve("libcublas.so.13"), "");
         Path withDriver = Files.createDirectories(dir.resolve("with-driver"));
         Path noDriver = Files.createDirectories(dir.resolve("no-driver"));
+        // the launcher's PATH holds these alone (no machine's own nvidia-smi, ldconfig or java can answer instead)
         for (Path bin : new Path[]{withDriver, noDriver}) {
             script(bin.resolve("java"), "echo \"LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}\"");
             script(bin.resolve("ldconfig"), "exit 0");   // a library cache without cuBLAS 13
+            for (String tool : new String[]{"dirname", "find"}) {
+                Path found = onPath(tool);
+                assumeTrue(found != null, "needs " + tool + " on the PATH");
+                script(bin.resolve(tool), "exec '" + found + "' \"$@\"");
+            }
+            script(bin.resolve("python3"), "exec '" + python + "' \"$@\"");
         }
         script(withDriver.resolve("nvidia-smi"), "exit 0");
         String found = pipLib.toRealPath().toString();
@@ -63,17 +71,44 @@ class LauncherCudaLibrariesTest {
                 "no pip CUDA libraries: nothing added");
     }
 
+    /** The interpreter python3 runs (not a version manager's shim, which needs its own tools on the PATH), or null. */
+    private static Path interpreter() {
+        try {
+            Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)")
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 && !out.isEmpty() ? Path.of(out) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The executable {@code name} on this process's PATH, or null. */
+    private static Path onPath(String name) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            Path candidate = Path.of(d.isEmpty() ? "." : d, name);
+            if (Files.isExecutable(candidate)) {
+                return candidate.toAbsolutePath();
+            }
+        }
+        return null;
+    }
+
+    /** An executable bash script (bash named by its own path: the PATH the launcher gets has no bash). */
     private static void script(Path file, String body) throws IOException {
-        Files.writeString(file, "#!/usr/bin/env bash\n" + body + "\n");
+        Files.writeString(file, "#!" + onPath("bash") + "\n" + body + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
-    /** The launcher's output with {@code bin} first on the PATH and {@code site} as the Python path. */
+    /** The launcher's output with {@code bin} as the whole PATH and {@code site} as the Python path. */
     private static String launch(Path root, Path bin, Path site, Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("dpdl4j").toString(), "doctor").redirectErrorStream(true);
         pb.environment().remove("LD_LIBRARY_PATH");
         pb.environment().remove("DPDL4J_PIP_CUDA");
-        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().put("PATH", bin.toString());
         pb.environment().put("PYTHONPATH", site.toString());
         pb.environment().putAll(env);
         Process p = pb.start();

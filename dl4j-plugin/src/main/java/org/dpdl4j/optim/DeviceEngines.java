@@ -141,7 +141,7 @@ public final class DeviceEngines {
     /**
      * Refuses a device other than the CPU for a network no device engine computes (convolutions, graphs, ...).
      *
-     * @throws DeviceUnavailableException for {@link ComputeDevice#CUDA}
+     * @throws DeviceUnavailableException for {@link ComputeDevice#CUDA} and {@link ComputeDevice#cuda(int)}
      */
     static void requireCpuIsEnough(ComputeDevice device, String network) {
         if (device.isCuda()) {

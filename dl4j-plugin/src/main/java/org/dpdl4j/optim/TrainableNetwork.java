@@ -77,6 +77,7 @@ abstract sealed class TrainableNetwork {
      * @throws DeviceUnavailableException when that device cannot compute this network here
      */
     final void useDevice(ComputeDevice newDevice) {
+        java.util.Objects.requireNonNull(newDevice, "device: ComputeDevice.AUTO, CPU, CUDA or cuda(n)");
         if (newDevice.equals(device)) {
             return;
         }

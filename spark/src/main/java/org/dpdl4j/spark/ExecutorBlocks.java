@@ -39,7 +39,7 @@ final class ExecutorBlocks {
                 if (block != null) {
                     try {
                         block.close();
-                    } catch (Exception e) {
+                    } catch (Exception | Error e) {   // the rest are closed all the same
                         if (failed == null) {
                             failed = new IllegalStateException("closing block " + key + " failed: " + e.getMessage(), e);
                         } else {

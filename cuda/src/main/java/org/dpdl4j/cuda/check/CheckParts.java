@@ -23,7 +23,7 @@ final class CheckParts {
     int check(String name, java.util.function.IntSupplier part) {
         try {
             return part.getAsInt();
-        } catch (RuntimeException | LinkageError e) {
+        } catch (RuntimeException | Error e) {   // a CUDA error, a library that fails to load, memory run out
             error(name, e);
             return 0;
         }

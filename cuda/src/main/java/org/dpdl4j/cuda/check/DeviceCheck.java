@@ -22,14 +22,27 @@ import java.util.List;
  * Each part runs on its own: one that throws (a CUDA error, a library that fails to load) prints an {@code ERROR} line
  * and the next part still runs; a benchmark that would start past the deadline is skipped, saying so, so that the
  * correctness verdict and the benchmarks done so far are printed within a machine's time limit.
- * Exit status: 0 every check passed; 1 a check failed; 3 the engine cannot run here (the probe's reason is printed);
- * 4 no check failed but a part stopped with an error (ERROR lines).
+ * Exit status: 0 every check passed; 1 a check failed; 2 bad options; 3 the engine cannot run here (the probe's reason is
+ * printed); 4 no check failed but a part stopped with an error (ERROR lines); 5 the check itself crashed (an ERROR line).
  */
 public final class DeviceCheck {
     private DeviceCheck() {
     }
 
     public static void main(String[] args) {
+        int status;
+        try {
+            status = check(args);
+        } catch (Throwable t) {   // whatever escapes the parts: said as such, never as a failed check
+            new CheckParts(System.out, System.nanoTime(), 0).error("device check", t);
+            status = 5;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /** The whole check; returns the exit status. */
+    private static int check(String[] args) {
         PrintStream out = System.out;
         boolean bench = true;
         List<Integer> batches = List.of(256, 4096);
@@ -68,7 +81,7 @@ public final class DeviceCheck {
                             + " --blocks N, --steps-per-block N, --warmup-seconds S, --cnn-batch B (0: no CNN benchmark), --nodes N1,N2"
                             + " (node counts of the round benchmark; empty: none), --deadline-seconds S (no benchmark"
                             + " starts after S seconds; 0: none)");
-                    System.exit(2);
+                    return 2;
                 }
             }
         }
@@ -79,7 +92,7 @@ public final class DeviceCheck {
         CudaProbe.cudnnFacts().forEach(f -> out.println("# " + f));
         if (!status.usable()) {
             out.println("UNUSABLE " + status.problem());
-            System.exit(3);
+            return 3;
         }
         CheckParts parts = new CheckParts(out, start, deadlineSeconds);
         int failures = 0;
@@ -110,12 +123,13 @@ public final class DeviceCheck {
                 }
                 RoundBenchmark rounds = new RoundBenchmark(gpu, gpu::freeBytes, CheckModels.MLP, status.device().name(), out,
                         Math.min(blocks, 5), 5, warmup);
-                rounds.run(nodeCounts, parts);
+                List<Integer> sizes = nodeCounts;
+                // each size is a part of its own; this one catches what fails around them (the free-memory query)
+                parts.benchmark("decentralized rounds", () -> rounds.run(sizes, parts));
             }
-        } catch (RuntimeException | LinkageError e) {   // the backend failed to open or to close
+        } catch (RuntimeException | Error e) {   // the backend failed to open or to close
             parts.error("backend", e);
         }
-        out.flush();
-        System.exit(failures > 0 ? 1 : parts.errors() > 0 ? 4 : 0);
+        return failures > 0 ? 1 : parts.errors() > 0 ? 4 : 0;
     }
 }

@@ -63,7 +63,7 @@ public final class CudaBackend implements Backend {
             KernelModule module = KernelModule.forDevice(gpu);
             this.target = module.target();
             this.kernels = new CudaKernels(new KernelLaunch(module, stream, gpu.processors()));
-        } catch (RuntimeException e) {   // e.g. the kernels do not compile: the stream and cuBLAS handle made so far go
+        } catch (RuntimeException | Error e) {   // e.g. the kernels do not compile: the stream and cuBLAS handle made go
             if (!cublasHandle.isNull()) {
                 cublas.cublasDestroy_v2(cublasHandle);
             }

@@ -364,13 +364,13 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
         if (verification != null) {
             throw new IllegalArgumentException("verified GOPA (--verify) runs its parties in one process: drop --engine, or drop --verify");
         }
+        int n = sizes.length;
+        long p = theta.length();
+        PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));   // refuses before anything moves
         if (local.deviceDescription() != null) {
             useNodeModels(null);   // the rounds leave this process's device (the model is on the host): it is freed
         }
         deviceChosen = true;
-        int n = sizes.length;
-        long p = theta.length();
-        PartyBlocks parts = PartyBlocks.of(n, placement.blocksFor(n));
         String json = template.getLayerWiseConfigurations().toJson();
         List<FedAvgBlockPlan> plans = new java.util.ArrayList<>();
         for (int b = 0; b < parts.count(); b++) {

@@ -322,11 +322,11 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
         if (blockEngine != null) {
             throw new IllegalStateException("this run already runs on " + blockEngine.describe());
         }
+        PartyBlocks parts = PartyBlocks.of(count, placement.blocksFor(count));   // refuses before anything moves
         if (machines.onDevice()) {
             moveMachinesTo(null);   // the rounds leave this process's device: the machines' state comes back first
         }
         deviceChosen = true;
-        PartyBlocks parts = PartyBlocks.of(count, placement.blocksFor(count));
         String json = template.getLayerWiseConfigurations().toJson();
         boolean machinesAddNoise = Mu2BlockPlan.machinesAddNoise(config);
         List<Mu2BlockPlan> plans = new ArrayList<>();
