@@ -87,7 +87,7 @@ public final class Mu2Run implements ProtocolScenario {
         CampaignSettings s = workload.settings();
         MultiLayerNetwork template = workload.newModel();
         long d = template.numParams();
-        Mu2Constants constants = Mu2Constants.given(s.clipNorm(), 0.0, DIAMETER, false);
+        Mu2Constants constants = Mu2Constants.given(s.clipNorm(), 0.0, DIAMETER);
         Map<String, String> calibration = new LinkedHashMap<>();
         Mu2Config config;
         Mu2Privacy privacy = null;

@@ -218,7 +218,7 @@ class FederatedObserversTest {
     void mu2ServerAndMachineSeeTheIncrementPlusTheRegeneratedNoise() {
         Clients c = new Clients();
         long p = c.template.numParams();
-        Mu2Constants constants = Mu2Constants.given(0.5, 0.0, 100, false);
+        Mu2Constants constants = Mu2Constants.given(0.5, 0.0, 100);
         for (ServerTrust trust : ServerTrust.values()) {
             // A small step keeps the iterates inside the ball, so the server's update can be inverted.
             Mu2Config config = Mu2Config.of(trust, LOCAL, 1, 0.01, constants, NoiseSchedule.constant(0.3), 9);

@@ -68,20 +68,24 @@ class FederatedTrainCommandTest {
         assertTrue(eps[0] < eps[1], "epsilon so far grows");
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("untrusted server (Algorithm 1)") && privacy.contains("seeded (reproducible) source")
-                && privacy.contains("safety clip"), privacy);
+                && privacy.contains("public feature bound ||x|| <= 28") && privacy.contains("every q is clipped to norm <= S"), privacy);
         String config = Files.readString(out.resolve("config.json"));
         assertTrue(config.contains("\"sensitivityBound\"") && config.contains("\"softmax\""), config);
     }
 
     @Test
-    void mu2TrustedWithCertifiedConstantsOnA9aClipsNothing() throws IOException {
+    void mu2TrustedWithGivenConstantsOnA9a() throws IOException {
         Path out = tmp.resolve("trusted");
         Run r = train("--algo", "mu2-trusted", "--dataset", "a9a", "--machines", "50", "--rounds", "20", "--epsilon", "2",
                 "--lipschitz", "12", "--smoothness", "36", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err());
-        String summary = Files.readString(out.resolve("summary.md"));
-        assertTrue(summary.matches("(?s).*\\| certification\\s*\\|\\s*certified\\s*\\|.*"), summary);
-        assertTrue(Files.readString(out.resolve("privacy.txt")).contains("certified: q is used unclipped"));
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("G = 12.0000, L = 36.0000") && privacy.contains("(given by the user)")
+                && privacy.contains("every q is clipped to norm <= S"), privacy);
+        Run both = train("--algo", "mu2-trusted", "--dataset", "a9a", "--machines", "50", "--rounds", "20", "--epsilon", "2",
+                "--lipschitz", "12", "--smoothness", "36", "--feature-norm-bound", "4", "--out", tmp.resolve("both").toString());
+        assertEquals(2, both.exitCode(), both.err());
+        assertTrue(both.err().contains("--feature-norm-bound sets G and L"), both.err());
     }
 
     @Test

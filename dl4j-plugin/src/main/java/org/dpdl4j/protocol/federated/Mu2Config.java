@@ -12,7 +12,7 @@ import java.util.Objects;
  *                  stays valid (it is conservative for b &gt; 1)
  * @param stepSize  eta (see {@link Mu2StepSize})
  * @param domain    the ball K the iterates are projected onto
- * @param qClip     the safety clip S of each increment q, or {@link Double#POSITIVE_INFINITY} for none
+ * @param qClip     the clip S of each increment q; {@link Double#POSITIVE_INFINITY} (no clip) only without noise
  * @param noise     sigma_t of the Gaussian noise ({@link NoiseSchedule#none()} for plain mu^2-SGD)
  * @param seed      master seed of the seeded streams (for the checkpoint's identity check)
  */
@@ -32,14 +32,14 @@ public record Mu2Config(ServerTrust trust, long rounds, int batchSize, double st
             throw new IllegalArgumentException("step size eta must be a positive finite number, got " + stepSize);
         }
         if (!(qClip > 0)) {
-            throw new IllegalArgumentException("the safety clip S must be > 0 (or +Infinity for none), got " + qClip);
+            throw new IllegalArgumentException("the clip S of the increments must be > 0 (or +Infinity for none), got " + qClip);
         }
         if (noise.length() < rounds) {
             throw new IllegalArgumentException("the noise schedule covers " + noise.length() + " rounds but the run has " + rounds);
         }
-        if (noise.isPrivate() && domain.isUnbounded() && Double.isInfinite(qClip)) {
-            throw new IllegalArgumentException("a private run needs a bounded domain (finite diameter D) or a finite safety"
-                    + " clip: otherwise no bound S on the increments exists");
+        if (noise.isPrivate() && Double.isInfinite(qClip)) {
+            throw new IllegalArgumentException("a private run clips every increment q to the bound S its accounting assumes:"
+                    + " give a finite clip (Mu2Config.of takes S = G + 2LD from the constants)");
         }
     }
 

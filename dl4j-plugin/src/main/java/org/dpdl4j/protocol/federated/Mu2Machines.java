@@ -19,7 +19,7 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
  * corrected-momentum estimate {@code dhat^i} as row i of an [M, p] matrix, updated by
  * <pre>
  *   q_t^i    = alpha_t grad f(x_t; z) - alpha_{t-1} grad f(x_{t-1}; z)      (the same fresh sample z at both points)
- *   dhat_t^i = dhat_{t-1}^i + Clip_S(q_t^i)                                  (Clip only with the safety clip)
+ *   dhat_t^i = dhat_{t-1}^i + Clip_S(q_t^i)                                  (S = +infinity, no clip, only without noise)
  * </pre>
  * The 2M gradients of a round come from one batched pass of {@link PerExampleGradients} over a [2M, p] matrix of
  * query points: one half holds {@code x_t} for every machine, the other {@code x_{t-1}}. The halves alternate
@@ -64,7 +64,7 @@ public final class Mu2Machines {
     /**
      * @param gradients the per-example gradient engine of the model
      * @param machines  M &gt;= 1
-     * @param clip      the safety clip S of q, or {@link Double#POSITIVE_INFINITY} for none (certified constants)
+     * @param clip      the clip S of q, or {@link Double#POSITIVE_INFINITY} for none (runs without noise)
      */
     public Mu2Machines(PerExampleGradients gradients, int machines, double clip) {
         this.gradients = Objects.requireNonNull(gradients, "gradients");

@@ -1,6 +1,7 @@
 package org.dpdl4j.protocol.federated;
 
 import static org.dpdl4j.protocol.federated.FederatedOptions.DIAMETER;
+import static org.dpdl4j.protocol.federated.FederatedOptions.FEATURE_NORM_BOUND;
 import static org.dpdl4j.protocol.federated.FederatedOptions.INIT;
 import static org.dpdl4j.protocol.federated.FederatedOptions.LIPSCHITZ;
 import static org.dpdl4j.runtime.options.PartyOptions.MACHINES;
@@ -104,7 +105,7 @@ public final class Mu2Protocol implements ConfiguredProtocol<Mu2RunSpec> {
     @Override
     public List<RunOption<?>> options() {
         List<RunOption<?>> out = new ArrayList<>(List.of(SEED, MACHINES, PARTITION, ROUNDS, BATCH_SIZE, DIAMETER, LIPSCHITZ,
-                SMOOTHNESS, INIT));
+                SMOOTHNESS, FEATURE_NORM_BOUND, INIT));
         if (trust != null) {
             out.addAll(List.of(EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE, RunOptions.ACCOUNTANT));
         }
@@ -185,12 +186,17 @@ public final class Mu2Protocol implements ConfiguredProtocol<Mu2RunSpec> {
         }
         double diameter = s.get(DIAMETER, 0.1);
         if (s.has(LIPSCHITZ) != s.has(SMOOTHNESS)) {
-            throw LIPSCHITZ.invalid("give both --lipschitz G and --smoothness L, or neither (then they are derived from the data"
+            throw LIPSCHITZ.invalid("give both --lipschitz G and --smoothness L, or neither (then they follow from --feature-norm-bound"
                     + " for softmax or logistic regression)");
         }
+        if (s.has(LIPSCHITZ) && s.has(FEATURE_NORM_BOUND)) {
+            throw FEATURE_NORM_BOUND.invalid("--feature-norm-bound sets G and L, which --lipschitz and --smoothness give: use one or"
+                    + " the other");
+        }
         Mu2Constants constants = s.has(LIPSCHITZ)
-                ? Mu2Constants.given(s.get(LIPSCHITZ).orElseThrow(), s.get(SMOOTHNESS).orElseThrow(), diameter, Mu2Constants.isConvexModel(spec))
-                : Mu2Constants.fromData(spec, inputs.train().features(), diameter);
+                ? Mu2Constants.given(s.get(LIPSCHITZ).orElseThrow(), s.get(SMOOTHNESS).orElseThrow(), diameter)
+                : Mu2Constants.fromFeatureBound(spec, s.get(FEATURE_NORM_BOUND, Mu2Constants.defaultFeatureBound(spec.nIn())),
+                diameter);
         if (trust == null) {
             return Mu2Setup.nonPrivate(constants, machines, rounds, (int) batch, spec.numParams(), seed);
         }

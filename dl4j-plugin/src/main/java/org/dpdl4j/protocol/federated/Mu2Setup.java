@@ -20,7 +20,7 @@ import org.dpdl4j.runtime.options.RunSettings;
  * the run itself ({@link #trainer}).
  *
  * @param config        the run's settings
- * @param constants     G, L, D and whether the safety clip applies
+ * @param constants     G, L, D (S = G + 2LD, the clip of every increment)
  * @param sigma         noise std (0 without a privacy target)
  * @param privacy       the accounting (null without noise)
  * @param machines      M

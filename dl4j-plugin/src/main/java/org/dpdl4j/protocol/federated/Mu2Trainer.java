@@ -109,6 +109,11 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
             throw new IllegalArgumentException(config.algorithmName() + (config.noise().isPrivate()
                     ? " adds noise: it needs its accounting and a ledger" : " adds no noise: it has no accounting or ledger"));
         }
+        if (privacy != null && !(config.qClip() <= privacy.sensitivityBound())) {
+            throw new IllegalArgumentException("the accounting assumes every increment has norm at most S = "
+                    + privacy.sensitivityBound() + ", but the run clips them at " + config.qClip() + ": give the config the"
+                    + " accounting's S as its clip (Mu2Config.of with the same constants)");
+        }
         this.privacy = privacy;
         this.mechanism = privacy == null ? null : privacy.describe();
         this.template = Objects.requireNonNull(template, "template network");
@@ -482,7 +487,6 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
             r.put("smoothness", c.smoothness());
             r.put("diameter", c.diameter());
             r.put("sensitivityBound", c.sensitivityBound());
-            r.put("certification", c.certification().name().toLowerCase(java.util.Locale.ROOT));
             r.put("constantsSource", c.source());
             r.put("sigma", setup.sigma());
         }

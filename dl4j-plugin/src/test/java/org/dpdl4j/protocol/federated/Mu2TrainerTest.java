@@ -46,10 +46,10 @@ class Mu2TrainerTest {
     private static final double R = 3.0;          // ||x|| = R for every example
     private static final double D = 2.0;
 
-    /** Logistic regression with ||(x, 1)|| = sqrt(R^2 + 1): G = sqrt(R^2+1), L = (R^2+1)/4, certified. */
+    /** Logistic regression with ||(x, 1)|| = sqrt(R^2 + 1): G = sqrt(R^2+1), L = (R^2+1)/4, constants that hold. */
     private static Mu2Constants logisticConstants() {
         double r2 = R * R + 1;
-        return Mu2Constants.given(Math.sqrt(r2), r2 / 4, D, true);
+        return Mu2Constants.given(Math.sqrt(r2), r2 / 4, D);
     }
 
     private static List<NodeData> logisticMachines(int machines, int perMachine, long seed) {
@@ -70,7 +70,7 @@ class Mu2TrainerTest {
         double largest = 0;
         try (Mu2Trainer trainer = trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(machines, 60, 5), cfg,
                 new SeededNoiseStreams(1))) {
-            assertEquals(Double.POSITIVE_INFINITY, trainer.machines().clip(), "certified constants: no safety clip");
+            assertEquals(c.sensitivityBound(), trainer.machines().clip(), "a private run clips every q at S");
             for (int t = 0; t < rounds; t++) {
                 trainer.step();
                 largest = Math.max(largest, trainer.lastStep().maxNormQ());
@@ -196,31 +196,50 @@ class Mu2TrainerTest {
     }
 
     @Test
-    void theSafetyClipAppliesWhenConstantsAreNotCertified() {
+    void theClipBoundsEveryIncrementWhenTheConstantsDoNotHold() {
         MultiLayerNetwork mlp = FederatedFixtures.mlp(N_IN, 5, 3, 1);
         IllegalArgumentException derive = assertThrows(IllegalArgumentException.class,
-                () -> Mu2Constants.fromData(PerExampleGradients.of(mlp).spec(), FederatedFixtures.gaussian(1, 5, N_IN), D));
+                () -> Mu2Constants.fromFeatureBound(PerExampleGradients.of(mlp).spec(), 1.0, D));
         assertTrue(derive.getMessage().contains("--lipschitz") && derive.getMessage().contains("2 layers"), derive.getMessage());
-        Mu2Constants given = Mu2Constants.given(0.2, 0.1, D, false);
-        assertEquals(Mu2Constants.Certification.SAFETY_CLIP, given.certification());
-        List<NodeData> data = new ArrayList<>();
-        data.add(new NodeData(FederatedFixtures.gaussian(2, 30, N_IN).muli(5), FederatedFixtures.oneHot(3, 30, 3)));
-        Mu2Config cfg = Mu2Config.of(ServerTrust.TRUSTED, 30, 1, 0.05, given, NoiseSchedule.none(), 1);
-        try (Mu2Trainer trainer = trainer(mlp, data, cfg, new SeededNoiseStreams(1))) {
+        // A non-convex model, and a convex one whose given G and L are far below the truth (the data's norm is 5 sqrt(N_IN)
+        // times larger): in both every increment enters the estimate with norm <= S, so the sensitivity 2S holds.
+        Mu2Constants given = Mu2Constants.given(0.2, 0.1, D);
+        List<NodeData> mlpData = List.of(new NodeData(FederatedFixtures.gaussian(2, 30, N_IN).muli(5), FederatedFixtures.oneHot(3, 30, 3)));
+        assertClipBinds(mlp, mlpData, given);
+        assertClipBinds(FederatedFixtures.logistic(N_IN, 2), List.of(new NodeData(FederatedFixtures.onSphere(4, 30, N_IN, 20 * R),
+                FederatedFixtures.binary(5, 30))), given);
+    }
+
+    private static void assertClipBinds(MultiLayerNetwork net, List<NodeData> data, Mu2Constants constants) {
+        Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 30, 1, 0.05, constants, NoiseSchedule.constant(0.5), 1);
+        Mu2Privacy privacy = Mu2Privacy.of(cfg.trust(), constants.sensitivityBound(), 1, cfg.noise(), 1e-5);
+        try (Mu2Trainer trainer = Mu2Trainer.of(net, data, cfg, new SeededNoiseStreams(1), privacy, PrivacyBudget.unlimited(1e-5))) {
             long clipped = 0;
             for (int t = 0; t < 30; t++) {
                 trainer.step();
                 clipped += trainer.lastStep().clippedMachines();
             }
-            assertTrue(clipped > 0, "the small S is binding for this MLP");
+            assertTrue(clipped > 0, "the small S is binding");
             // Every increment entered the estimate with norm <= S, so ||dhat_T|| <= T S.
-            assertTrue(trainer.machines().dhat().norm2Number().doubleValue() <= 30 * given.sensitivityBound() * (1 + 1e-12));
+            assertTrue(trainer.machines().dhat().norm2Number().doubleValue() <= 30 * constants.sensitivityBound() * (1 + 1e-12));
         }
-        Mu2Constants data4 = Mu2Constants.fromData(PerExampleGradients.of(FederatedFixtures.softmax(N_IN, 3, 1)).spec(),
-                FederatedFixtures.onSphere(1, 10, N_IN, R), 0.1);
-        assertEquals(Math.sqrt(2 * (R * R + 1)), data4.lipschitz(), 1e-12);
-        assertEquals((R * R + 1) / 2, data4.smoothness(), 1e-12);
-        assertEquals(Mu2Constants.Certification.SAFETY_CLIP, data4.certification(), "data-derived constants come with the clip");
+    }
+
+    @Test
+    void featureBoundsGiveTheConstantsOfSpec46() {
+        Mu2Constants softmax = Mu2Constants.fromFeatureBound(PerExampleGradients.of(FederatedFixtures.softmax(N_IN, 3, 1)).spec(), R, 0.1);
+        assertEquals(Math.sqrt(2 * (R * R + 1)), softmax.lipschitz(), 1e-12);
+        assertEquals((R * R + 1) / 2, softmax.smoothness(), 1e-12);
+        Mu2Constants logistic = Mu2Constants.fromFeatureBound(PerExampleGradients.of(FederatedFixtures.logistic(N_IN, 2)).spec(), R, D);
+        assertEquals(logisticConstants().lipschitz(), logistic.lipschitz(), 1e-12);
+        assertEquals(logisticConstants().smoothness(), logistic.smoothness(), 1e-12);
+        // MNIST: pixels in [0, 1], B = sqrt(784): G = sqrt(2 * 785) and L = 785 / 2, as in spec 4.6
+        assertEquals(28.0, Mu2Constants.defaultFeatureBound(784), 0.0);
+        assertTrue(softmax.describe().contains("public feature bound"), softmax.describe());
+        for (double bad : new double[]{0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThrows(IllegalArgumentException.class, () -> Mu2Constants.fromFeatureBound(
+                    PerExampleGradients.of(FederatedFixtures.logistic(N_IN, 2)).spec(), bad, D));
+        }
     }
 
     @Test
@@ -234,12 +253,18 @@ class Mu2TrainerTest {
         IllegalArgumentException wrongWidth = assertThrows(IllegalArgumentException.class,
                 () -> trainer(FederatedFixtures.logistic(N_IN + 1, 2), logisticMachines(2, 60, 1), cfg, new SeededNoiseStreams(1)));
         assertTrue(wrongWidth.getMessage().contains("features but the model takes"), wrongWidth.getMessage());
-        IllegalArgumentException unbounded = assertThrows(IllegalArgumentException.class,
-                () -> new Mu2Config(ServerTrust.UNTRUSTED, 10, 1, 0.1, ParameterBall.unbounded(), Double.POSITIVE_INFINITY,
-                        NoiseSchedule.constant(1), 1));
-        assertTrue(unbounded.getMessage().contains("bounded domain"), unbounded.getMessage());
+        for (ParameterBall domain : List.of(ParameterBall.unbounded(), new ParameterBall(D))) {
+            IllegalArgumentException unclipped = assertThrows(IllegalArgumentException.class,
+                    () -> new Mu2Config(ServerTrust.UNTRUSTED, 10, 1, 0.1, domain, Double.POSITIVE_INFINITY, NoiseSchedule.constant(1), 1));
+            assertTrue(unclipped.getMessage().contains("give a finite clip"), unclipped.getMessage());
+        }
+        Mu2Config looseClip = new Mu2Config(ServerTrust.UNTRUSTED, 30, 1, 0.01, new ParameterBall(D), 2 * c.sensitivityBound(),
+                NoiseSchedule.constant(1), 1);
+        IllegalArgumentException beyondS = assertThrows(IllegalArgumentException.class,
+                () -> trainer(FederatedFixtures.logistic(N_IN, 2), logisticMachines(2, 30, 1), looseClip, new SeededNoiseStreams(1)));
+        assertTrue(beyondS.getMessage().contains("the run clips them at"), beyondS.getMessage());
         IllegalArgumentException infiniteD = assertThrows(IllegalArgumentException.class,
-                () -> Mu2Constants.given(1, 1, Double.POSITIVE_INFINITY, true));
+                () -> Mu2Constants.given(1, 1, Double.POSITIVE_INFINITY));
         assertTrue(infiniteD.getMessage().contains("finite diameter"), infiniteD.getMessage());
         IllegalArgumentException noRounds = assertThrows(IllegalArgumentException.class,
                 () -> Mu2Config.of(ServerTrust.TRUSTED, 0, 1, 0.1, c, NoiseSchedule.none(), 1));

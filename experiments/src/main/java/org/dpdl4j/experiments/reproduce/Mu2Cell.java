@@ -13,7 +13,7 @@ package org.dpdl4j.experiments.reproduce;
  * @param testLoss      test cross-entropy at the final query point
  * @param testAccuracy  test accuracy
  * @param trainLoss     training cross-entropy
- * @param clippedRounds rounds in which the safety clip scaled at least one increment
+ * @param clippedRounds rounds in which the clip S scaled at least one increment
  * @param seconds       wall time of the training
  * @param paperLoss     the paper's test loss (NaN off its grid)
  * @param paperAccuracy the paper's test accuracy (NaN off its grid)

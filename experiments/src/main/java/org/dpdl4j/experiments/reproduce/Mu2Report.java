@@ -243,10 +243,10 @@ final class Mu2Report {
         s.append(row("domain K", "ball ||theta|| <= D/2 over all 7850 parameters, D = " + num(constants.diameter()),
                 "D = 0.1 inferred by the spec (projected full-batch training over it matches the tables' best entries)"));
         s.append(row("start x_1", "0 (the centre of K)", "data independent, inside K"));
-        s.append(row("G", fmt("%.6g", constants.lipschitz()), "sqrt(2) max ||(x, 1)|| over the training data (spec 4.6)"));
-        s.append(row("L", fmt("%.6g", constants.smoothness()), "max ||(x, 1)||^2 / 2 over the training data (spec 4.6)"));
+        s.append(row("G", fmt("%.6g", constants.lipschitz()), "sqrt(2) R with R = sqrt(784 + 1) bounding ||(x, 1)|| for pixels in [0, 1]: a public bound, not read off the data (spec 4.6)"));
+        s.append(row("L", fmt("%.6g", constants.smoothness()), "R^2 / 2 with the same public R (spec 4.6)"));
         s.append(row("S = G + 2LD", fmt("%.6g", constants.sensitivityBound()),
-                "bound on each weighted increment q (Lemma 4.2); the constants come from the data, so q is clipped to S (safety clip)"));
+                "bound on each weighted increment q (Lemma 4.2); every q is clipped to S, so the sensitivity 2S holds whatever the data"));
         s.append(row("delta", Double.toString(delta), "not given by the paper; spec default"));
         s.append(row("sigma", "closed form sigma^2 = 2 T S^2 / rho (untrusted), 2 T S^2 / (M^2 rho) (trusted), rho = (sqrt(ln(1/delta)"
                 + " + eps) - sqrt(ln(1/delta)))^2", "spec 4.4 (Theorems 5.2 / 6.2)"));

@@ -135,7 +135,9 @@ public final class Mu2Reproduction {
         INDArray testY = tt.test().labelMatrix(LabelEncoding.ONE_HOT).castTo(testX.dataType());
         INDArray trainY = train.labelMatrix(LabelEncoding.ONE_HOT).castTo(train.features().dataType());
         MultiLayerNetwork probe = network();
-        Mu2Constants constants = Mu2Constants.fromData(PerExampleGradients.of(probe).spec(), train.features(), diameter);
+        // Pixels in [0, 1]: ||x|| <= sqrt(784), a public bound (spec 4.6's constants), never one read off the images.
+        Mu2Constants constants = Mu2Constants.fromFeatureBound(PerExampleGradients.of(probe).spec(),
+                Mu2Constants.defaultFeatureBound(train.features().size(1)), diameter);
         for (int m : machines) {
             if (m < 1 || m > train.size()) {
                 throw new IllegalArgumentException("--machines " + m + ": each of the M machines needs at least one of the " + train.size()
