@@ -228,6 +228,8 @@ class BadInputTest {
                         + " saved with && --lr", "--epochs", "2", "--lr", "0.5", "--resume", "FINISHED"),
                 train("resume with other settings", "--continue-with-new-settings", "--epochs", "4", "--lr", "0.5",
                         "--resume", "FINISHED"),
+                train("dry run of a resumed run", "--dry-run prices a run from its first step && drop --resume", "--epochs", "4",
+                        "--dry-run", "--resume", "FINISHED"),
                 bad("out is a file", "is a file", "train", "--dataset", "synthetic-lsq", "--out", dir("a-file")),
                 bad("out holds a run", "already holds a run", "train", "--dataset", "synthetic-lsq", "--out", dir("finished")),
                 // the other commands

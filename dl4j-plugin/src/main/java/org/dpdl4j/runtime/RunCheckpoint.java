@@ -400,7 +400,8 @@ public final class RunCheckpoint {
                     + "; only a " + saved.protocol() + " run can continue it: resume it with that protocol, or start a new run");
         }
         List<SettingChange> changes = run.settings().changesFrom(saved.settings());
-        List<SettingChange> identity = changes.stream().filter(c -> c.rule() == ResumeRule.IDENTITY).toList();
+        List<SettingChange> identity = changes.stream()
+                .filter(c -> c.rule() == ResumeRule.IDENTITY || run.settingsFixedOnResume().contains(c.name())).toList();
         if (!identity.isEmpty()) {
             throw new CheckpointException(file, "belongs to another run: " + describe(identity, settingPrefix) + ". These settings define"
                     + " what the saved state is; resume with the saved values, or start a new run");

@@ -28,6 +28,14 @@ public final class RunState {
         return new Builder();
     }
 
+    /** A builder that starts with this state's arrays and numbers (a subclass's state adds its own to its parent's). */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        arrays.forEach(b::array);
+        numbers.forEach(b::raw);
+        return b;
+    }
+
     /** The named arrays, in the order they were put. */
     public Map<String, INDArray> arrays() {
         return arrays;

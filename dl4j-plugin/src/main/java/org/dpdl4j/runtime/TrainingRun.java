@@ -26,6 +26,15 @@ public interface TrainingRun extends AutoCloseable {
     /** The settings the run was built from. */
     RunSettings settings();
 
+    /**
+     * Settings that, for this protocol, define what the saved state means although they change only the mechanism of
+     * others ({@link org.dpdl4j.runtime.options.ResumeRule#MECHANISM}): a resume refuses to change them as it refuses
+     * an identity setting. By option name without dashes; none by default.
+     */
+    default java.util.Set<String> settingsFixedOnResume() {
+        return java.util.Set.of();
+    }
+
     /** Steps completed so far. */
     long completedSteps();
 

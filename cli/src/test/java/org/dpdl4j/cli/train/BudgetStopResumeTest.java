@@ -46,6 +46,6 @@ class BudgetStopResumeTest {
 
         SameRunFiles.assertSameRun(straight, resumed);
         String privacy = Files.readString(resumed.resolve("privacy.txt"));
-        assertTrue(privacy.contains("333 x decor round") && privacy.contains("epsilon = 4.4942 (the gaussian accountant's bound)"), privacy);
+        assertTrue(privacy.contains("333 x decor round") && privacy.contains("epsilon = 4.4943 (the gaussian accountant's bound)"), privacy);
     }
 }

@@ -70,9 +70,9 @@ public final class LedgerStatement {
         EpsilonBound standard = run.spent(Conversion.STANDARD);
         EpsilonBound improved = run.spent(Conversion.IMPROVED);
         LedgerAccounting.PartyBound worst = run.worstParty();
-        s.append(String.format(Locale.ROOT, "  spent: epsilon = %.4f (the %s accountant's bound%s), at delta = %s",
-                standard.epsilon(), standard.accountant(), improved.epsilon() < standard.epsilon()
-                        ? String.format(Locale.ROOT, "; %.4f with Renyi DP's improved conversion", improved.epsilon()) : "",
+        s.append(String.format(Locale.ROOT, "  spent: epsilon = %s (the %s accountant's bound%s), at delta = %s",
+                EpsilonFormat.upward(standard.epsilon()), standard.accountant(), improved.epsilon() < standard.epsilon()
+                        ? "; " + EpsilonFormat.upward(improved.epsilon()) + " with Renyi DP's improved conversion" : "",
                 run.delta()));
         if (worst.party() != LedgerEntry.ALL_PARTIES) {
             s.append(" (the most exposed party: ").append(worst.party()).append(')');

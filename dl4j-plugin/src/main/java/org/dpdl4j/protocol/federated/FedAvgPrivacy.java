@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.Calibration;
 import org.dpdl4j.privacy.accounting.Conversion;
@@ -191,8 +192,8 @@ public final class FedAvgPrivacy {
         }
         EpsilonBound standard = ledger.spent(Conversion.STANDARD);
         EpsilonBound improved = ledger.spent(Conversion.IMPROVED);
-        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %.4f (standard RDP conversion)%n  epsilon = %.4f (improved conversion)%n",
-                ledger.delta(), standard.epsilon(), improved.epsilon()));
+        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %s (standard RDP conversion)%n  epsilon = %s (improved conversion)%n",
+                ledger.delta(), EpsilonFormat.upward(standard.epsilon()), EpsilonFormat.upward(improved.epsilon())));
         s.append("Assumptions and limits:\n");
         s.append("  - Fresh noise every round from a cryptographically secure source (pairwise secrets from X25519); seeded noise voids the guarantee.\n");
         s.append("  - The final model and every broadcast are post-processing of the accounted releases.\n");

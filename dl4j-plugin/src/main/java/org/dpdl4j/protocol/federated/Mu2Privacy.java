@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.federated;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.accounting.Calibration;
 import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
@@ -217,6 +218,21 @@ public final class Mu2Privacy {
         }
     }
 
+    /**
+     * The sum of the zCDP rounds a run's ledger holds: what its rounds spent, segments of a resumed run with other
+     * settings included (the statement's rho, never the current settings times the rounds done).
+     */
+    private static double recordedRho(RunLedger ledger) {
+        double rho = 0;
+        for (org.dpdl4j.privacy.ledger.LedgerEntry e : ledger.ledger().entries()) {
+            if (!(e.event() instanceof ZCdpEvent z)) {
+                throw new IllegalStateException("a mu2 ledger holds zCDP rounds only, found " + e.event());
+            }
+            rho += z.rho() * e.count();
+        }
+        return rho;
+    }
+
     /** The statement of a run: its setting, and the epsilon its ledger has spent. */
     public String statement(RunLedger ledger, long rounds, Mu2Constants constants) {
         StringBuilder s = new StringBuilder();
@@ -234,12 +250,14 @@ public final class Mu2Privacy {
         }
         s.append(String.format(Locale.ROOT, "  Machines M = %d, rounds T = %d, sigma = %s%n", machines, rounds,
                 noise instanceof NoiseSchedule.Constant c ? String.format(Locale.ROOT, "%.6g", c.sigma()) : "per round"));
-        s.append(String.format(Locale.ROOT, "  RDP: eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2) = %.6g (worst case:"
-                + " the replaced example is used in round 1)%n", trust == ServerTrust.TRUSTED ? "M^2 " : "", rho(rounds)));
+        s.append(String.format(Locale.ROOT, "  RDP: eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2) = %.6g over the"
+                + " rounds the ledger holds (worst case: the replaced example is used in round 1)%n",
+                trust == ServerTrust.TRUSTED ? "M^2 " : "", recordedRho(ledger)));
         EpsilonBound standard = ledger.spent(Conversion.STANDARD);
         EpsilonBound improved = ledger.spent(Conversion.IMPROVED);
-        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %.4f (standard RDP conversion, exact optimum)%n"
-                + "  epsilon = %.4f (improved conversion, Balle et al. 2020)%n", delta, standard.epsilon(), improved.epsilon()));
+        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %s (standard RDP conversion, exact optimum)%n"
+                + "  epsilon = %s (improved conversion, Balle et al. 2020)%n", delta, EpsilonFormat.upward(standard.epsilon()),
+                EpsilonFormat.upward(improved.epsilon())));
         s.append("Assumptions and limits:\n");
         s.append("  - The sensitivity 2S holds conditioned on the public query points; the final model is post-processing.\n");
         s.append("  - Fresh noise every round from a cryptographically secure source; seeded noise voids the guarantee.\n");

@@ -507,16 +507,31 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
                 + org.dpdl4j.privacy.ledger.LedgerStatement.text(ledger().orElseThrow());
     }
 
+    /**
+     * The batch size and the split: machine i's round t takes its examples {@code (t-1) b .. t b - 1}, so with another
+     * b or another split a resumed run would use examples again that the saved rounds used, and an example used twice
+     * has twice the sensitivity the accounting assumes.
+     */
+    @Override
+    public java.util.Set<String> settingsFixedOnResume() {
+        return java.util.Set.of(org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE.name(), org.dpdl4j.runtime.options.RunOptions.PARTITION.name());
+    }
+
     @Override
     public RunState state() {
         return RunState.builder().array("x", iterates.x()).array("x_previous", iterates.previous()).array("w", iterates.w())
-                .array("dhat", machines.dhat()).build();
+                .array("dhat", machines.dhat()).number("batch", config.batchSize()).build();
     }
 
     @Override
     protected void restoreState(RunState state, long round) {
         if (round > config.rounds()) {
             throw new IllegalArgumentException("the saved run is at round " + round + " but this run has " + config.rounds() + " rounds");
+        }
+        if (state.longValue("batch") != config.batchSize()) {
+            throw new IllegalArgumentException("the saved run took " + state.longValue("batch") + " example(s) per machine and"
+                    + " round, this one " + config.batchSize() + ": every example is used once, in the order the batch size"
+                    + " sets, so another batch size would use the saved rounds' examples again; resume with the saved batch size");
         }
         // The machines' estimates are checked before the iterates change: a state that does not fit changes nothing.
         INDArray dhat = state.array("dhat", machines.dhat().shape());

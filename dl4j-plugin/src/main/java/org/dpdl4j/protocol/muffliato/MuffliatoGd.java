@@ -197,7 +197,7 @@ public final class MuffliatoGd extends AbstractTrainingRun {
                         + "  per round: %s%n  L = %s, sigma = %s, %d nodes, %d rounds, %d %s gossip steps per round (contraction %.6g)%n",
                 privacy.relation(), mechanism, config.clip(), config.sigma(), n, config.rounds(), config.gossipSteps(),
                 config.scheme().label(), gossip.contraction())
-                + privacy.statement()
+                + privacy.statement(ledger().orElseThrow())
                 + LedgerStatement.text(ledger().orElseThrow());
     }
 

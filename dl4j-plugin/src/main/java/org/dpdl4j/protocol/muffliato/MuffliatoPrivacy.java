@@ -6,8 +6,10 @@ import org.dpdl4j.privacy.accounting.DpEvent;
 import org.dpdl4j.privacy.accounting.GaussianEvent;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
+import org.dpdl4j.privacy.ledger.RunLedger;
 
 /**
  * The accounting of Muffliato-GD, user level (one node's whole dataset replaced).
@@ -92,13 +94,20 @@ public final class MuffliatoPrivacy {
         return pairwise;
     }
 
-    /** Both numbers, local DP first. */
-    public String statement() {
+    /**
+     * Both numbers, local DP first: local DP is what {@code spent} (the run's ledger) has composed from the rounds
+     * actually released, whatever settings each segment of a resumed run had; pairwise network DP is planned, for these
+     * settings over all their rounds.
+     */
+    public String statement(RunLedger spent) {
         PairwiseSummary s = pairwise();
-        return String.format(Locale.ROOT, "  local DP (the guarantee, against an observer of all messages): epsilon = %.4f at delta = %s%n"
+        return String.format(Locale.ROOT, "  local DP (the guarantee, against an observer of all messages; the ledger's composition of"
+                        + " the rounds released so far): epsilon = %s at delta = %s%n"
                         + "  pairwise network DP (observer v of the messages its neighbours send, knowing its own noise; exact per"
-                        + " round, composed over rounds as in the paper, reported beside local DP, not in its place):%n"
+                        + " round, composed over rounds as in the paper, reported beside local DP, not in its place; planned: sigma"
+                        + " = %s over all %d rounds):%n"
                         + "    mean %.4f, median %.4f, p90 %.4f, max %.4f over %d ordered pairs (same conversion for local DP: %.4f)%n",
-                localEpsilon(), delta, s.mean(), s.median(), s.p90(), s.max(), (long) pairwise.size() * (pairwise.size() - 1), s.local());
+                EpsilonFormat.upward(spent.epsilon()), spent.delta(), sigma, rounds, s.mean(), s.median(), s.p90(), s.max(),
+                (long) pairwise.size() * (pairwise.size() - 1), s.local());
     }
 }

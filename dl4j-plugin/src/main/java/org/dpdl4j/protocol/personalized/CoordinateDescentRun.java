@@ -11,8 +11,10 @@ import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
+import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Asynchronous block coordinate descent on the joint objective (spec 6.2), non-private (5) or private (6). At every
@@ -153,6 +155,62 @@ public final class CoordinateDescentRun extends PersonalizedRun {
     private static Charge charge(ReleasePlan plan, int agent, int size, double epsilon, String mechanism) {
         double scale = plan.mechanism().scale(epsilon, plan.releaseDelta(), plan.lipschitz(), size);
         return new Charge(agent, plan.mechanism().event(scale, plan.lipschitz(), size), mechanism);
+    }
+
+    @Override
+    public RunState state() {
+        RunState base = super.state();
+        if (plan == null) {
+            return base;
+        }
+        return base.toBuilder().array("released_budgets", Nd4j.createFromArray(releasedBudgets(wakes)))
+                .number("warm_start", plan.warmStart()).number("release_delta", plan.releaseDelta())
+                .number("plan_lipschitz", plan.lipschitz()).number("plan_mechanism", plan.mechanism().ordinal()).build();
+    }
+
+    /**
+     * Refuses a saved run whose releases this run's plan would price otherwise: the statement and {@link #epsilon()} sum
+     * each agent's budgets from the plan, so a resume that changed the plan (another --epsilon, --releases, --allocation,
+     * --release) would re-price the releases made before it. Checked before anything is restored.
+     */
+    @Override
+    protected void restoreState(RunState state, long completed) {
+        if (plan != null) {
+            long[] savedWakes = state.array("wakes").toLongVector();
+            if (savedWakes.length != wakes.length) {
+                throw new IllegalArgumentException("the saved run has " + savedWakes.length + " agents, this one " + wakes.length);
+            }
+            double[] saved = state.array("released_budgets").toDoubleVector();
+            double[] now = releasedBudgets(savedWakes);
+            boolean same = java.util.Arrays.equals(saved, now) && state.doubleValue("warm_start") == plan.warmStart()
+                    && state.doubleValue("release_delta") == plan.releaseDelta()
+                    && state.doubleValue("plan_lipschitz") == plan.lipschitz()
+                    && state.longValue("plan_mechanism") == plan.mechanism().ordinal();
+            if (!same) {
+                throw new IllegalArgumentException("the saved run's releases were priced by another release plan than this"
+                        + " run's (budgets, warm start, release delta, L_0 or mechanism differ): this protocol reports each"
+                        + " agent's epsilon from its plan, so a resume keeps the plan; resume with the saved --epsilon,"
+                        + " --releases, --allocation and --release, or start a new run");
+            }
+        }
+        super.restoreState(state, completed);
+    }
+
+    /** Every agent's budgets at its first {@code wakesDone[i]} wake-ups, agent after agent (0 where it did not release). */
+    private double[] releasedBudgets(long[] wakesDone) {
+        int total = 0;
+        for (int i = 0; i < wakesDone.length; i++) {
+            total += (int) Math.min(wakesDone[i], plan.budgets()[i].length);
+        }
+        double[] out = new double[total + wakesDone.length];
+        int k = 0;
+        for (int i = 0; i < wakesDone.length; i++) {
+            int n = (int) Math.min(wakesDone[i], plan.budgets()[i].length);
+            out[k++] = n;   // each agent's count first, so two layouts of the same values differ
+            System.arraycopy(plan.budgets()[i], 0, out, k, n);
+            k += n;
+        }
+        return out;
     }
 
     /** The privacy plan (null for the non-private run). */

@@ -1,5 +1,6 @@
 package org.dpdl4j.protocol.randomwalk;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.EpsilonBound;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
@@ -160,7 +161,7 @@ public final class RandomWalkPrivacy {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Random-walk SGD: L_F = %.6g, sigma = %.6g, K = %d parties, max visits = %d, delta = %s%n",
                 gradientBound, sigma, visits.length, maxVisits(), delta));
-        s.append(String.format(Locale.ROOT, "  local DP (exact, the guarantee): epsilon = %.4f%n", ldpEpsilon()));
+        s.append(String.format(Locale.ROOT, "  local DP (exact, the guarantee): epsilon = %s%n", EpsilonFormat.upward(ldpEpsilon())));
         try {
             s.append(String.format(Locale.ROOT, "  network DP (derived bound, NEEDS REVIEW, not a guarantee yet): epsilon = %.4f%n",
                     networkEpsilon(smoothness, stepSize).epsilon()));

@@ -123,6 +123,28 @@ class DecentralizedLedgerTest {
     }
 
     @Test
+    void aResumeNeverChangesTheAdversaryOrTheReferenceMode(@TempDir Path dir) {
+        Path file = dir.resolve("decor.ckpt");
+        try (DecentralizedTrainer first = calibrated(200, targetSettings(200))) {
+            for (int t = 0; t < 50; t++) {
+                first.step();
+            }
+            RunCheckpoint.save(first, file);
+        }
+        // Rounds priced against an eavesdropper do not bound what a curious node learns, and rounds of the reference
+        // code's mode are not covered at all: neither composes with the saved ledger, even when changes are allowed.
+        for (RunSettings other : List.of(targetSettings(200).with(DecentralizedOptions.ADVERSARY, "curious"),
+                targetSettings(200).with(DecentralizedOptions.REFERENCE_COMPAT, true))) {
+            try (DecentralizedTrainer resumed = calibrated(200, other)) {
+                CheckpointException e = assertThrows(CheckpointException.class,
+                        () -> RunCheckpoint.resume(resumed, RunCheckpoint.read(file), ResumePolicy.allowingChanges()));
+                assertTrue(e.getMessage().contains("belongs to another run"), e.getMessage());
+                assertEquals(0, resumed.completedSteps());
+            }
+        }
+    }
+
+    @Test
     void theBudgetStopsARunWithGivenNoiseBeforeItIsExceeded() {
         DecentralizedRunBuilder given = decor(100).noise(2.0, 5.0);
         double[] planned = new double[2];

@@ -7,6 +7,9 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.ResumePolicy;
 import org.dpdl4j.runtime.RunAssertions;
 import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.runtime.CheckpointException;
+import org.dpdl4j.runtime.options.RunOptions;
+import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -178,6 +181,56 @@ class Mu2TrainerTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RunCheckpoint.resume(t, RunCheckpoint.read(ckpt), ResumePolicy.strict()));
             assertTrue(e.getMessage().contains("mu2-untrusted") && e.getMessage().contains("mu2-trusted"), e.getMessage());
         }
+    }
+
+    @Test
+    void aResumeNeverUsesAnExampleTwice(@TempDir Path dir) {
+        Mu2Constants c = logisticConstants();
+        List<NodeData> data = logisticMachines(3, 20, 4);
+        Path ckpt = dir.resolve("mu2.ckpt");
+        Mu2Config ones = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        RunSettings batchOne = RunSettings.empty().with(RunOptions.BATCH_SIZE, 1L);
+        try (Mu2Trainer first = withSettings(data, ones, batchOne)) {
+            for (int t = 0; t < 8; t++) {
+                first.step();
+            }
+            RunCheckpoint.save(first, ckpt);
+        }
+        // Batches of 2 would take rows 16..19 in rounds 9 and 10: rows rounds 1..8 already used. Refused from the
+        // settings (a command line's run) and, without them (a library run), from the saved state.
+        Mu2Config twos = Mu2Config.of(ServerTrust.UNTRUSTED, 10, 2, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        try (Mu2Trainer second = withSettings(data, twos, RunSettings.empty().with(RunOptions.BATCH_SIZE, 2L))) {
+            CheckpointException e = assertThrows(CheckpointException.class,
+                    () -> RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()));
+            assertTrue(e.getMessage().contains("belongs to another run") && e.getMessage().contains("batch-size: 1 -> 2"), e.getMessage());
+            assertEquals(0, second.completedSteps());
+        }
+        Path library = dir.resolve("library.ckpt");
+        try (Mu2Trainer first = trainer(FederatedFixtures.logistic(N_IN, 2), data, ones, new SeededNoiseStreams(5))) {
+            for (int t = 0; t < 8; t++) {
+                first.step();
+            }
+            RunCheckpoint.save(first, library);
+        }
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, twos, new SeededNoiseStreams(5))) {
+            Exception e = assertThrows(Exception.class,
+                    () -> RunCheckpoint.resume(second, RunCheckpoint.read(library), ResumePolicy.allowingChanges()));
+            assertTrue(e.getMessage().contains("took 1 example(s) per machine and round, this one 2"), e.getMessage());
+            assertEquals(0, second.completedSteps());
+        }
+        RunSettings otherSplit = batchOne.with(RunOptions.PARTITION, "dirichlet:0.5");
+        try (Mu2Trainer second = withSettings(data, ones, otherSplit)) {
+            CheckpointException e = assertThrows(CheckpointException.class,
+                    () -> RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()));
+            assertTrue(e.getMessage().contains("partition: (not set) -> dirichlet:0.5"), e.getMessage());
+        }
+    }
+
+    private static Mu2Trainer withSettings(List<NodeData> data, Mu2Config cfg, RunSettings settings) {
+        Mu2Privacy privacy = privacy(cfg, data.size());
+        return new Mu2Trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5), privacy,
+                new org.dpdl4j.privacy.ledger.RunLedger(org.dpdl4j.privacy.ledger.LedgerAccounting.standard(privacy.relation()),
+                        PrivacyBudget.unlimited(1e-5), false), settings);
     }
 
     @Test

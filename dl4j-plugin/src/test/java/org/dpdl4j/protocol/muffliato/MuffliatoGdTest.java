@@ -69,6 +69,29 @@ class MuffliatoGdTest {
     }
 
     @Test
+    void aRunResumedWithMoreNoiseStatesWhatItsLedgerSpent(@TempDir java.nio.file.Path dir) {
+        java.nio.file.Path file = dir.resolve("muffliato.ckpt");
+        try (MuffliatoGd first = base(FederatedFixtures.softmax(4, 3, 5)).sigma(1.0).delta(1e-5).build()) {
+            for (int r = 0; r < 4; r++) {
+                first.step();
+            }
+            org.dpdl4j.runtime.RunCheckpoint.save(first, file);
+        }
+        try (MuffliatoGd resumed = base(FederatedFixtures.softmax(4, 3, 5)).sigma(2.0).delta(1e-5).build()) {
+            org.dpdl4j.runtime.RunCheckpoint.resume(resumed, org.dpdl4j.runtime.RunCheckpoint.read(file),
+                    org.dpdl4j.runtime.ResumePolicy.allowingChanges());
+            resumed.runToEnd();
+            double spent = resumed.epsilon();
+            assertTrue(spent > resumed.privacy().localEpsilon(), "4 rounds at sigma 1 and 4 at sigma 2 spend more than 8 at sigma 2");
+            String text = resumed.privacyStatement();
+            // The guarantee line is the ledger's, rounded up, not 8 rounds at the current sigma (which under-reported).
+            assertTrue(text.contains("epsilon = " + org.dpdl4j.privacy.ledger.EpsilonFormat.upward(spent) + " at delta"), text);
+            assertTrue(!text.contains("epsilon = " + org.dpdl4j.privacy.ledger.EpsilonFormat.upward(resumed.privacy().localEpsilon())
+                    + " at delta"), text);
+        }
+    }
+
+    @Test
     void aPairwiseTargetNeedsLessNoiseThanTheSameLocalTarget() {
         double local;
         try (MuffliatoGd run = base(FederatedFixtures.softmax(4, 3, 5)).target(2.0, 1e-5).build()) {

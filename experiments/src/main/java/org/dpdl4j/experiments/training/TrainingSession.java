@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.training;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -111,6 +112,12 @@ public final class TrainingSession {
         // Before the run directory and before anything large: a run that cannot fit says so instead of being killed.
         MemoryEstimate memory = protocol.memory(runSettings, inputs).plus(Evaluation.memory(workload));
         if (settings.get(SessionOptions.DRY_RUN, false)) {
+            if (saved.isPresent()) {
+                // The planned ledger starts at step 0: priced alone it would leave out what the saved run has spent.
+                throw SessionOptions.DRY_RUN.invalid("--dry-run prices a run from its first step, but a resumed run continues"
+                        + " the saved run's ledger, which it would leave out; drop --dry-run (the resumed run states what it"
+                        + " has spent before its first step), or drop --resume to price a fresh run");
+            }
             return DryRun.print(protocol, runSettings, inputs, memory, out);
         }
         MemoryCheck.require(memory);
@@ -374,7 +381,7 @@ public final class TrainingSession {
                 out.println("  changed settings: " + String.join(", ", changes.stream().map(c -> c.describe(policy.settingPrefix())).toList()));
             }
             run.ledger().ifPresent(l -> {
-                out.printf(Locale.ROOT, "  spent so far: epsilon = %.4f (delta = %s)%s%n", l.epsilon(), l.delta(),
+                out.printf(Locale.ROOT, "  spent so far: epsilon = %s (delta = %s)%s%n", EpsilonFormat.upward(l.epsilon()), l.delta(),
                         report.newSegment() ? "; the new settings start a new segment of the ledger, composed with the saved one" : "");
             });
             Path history = saved.file().toAbsolutePath().getParent().resolve("metrics.csv");

@@ -1,0 +1,20 @@
+package org.dpdl4j.privacy.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class EpsilonFormatTest {
+    @Test
+    void epsilonsAreRoundedUpExceptFloatingPointNoiseAboveAShownValue() {
+        assertEquals("1.0001", EpsilonFormat.upward(1.00004), "to nearest would read 1.0000, below the bound");
+        assertEquals("1.0000", EpsilonFormat.upward(1.0));
+        assertEquals("4.0000", EpsilonFormat.upward(4.000000000000002), "a calibrated run's float excess");
+        assertEquals("4.0001", EpsilonFormat.upward(4.00000001));
+        assertEquals("3.9999", EpsilonFormat.upward(3.99989));
+        assertEquals("0.0001", EpsilonFormat.upward(1e-9));
+        assertEquals("0.0000", EpsilonFormat.upward(0.0));
+        assertEquals("2.60", EpsilonFormat.upward(2.5970, 2));
+        assertEquals("Infinity", EpsilonFormat.upward(Double.POSITIVE_INFINITY));
+    }
+}
