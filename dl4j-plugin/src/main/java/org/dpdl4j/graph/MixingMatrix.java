@@ -60,6 +60,19 @@ public final class MixingMatrix {
         return of(completeGraph, w);
     }
 
+    /** Whether this is exact averaging, every entry 1/n (to {@link #TOLERANCE}). */
+    public boolean isAveraging() {
+        int n = size();
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                if (Math.abs(get(i, j) - 1.0 / n) > TOLERANCE) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** Validates and wraps a user-supplied matrix (copied). */
     public static MixingMatrix of(Graph graph, double[][] matrix) {
         int n = graph.vertexCount();

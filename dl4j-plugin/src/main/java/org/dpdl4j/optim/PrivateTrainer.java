@@ -107,7 +107,7 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
                            RunSettings settings, ComputeDevice device, ExampleGradients engine, ExampleLayerRegistry layers,
                            PlantedExamples planted) {
         super(PROTOCOL, settings, new RunLedger(plan.accounting(), new PrivacyBudget(plan.config().epsilonBudget(),
-                plan.config().delta()), noise.isSecure()));
+                plan.config().delta()), noise.isSecure() && random instanceof SecureRandom));
         this.config = plan.config();
         this.examples = examples;
         this.planted = planted;
@@ -140,6 +140,11 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
         if (!noise.isSecure()) {
             LOG.warn("DP-SGD is running with an insecure noise source ({}); its epsilon is not a real guarantee.",
                     noise.description());
+        } else if (!(random instanceof SecureRandom)) {
+            // Amplification by sampling assumes the batches are secret: whoever knows this generator's seed knows them.
+            LOG.warn("DP-SGD samples its batches with {}, not a SecureRandom: whoever knows its seed knows every batch, so"
+                    + " the ledger marks its steps as not secure; give sampling(new SecureRandom()) (the default) for a real"
+                    + " guarantee.", random.getClass().getSimpleName());
         }
     }
 
@@ -660,7 +665,10 @@ public final class PrivateTrainer extends AbstractTrainingRun implements EpochRu
             return this;
         }
 
-        /** The randomness of batch sampling. */
+        /**
+         * The randomness of batch sampling (default: a {@link SecureRandom}). Amplification by sampling assumes the
+         * batches are secret, so with any other generator the ledger marks the steps as not secure, as seeded noise.
+         */
         public Builder sampling(RandomGenerator generator) {
             this.random = Objects.requireNonNull(generator, "sampling randomness");
             return this;

@@ -36,6 +36,7 @@ import org.nd4j.linalg.learning.config.Adam;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -258,6 +259,22 @@ class PrivateTrainerTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> PrivateTrainer.builder(logistic(), cfg).data(new ListDataSetIterator<>(masked.asList(), 100)));
         assertTrue(e.getMessage().contains("masks"), e.getMessage());
+    }
+
+    @Test
+    void secureNoiseWithSeededBatchesIsNotASecureRun() {
+        INDArray[] d = data();
+        DpSgdConfig cfg = DpSgdConfig.withNoise(1.0, 1.0, 1e-5, 100, 1);
+        // Whoever knows the sampler's seed knows every batch: amplification by sampling does not hold against them.
+        PrivateTrainer seededBatches = PrivateTrainer.builder(logistic(), cfg).data(d[0], d[1])
+                .noise(org.dpdl4j.privacy.noise.SecureNoiseSource.fromSecureRandom()).sampling(new SplittableRandom(3)).build();
+        assertFalse(seededBatches.ledger().orElseThrow().secureNoise());
+        PrivateTrainer secure = PrivateTrainer.builder(logistic(), cfg).data(d[0], d[1])
+                .noise(org.dpdl4j.privacy.noise.SecureNoiseSource.fromSecureRandom()).build();
+        assertTrue(secure.ledger().orElseThrow().secureNoise(), "the default sampler is a SecureRandom");
+        PrivateTrainer explicit = PrivateTrainer.builder(logistic(), cfg).data(d[0], d[1])
+                .noise(org.dpdl4j.privacy.noise.SecureNoiseSource.fromSecureRandom()).sampling(new java.security.SecureRandom()).build();
+        assertTrue(explicit.ledger().orElseThrow().secureNoise());
     }
 
     @Test

@@ -110,6 +110,10 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
         long seed = privacy.seed();
         MemoryCheck.require(new DecentralizedMemory(algorithm, ModelFootprint.of(template.getLayerWiseConfigurations()),
                 data.shape(n, seed), n, g.edgeCount(), resolvedSampling(), batchSize != null ? batchSize : 1).estimate());
+        // CDP's accounting (kappa = 1 / (n sigma^2)) is that of the released exact average; other weights release more.
+        require(algorithm != DecentralizedAlgorithm.CDP || mixing == null || mixing.isAveraging(),
+                "CDP averages the nodes exactly (W = 11^T / n), as its accounting assumes; drop mixing(...) or give"
+                        + " MixingMatrix.averaging(graph)");
         MixingMatrix w = mixing != null ? mixing : algorithm.defaultMixing(g);
         PartySource.Local local = data.local(n, seed);
         DecentralizedPlan plan = plan(g, local.data().stream().mapToLong(org.dpdl4j.runtime.NodeData::size).min().orElseThrow());

@@ -42,4 +42,22 @@ class DecentralizedSensitivityTest {
         // At the limit the analysis holds, and the run is built.
         exampleLevelDecor().sampling(SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT).batchSize(SMALLEST).build().close();
     }
+
+    @Test
+    void cdpRefusesWeightsOtherThanExactAveraging() {
+        org.dpdl4j.graph.Graph complete = Topologies.complete(4);
+        // Half kept, half spread: doubly stochastic, but node i's model keeps its own noise at weight 1/2.
+        double[][] lazy = new double[4][4];
+        for (int i = 0; i < 4; i++) {
+            for (int j = 0; j < 4; j++) {
+                lazy[i][j] = i == j ? 0.5 : 1.0 / 6;
+            }
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> exampleLevelDecor()
+                .algorithm(DecentralizedAlgorithm.CDP).graph(complete).noise(1.0, 0.0).batchSize(2)
+                .mixing(org.dpdl4j.graph.MixingMatrix.of(complete, lazy)).build());
+        assertTrue(e.getMessage().contains("CDP averages the nodes exactly"), e.getMessage());
+        exampleLevelDecor().algorithm(DecentralizedAlgorithm.CDP).graph(complete).noise(1.0, 0.0).batchSize(2)
+                .mixing(org.dpdl4j.graph.MixingMatrix.averaging(complete)).build().close();
+    }
 }
