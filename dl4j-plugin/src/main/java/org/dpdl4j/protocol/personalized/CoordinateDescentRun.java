@@ -313,6 +313,9 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                         ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%.6g, %s)-DP.", sums[worstSum],
                                 sumDelta)
                         : "at its delta it may be the tightest of the three, and all three hold.")
+                + "  Not accounted: each agent's update weight alpha_i, hence the noise on its released model, follows the"
+                + " smoothness L_i^loc computed from its own data (the paper's choice); an observer who learns alpha_i learns"
+                + " a little about the data beyond this epsilon.\n"
                 + LedgerStatement.text(l);
     }
 }

@@ -178,8 +178,8 @@ abstract class GossipRun extends CompositeRun {
         return LedgerStatement.resumedPreamble(ledger().orElseThrow()) + String.format(Locale.ROOT, "Privacy statement: %s, record-level zCDP against an eavesdropper on every channel"
                         + " (replace-one adjacency; each agent's internal state is conditioned on)%n  per publication: %s%n"
                         + "  every record gradient clipped to G_rec = %s; sensitivity 2 alpha G_rec%n  %d agents, each published"
-                        + " %d times (every agent publishes every iteration)%n", protocol(), mechanism, clip,
-                problem.agentCount(), publications)
+                        + " %d times (every agent publishes every iteration)%n%s%n", protocol(), mechanism, clip,
+                problem.agentCount(), publications, RecalStatements.DATA_DERIVED_STEPS)
                 + LedgerStatement.text(ledger().orElseThrow());
     }
 

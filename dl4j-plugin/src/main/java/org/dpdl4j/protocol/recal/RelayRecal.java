@@ -262,6 +262,7 @@ public final class RelayRecal extends CompositeRun {
         for (String e : exhaustion) {
             b.append("  ").append(e).append(System.lineSeparator());
         }
+        b.append(RecalStatements.DATA_DERIVED_STEPS).append(System.lineSeparator());
         return b + LedgerStatement.text(ledger().orElseThrow());
     }
 

@@ -51,6 +51,7 @@ class PersonalizedResumeTest {
         try (CoordinateDescentRun same = run(2.0)) {
             RunCheckpoint.resume(same, RunCheckpoint.read(file), ResumePolicy.strict());
             assertEquals(200, same.completedSteps());
+            assertTrue(same.privacyStatement().contains("Not accounted: each agent's update weight"), same.privacyStatement());
             for (int i = 0; i < halfway.length; i++) {
                 assertEquals(halfway[i], same.epsilonSum(i), 0.0, "agent " + i);
             }

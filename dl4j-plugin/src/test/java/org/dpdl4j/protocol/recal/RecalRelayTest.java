@@ -119,6 +119,7 @@ class RecalRelayTest {
                 + java.util.Arrays.toString(k));
         assertTrue(!run.exhaustedAgents().isEmpty(), "with K/n = 100 some agent reaches the planned 60");
         assertTrue(run.privacyStatement().contains("stopped publishing"), run.privacyStatement());
+        assertTrue(run.privacyStatement().contains("Not accounted: the step sizes"), run.privacyStatement());
         assertTrue(run.epsilon() <= 4 * (1 + 1e-12), "epsilon " + run.epsilon());
         assertEquals(4, run.epsilon(), 1e-6, "an agent that published 60 times spent exactly the target");
     }
