@@ -63,7 +63,7 @@ class PersonalizedCommandsTest {
                 "5", "--rounds", "120", "--epsilon", "2", "--trade-off", "1", "--noise", "seeded", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
-        assertTrue(privacy.contains("The guarantee (the run's epsilon): (2.00000, 0)-DP for every agent, the plain composition")
+        assertTrue(privacy.contains("The guarantee (the run's epsilon): (2.000000, 0)-DP for every agent, the plain composition")
                 && privacy.contains("advanced composition"), privacy);
         List<String> nodes = Files.readAllLines(out.resolve("nodes.csv"));
         assertEquals("node,train_examples,test_loss,test_accuracy", nodes.get(0));

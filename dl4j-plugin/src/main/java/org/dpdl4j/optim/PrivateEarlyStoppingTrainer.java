@@ -177,8 +177,8 @@ public final class PrivateEarlyStoppingTrainer<T extends Model> implements IEarl
 
     private String budgetReached() {
         RunLedger l = trainer.ledger().orElseThrow();
-        return String.format(Locale.ROOT, "privacy budget reached: epsilon = %.4f of %s spent at delta = %s after %d steps;"
-                + " the next step would exceed it", l.epsilon(), l.budget().epsilon(), l.delta(), trainer.steps());
+        return String.format(Locale.ROOT, "privacy budget reached: epsilon = %s of %s spent at delta = %s after %d steps;"
+                + " the next step would exceed it", org.dpdl4j.privacy.ledger.EpsilonFormat.upward(l.epsilon()), l.budget().epsilon(), l.delta(), trainer.steps());
     }
 
     private void save(boolean bestModel, double score) {

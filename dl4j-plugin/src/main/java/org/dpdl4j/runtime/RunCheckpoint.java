@@ -386,6 +386,12 @@ public final class RunCheckpoint {
         return new ResumeReport(saved.completedSteps(), changes, false);
     }
 
+    /** Whether a change only names a setting's default on one side and leaves it unset on the other. */
+    private static boolean isTheDefault(SettingChange change, String defaultText) {
+        return !defaultText.isEmpty() && (change.saved() == null ? defaultText.equals(change.now())
+                : change.now() == null && defaultText.equals(change.saved()));
+    }
+
     /**
      * The checks every restore makes before it touches the run: same protocol, same identity settings, a ledger of the
      * same kind priced by the same accountant (unless the policy, null for a reopen, allows mechanism changes), and a run
@@ -400,8 +406,10 @@ public final class RunCheckpoint {
                     + "; only a " + saved.protocol() + " run can continue it: resume it with that protocol, or start a new run");
         }
         List<SettingChange> changes = run.settings().changesFrom(saved.settings());
+        java.util.Map<String, String> fixed = run.settingsFixedOnResume();
         List<SettingChange> identity = changes.stream()
-                .filter(c -> c.rule() == ResumeRule.IDENTITY || run.settingsFixedOnResume().contains(c.name())).toList();
+                .filter(c -> c.rule() == ResumeRule.IDENTITY || fixed.containsKey(c.name()) && !isTheDefault(c, fixed.get(c.name())))
+                .toList();
         if (!identity.isEmpty()) {
             throw new CheckpointException(file, "belongs to another run: " + describe(identity, settingPrefix) + ". These settings define"
                     + " what the saved state is; resume with the saved values, or start a new run");

@@ -27,12 +27,13 @@ public interface TrainingRun extends AutoCloseable {
     RunSettings settings();
 
     /**
-     * Settings that, for this protocol, define what the saved state means although they change only the mechanism of
-     * others ({@link org.dpdl4j.runtime.options.ResumeRule#MECHANISM}): a resume refuses to change them as it refuses
-     * an identity setting. By option name without dashes; none by default.
+     * Settings that, for this protocol, define what the saved state or its ledger means although they change only the
+     * mechanism of others ({@link org.dpdl4j.runtime.options.ResumeRule#MECHANISM}): a resume refuses to change them as
+     * it refuses an identity setting. By option name without dashes, each with the text of the value the run takes when
+     * the setting is not given ("" when there is none), so that giving that value is no change; none by default.
      */
-    default java.util.Set<String> settingsFixedOnResume() {
-        return java.util.Set.of();
+    default java.util.Map<String, String> settingsFixedOnResume() {
+        return java.util.Map.of();
     }
 
     /** Steps completed so far. */

@@ -1,5 +1,6 @@
 package org.dpdl4j.privacy.accounting;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -166,9 +167,9 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
 
     /** The guarantee, then every accountant's bound (Renyi DP with both conversions). */
     private void appendEpsilons(StringBuilder s) {
-        s.append("  epsilon = ").append(fmt("%.4f", standard.epsilon())).append(" (the tightest valid bound, from the ")
+        s.append("  epsilon = ").append(EpsilonFormat.upward(standard.epsilon())).append(" (the tightest valid bound, from the ")
                 .append(standard.accountant()).append(" accountant")
-                .append(improved.epsilon() < standard.epsilon() ? fmt("; %.4f with the improved Renyi conversion", improved.epsilon()) : "")
+                .append(improved.epsilon() < standard.epsilon() ? "; " + EpsilonFormat.upward(improved.epsilon()) + " with the improved Renyi conversion" : "")
                 .append(")\n");
         for (Map.Entry<String, EpsilonBound> e : standardBounds.entrySet()) {
             s.append("    ").append(e.getKey()).append(": ").append(accountantLine(e.getValue(), improvedBounds.get(e.getKey())))
@@ -181,10 +182,10 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
             case RdpAccountant.NAME -> epsilonLine(bound, "Renyi DP, standard conversion (Mironov 2017)")
                     + (improvedBound == null ? "" : "; " + epsilonLine(improvedBound, "improved conversion (Balle et al. 2020)"));
             case ZCdpAccountant.NAME -> epsilonLine(bound, "zCDP, exact optimum of the standard conversion");
-            case ExactGaussianAccountant.NAME -> fmt("%.4f", bound.epsilon()) + " (exact curve of the Gaussian mechanism: the"
+            case ExactGaussianAccountant.NAME -> EpsilonFormat.upward(bound.epsilon()) + " (exact curve of the Gaussian mechanism: the"
                     + " true epsilon of these releases)";
-            case PldAccountant.NAME -> fmt("%.4f", bound.epsilon()) + " (privacy loss distributions, pessimistic discretisation)";
-            default -> fmt("%.4f", bound.epsilon());
+            case PldAccountant.NAME -> EpsilonFormat.upward(bound.epsilon()) + " (privacy loss distributions, pessimistic discretisation)";
+            default -> EpsilonFormat.upward(bound.epsilon());
         };
     }
 
@@ -195,7 +196,7 @@ public record PrivacyStatement(MechanismDescription description, NeighbouringRel
         } else {
             order = "optimal order " + num(bound.order());
         }
-        return fmt("%.4f", bound.epsilon()) + " (" + conversionName + ", " + order + ")";
+        return EpsilonFormat.upward(bound.epsilon()) + " (" + conversionName + ", " + order + ")";
     }
 
     private static String num(double x) {

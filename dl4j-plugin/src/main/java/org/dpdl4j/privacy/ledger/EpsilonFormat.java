@@ -25,7 +25,7 @@ public final class EpsilonFormat {
         }
         BigDecimal exact = new BigDecimal(epsilon);
         BigDecimal nearest = exact.setScale(decimals, RoundingMode.HALF_EVEN);
-        boolean onTheGrid = Math.abs(nearest.doubleValue() - epsilon) <= 1e-12 * Math.max(1.0, Math.abs(epsilon));
+        boolean onTheGrid = Math.abs(nearest.doubleValue() - epsilon) <= 1e-12 * Math.abs(epsilon);
         return (onTheGrid ? nearest : exact.setScale(decimals, RoundingMode.CEILING)).toPlainString();
     }
 }

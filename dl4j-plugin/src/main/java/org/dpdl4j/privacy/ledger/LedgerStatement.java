@@ -62,7 +62,7 @@ public final class LedgerStatement {
             java.util.Map<String, Long> lines = new java.util.LinkedHashMap<>();
             for (LedgerEntry e : in) {
                 String line = e.mechanism() + (e.party() == LedgerEntry.ALL_PARTIES ? "" : " [party " + e.party() + "]")
-                        + (e.secureNoise() ? "" : " [seeded noise]");
+                        + (e.secureNoise() ? "" : " [seeded randomness]");
                 lines.merge(line, e.count(), Long::sum);
             }
             lines.forEach((line, count) -> s.append("    ").append(count).append(" x ").append(line).append('\n'));
@@ -86,8 +86,9 @@ public final class LedgerStatement {
             s.append("  The run was resumed under changed settings: the epsilon above composes every segment.\n");
         }
         if (!ledger.allSecure()) {
-            s.append("  WARNING: some noise came from a seeded (reproducible) source: anyone with the seed can remove it, so"
-                    + " these numbers describe the noise level, not a guarantee.\n");
+            s.append("  WARNING: some randomness (noise, or the choice of batches) came from a seeded (reproducible) source:"
+                    + " anyone with the seed can remove the noise or knows the batches, so these numbers describe the noise"
+                    + " level, not a guarantee.\n");
         }
         return s.toString();
     }

@@ -14,7 +14,7 @@ public final class DecentralizedOptions {
     }
 
     public static final RunOption<String> ADVERSARY = RunOption.of("adversary", "A",
-            ValueType.checked("eavesdropper, curious or colluding:Q", t -> Adversary.parse(t).name()), IDENTITY,
+            ValueType.checked("eavesdropper, curious or colluding:Q", t -> Adversary.parse(t).name()), MECHANISM,
             "Who Decor's guarantee holds against: eavesdropper (sees every message), curious (any one node, with its"
                     + " pairwise secrets) or colluding:Q (any Q nodes together); default eavesdropper.");
     public static final RunOption<String> UNIT = RunOption.of("unit", "U", ValueType.choice("user", "example"), IDENTITY,
@@ -28,7 +28,7 @@ public final class DecentralizedOptions {
             MECHANISM, "Which calibrated Decor noise pair to use: the smallest, middle or largest sigma_cdp; default smallest.");
     public static final RunOption<Double> LR_DECAY = RunOption.of("lr-decay", "T0", ValueType.realAtLeast(0, 1e12), FREE,
             "Learning rate eta_0 / (1 + t / T0); 0 for a constant rate.");
-    public static final RunOption<Boolean> REFERENCE_COMPAT = RunOption.of("reference-compat", "", ValueType.flag(), IDENTITY,
+    public static final RunOption<Boolean> REFERENCE_COMPAT = RunOption.of("reference-compat", "", ValueType.flag(), MECHANISM,
             "Decor only: reproduce the reference code's deviations (pairwise noise drawn once and scaled by W_ij). Not the"
                     + " paper's algorithm, and not covered by the ledger's epsilon.");
 

@@ -147,6 +147,9 @@ public record DecentralizedRunSpec(DecentralizedAlgorithm algorithm, Graph graph
                     .with(DecentralizedOptions.SIGMA_COR, algorithm == DecentralizedAlgorithm.DECOR ? sigmaCor : 0.0);
             if (algorithm == DecentralizedAlgorithm.DECOR) {
                 r = r.with(DecentralizedOptions.ADVERSARY, adversary.name());
+                if (compatibility.any()) {
+                    r = r.with(DecentralizedOptions.REFERENCE_COMPAT, true);
+                }
             }
         }
         return r;

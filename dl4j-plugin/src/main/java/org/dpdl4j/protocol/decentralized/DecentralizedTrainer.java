@@ -555,6 +555,15 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         return config.rounds();
     }
 
+    /**
+     * The adversary and Decor's reference mode: rounds priced against one adversary do not bound what another learns, and
+     * the reference code's rounds are not covered by the ledger, so neither composes with a saved ledger of the other.
+     */
+    @Override
+    public java.util.Map<String, String> settingsFixedOnResume() {
+        return java.util.Map.of(DecentralizedOptions.ADVERSARY.name(), "eavesdropper", DecentralizedOptions.REFERENCE_COMPAT.name(), "");
+    }
+
     @Override
     public String stepUnit() {
         return "round";

@@ -98,7 +98,7 @@ public record FedAvgRunSpec(FedAvgVariant variant, PartySource data, Integer cli
         NoiseStreams clientStreams = privacy.noise().streams(plan.gopaGraph() != null ? plan.gopaGraph() : Graph.of(n), seed);
         NoiseStreams serverStreams = privacy.noise().streams(1, new NoiseKey(seed, "server", 0, 0).seed());
         FedAvgTrainer trainer = new FedAvgTrainer(template, local.data(), plan.config(), clientStreams, serverStreams,
-                plan.gopaGraph(), plan.privacy(), ledger, recorded != null ? recorded : RunSettings.empty(), local.report(),
+                plan.gopaGraph(), plan.privacy(), ledger, recorded != null ? recorded : adversarySettings(), local.report(),
                 planted);
         trainer.describeAdversary(plan.adversary(), plan.gopa());
         if (verifyCoordinates > 0) {
@@ -205,5 +205,18 @@ public record FedAvgRunSpec(FedAvgVariant variant, PartySource data, Integer cli
         if (!ok) {
             throw new IllegalArgumentException(message);
         }
+    }
+
+    /**
+     * What a checkpoint of a run built without command-line settings records of GOPA's adversary (the colluders and how
+     * they are analysed), so that a resume cannot change who the ledger's epsilon holds against.
+     */
+    private RunSettings adversarySettings() {
+        if (variant != FedAvgVariant.GOPA) {
+            return RunSettings.empty();
+        }
+        return RunSettings.empty().with(FederatedOptions.COLLUDING_FRACTION, colludingFraction)
+                .with(FederatedOptions.COLLUDING_SETS, collusion instanceof CollusionAnalysis.Sampled sampled
+                        ? "sampled:" + sampled.sets() : "worst");
     }
 }

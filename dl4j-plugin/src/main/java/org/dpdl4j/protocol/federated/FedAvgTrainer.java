@@ -515,6 +515,13 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
         return config.rounds();
     }
 
+    /** GOPA's adversary, the colluders and how they are analysed: rounds priced against other colluders do not compose. */
+    @Override
+    public java.util.Map<String, String> settingsFixedOnResume() {
+        return java.util.Map.of(FederatedOptions.COLLUDING_FRACTION.name(), FederatedOptions.COLLUDING_FRACTION.format(0.0),
+                FederatedOptions.COLLUDING_SETS.name(), "worst");
+    }
+
     @Override
     public String stepUnit() {
         return "round";

@@ -40,12 +40,12 @@ public final class FederatedOptions {
     public static final RunOption<Long> GOPA_K = RunOption.of("gopa-k", "K", ValueType.integer(1, 1_000_000), MECHANISM,
             "gopa: each client shares pairwise secrets with K others (random K-out graph); default 3.");
     public static final RunOption<Double> COLLUDING_FRACTION = RunOption.of("colluding-fraction", "F", ValueType.realFrom(0, 1),
-            IDENTITY, "gopa: fraction of clients colluding with the server (rounded up); default 0.");
+            MECHANISM, "gopa: fraction of clients colluding with the server (rounded up); default 0.");
     public static final RunOption<String> COLLUDING_SETS = RunOption.of("colluding-sets", "A",
             ValueType.checked("worst or sampled:N", t -> {
                 CollusionAnalysis.parse(t, 0);
                 return t.toLowerCase(java.util.Locale.ROOT);
-            }), IDENTITY,
+            }), MECHANISM,
             "gopa: worst (the exact worst colluding set, or the documented upper bound when there are too many) or"
                     + " sampled:N (maximum over N random sets: an estimate, not a guarantee); default worst.");
     public static final RunOption<Double> PAIRWISE_MULTIPLIER = RunOption.of("pairwise-multiplier", "Z", ValueType.realAtLeast(0, 1e12),

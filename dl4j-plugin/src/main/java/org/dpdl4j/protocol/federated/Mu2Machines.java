@@ -72,7 +72,7 @@ public final class Mu2Machines {
             throw new IllegalArgumentException("the number of machines M must be >= 1, got " + machines);
         }
         if (!(clip > 0)) {
-            throw new IllegalArgumentException("the safety clip S must be > 0 (or +Infinity for none), got " + clip);
+            throw new IllegalArgumentException("the clip S of the increments must be > 0 (or +Infinity for none), got " + clip);
         }
         this.machines = machines;
         this.clip = clip;

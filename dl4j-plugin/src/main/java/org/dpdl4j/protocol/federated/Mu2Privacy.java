@@ -261,7 +261,8 @@ public final class Mu2Privacy {
         s.append("Assumptions and limits:\n");
         s.append("  - The sensitivity 2S holds conditioned on the public query points; the final model is post-processing.\n");
         s.append("  - Fresh noise every round from a cryptographically secure source; seeded noise voids the guarantee.\n");
-        s.append("  - Data-derived constants and hyperparameter choices are not accounted for.\n");
+        s.append("  - G, L, D and the feature bound must be public (not chosen from the private data); hyperparameter choices"
+                + " are not accounted for.\n");
         return s.toString();
     }
 

@@ -121,8 +121,8 @@ public final class Mu2Protocol implements ConfiguredProtocol<Mu2RunSpec> {
     }
 
     /**
-     * The run's description from the settings, the model's configuration (no network is built), the machines' data
-     * sizes and, when G and L are not given, the largest feature norm of the data they are derived from.
+     * The run's description from the settings, the model's configuration (no network is built) and the machines' data
+     * sizes; G and L are given, or follow from the public feature bound (never from the data).
      */
     @Override
     public Mu2RunSpec config(RunSettings s, RunInputs inputs) {

@@ -508,13 +508,15 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
     }
 
     /**
-     * The batch size and the split: machine i's round t takes its examples {@code (t-1) b .. t b - 1}, so with another
+     * The batch size and the split: machine i's round t takes its examples {@code (t-1) b .. t b - 1}, so with a smaller
      * b or another split a resumed run would use examples again that the saved rounds used, and an example used twice
-     * has twice the sensitivity the accounting assumes.
+     * has twice the sensitivity the accounting assumes (a larger b skips examples instead; refused alike, as the rounds
+     * would no longer be the plan's).
      */
     @Override
-    public java.util.Set<String> settingsFixedOnResume() {
-        return java.util.Set.of(org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE.name(), org.dpdl4j.runtime.options.RunOptions.PARTITION.name());
+    public java.util.Map<String, String> settingsFixedOnResume() {
+        return java.util.Map.of(org.dpdl4j.runtime.options.RunOptions.BATCH_SIZE.name(), "1",
+                org.dpdl4j.runtime.options.RunOptions.PARTITION.name(), Mu2Protocol.DEFAULT_PARTITION);
     }
 
     @Override
@@ -528,7 +530,8 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
         if (round > config.rounds()) {
             throw new IllegalArgumentException("the saved run is at round " + round + " but this run has " + config.rounds() + " rounds");
         }
-        if (state.longValue("batch") != config.batchSize()) {
+        // (A checkpoint of an earlier version has no batch: its recorded settings were compared instead.)
+        if (state.numbers().containsKey("batch") && state.longValue("batch") != config.batchSize()) {
             throw new IllegalArgumentException("the saved run took " + state.longValue("batch") + " example(s) per machine and"
                     + " round, this one " + config.batchSize() + ": every example is used once, in the order the batch size"
                     + " sets, so another batch size would use the saved rounds' examples again; resume with the saved batch size");

@@ -7,7 +7,7 @@
  *       {@link org.dpdl4j.protocol.federated.Mu2Machines} and {@link org.dpdl4j.protocol.federated.Mu2Iterates} for the
  *       machine and server sides;</li>
  *   <li><b>DP-mu^2-FL</b> (spec 4.3-4.5): {@link org.dpdl4j.protocol.federated.Mu2Trainer} with an untrusted or trusted
- *       server ({@link org.dpdl4j.protocol.federated.ServerTrust}), constants and the safety clip
+ *       server ({@link org.dpdl4j.protocol.federated.ServerTrust}), constants and the clip S of every increment
  *       ({@link org.dpdl4j.protocol.federated.Mu2Constants}), accounting and calibration
  *       ({@link org.dpdl4j.protocol.federated.Mu2Privacy}), step size ({@link org.dpdl4j.protocol.federated.Mu2StepSize});</li>
  *   <li><b>FedAvg, DP-FedAvg, GOPA</b> (spec 7.1-7.3): {@link org.dpdl4j.protocol.federated.FedAvgTrainer},

@@ -5,6 +5,7 @@ import java.util.Locale;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.Charge;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.LedgerStatement;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
@@ -176,6 +177,11 @@ public final class CoordinateDescentRun extends PersonalizedRun {
     @Override
     protected void restoreState(RunState state, long completed) {
         if (plan != null) {
+            if (!state.arrays().containsKey("released_budgets")) {
+                throw new IllegalArgumentException("the saved run is of an earlier version that did not record the budgets"
+                        + " of its releases, so this run cannot check that it would price them as they were spent; start a"
+                        + " new run");
+            }
             long[] savedWakes = state.array("wakes").toLongVector();
             if (savedWakes.length != wakes.length) {
                 throw new IllegalArgumentException("the saved run has " + savedWakes.length + " agents, this one " + wakes.length);
@@ -300,22 +306,24 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         return LedgerStatement.resumedPreamble(l) + String.format(Locale.ROOT, "Privacy statement: private personalized"
                         + " coordinate descent, record-level DP of each agent's broadcast models against everything sent on the network, all other agents colluding (replace-one)%n"
                         + "  %s%n  %d of %d ticks done; the most releases by one agent: %d%n"
-                        + "  The guarantee (the run's epsilon): (%.6g, %s)-DP for every agent, the plain composition of its"
+                        + "  The guarantee (the run's epsilon): (%s, %s)-DP for every agent, the plain composition of its"
                         + " releases (agent %d is the most exposed)%n"
-                        + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %.3g): epsilon = %.6g"
+                        + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %.3g): epsilon = %s"
                         + " (agent %d, delta %.3g)%n"
-                        + "  The ledger below prices the same releases (by %s): epsilon = %.4f at delta = %s, the figure"
+                        + "  The ledger below prices the same releases (by %s): epsilon = %s at delta = %s, the figure"
                         + " the progress bar and the metrics show. It is a third bound of the same releases, not an extra cost;"
                         + " %s%n",
-                mechanism, completedSteps(), plannedSteps(), most, sums[worstSum], sumDelta, worstSum,
-                plan.deltaBar(), advanced[worstAdvanced], worstAdvanced, plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]),
-                l.accounting().method(), l.epsilon(), l.delta(), l.epsilon() > sums[worstSum]
-                        ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%.6g, %s)-DP.", sums[worstSum],
-                                sumDelta)
+                mechanism, completedSteps(), plannedSteps(), most, EpsilonFormat.upward(sums[worstSum], 6), sumDelta, worstSum,
+                plan.deltaBar(), EpsilonFormat.upward(advanced[worstAdvanced], 6), worstAdvanced,
+                plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]), l.accounting().method(), EpsilonFormat.upward(l.epsilon()),
+                l.delta(), l.epsilon() > sums[worstSum]
+                        ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%s, %s)-DP.",
+                                EpsilonFormat.upward(sums[worstSum], 6), sumDelta)
                         : "at its delta it may be the tightest of the three, and all three hold.")
                 + "  Not accounted: each agent's update weight alpha_i, hence the noise on its released model, follows the"
-                + " smoothness L_i^loc computed from its own data (the paper's choice); an observer who learns alpha_i learns"
-                + " a little about the data beyond this epsilon.\n"
+                + " smoothness L_i^loc computed from its own data, and the optimal allocation's split of the budgets follows"
+                + " the agents' largest L_i (the paper's choices); an observer who learns them learns a little about the"
+                + " data beyond this epsilon.\n"
                 + LedgerStatement.text(l);
     }
 }

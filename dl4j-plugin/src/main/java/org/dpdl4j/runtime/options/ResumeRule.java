@@ -7,13 +7,11 @@ public enum ResumeRule {
     /**
      * Changes the private mechanism (target, rounds, clip, noise, graph, partition, sampling, noise source): refused
      * unless the user explicitly continues under new settings, and then the old and new applications compose in the
-     * ledger.
+     * ledger. A protocol may fix some of them for its runs
+     * ({@link org.dpdl4j.runtime.TrainingRun#settingsFixedOnResume}): the adversary, whose rounds do not compose with
+     * rounds priced against another, or µ²'s batch size, which sets which examples a round uses.
      */
     MECHANISM,
-    /**
-     * Changes what the saved state or its ledger means (data set, model, number of parties, protocol, seed; the adversary
-     * the ledger's epsilon holds against, or a mode the ledger does not cover): always refused. Rounds priced against one
-     * adversary do not compose with rounds priced against another into a bound against either.
-     */
+    /** Changes what the saved state means (data set, model, number of parties, protocol, seed): always refused. */
     IDENTITY
 }

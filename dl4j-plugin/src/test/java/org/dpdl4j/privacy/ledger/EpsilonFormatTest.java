@@ -13,6 +13,7 @@ class EpsilonFormatTest {
         assertEquals("4.0001", EpsilonFormat.upward(4.00000001));
         assertEquals("3.9999", EpsilonFormat.upward(3.99989));
         assertEquals("0.0001", EpsilonFormat.upward(1e-9));
+        assertEquals("0.0001", EpsilonFormat.upward(1e-13), "a tiny epsilon is not within 1e-12 of 0 relatively");
         assertEquals("0.0000", EpsilonFormat.upward(0.0));
         assertEquals("2.60", EpsilonFormat.upward(2.5970, 2));
         assertEquals("Infinity", EpsilonFormat.upward(Double.POSITIVE_INFINITY));

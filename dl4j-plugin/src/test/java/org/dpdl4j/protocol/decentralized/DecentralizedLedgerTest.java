@@ -23,6 +23,7 @@ import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.protocol.federated.FederatedFixtures;
 import org.dpdl4j.runtime.CheckpointException;
+import org.dpdl4j.privacy.accounting.correlated.Adversary;
 import org.dpdl4j.runtime.LearningRate;
 import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.ResumePolicy;
@@ -125,22 +126,45 @@ class DecentralizedLedgerTest {
     @Test
     void aResumeNeverChangesTheAdversaryOrTheReferenceMode(@TempDir Path dir) {
         Path file = dir.resolve("decor.ckpt");
-        try (DecentralizedTrainer first = calibrated(200, targetSettings(200))) {
+        Path library = dir.resolve("library.ckpt");
+        try (DecentralizedTrainer first = calibrated(200, targetSettings(200));
+             DecentralizedTrainer fromLibrary = decor(200).target(5, DELTA).build()) {
             for (int t = 0; t < 50; t++) {
                 first.step();
+                fromLibrary.step();
             }
             RunCheckpoint.save(first, file);
+            RunCheckpoint.save(fromLibrary, library);
         }
         // Rounds priced against an eavesdropper do not bound what a curious node learns, and rounds of the reference
-        // code's mode are not covered at all: neither composes with the saved ledger, even when changes are allowed.
-        for (RunSettings other : List.of(targetSettings(200).with(DecentralizedOptions.ADVERSARY, "curious"),
-                targetSettings(200).with(DecentralizedOptions.REFERENCE_COMPAT, true))) {
-            try (DecentralizedTrainer resumed = calibrated(200, other)) {
+        // code's mode are not covered at all: neither composes with the saved ledger, even when changes are allowed,
+        // whether the run was built from a command line's settings or by the library (whose checkpoint records them).
+        Adversary curious = Adversary.parse("curious");
+        List<java.util.function.Supplier<DecentralizedTrainer>> others = List.of(
+                () -> decor(200).adversary(curious).target(5, DELTA)
+                        .settings(targetSettings(200).with(DecentralizedOptions.ADVERSARY, "curious")).build(),
+                () -> decor(200).compatibility(DecorCompatibility.REFERENCE_CODE).target(5, DELTA)
+                        .settings(targetSettings(200).with(DecentralizedOptions.REFERENCE_COMPAT, true)).build());
+        for (java.util.function.Supplier<DecentralizedTrainer> other : others) {
+            try (DecentralizedTrainer resumed = other.get()) {
                 CheckpointException e = assertThrows(CheckpointException.class,
                         () -> RunCheckpoint.resume(resumed, RunCheckpoint.read(file), ResumePolicy.allowingChanges()));
                 assertTrue(e.getMessage().contains("belongs to another run"), e.getMessage());
                 assertEquals(0, resumed.completedSteps());
             }
+        }
+        for (DecentralizedRunBuilder other : List.of(decor(200).adversary(curious).target(5, DELTA),
+                decor(200).compatibility(DecorCompatibility.REFERENCE_CODE).target(5, DELTA))) {
+            try (DecentralizedTrainer resumed = other.build()) {
+                CheckpointException e = assertThrows(CheckpointException.class,
+                        () -> RunCheckpoint.resume(resumed, RunCheckpoint.read(library), ResumePolicy.allowingChanges()));
+                assertTrue(e.getMessage().contains("belongs to another run"), e.getMessage());
+            }
+        }
+        // Naming the default adversary is no change of adversary: allowed as a change of settings.
+        try (DecentralizedTrainer same = calibrated(200, targetSettings(200).with(DecentralizedOptions.ADVERSARY, "eavesdropper"))) {
+            RunCheckpoint.resume(same, RunCheckpoint.read(file), ResumePolicy.allowingChanges());
+            assertEquals(50, same.completedSteps());
         }
     }
 

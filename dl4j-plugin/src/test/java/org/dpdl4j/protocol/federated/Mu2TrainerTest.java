@@ -188,38 +188,40 @@ class Mu2TrainerTest {
         Mu2Constants c = logisticConstants();
         List<NodeData> data = logisticMachines(3, 20, 4);
         Path ckpt = dir.resolve("mu2.ckpt");
-        Mu2Config ones = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
-        RunSettings batchOne = RunSettings.empty().with(RunOptions.BATCH_SIZE, 1L);
-        try (Mu2Trainer first = withSettings(data, ones, batchOne)) {
-            for (int t = 0; t < 8; t++) {
+        Mu2Config twos = Mu2Config.of(ServerTrust.UNTRUSTED, 10, 2, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        RunSettings batchTwo = RunSettings.empty().with(RunOptions.BATCH_SIZE, 2L);
+        try (Mu2Trainer first = withSettings(data, twos, batchTwo)) {
+            for (int t = 0; t < 4; t++) {
                 first.step();
             }
             RunCheckpoint.save(first, ckpt);
         }
-        // Batches of 2 would take rows 16..19 in rounds 9 and 10: rows rounds 1..8 already used. Refused from the
-        // settings (a command line's run) and, without them (a library run), from the saved state.
-        Mu2Config twos = Mu2Config.of(ServerTrust.UNTRUSTED, 10, 2, 0.01, c, NoiseSchedule.constant(0.3), 5);
-        try (Mu2Trainer second = withSettings(data, twos, RunSettings.empty().with(RunOptions.BATCH_SIZE, 2L))) {
+        // Rounds 1..4 used rows 0..7 of every machine; batches of 1 would take rows 4..7 again in rounds 5..8. Refused
+        // from the settings (a command line's run) and, without them (a library run), from the saved state.
+        Mu2Config ones = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        try (Mu2Trainer second = withSettings(data, ones, RunSettings.empty().with(RunOptions.BATCH_SIZE, 1L))) {
             CheckpointException e = assertThrows(CheckpointException.class,
                     () -> RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()));
-            assertTrue(e.getMessage().contains("belongs to another run") && e.getMessage().contains("batch-size: 1 -> 2"), e.getMessage());
+            assertTrue(e.getMessage().contains("belongs to another run") && e.getMessage().contains("batch-size: 2 -> 1"), e.getMessage());
             assertEquals(0, second.completedSteps());
         }
         Path library = dir.resolve("library.ckpt");
-        try (Mu2Trainer first = trainer(FederatedFixtures.logistic(N_IN, 2), data, ones, new SeededNoiseStreams(5))) {
-            for (int t = 0; t < 8; t++) {
+        try (Mu2Trainer first = trainer(FederatedFixtures.logistic(N_IN, 2), data, twos, new SeededNoiseStreams(5))) {
+            for (int t = 0; t < 4; t++) {
                 first.step();
             }
             RunCheckpoint.save(first, library);
         }
-        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, twos, new SeededNoiseStreams(5))) {
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, ones, new SeededNoiseStreams(5))) {
+            double[] start = second.parameters().toDoubleVector();
             Exception e = assertThrows(Exception.class,
                     () -> RunCheckpoint.resume(second, RunCheckpoint.read(library), ResumePolicy.allowingChanges()));
-            assertTrue(e.getMessage().contains("took 1 example(s) per machine and round, this one 2"), e.getMessage());
+            assertTrue(e.getMessage().contains("took 2 example(s) per machine and round, this one 1"), e.getMessage());
             assertEquals(0, second.completedSteps());
+            org.junit.jupiter.api.Assertions.assertArrayEquals(start, second.parameters().toDoubleVector(), 0.0, "nothing restored");
         }
-        RunSettings otherSplit = batchOne.with(RunOptions.PARTITION, "dirichlet:0.5");
-        try (Mu2Trainer second = withSettings(data, ones, otherSplit)) {
+        RunSettings otherSplit = batchTwo.with(RunOptions.PARTITION, "dirichlet:0.5");
+        try (Mu2Trainer second = withSettings(data, twos, otherSplit)) {
             CheckpointException e = assertThrows(CheckpointException.class,
                     () -> RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()));
             assertTrue(e.getMessage().contains("partition: (not set) -> dirichlet:0.5"), e.getMessage());

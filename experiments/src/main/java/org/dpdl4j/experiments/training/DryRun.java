@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.training;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.PrintWriter;
 import java.util.Locale;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
@@ -47,7 +48,7 @@ final class DryRun {
                 PrivacyBudget.unlimited(settings.get(RunOptions.DELTA, 1e-5)), planned.ledger().allSecure());
         ledger.continueFrom(planned.ledger(), false);
         out.print("Planned privacy (every planned step taken):\n" + LedgerStatement.text(ledger));
-        out.printf(Locale.ROOT, "epsilon=%.6f%n", ledger.epsilon());
+        out.printf(Locale.ROOT, "epsilon=%s%n", EpsilonFormat.upward(ledger.epsilon(), 6));
         out.flush();
         return Outcome.PRICED;
     }

@@ -101,6 +101,12 @@ public final class TrainingSession {
         }
         settings.get(RunOptions.PARTITION).ifPresent(PartitionSchemes::of);   // a bad scheme is refused before any work
         Optional<RunCheckpoint.Saved> saved = settings.get(SessionOptions.RESUME).map(TrainingSession::readCheckpoint);
+        if (saved.isPresent() && settings.get(SessionOptions.DRY_RUN, false)) {
+            // The planned ledger starts at step 0: priced alone it would leave out what the saved run has spent.
+            throw SessionOptions.DRY_RUN.invalid("--dry-run prices a run from its first step, but a resumed run continues"
+                    + " the saved run's ledger, which it would leave out; drop --dry-run (the resumed run states what it"
+                    + " has spent before its first step), or drop --resume to price a fresh run");
+        }
         if (saved.isEmpty() && settings.has(SessionOptions.CONTINUE_WITH_NEW_SETTINGS)) {
             throw SessionOptions.CONTINUE_WITH_NEW_SETTINGS.invalid("--continue-with-new-settings has no effect without"
                     + " --resume; drop it");
@@ -112,12 +118,6 @@ public final class TrainingSession {
         // Before the run directory and before anything large: a run that cannot fit says so instead of being killed.
         MemoryEstimate memory = protocol.memory(runSettings, inputs).plus(Evaluation.memory(workload));
         if (settings.get(SessionOptions.DRY_RUN, false)) {
-            if (saved.isPresent()) {
-                // The planned ledger starts at step 0: priced alone it would leave out what the saved run has spent.
-                throw SessionOptions.DRY_RUN.invalid("--dry-run prices a run from its first step, but a resumed run continues"
-                        + " the saved run's ledger, which it would leave out; drop --dry-run (the resumed run states what it"
-                        + " has spent before its first step), or drop --resume to price a fresh run");
-            }
             return DryRun.print(protocol, runSettings, inputs, memory, out);
         }
         MemoryCheck.require(memory);

@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.tuning;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.tuning.TuningCost;
 import java.util.Locale;
 import org.dpdl4j.privacy.ledger.LedgerStatement;
@@ -54,8 +55,8 @@ final class TuningStatement {
 
     /** The first line of a private tuning's statement: the released model's epsilon, tuning included. */
     static String epsilon(TuningCost cost, RunLedger ledger) {
-        return String.format(Locale.ROOT, "Privacy of the released model, tuning included: epsilon = %.4f at delta = %s"
-                + " (%s).%n", ledger.epsilon(), cost.delta(), cost.relation());
+        return String.format(Locale.ROOT, "Privacy of the released model, tuning included: epsilon = %s at delta = %s"
+                + " (%s).%n", EpsilonFormat.upward(ledger.epsilon()), cost.delta(), cost.relation());
     }
 
     /**
@@ -74,8 +75,8 @@ final class TuningStatement {
                 + ", applied to one candidate's Renyi curve: the pointwise maximum over the pool of every configuration's"
                 + " planned ledger (worst party), composed with the score's Gaussian mechanism; converted to (epsilon,"
                 + " delta) at the best order. It assumes K stays secret.\n");
-        s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %.4f; the tuning adds %.4f.%n",
-                cost.candidate().epsilon(), cost.epsilon() - cost.candidate().epsilon()));
+        s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %s; the tuning adds %.4f.%n",
+                EpsilonFormat.upward(cost.candidate().epsilon()), cost.epsilon() - cost.candidate().epsilon()));
         return s.toString();
     }
 

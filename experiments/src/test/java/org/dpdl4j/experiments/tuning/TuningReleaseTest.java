@@ -80,7 +80,7 @@ class TuningReleaseTest {
         TuningResult result = tune(TuningSessionTest.settings(run), TuningSessionTest.space());
         String privacy = Files.readString(run.resolve("privacy.txt"));
         assertTrue(privacy.startsWith("WARNING: SEEDED NOISE, NO GUARANTEE."), privacy);
-        assertTrue(privacy.contains("[seeded noise]") && privacy.contains("not a guarantee"), privacy);
+        assertTrue(privacy.contains("[seeded randomness]") && privacy.contains("not a guarantee"), privacy);
         assertFalse(result.ledger().orElseThrow().secureNoise());
         assertFalse(result.ledger().orElseThrow().ledger().allSecure());
         JsonNode bestJson = JSON.readTree(run.resolve("best.json").toFile());
