@@ -561,7 +561,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
      */
     @Override
     public java.util.Map<String, String> settingsFixedOnResume() {
-        return java.util.Map.of(DecentralizedOptions.ADVERSARY.name(), "eavesdropper", DecentralizedOptions.REFERENCE_COMPAT.name(), "");
+        return java.util.Map.of(DecentralizedOptions.ADVERSARY.name(),
+                org.dpdl4j.privacy.accounting.correlated.Adversary.eavesdropper().name(), DecentralizedOptions.REFERENCE_COMPAT.name(), "");
     }
 
     @Override

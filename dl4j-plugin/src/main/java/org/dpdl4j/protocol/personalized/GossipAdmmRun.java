@@ -207,10 +207,8 @@ public final class GossipAdmmRun extends PersonalizedRun {
 
     @Override
     public RunState state() {
-        RunState base = super.state();
-        return RunState.builder().array("models", base.array("models")).array("wakes", base.array("wakes"))
-                .array("schedule", base.array("schedule")).number("messages", messages).array("copies", copies)
-                .array("zOwn", zOwn).array("zCopy", zCopy).array("dualOwn", dualOwn).array("dualCopy", dualCopy).build();
+        return super.state().toBuilder().array("copies", copies).array("zOwn", zOwn).array("zCopy", zCopy)
+                .array("dualOwn", dualOwn).array("dualCopy", dualCopy).build();
     }
 
     @Override
