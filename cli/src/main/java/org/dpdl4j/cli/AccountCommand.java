@@ -1,5 +1,6 @@
 package org.dpdl4j.cli;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -177,7 +178,8 @@ public final class AccountCommand implements Runnable {
                     + " Poisson-sampled Gaussian steps with rate q = " + sampleRate + " are (" + targetEpsilon + ", "
                     + delta + ")-DP for adding or removing one example (accountant: " + accountant + ", relative precision"
                     + " 1e-6, rounded up).");
-            out.println(String.format(Locale.ROOT, "Achieved epsilon: %.6f (from the %s accountant).", bound.epsilon(),
+            out.println(String.format(Locale.ROOT, "Achieved epsilon: %s (from the %s accountant, rounded up).",
+                    EpsilonFormat.upward(bound.epsilon(), 6),
                     bound.accountant()));
             if (Double.isNaN(zRdp)) {
                 out.println("Renyi DP alone cannot certify this target with any amount of noise.");

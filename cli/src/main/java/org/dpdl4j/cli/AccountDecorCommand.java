@@ -1,5 +1,6 @@
 package org.dpdl4j.cli;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -147,12 +148,14 @@ public final class AccountDecorCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "sensitivity: 2C = %s (replace-one, user level)%n", sensitivity);
         out.printf(Locale.ROOT, "per step: eps_step(alpha) = alpha * 2 C^2 kappa = alpha * %.10g%n", g.rhoPerStep());
         out.printf(Locale.ROOT, "T = %d steps: rho = T * 2 C^2 kappa = %.10g%n", steps, g.rho());
-        out.printf(Locale.ROOT, "(epsilon, delta) = (%.6f, %s), epsilon = rho + 2 sqrt(rho ln(1/delta)) (SecRDP)%n", g.epsilon(), delta);
+        out.printf(Locale.ROOT, "(epsilon, delta) = (%s, %s), epsilon = rho + 2 sqrt(rho ln(1/delta)) (SecRDP)%n",
+                EpsilonFormat.upward(g.epsilon(), 6), delta);
         // The released noise is Gaussian against every adversary, and one user moves its mean by mu = sqrt(2 rho):
         // the exact Gaussian curve at that mu is the true epsilon (an upper bound when kappa is one).
         double mu = Math.sqrt(2 * g.rho());
         double exact = GaussianPrivacyCurve.epsilon(mu, delta);
-        out.printf(Locale.ROOT, "exact Gaussian curve: mu = sqrt(2 rho) = %.10g, epsilon = %.6f (%s)%n", mu, exact,
+        out.printf(Locale.ROOT, "exact Gaussian curve: mu = sqrt(2 rho) = %.10g, epsilon = %s (%s)%n", mu,
+                EpsilonFormat.upward(exact, 6),
                 k.isExact() ? "the true epsilon" : "an upper bound, from kappa's upper bound");
         boolean gaussianTighter = exact < g.epsilon();
         out.println("kappa=" + k.kappa());
@@ -185,9 +188,9 @@ public final class AccountDecorCommand implements Callable<Integer> {
         out.println("candidates (achieved epsilon at or below the target):");
         for (int c = 0; c < candidates.size(); c++) {
             CalibratedPair p = candidates.get(c);
-            out.printf(Locale.ROOT, "  %-18s sigma_cdp=%.10g sigma_cor=%.10g kappa=%.10g (%s) epsilon=%.8f%n", labels[c] + ":",
+            out.printf(Locale.ROOT, "  %-18s sigma_cdp=%.10g sigma_cor=%.10g kappa=%.10g (%s) epsilon=%s%n", labels[c] + ":",
                     p.sigmaCdp(), p.sigmaCor(), p.guarantee().kappa().kappa(), p.guarantee().kappa().exactness().name().toLowerCase(Locale.ROOT),
-                    p.epsilon());
+                    EpsilonFormat.upward(p.epsilon(), 8));
         }
         return 0;
     }

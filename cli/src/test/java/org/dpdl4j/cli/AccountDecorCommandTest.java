@@ -1,5 +1,6 @@
 package org.dpdl4j.cli;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,6 +45,9 @@ class AccountDecorCommandTest {
         assertEquals(4.656256603611915e-4, 2 * kappa, 1e-10 * 4.656256603611915e-4);
         assertTrue(r.out().contains("algebraic connectivity a(G) = 0.1522409350"), r.out());
         assertTrue(r.out().contains("exact"), r.out());
+        // the lines for people round up: a shown epsilon is never below the bound
+        assertTrue(r.out().contains("(epsilon, delta) = (" + EpsilonFormat.upward(secRdp, 6) + ", 1.0E-5)"), r.out());
+        assertTrue(r.out().contains("epsilon = " + EpsilonFormat.upward(gaussian, 6) + " (the true epsilon)"), r.out());
     }
 
     @Test

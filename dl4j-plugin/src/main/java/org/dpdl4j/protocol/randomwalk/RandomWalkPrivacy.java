@@ -163,8 +163,8 @@ public final class RandomWalkPrivacy {
                 gradientBound, sigma, visits.length, maxVisits(), delta));
         s.append(String.format(Locale.ROOT, "  local DP (exact, the guarantee): epsilon = %s%n", EpsilonFormat.upward(ldpEpsilon())));
         try {
-            s.append(String.format(Locale.ROOT, "  network DP (derived bound, NEEDS REVIEW, not a guarantee yet): epsilon = %.4f%n",
-                    networkEpsilon(smoothness, stepSize).epsilon()));
+            s.append(String.format(Locale.ROOT, "  network DP (derived bound, NEEDS REVIEW, not a guarantee yet): epsilon = %s%n",
+                    EpsilonFormat.upward(networkEpsilon(smoothness, stepSize).epsilon())));
         } catch (IllegalArgumentException e) {
             s.append("  network DP: not applicable (").append(e.getMessage()).append(")\n");
         }

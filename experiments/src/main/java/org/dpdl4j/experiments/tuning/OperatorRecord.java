@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.tuning;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -73,7 +74,7 @@ final class OperatorRecord {
             space.options().forEach(o -> row.add(r.values().get(o)));
             row.add(r.outcome().label());
             row.add(String.format(Locale.ROOT, "%.4f", r.score()));
-            row.add(Double.isNaN(r.epsilon()) ? "-" : String.format(Locale.ROOT, "%.3f", r.epsilon()));
+            row.add(Double.isNaN(r.epsilon()) ? "-" : EpsilonFormat.upward(r.epsilon(), 3));
             row.add(best.isPresent() && best.get().number() == r.number() ? "*" : "");
             t.addRow(row);
         }

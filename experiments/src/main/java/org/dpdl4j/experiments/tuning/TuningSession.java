@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.tuning;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.tuning.TuningCost;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -310,8 +311,9 @@ public final class TuningSession {
         if (!Double.isNaN(candidateEpsilon)) {
             out.printf(Locale.ROOT, "  each candidate calibrated to --epsilon %s%n", SearchDimension.format(candidateEpsilon));
         }
-        out.printf(Locale.ROOT, "  one candidate (worst pool member + noisy score): epsilon = %.4f; the released best, tuning"
-                + " included: epsilon = %.4f (delta = %s)%n", cost.candidate().epsilon(), cost.epsilon(), cost.delta());
+        out.printf(Locale.ROOT, "  one candidate (worst pool member + noisy score): epsilon = %s; the released best, tuning"
+                + " included: epsilon = %s (delta = %s)%n", EpsilonFormat.upward(cost.candidate().epsilon()),
+                EpsilonFormat.upward(cost.epsilon()), cost.delta());
         out.flush();
     }
 

@@ -75,8 +75,8 @@ final class TuningStatement {
                 + ", applied to one candidate's Renyi curve: the pointwise maximum over the pool of every configuration's"
                 + " planned ledger (worst party), composed with the score's Gaussian mechanism; converted to (epsilon,"
                 + " delta) at the best order. It assumes K stays secret.\n");
-        s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %s; the tuning adds %.4f.%n",
-                EpsilonFormat.upward(cost.candidate().epsilon()), cost.epsilon() - cost.candidate().epsilon()));
+        s.append(String.format(Locale.ROOT, "  One candidate alone: epsilon = %s; the tuning adds %s.%n",
+                EpsilonFormat.upward(cost.candidate().epsilon()), EpsilonFormat.upward(cost.epsilon() - cost.candidate().epsilon())));
         return s.toString();
     }
 
