@@ -55,6 +55,25 @@ class RecalCommandsTest {
     }
 
     @Test
+    void aPublicFeatureBoundTakesTheStepsOffTheDataOrIsRefusedWithTheFix(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("bounded");
+        CommandRun r = CommandRun.of("train", "--algo", "dp-pg-extra", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "40",
+                "--clip", "1", "--epsilon", "2", "--noise", "seeded", "--feature-norm-bound", "1000", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("follow the public feature bound ||x|| <= 1000.0") && !privacy.contains("Not accounted"), privacy);
+        CommandRun tooSmall = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
+                "10", "--clip", "1", "--epsilon", "2", "--noise", "seeded", "--feature-norm-bound", "0.001", "--out",
+                dir.resolve("small").toString());
+        assertTrue(tooSmall.exitCode() != 0 && tooSmall.err().contains("beyond the public bound --feature-norm-bound 0.001")
+                && tooSmall.err().contains("raise the bound"), tooSmall.both());
+        CommandRun withAlpha = CommandRun.of("train", "--algo", "dp-nids", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
+                "10", "--clip", "1", "--epsilon", "2", "--alpha", "0.001", "--feature-norm-bound", "1000", "--out",
+                dir.resolve("alpha").toString());
+        assertTrue(withAlpha.exitCode() != 0 && withAlpha.err().contains("drop --feature-norm-bound"), withAlpha.both());
+    }
+
+    @Test
     void theBaselinesAndTheSynchronousIterationTrain(@TempDir Path dir) {
         for (String[] algo : new String[][]{{"recal-sync"}, {"dp-pg-extra", "--clip", "1", "--epsilon", "2", "--noise", "seeded"},
                 {"nids"}}) {

@@ -17,10 +17,6 @@ public final class FederatedOptions {
     public static final RunOption<Double> LIPSCHITZ = RunOption.of("lipschitz", "G", ValueType.realAbove(0, 1e12), MECHANISM,
             "mu2: Lipschitz constant G of the per-example loss; with --smoothness it sets S = G + 2LD, the clip of every"
                     + " increment; default: from --feature-norm-bound for softmax/logistic regression.");
-    public static final RunOption<Double> FEATURE_NORM_BOUND = RunOption.of("feature-norm-bound", "B", ValueType.realAbove(0, 1e12),
-            MECHANISM, "mu2: a public bound B on every example's feature norm ||x||, from which G and L of softmax/logistic"
-                    + " regression follow (spec 4.6); default sqrt(nIn), the bound for features in [-1, 1] (MNIST's pixels in"
-                    + " [0, 1] included). Never compute it from the private data: that would leak it.");
     public static final RunOption<Double> SMOOTHNESS = RunOption.of("smoothness", "L", ValueType.realAbove(0, 1e12), MECHANISM,
             "mu2: smoothness constant L of the per-example loss (see --lipschitz).");
     public static final RunOption<String> INIT = RunOption.of("init", "X1", ValueType.choice("zero", "model"), IDENTITY,

@@ -1,7 +1,7 @@
 package org.dpdl4j.protocol.federated;
 
 import static org.dpdl4j.protocol.federated.FederatedOptions.DIAMETER;
-import static org.dpdl4j.protocol.federated.FederatedOptions.FEATURE_NORM_BOUND;
+import static org.dpdl4j.runtime.options.RunOptions.FEATURE_NORM_BOUND;
 import static org.dpdl4j.protocol.federated.FederatedOptions.INIT;
 import static org.dpdl4j.protocol.federated.FederatedOptions.LIPSCHITZ;
 import static org.dpdl4j.runtime.options.PartyOptions.MACHINES;

@@ -105,6 +105,36 @@ public final class CompositeProblem {
         return agents.stream().mapToDouble(LocalProblem::smoothness).toArray();
     }
 
+    /**
+     * Every agent's smoothness from a public bound B on its records' feature norms: {@code c m_i (B^2 + 1)} with an
+     * intercept, {@code c m_i B^2} without (c the loss's curvature). It is at least L_i, as {@code lambda_max(A^T A)} is
+     * at most the trace {@code sum_j ||a_j||^2}, and depends on nothing but B and the record counts, so steps and noise
+     * made from it reveal nothing about the records' values.
+     *
+     * @throws IllegalArgumentException if an agent holds a record beyond the bound: steps made from it would be too
+     *                                  large for that agent's loss
+     */
+    public double[] publicSmoothness(double featureNormBound) {
+        if (!(featureNormBound > 0) || Double.isInfinite(featureNormBound)) {
+            throw new IllegalArgumentException("the feature norm bound B must be a positive finite number, got " + featureNormBound);
+        }
+        double rowSquared = featureNormBound * featureNormBound + (intercept ? 1 : 0);
+        double[] out = new double[agents.size()];
+        for (int i = 0; i < out.length; i++) {
+            LocalProblem agent = agents.get(i);
+            double largest = agent.largestRecordNorm();
+            if (largest * largest > rowSquared * (1 + 1e-9)) {
+                double features = Math.sqrt(Math.max(0, largest * largest - (intercept ? 1 : 0)));
+                throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "agent %d holds a record whose"
+                        + " features have norm %.6g, beyond the public bound --feature-norm-bound %s; raise the bound to at"
+                        + " least the largest norm the features can take (sqrt(p) for p features in [-1, 1]) or scale the"
+                        + " features into it", i, features, featureNormBound));
+            }
+            out[i] = agent.loss().curvature() * agent.size() * rowSquared;
+        }
+        return out;
+    }
+
     /** {@code prox_{step g}(v)} in place. */
     public INDArray prox(INDArray v, double step) {
         return penalty.proxInPlace(v, step, penalized);

@@ -26,13 +26,15 @@ abstract class GossipRun extends CompositeRun {
     protected final DecayingNoisePrivacy privacy;
     private final NoiseStreams streams;
     private final String mechanism;
+    private final StepOrigin origin;
     private final INDArray w;
     private final INDArray ownWeight;
     private final long edgesBothWays;
     protected long publications;
 
     GossipRun(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model, long iterations,
-              MixingMatrix mixing, double alpha, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams) {
+              MixingMatrix mixing, double alpha, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams,
+              StepOrigin origin) {
         super(protocol, settings, ledger, problem, model, iterations);
         if ((privacy == null) != (ledger == null)) {
             throw new IllegalArgumentException("a private baseline needs its accounting and a ledger, a non-private one neither");
@@ -48,6 +50,7 @@ abstract class GossipRun extends CompositeRun {
         this.privacy = privacy;
         this.streams = streams;
         this.mechanism = privacy == null ? null : privacy.describe();
+        this.origin = java.util.Objects.requireNonNull(origin, "origin");
         this.w = Nd4j.createFromArray(mixing.toArray()).castTo(DataType.DOUBLE);
         double[] own = new double[mixing.size()];
         for (int i = 0; i < own.length; i++) {
@@ -179,7 +182,7 @@ abstract class GossipRun extends CompositeRun {
                         + " (replace-one adjacency; each agent's internal state is conditioned on)%n  per publication: %s%n"
                         + "  every record gradient clipped to G_rec = %s; sensitivity 2 alpha G_rec%n  %d agents, each published"
                         + " %d times (every agent publishes every iteration)%n%s%n", protocol(), mechanism, clip,
-                problem.agentCount(), publications, RecalStatements.DATA_DERIVED_STEPS)
+                problem.agentCount(), publications, origin.statementLine())
                 + LedgerStatement.text(ledger().orElseThrow());
     }
 

@@ -108,6 +108,11 @@ public final class LocalProblem {
         return ProximalSolver.largestEigenvalue(gram != null ? gram : a.transpose().mmul(a)) * 1.01;
     }
 
+    /** The largest norm of a record's row of features (its intercept's one included). */
+    public double largestRecordNorm() {
+        return recordNorms.maxNumber().doubleValue();
+    }
+
     /** Number of records m_i. */
     public long size() {
         return a.size(0);

@@ -31,8 +31,9 @@ public final class PgExtra extends GossipRun {
     private final INDArray gradPrevious;
 
     PgExtra(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model, long iterations,
-            MixingMatrix mixing, double alpha, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams) {
-        super(protocol, settings, ledger, problem, model, iterations, mixing, alpha, clip, privacy, streams);
+            MixingMatrix mixing, double alpha, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams,
+            StepOrigin origin) {
+        super(protocol, settings, ledger, problem, model, iterations, mixing, alpha, clip, privacy, streams, origin);
         this.x = stacked();
         this.xPrevious = stacked();
         this.z = stacked();

@@ -102,7 +102,8 @@ public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRu
             out.add(STEP_SIZE);
         }
         if (algorithm.isPrivate()) {
-            out.addAll(List.of(CLIP, EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE, ZETA, RunOptions.ACCOUNTANT));
+            out.addAll(List.of(CLIP, EPSILON, DELTA, EPSILON_BUDGET, NOISE_MULTIPLIER, NOISE, ZETA, RunOptions.ACCOUNTANT,
+                    RunOptions.FEATURE_NORM_BOUND));
         }
         if (algorithm == PrimalDualAlgorithm.DP_RECAL) {
             out.add(LCI);
@@ -183,6 +184,7 @@ public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRu
             s.get(EPSILON_BUDGET).ifPresent(b::budget);
             b.zeta(s.get(ZETA, 1.0));
             s.get(LCI).ifPresent(b::plannedLci);
+            s.get(RunOptions.FEATURE_NORM_BOUND).ifPresent(b::featureNormBound);
         }
         return b;
     }

@@ -38,6 +38,7 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
     private double mu = 1;
     private double stepScale = 1;
     private double alpha = Double.NaN;
+    private double featureNormBound = Double.NaN;
     private double clip = Double.POSITIVE_INFINITY;
     private double zeta = 1;
     private double noiseMultiplier = Double.NaN;
@@ -115,6 +116,17 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
         return this;
     }
 
+    /**
+     * A public bound B on every record's feature norm: the default steps (and with them the sensitivities and noise)
+     * follow it and the agents' record counts ({@link CompositeProblem#publicSmoothness}) instead of each agent's
+     * smoothness computed from its data, so that the ledger covers everything released. The steps are smaller (scale
+     * them with {@link #stepScale}); a record beyond B is refused.
+     */
+    public PrimalDualRunBuilder featureNormBound(double value) {
+        this.featureNormBound = value;
+        return this;
+    }
+
     /** G_rec, the clip of every record's gradient (required with privacy). */
     public PrimalDualRunBuilder clip(double value) {
         this.clip = value;
@@ -155,7 +167,7 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
         require(data == null || split == null, "give the agents' data either as agents(list) or as split(set, how, count)");
         PartySource source = data != null ? PartySource.given(data) : split != null ? PartySource.split(splitSet, split) : null;
         return new PrimalDualRunSpec(algorithm, graph, source, data != null ? null : agents, problem, iterations, penalty, theta,
-                mu, stepScale, alpha, clip, zeta, noiseMultiplier, plannedLci, privacySetup());
+                mu, stepScale, alpha, featureNormBound, clip, zeta, noiseMultiplier, plannedLci, privacySetup());
     }
 
     /**

@@ -37,6 +37,8 @@ import org.dpdl4j.runtime.options.RunSettings;
  * @param mu              mu of the AFBS iteration
  * @param stepScale       multiplies the default primal steps
  * @param alpha           the baselines' step size instead of their default, NaN for the default
+ * @param featureNormBound a public bound B on every record's feature norm that the default steps follow
+ *                        ({@link CompositeProblem#publicSmoothness}), NaN for the agents' own smoothness (the papers')
  * @param clip            G_rec, the clip of every record's gradient
  * @param zeta            the noise attenuation in (0, 1]
  * @param noiseMultiplier sigma_i = z Delta_i instead of a target, NaN when calibrated
@@ -45,10 +47,14 @@ import org.dpdl4j.runtime.options.RunSettings;
  */
 public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, PartySource data, Integer agents,
                                 CompositeProblem problem, long iterations, Penalty penalty, double theta, double mu,
-                                double stepScale, double alpha, double clip, double zeta, double noiseMultiplier,
-                                long plannedLci, PrivacySetup privacy) {
+                                double stepScale, double alpha, double featureNormBound, double clip, double zeta,
+                                double noiseMultiplier, long plannedLci, PrivacySetup privacy) {
     public PrimalDualRunSpec {
         require(algorithm != null && penalty != null && privacy != null, "the algorithm, the penalty and the privacy set-up");
+        require(Double.isNaN(featureNormBound) || featureNormBound > 0 && Double.isFinite(featureNormBound),
+                "the feature norm bound B must be a positive finite number, got " + featureNormBound);
+        require(Double.isNaN(featureNormBound) || Double.isNaN(alpha), "--alpha gives the step, which then follows no"
+                + " smoothness: drop --feature-norm-bound, or drop --alpha to take the step from the bound");
     }
 
     /**
@@ -83,14 +89,14 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         boolean isPrivate = algorithm.isPrivate();
         CompositeRun run = switch (algorithm) {
             case RECAL -> new RelayRecal(algorithm.cliName(), settings, null, p, linear, plan.steps(), plan.path(),
-                    Double.POSITIVE_INFINITY, null, streams);
+                    Double.POSITIVE_INFINITY, null, streams, plan.origin());
             case DP_RECAL -> new RelayRecal(algorithm.cliName(), settings, ledger, p, linear, plan.steps(), plan.path(), clip,
-                    plan.privacy(), streams);
+                    plan.privacy(), streams, plan.origin());
             case RECAL_SYNC -> new SynchronousAfbs(settings, p, linear, plan.steps(), iterations);
             case PG_EXTRA, DP_PG_EXTRA -> new PgExtra(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
-                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams);
+                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams, plan.origin());
             case NIDS, DP_NIDS -> new Nids(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
-                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams);
+                    isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams, plan.origin());
         };
         run.recordPartition(report);
         return run;
@@ -100,7 +106,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
      * The ledger {@link #create}'s run will hold after all its iterations, with the relation it is priced under, for a
      * model of the given configuration: no network is built and no noise is drawn. The agents' data is split and read
      * as the run's set-up reads it, for the smoothness constants the step sizes (and with them the sensitivities) come
-     * from. The settings are checked as {@link #create} checks them.
+     * from (or, with a feature norm bound, for the record counts and the check that the records respect it). The settings are checked as {@link #create} checks them.
      *
      * <p>RECAL's baton charges the agents it visits, and its path is drawn when the run is built: from the seed alone
      * with seeded randomness (drawn here exactly so), but from secret randomness with secure noise, which nothing can
@@ -173,7 +179,9 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
             require(!privacy.byTarget() && Double.isNaN(noiseMultiplier), algorithm.cliName() + " adds no noise; use dp-"
                     + algorithm.cliName().replace("recal-sync", "recal") + " for a private run");
         }
-        RecalSteps steps = RecalSteps.defaults(p.smoothness(), theta, mu);
+        boolean publicBound = !Double.isNaN(featureNormBound);
+        double[] smoothness = publicBound ? p.publicSmoothness(featureNormBound) : p.smoothness();
+        RecalSteps steps = RecalSteps.defaults(smoothness, theta, mu);
         steps = new RecalSteps(scale(steps.tau(), stepScale), steps.beta(), steps.gamma() * stepScale, theta, mu);
         int n = p.agentCount();
         long[] publications = new long[n];
@@ -193,11 +201,11 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
                 }
             }
             case PG_EXTRA, DP_PG_EXTRA -> {
-                step = Double.isNaN(alpha) ? stepScale * pgExtraStep(graph, p.smoothness()) : alpha;
+                step = Double.isNaN(alpha) ? stepScale * pgExtraStep(graph, smoothness) : alpha;
                 java.util.Arrays.fill(publications, iterations);
             }
             case NIDS, DP_NIDS -> {
-                step = Double.isNaN(alpha) ? stepScale / max(p.smoothness()) : alpha;
+                step = Double.isNaN(alpha) ? stepScale / max(smoothness) : alpha;
                 java.util.Arrays.fill(publications, Nids.publicationsFor(iterations));
             }
             case RECAL_SYNC -> {
@@ -226,7 +234,9 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         if (isPrivate && algorithm.isRelay()) {
             RelayRecal.requireNoisyBaton(steps);
         }
-        return new Plan(steps, path, step, publications, analysis);
+        StepOrigin origin = publicBound ? StepOrigin.publicBound(featureNormBound)
+                : Double.isNaN(alpha) ? StepOrigin.agentsData() : StepOrigin.givenStep(alpha);
+        return new Plan(steps, path, step, publications, analysis, origin);
     }
 
     /**
@@ -236,8 +246,10 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
      * @param step         alpha of the synchronous baselines, else NaN
      * @param publications every agent's planned publications
      * @param privacy      the accounting of a private run, else null
+     * @param origin       where the steps come from, for the statement
      */
-    private record Plan(RecalSteps steps, int[] path, double step, long[] publications, DecayingNoisePrivacy privacy) {
+    private record Plan(RecalSteps steps, int[] path, double step, long[] publications, DecayingNoisePrivacy privacy,
+                        StepOrigin origin) {
     }
 
     /** PG-EXTRA's default step: {@code lambda_min((I + W)/2) / max_i L_i}, half its convergence bound. */

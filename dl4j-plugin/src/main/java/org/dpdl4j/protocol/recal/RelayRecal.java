@@ -42,6 +42,7 @@ public final class RelayRecal extends CompositeRun {
     private final DecayingNoisePrivacy privacy;
     private final NoiseStreams streams;
     private final String mechanism;
+    private final StepOrigin origin;
     private final INDArray x;
     private final INDArray lambda;
     private final INDArray y;
@@ -59,9 +60,11 @@ public final class RelayRecal extends CompositeRun {
      * @param privacy the accounting of DP-RECAL, or null for RECAL
      * @param streams the agents' noise streams (used with privacy)
      * @param ledger  the ledger (with privacy), or null
+     * @param origin  where the steps come from, for the statement
      */
     RelayRecal(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model,
-               RecalSteps steps, int[] path, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams) {
+               RecalSteps steps, int[] path, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams,
+               StepOrigin origin) {
         super(protocol, settings, ledger, problem, model, path.length);
         if (steps.agents() != problem.agentCount()) {
             throw new IllegalArgumentException("the steps are for " + steps.agents() + " agents but the problem has " + problem.agentCount());
@@ -78,6 +81,7 @@ public final class RelayRecal extends CompositeRun {
         this.privacy = privacy;
         this.streams = streams;
         this.mechanism = privacy == null ? null : privacy.describe();
+        this.origin = java.util.Objects.requireNonNull(origin, "origin");
         int n = problem.agentCount();
         this.x = Nd4j.zeros(DataType.DOUBLE, n, problem.rows(), problem.columns());
         this.lambda = Nd4j.zeros(DataType.DOUBLE, n, problem.rows(), problem.columns());
@@ -262,7 +266,7 @@ public final class RelayRecal extends CompositeRun {
         for (String e : exhaustion) {
             b.append("  ").append(e).append(System.lineSeparator());
         }
-        b.append(RecalStatements.DATA_DERIVED_STEPS).append(System.lineSeparator());
+        b.append(origin.statementLine()).append(System.lineSeparator());
         return b + LedgerStatement.text(ledger().orElseThrow());
     }
 

@@ -57,6 +57,13 @@ public final class RunOptions {
                     + " smallest valid bound of Renyi DP, zCDP, the exact Gaussian curve and privacy loss distributions),"
                     + " rdp (Renyi DP alone, the pricing of runs made before the others existed) or additive (all but"
                     + " privacy loss distributions). A resumed run keeps the accountant it started with.");
+    public static final RunOption<Double> FEATURE_NORM_BOUND = RunOption.of("feature-norm-bound", "B", ValueType.realAbove(0, 1e12),
+            MECHANISM, "A public bound B on every example's feature norm ||x||, so that the constants the steps and the noise"
+                    + " follow are not computed from the private data. mu2: G and L of softmax/logistic regression (spec"
+                    + " 4.6); default sqrt(nIn), the bound for features in [-1, 1] (MNIST's pixels in [0, 1] included)."
+                    + " Private primal-dual protocols: every agent's smoothness c m_i (B^2 + 1) instead of its own (the papers'"
+                    + " choice, whose dependence on the data the ledger does not price); default none; a record beyond B is"
+                    + " refused. Never compute B from the private data: that would leak it.");
     public static final RunOption<String> PARTITION = RunOption.of("partition", "P",
             ValueType.text("iid, dirichlet:ALPHA or shards:S"), MECHANISM,
             "Split of the training data over the parties: iid, dirichlet:ALPHA (label skew) or shards:S.");

@@ -1,0 +1,32 @@
+package org.dpdl4j.protocol.recal;
+
+import java.util.Locale;
+
+/**
+ * Where a primal-dual run's step sizes come from, and with them its sensitivities and noise std: what its privacy
+ * statement says beside the ledger. Steps from the agents' own smoothness (the papers' choice) are functions of their
+ * data that the ledger does not price; steps from a public feature bound, or a given alpha, are not.
+ *
+ * @param statementLine the statement's line, indented
+ */
+record StepOrigin(String statementLine) {
+    /** The steps follow each agent's smoothness L_i computed from its own data. */
+    static StepOrigin agentsData() {
+        return new StepOrigin("  Not accounted: the step sizes (and for PG-EXTRA and NIDS the noise std) follow each agent's"
+                + " smoothness L_i computed from its own data, as in the papers; an observer who learns them learns a little"
+                + " about the data beyond this epsilon. --feature-norm-bound B takes them from a public bound instead.");
+    }
+
+    /** The steps follow {@link CompositeProblem#publicSmoothness}: the bound and the agents' record counts. */
+    static StepOrigin publicBound(double featureNormBound) {
+        return new StepOrigin(String.format(Locale.ROOT, "  Step sizes and noise std follow the public feature bound ||x||"
+                + " <= %s and the agents' record counts (L_i = c m_i (B^2 + 1 with an intercept)), not the records' values:"
+                + " the ledger covers everything released.", featureNormBound));
+    }
+
+    /** PG-EXTRA's or NIDS's alpha was given. */
+    static StepOrigin givenStep(double alpha) {
+        return new StepOrigin(String.format(Locale.ROOT, "  The step size alpha = %s was given, so the noise std does not"
+                + " depend on the data: the ledger covers everything released.", alpha));
+    }
+}
