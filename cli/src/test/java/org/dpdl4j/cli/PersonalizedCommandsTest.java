@@ -72,6 +72,23 @@ class PersonalizedCommandsTest {
     }
 
     @Test
+    void aPublicFeatureBoundTakesTheWeightsOffTheData(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("bounded");
+        CommandRun r = CommandRun.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative", "--users", "12", "--dim",
+                "5", "--rounds", "120", "--epsilon", "2", "--noise", "seeded", "--feature-norm-bound", "1", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("follow the public feature bound ||x|| <= 1.0") && !privacy.contains("Not accounted"), privacy);
+        CommandRun small = CommandRun.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative", "--users", "12",
+                "--dim", "5", "--rounds", "120", "--epsilon", "2", "--feature-norm-bound", "0.01", "--out", dir.resolve("s").toString());
+        assertTrue(small.exitCode() != 0 && small.err().contains("raise the bound"), small.both());
+        CommandRun plain = CommandRun.of("train", "--algo", "personalized-cd", "--dataset", "collaborative", "--users", "12",
+                "--rounds", "10", "--feature-norm-bound", "1", "--out", dir.resolve("p").toString());
+        assertTrue(plain.exitCode() != 0 && plain.err().contains("--feature-norm-bound"), "not an option of the non-private"
+                + " protocol: " + plain.both());
+    }
+
+    @Test
     void theNonPrivateAlgorithmsTrainAndOtherDataSetsAreRefused(@TempDir Path dir) {
         for (String algo : List.of("personalized-cd", "model-propagation", "personalized-admm")) {
             CommandRun r = CommandRun.of("train", "--algo", algo, "--dataset", "collaborative", "--users", "10", "--dim", "3",

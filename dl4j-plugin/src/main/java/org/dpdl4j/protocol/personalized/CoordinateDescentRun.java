@@ -320,10 +320,20 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                         ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%s, %s)-DP.",
                                 EpsilonFormat.upward(sums[worstSum], 6), sumDelta)
                         : "at its delta it may be the tightest of the three, and all three hold.")
-                + "  Not accounted: each agent's update weight alpha_i, hence the noise on its released model, follows the"
-                + " smoothness L_i^loc computed from its own data, and the optimal allocation's split of the budgets follows"
-                + " the agents' largest L_i (the paper's choices); an observer who learns them learns a little about the"
-                + " data beyond this epsilon.\n"
-                + LedgerStatement.text(l);
+                + smoothnessLine() + LedgerStatement.text(l);
+    }
+
+    /** What the ledger covers of the update weights and the budgets' split: where the local smoothness comes from. */
+    private String smoothnessLine() {
+        double bound = problem.featureNormBound();
+        if (Double.isNaN(bound)) {
+            return "  Not accounted: each agent's update weight alpha_i, hence the noise on its released model, follows the"
+                    + " smoothness L_i^loc computed from its own data, and the optimal allocation's split of the budgets follows"
+                    + " the agents' largest L_i (the paper's choices); an observer who learns them learns a little about the"
+                    + " data beyond this epsilon. --feature-norm-bound B takes them from a public bound instead.\n";
+        }
+        return String.format(Locale.ROOT, "  Update weights alpha_i and the budgets' split follow the public feature bound"
+                + " ||x|| <= %s (L_i^loc = B^2/4 + 2 lambda_i), the record counts and the similarity graph, not the records'"
+                + " values: the ledger covers everything released.%n", bound);
     }
 }

@@ -16,7 +16,9 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * </pre>
  * with {@code D_ii = sum_j W_ij} and confidences {@code c_i = m_i / max_j m_j}. Models are rows of one [n, p] array.
  * The block gradient is (4), {@code D_ii (Theta_i + mu c_i grad L_i) - sum_j W_ij Theta_j}, with block Lipschitz
- * constant {@code L_i = D_ii (1 + mu c_i L_i^loc)} and {@code L_i^loc = lambda_max(X^T X) / (4 m_i) + 2 lambda_i}.
+ * constant {@code L_i = D_ii (1 + mu c_i L_i^loc)} and {@code L_i^loc = lambda_max(X^T X) / (4 m_i) + 2 lambda_i}, as
+ * in the paper, or from a public bound B on the features' norm, {@code B^2 / 4 + 2 lambda_i}
+ * ({@link #withPublicSmoothness}).
  */
 public final class PersonalizedProblem {
     private final List<AgentData> agents;
@@ -28,6 +30,7 @@ public final class PersonalizedProblem {
     private final double[] localSmoothness;
     private final double mu;
     private final int dimension;
+    private final double featureNormBound;
 
     /**
      * @param agents  every agent's data (same p)
@@ -55,6 +58,7 @@ public final class PersonalizedProblem {
         this.lambda = lambda.clone();
         this.localSmoothness = new double[n];
         this.mu = mu;
+        this.featureNormBound = Double.NaN;
         int largest = this.agents.stream().mapToInt(AgentData::size).max().orElseThrow();
         for (int i = 0; i < n; i++) {
             if (weights[i].length != n) {
@@ -89,6 +93,51 @@ public final class PersonalizedProblem {
             localSmoothness[i] = largestEigenvalue(gram) / (4.0 * a.size()) + 2 * lambda[i];
         }
         this.weights = Nd4j.createFromArray(weights).castTo(DataType.DOUBLE);
+    }
+
+    private PersonalizedProblem(PersonalizedProblem base, double[] localSmoothness, double featureNormBound) {
+        this.agents = base.agents;
+        this.weights = base.weights;
+        this.degree = base.degree;
+        this.neighbourCount = base.neighbourCount;
+        this.confidence = base.confidence;
+        this.lambda = base.lambda;
+        this.mu = base.mu;
+        this.dimension = base.dimension;
+        this.localSmoothness = localSmoothness;
+        this.featureNormBound = featureNormBound;
+    }
+
+    /**
+     * This problem with every agent's local smoothness from a public bound B on its features' L2 norm,
+     * {@code B^2 / 4 + 2 lambda_i}: at least the paper's {@code lambda_max(X^T X) / (4 m_i) + 2 lambda_i} (the largest
+     * eigenvalue of {@code X^T X} is at most {@code m_i max ||x||^2}), and a function of B and the public lambda_i
+     * only, so that the update weights, the block constants and the optimal allocation's budgets made from it reveal
+     * nothing about the records.
+     *
+     * @throws IllegalArgumentException if an agent has a feature row beyond B: its loss could then be less smooth
+     *                                  than the steps assume
+     */
+    public PersonalizedProblem withPublicSmoothness(double bound) {
+        if (!(bound > 0) || Double.isInfinite(bound)) {
+            throw new IllegalArgumentException("the feature norm bound B must be a positive finite number, got " + bound);
+        }
+        double[] smooth = new double[agentCount()];
+        for (int i = 0; i < smooth.length; i++) {
+            double largest = agents.get(i).maxL2Norm();
+            if (largest > bound * (1 + 1e-9)) {
+                throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "agent %d has a feature row of L2 norm"
+                        + " %.6g, beyond the public bound --feature-norm-bound %s; raise the bound or scale the features into"
+                        + " it", i, largest, bound));
+            }
+            smooth[i] = bound * bound / 4 + 2 * lambda[i];
+        }
+        return new PersonalizedProblem(this, smooth, bound);
+    }
+
+    /** The public feature bound the local smoothness follows, NaN when it follows each agent's data (the paper's). */
+    public double featureNormBound() {
+        return featureNormBound;
     }
 
     /** lambda_i = 1 / m_i for every agent, as in the paper's experiments. */

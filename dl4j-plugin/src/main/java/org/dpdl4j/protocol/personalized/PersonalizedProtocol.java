@@ -86,7 +86,8 @@ public final class PersonalizedProtocol implements ConfiguredProtocol<Personaliz
     public List<RunOption<?>> options() {
         List<RunOption<?>> out = new ArrayList<>(List.of(SEED, ROUNDS, TRADE_OFF));
         if (kind == Kind.PRIVATE_CD) {
-            out.addAll(List.of(EPSILON, DELTA, RELEASES, RELEASE, ALLOCATION, RELEASE_DELTA, NOISE, RunOptions.ACCOUNTANT));
+            out.addAll(List.of(EPSILON, DELTA, RELEASES, RELEASE, ALLOCATION, RELEASE_DELTA, NOISE, RunOptions.ACCOUNTANT,
+                    RunOptions.FEATURE_NORM_BOUND));
         }
         if (kind == Kind.ADMM) {
             out.addAll(List.of(ADMM_PENALTY, LOCAL_STEPS));
@@ -179,8 +180,10 @@ public final class PersonalizedProtocol implements ConfiguredProtocol<Personaliz
                     + " set has neither: use --dataset collaborative");
         }
         List<AgentData> agents = inputs.users().stream().map(PersonalizedProtocol::agent).toList();
-        PersonalizedProblem problem = new PersonalizedProblem(agents, inputs.userGraph(), PersonalizedProblem.inverseSizes(agents),
+        PersonalizedProblem own = new PersonalizedProblem(agents, inputs.userGraph(), PersonalizedProblem.inverseSizes(agents),
                 s.get(TRADE_OFF, 1.0));
+        PersonalizedProblem problem = kind == Kind.PRIVATE_CD && s.has(RunOptions.FEATURE_NORM_BOUND)
+                ? own.withPublicSmoothness(s.get(RunOptions.FEATURE_NORM_BOUND).orElseThrow()) : own;
         int n = problem.agentCount();
         long ticks = s.require(ROUNDS, name() + " needs the number of ticks (--rounds): one user wakes and updates per tick");
         long seed = s.get(SEED, 1L);
