@@ -13,6 +13,7 @@ import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.RunState;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -44,7 +45,7 @@ public final class CoordinateDescentRun extends PersonalizedRun {
      */
     public CoordinateDescentRun(RunSettings settings, RunLedger ledger, PersonalizedProblem problem, INDArray start, int[] schedule,
                                 ReleasePlan plan, NoiseStreams streams) {
-        super(plan == null ? CD : PRIVATE_CD, settings, ledger, problem, start, schedule);
+        super(plan == null ? CD : PRIVATE_CD, withBound(settings, problem), ledger, problem, start, schedule);
         if ((plan == null) != (ledger == null) || (plan != null && streams == null)) {
             throw new IllegalArgumentException("private coordinate descent needs its plan, a ledger and noise streams; the"
                     + " non-private one none of them");
@@ -158,6 +159,22 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         return new Charge(agent, plan.mechanism().event(scale, plan.lipschitz(), size), mechanism);
     }
 
+    /** The settings with the problem's public feature bound, so that a library run's resume sees it as a command line's does. */
+    private static RunSettings withBound(RunSettings settings, PersonalizedProblem problem) {
+        double bound = problem.featureNormBound();
+        return Double.isNaN(bound) || settings.has(RunOptions.FEATURE_NORM_BOUND) ? settings
+                : settings.with(RunOptions.FEATURE_NORM_BOUND, bound);
+    }
+
+    /**
+     * The feature norm bound cannot change on resume: the saved models were made with the update weights of one bound
+     * (or of the agents' own smoothness, "" here), and the statement says which the whole run followed.
+     */
+    @Override
+    public java.util.Map<String, String> settingsFixedOnResume() {
+        return java.util.Map.of(RunOptions.FEATURE_NORM_BOUND.name(), "");
+    }
+
     @Override
     public RunState state() {
         RunState base = super.state();
@@ -196,7 +213,7 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                 throw new IllegalArgumentException("the saved run's releases were priced by another release plan than this"
                         + " run's (budgets, warm start, release delta, L_0 or mechanism differ): this protocol reports each"
                         + " agent's epsilon from its plan, so a resume keeps the plan; resume with the saved --epsilon,"
-                        + " --releases, --allocation and --release, or start a new run");
+                        + " --releases, --allocation, --release and --feature-norm-bound, or start a new run");
             }
         }
         super.restoreState(state, completed);

@@ -97,14 +97,25 @@ public abstract class CompositeRun extends AbstractTrainingRun {
 
     /**
      * Whether the steps meet spec 5.2's sufficient condition for theta = 2 (in words, for the run's configuration): the
-     * condition is sufficient, not necessary, so a run with larger steps is allowed and says so.
+     * condition is sufficient, not necessary, so a run with larger steps is allowed and says so. It is checked against
+     * the smoothness the steps were made from, never the data's own when the steps follow a public bound: the report
+     * is part of the run's output (a bound is at least the true constant, so "holds" stays sufficient).
      */
-    protected final String stepCondition(RecalSteps steps) {
+    protected final String stepCondition(RecalSteps steps, StepOrigin origin) {
         if (steps.theta() != 2) {
             return "not checked (the sufficient condition is for theta = 2)";
         }
-        String violation = steps.violation(problem.smoothness());
+        String violation = steps.violation(origin.smoothness());
         return violation == null ? "holds" : "violated: " + violation;
+    }
+
+    /**
+     * The feature norm bound cannot change on resume: the saved iterates were made with the steps of one bound (or of
+     * the agents' own smoothness, "" here), and the statement says which the whole run followed.
+     */
+    @Override
+    public java.util.Map<String, String> settingsFixedOnResume() {
+        return java.util.Map.of(org.dpdl4j.runtime.options.RunOptions.FEATURE_NORM_BOUND.name(), "");
     }
 
     /** {@code ||output - reference|| / ||reference||}. */

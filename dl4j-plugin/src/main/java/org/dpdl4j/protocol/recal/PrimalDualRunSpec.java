@@ -68,6 +68,10 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
     public CompositeRun create(MultiLayerNetwork template, RunSettings recorded) {
         require(template != null, "give the linear model (model(network)): one least-squares or softmax output layer");
         RunSettings settings = recorded != null ? recorded : RunSettings.empty();
+        if (!Double.isNaN(featureNormBound) && !settings.has(org.dpdl4j.runtime.options.RunOptions.FEATURE_NORM_BOUND)) {
+            // recorded so that a library run's resume sees the bound its steps followed, as a command line's does
+            settings = settings.with(org.dpdl4j.runtime.options.RunOptions.FEATURE_NORM_BOUND, featureNormBound);
+        }
         long seed = privacy.seed();
         requireRun();
         LinearModel linear = LinearModel.of(template);
@@ -92,7 +96,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
                     Double.POSITIVE_INFINITY, null, streams, plan.origin());
             case DP_RECAL -> new RelayRecal(algorithm.cliName(), settings, ledger, p, linear, plan.steps(), plan.path(), clip,
                     plan.privacy(), streams, plan.origin());
-            case RECAL_SYNC -> new SynchronousAfbs(settings, p, linear, plan.steps(), iterations);
+            case RECAL_SYNC -> new SynchronousAfbs(settings, p, linear, plan.steps(), iterations, plan.origin());
             case PG_EXTRA, DP_PG_EXTRA -> new PgExtra(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
                     isPrivate ? clip : Double.POSITIVE_INFINITY, plan.privacy(), streams, plan.origin());
             case NIDS, DP_NIDS -> new Nids(algorithm.cliName(), settings, ledger, p, linear, iterations, mixing, plan.step(),
@@ -234,8 +238,8 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         if (isPrivate && algorithm.isRelay()) {
             RelayRecal.requireNoisyBaton(steps);
         }
-        StepOrigin origin = publicBound ? StepOrigin.publicBound(featureNormBound)
-                : Double.isNaN(alpha) ? StepOrigin.agentsData() : StepOrigin.givenStep(alpha);
+        StepOrigin origin = publicBound ? StepOrigin.publicBound(featureNormBound, smoothness)
+                : Double.isNaN(alpha) ? StepOrigin.agentsData(smoothness) : StepOrigin.givenStep(alpha, smoothness);
         return new Plan(steps, path, step, publications, analysis, origin);
     }
 

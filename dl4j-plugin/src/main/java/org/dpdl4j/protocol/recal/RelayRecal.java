@@ -249,7 +249,7 @@ public final class RelayRecal extends CompositeRun {
         r.put("gamma", steps.gamma());
         r.put("theta", steps.theta());
         r.put("mu", steps.mu());
-        r.put("stepCondition", stepCondition(steps));
+        r.put("stepCondition", stepCondition(steps, origin));
     }
 
     @Override

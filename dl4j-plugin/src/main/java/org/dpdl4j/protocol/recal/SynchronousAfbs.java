@@ -29,13 +29,16 @@ public final class SynchronousAfbs extends CompositeRun {
     private final INDArray tau;
     private final INDArray beta;
     private double lastCorrection;
+    private final StepOrigin origin;
 
-    SynchronousAfbs(RunSettings settings, CompositeProblem problem, LinearModel model, RecalSteps steps, long iterations) {
+    SynchronousAfbs(RunSettings settings, CompositeProblem problem, LinearModel model, RecalSteps steps, long iterations,
+                    StepOrigin origin) {
         super(PROTOCOL, settings, null, problem, model, iterations);
         if (steps.agents() != problem.agentCount()) {
             throw new IllegalArgumentException("the steps are for " + steps.agents() + " agents but the problem has " + problem.agentCount());
         }
         this.steps = steps;
+        this.origin = java.util.Objects.requireNonNull(origin, "origin");
         int n = problem.agentCount();
         this.x = Nd4j.zeros(DataType.DOUBLE, n, problem.rows() * problem.columns());
         this.lambda = x.dup();
@@ -106,7 +109,7 @@ public final class SynchronousAfbs extends CompositeRun {
         r.put("gamma", steps.gamma());
         r.put("theta", steps.theta());
         r.put("mu", steps.mu());
-        r.put("stepCondition", stepCondition(steps));
+        r.put("stepCondition", stepCondition(steps, origin));
     }
 
     @Override

@@ -60,11 +60,13 @@ public final class RunOptions {
     public static final RunOption<Double> FEATURE_NORM_BOUND = RunOption.of("feature-norm-bound", "B", ValueType.realAbove(0, 1e12),
             MECHANISM, "A public bound B on every example's feature norm ||x||, so that the constants the steps and the noise"
                     + " follow are not computed from the private data. mu2: G and L of softmax/logistic regression (spec"
-                    + " 4.6); default sqrt(nIn), the bound for features in [-1, 1] (MNIST's pixels in [0, 1] included)."
-                    + " Private primal-dual protocols: every agent's smoothness c m_i (B^2 + 1) instead of its own;"
-                    + " private personalized CD: every user's local smoothness B^2/4 + 2 lambda_i instead of its own (the"
-                    + " papers' choices, whose dependence on the data the ledger does not price); default none there; a"
-                    + " record beyond B is refused. Never compute B from the private data: that would leak it.");
+                    + " 4.6; every increment is clipped, so data beyond B cost convergence, not privacy); default sqrt(nIn),"
+                    + " the bound for features in [-1, 1] (MNIST's pixels in [0, 1] included). Private primal-dual"
+                    + " protocols: every agent's smoothness c m_i (B^2 + 1) with an intercept, c m_i B^2 without; private"
+                    + " personalized CD: every user's local smoothness B^2/4 + 2 lambda_i; there it replaces each agent's own"
+                    + " (the papers' choice, whose dependence on the data the ledger does not price), has no default, cannot"
+                    + " change on resume, and a record beyond B is refused. Never compute B from the private data: that"
+                    + " would leak it.");
     public static final RunOption<String> PARTITION = RunOption.of("partition", "P",
             ValueType.text("iid, dirichlet:ALPHA or shards:S"), MECHANISM,
             "Split of the training data over the parties: iid, dirichlet:ALPHA (label skew) or shards:S.");

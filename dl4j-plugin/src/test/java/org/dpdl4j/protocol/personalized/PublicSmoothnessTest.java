@@ -90,6 +90,38 @@ class PublicSmoothnessTest {
     }
 
     @Test
+    void theBoundCannotChangeOnResume(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        PersonalizedProblem own = Instances.problem(TASK, 1.0);
+        java.nio.file.Path file = dir.resolve("cd.ckpt");
+        try (CoordinateDescentRun first = run(own.withPublicSmoothness(1.0))) {
+            for (int t = 0; t < 50; t++) {
+                first.step();
+            }
+            org.dpdl4j.runtime.RunCheckpoint.save(first, file);
+        }
+        // equal split: the budgets would not tell, the update weights would change
+        for (PersonalizedProblem other : List.of(own, own.withPublicSmoothness(2.0))) {
+            try (CoordinateDescentRun run = run(other)) {
+                RuntimeException e = assertThrows(RuntimeException.class, () -> org.dpdl4j.runtime.RunCheckpoint.resume(run,
+                        org.dpdl4j.runtime.RunCheckpoint.read(file), org.dpdl4j.runtime.ResumePolicy.allowingChanges()));
+                assertTrue(e.getMessage().contains("feature-norm-bound"), e.getMessage());
+            }
+        }
+        try (CoordinateDescentRun same = run(own.withPublicSmoothness(1.0))) {
+            org.dpdl4j.runtime.RunCheckpoint.resume(same, org.dpdl4j.runtime.RunCheckpoint.read(file),
+                    org.dpdl4j.runtime.ResumePolicy.strict());
+            assertEquals(50, same.completedSteps());
+        }
+    }
+
+    private static CoordinateDescentRun run(PersonalizedProblem p) {
+        ReleasePlan plan = ReleasePlan.of(p, SCHEDULE, ReleaseMechanism.GAUSSIAN, 1.0, 0.5, BudgetAllocation.EQUAL_SPLIT, 30,
+                1e-6, 1e-5, 0);
+        return CoordinateDescentRun.withLedger(RunSettings.empty(), p, p.zeros(), SCHEDULE, plan, new SeededNoiseStreams(5),
+                1e-5, false, AccountantFactory.named(AccountantFactory.TIGHTEST));
+    }
+
+    @Test
     void rowsBeyondTheBoundAreRefusedWithTheFix() {
         PersonalizedProblem own = Instances.problem(TASK, 1.0);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> own.withPublicSmoothness(0.01));

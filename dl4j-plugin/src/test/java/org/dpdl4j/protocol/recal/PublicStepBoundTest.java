@@ -91,6 +91,39 @@ class PublicStepBoundTest {
     }
 
     @Test
+    void theReportedStepConditionFollowsTheBoundNotTheData() {
+        List<NodeData> replaced = replacedFirstRecord(BOUND);
+        for (double scale : new double[] {1, 3, 40}) {
+            CompositeRun a = builder(PrimalDualAlgorithm.DP_RECAL, DATA, false).featureNormBound(BOUND).stepScale(scale).build();
+            CompositeRun b = builder(PrimalDualAlgorithm.DP_RECAL, replaced, false).featureNormBound(BOUND).stepScale(scale).build();
+            assertEquals(a.resolved().get("stepCondition"), b.resolved().get("stepCondition"), "scale " + scale);
+        }
+        CompositeRun large = builder(PrimalDualAlgorithm.DP_RECAL, DATA, false).featureNormBound(BOUND).stepScale(40).build();
+        assertTrue(String.valueOf(large.resolved().get("stepCondition")).startsWith("violated"), large.resolved().toString());
+    }
+
+    @Test
+    void theBoundCannotChangeOnResume(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path file = dir.resolve("run.ckpt");
+        CompositeRun bounded = builder(PrimalDualAlgorithm.DP_PG_EXTRA, DATA, false).featureNormBound(BOUND).build();
+        for (int k = 0; k < 10; k++) {
+            bounded.step();
+        }
+        org.dpdl4j.runtime.RunCheckpoint.save(bounded, file);
+        for (PrimalDualRunBuilder other : List.of(builder(PrimalDualAlgorithm.DP_PG_EXTRA, DATA, false),
+                builder(PrimalDualAlgorithm.DP_PG_EXTRA, DATA, false).featureNormBound(2 * BOUND))) {
+            CompositeRun run = other.build();
+            RuntimeException e = assertThrows(RuntimeException.class, () -> org.dpdl4j.runtime.RunCheckpoint.resume(run,
+                    org.dpdl4j.runtime.RunCheckpoint.read(file), org.dpdl4j.runtime.ResumePolicy.allowingChanges()));
+            assertTrue(e.getMessage().contains("feature-norm-bound"), e.getMessage());
+        }
+        CompositeRun same = builder(PrimalDualAlgorithm.DP_PG_EXTRA, DATA, false).featureNormBound(BOUND).build();
+        org.dpdl4j.runtime.RunCheckpoint.resume(same, org.dpdl4j.runtime.RunCheckpoint.read(file),
+                org.dpdl4j.runtime.ResumePolicy.strict());
+        assertEquals(10, same.completedSteps());
+    }
+
+    @Test
     void aGivenAlphaIsAccountedAndExcludesTheBound() {
         CompositeRun run = builder(PrimalDualAlgorithm.DP_PG_EXTRA, DATA, false).alpha(1e-3).build();
         assertTrue(run.privacyStatement().contains("alpha = 0.001 was given"), run.privacyStatement());

@@ -82,7 +82,7 @@ class RecalConvergenceTest {
         INDArray star = new ProximalSolver(p).solve(1e-15, 100_000).x();
         SynchronousAfbs sync = new SynchronousAfbs(org.dpdl4j.runtime.options.RunSettings.empty(), p,
                 LinearModel.of(LassoInstances.leastSquares(20, 2, false)),
-                RecalSteps.defaults(p.smoothness(), 1.0, 0.5), 3000);
+                RecalSteps.defaults(p.smoothness(), 1.0, 0.5), 3000, StepOrigin.agentsData(p.smoothness()));
         sync.step();
         assertTrue(sync.lastCorrection() > 0, "the (6d) corrections apply for theta = 1");
         sync.runToEnd();

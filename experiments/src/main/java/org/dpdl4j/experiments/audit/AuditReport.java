@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.audit;
 
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -71,7 +72,7 @@ public record AuditReport(String title, AuditResult audit, double epsilon, Strin
 
                         | | |
                         | --- | --- |
-                        | accountant's epsilon (delta = %s) | %.4f |
+                        | accountant's epsilon (delta = %s) | %s |
                         | audit's epsilon lower bound (%.0f%% confidence) | %.4f |
                         | guesses | %d right of %d (kPlus = %d, kMinus = %d) |
                         | canaries | %d, %d included (%s) |
@@ -84,7 +85,7 @@ public record AuditReport(String title, AuditResult audit, double epsilon, Strin
                         below the accountant's epsilon is expected of a correct mechanism and no sign of a flaw; a bound
                         above it means the mechanism or its analysis is broken (or, with probability at most one minus the
                         confidence, bad luck). Guesses: %s.
-                        """, title, audit.delta(), epsilon, 100 * audit.confidence(), audit.epsilonLower(),
+                        """, title, audit.delta(), EpsilonFormat.upward(epsilon), 100 * audit.confidence(), audit.epsilonLower(),
                 audit.guesses().correct(), audit.guesses().guesses(), audit.guesses().kPlus(), audit.guesses().kMinus(),
                 audit.canaries(), audit.included(), canaries, audit.auc(), audit.tprAtFpr1pct(), audit.tprAtFpr01pct(), run,
                 accuracy, audit.plan().describe());

@@ -246,9 +246,9 @@ public final class TuningSession {
             if (noiseGiven || !protocol.options().contains(RunOptions.EPSILON)) {
                 double total = cost(setup).epsilon();
                 if (total > target.get()) {
-                    throw TuningOptions.EPSILON_TOTAL.invalid(String.format(Locale.ROOT, "the tuning would spend epsilon = %.4g"
+                    throw TuningOptions.EPSILON_TOTAL.invalid(String.format(Locale.ROOT, "the tuning would spend epsilon = %s"
                             + " > --epsilon-total %s with the candidates' noise as given; drop --epsilon / --noise-multiplier"
-                            + " so that it is calibrated, or raise --epsilon-total", total, target.get()));
+                            + " so that it is calibrated, or raise --epsilon-total", EpsilonFormat.upward(total, 6), target.get()));
                 }
                 return setup;
             }
