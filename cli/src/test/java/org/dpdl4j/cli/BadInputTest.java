@@ -355,6 +355,8 @@ class BadInputTest {
                         "file:" + dir("no-such-edges.txt")),
                 bad("reproduce personalized out is a file", "dpdl4j reproduce personalized: && a-file is a file, not a"
                         + " directory", "reproduce", "personalized", "--quick", "--out", dir("a-file")),
+                bad("reproduce personalized negative feature bound", "--feature-norm-bound must be a positive finite number",
+                        "reproduce", "personalized", "--quick", "--feature-norm-bound", "-1", "--out", dir("bound")),
                 // tune: a private search space may not vary what the guarantee is (refused before the data is read)
                 tune("tune space searching the noise source", "--noise changes the guarantee && drop it from the space",
                         "{\"noise\": {\"choice\": [\"seeded\"]}}"),

@@ -27,10 +27,23 @@ public final class ReproducePersonalizedCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output directory; default results/personalized.")
     Path out;
 
+    @Option(names = "--feature-norm-bound", paramLabel = "B", description = "Private CD takes every agent's local smoothness"
+            + " from this public bound on the features' L2 norm (B^2/4 + 2 lambda_i; 1 for this task's scaled features)"
+            + " instead of from its data (the paper's choice, not priced by the ledger).")
+    Double featureNormBound;
+
     @Override
     public Integer call() throws Exception {
         Path dir = out != null ? out : Path.of("results", "personalized");
-        return new PersonalizedReproduction(quick ? PersonalizedReproduction.Settings.quick(dir)
-                : PersonalizedReproduction.Settings.full(dir)).run(spec.commandLine().getOut());
+        PersonalizedReproduction.Settings s = quick ? PersonalizedReproduction.Settings.quick(dir)
+                : PersonalizedReproduction.Settings.full(dir);
+        if (featureNormBound != null) {
+            if (!(featureNormBound > 0) || featureNormBound.isInfinite()) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--feature-norm-bound must be a positive"
+                        + " finite number, got " + featureNormBound);
+            }
+            s = s.withFeatureNormBound(featureNormBound);
+        }
+        return new PersonalizedReproduction(s).run(spec.commandLine().getOut());
     }
 }

@@ -66,19 +66,28 @@ public final class PersonalizedReproduction {
      * @param warmTicksPerAgent the private warm start's model propagation runs this many ticks per agent
      * @param noiseSeeds        private runs are evaluated over this many noise seeds (tuned on one)
      * @param localDpEpsilons   the per-record epsilons of the local-DP-on-the-data baseline
+     * @param featureNormBound  private CD's local smoothness from this public feature bound
+     *                          ({@link PersonalizedProblem#withPublicSmoothness}), NaN for each agent's own (the paper's)
      */
     public record Settings(List<Integer> dims, int agents, List<Double> epsilonBars, double warmStartShare, double deltaBar,
                            List<Double> mus, List<Integer> releases, List<Integer> sweepReleases, int ticksPerAgent,
-                           int warmTicksPerAgent, int noiseSeeds, List<Double> localDpEpsilons, long seed, Path out) {
+                           int warmTicksPerAgent, int noiseSeeds, List<Double> localDpEpsilons, long seed,
+                           double featureNormBound, Path out) {
         public static Settings full(Path out) {
             return new Settings(List.of(2, 5, 10, 20, 50, 100), 100, List.of(0.15, 1.5, 15.0, 150.0, 1500.0), 1.0 / 3,
                     Math.exp(-5), List.of(0.01, 0.1, 1.0, 10.0), List.of(1, 3, 10), List.of(1, 3, 10, 30, 100), 100, 30, 3,
-                    List.of(1.0, 10.0, 100.0), 1, out);
+                    List.of(1.0, 10.0, 100.0), 1, Double.NaN, out);
         }
 
         public static Settings quick(Path out) {
             return new Settings(List.of(2, 20), 30, List.of(0.15, 15.0), 1.0 / 3, Math.exp(-5), List.of(0.1, 1.0, 10.0),
-                    List.of(1, 3, 10), List.of(1, 3, 10), 40, 20, 1, List.of(10.0), 1, out);
+                    List.of(1, 3, 10), List.of(1, 3, 10), 40, 20, 1, List.of(10.0), 1, Double.NaN, out);
+        }
+
+        /** These settings with private CD's local smoothness from a public feature bound B. */
+        public Settings withFeatureNormBound(double bound) {
+            return new Settings(dims, agents, epsilonBars, warmStartShare, deltaBar, mus, releases, sweepReleases, ticksPerAgent,
+                    warmTicksPerAgent, noiseSeeds, localDpEpsilons, seed, bound, out);
         }
 
         /** The paper's headline budget: the first of the sweep. */
@@ -120,6 +129,12 @@ public final class PersonalizedReproduction {
         return new PersonalizedProblem(agents, b.similarity(), PersonalizedProblem.inverseSizes(agents), mu);
     }
 
+    /** The problem private CD runs on: the paper's, or with its smoothness from the public feature bound. */
+    private PersonalizedProblem privateProblem(BelletProblem b, double mu) {
+        PersonalizedProblem own = problem(b, mu);
+        return Double.isNaN(settings.featureNormBound()) ? own : own.withPublicSmoothness(settings.featureNormBound());
+    }
+
     /** The purely local models of an instance (they do not depend on mu), solved once. */
     private INDArray local(BelletProblem b) {
         return localModels.computeIfAbsent(b, key -> LocalModels.solve(problem(key, 1.0)));
@@ -145,7 +160,7 @@ public final class PersonalizedReproduction {
      * share) or from zero, averaged over {@code seeds} noise seeds.
      */
     private Outcome privateCd(BelletProblem b, double epsilonBar, Choice c, int seeds) {
-        PersonalizedProblem problem = problem(b, c.mu());
+        PersonalizedProblem problem = privateProblem(b, c.mu());
         int n = problem.agentCount();
         double warmStart = c.warm() ? epsilonBar * settings.warmStartShare() : 0;
         List<AgentData> tests = test(b);
@@ -243,7 +258,9 @@ public final class PersonalizedReproduction {
         bars.forEach(e -> header.add("private " + label(e)));
         header.add("smallest budget beating local (epsilon spent)");
         TerminalTable table = new TerminalTable("Personalized learning: mean test accuracy over the agents (private CD: epsilon-bar"
-                + " + warm start, tuned mu / T_i / warm start in the CSV)", header.toArray(String[]::new));
+                + " + warm start, tuned mu / T_i / warm start in the CSV" + (Double.isNaN(settings.featureNormBound()) ? ""
+                : String.format(Locale.ROOT, "; private CD's smoothness from the public feature bound %s", settings.featureNormBound()))
+                + ")", header.toArray(String[]::new));
         StringBuilder ldpCsv = new StringBuilder("dim,epsilon_per_record,accuracy\n");
         List<double[]> byDim = new ArrayList<>();
         List<double[]> ldpByDim = new ArrayList<>();
@@ -368,7 +385,7 @@ public final class PersonalizedReproduction {
         double[] auc = new double[x.length];
         for (int e = 0; e < x.length; e++) {
             Choice c = choices[e];
-            PersonalizedProblem problem = problem(b, c.mu());
+            PersonalizedProblem problem = privateProblem(b, c.mu());
             CoordinateDescentRun run = privateRun(problem, problem.zeros(), x[e], c.releases(), 0, settings.seed() * 1000);
             auc[e] = attackedAuc(run, tests);
             csv.append(String.format(Locale.ROOT, "private-cd,%s,%s,%d,%.4f,%.4f%n", x[e], c.mu(), c.releases(), auc[e],
