@@ -30,7 +30,7 @@ public final class Nids extends GossipRun {
 
     Nids(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model, long iterations,
          MixingMatrix mixing, double alpha, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams,
-            StepOrigin origin) {
+         StepOrigin origin) {
         super(protocol, settings, ledger, problem, model, iterations, mixing, alpha, clip, privacy, streams, origin);
         this.x = stacked();
         this.xPrevious = stacked();

@@ -110,7 +110,8 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
      * The ledger {@link #create}'s run will hold after all its iterations, with the relation it is priced under, for a
      * model of the given configuration: no network is built and no noise is drawn. The agents' data is split and read
      * as the run's set-up reads it, for the smoothness constants the step sizes (and with them the sensitivities) come
-     * from (or, with a feature norm bound, for the record counts and the check that the records respect it). The settings are checked as {@link #create} checks them.
+     * from (or, with a feature norm bound, for the record counts and the check that the records respect it). The
+     * settings are checked as {@link #create} checks them.
      *
      * <p>RECAL's baton charges the agents it visits, and its path is drawn when the run is built: from the seed alone
      * with seeded randomness (drawn here exactly so), but from secret randomness with secure noise, which nothing can
@@ -250,7 +251,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
      * @param step         alpha of the synchronous baselines, else NaN
      * @param publications every agent's planned publications
      * @param privacy      the accounting of a private run, else null
-     * @param origin       where the steps come from, for the statement
+     * @param origin       where the steps come from, for the statement and the reported step condition
      */
     private record Plan(RecalSteps steps, int[] path, double step, long[] publications, DecayingNoisePrivacy privacy,
                         StepOrigin origin) {

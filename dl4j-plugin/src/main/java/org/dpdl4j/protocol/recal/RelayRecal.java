@@ -60,7 +60,7 @@ public final class RelayRecal extends CompositeRun {
      * @param privacy the accounting of DP-RECAL, or null for RECAL
      * @param streams the agents' noise streams (used with privacy)
      * @param ledger  the ledger (with privacy), or null
-     * @param origin  where the steps come from, for the statement
+     * @param origin  where the steps come from, for the statement and the reported step condition
      */
     RelayRecal(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model,
                RecalSteps steps, int[] path, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams,
