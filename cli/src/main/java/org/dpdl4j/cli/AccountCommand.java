@@ -1,6 +1,5 @@
 package org.dpdl4j.cli;
 
-import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -14,6 +13,7 @@ import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.PrivacyAccountant;
 import org.dpdl4j.privacy.accounting.PrivacyStatement;
 import org.dpdl4j.privacy.accounting.RdpAccountant;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

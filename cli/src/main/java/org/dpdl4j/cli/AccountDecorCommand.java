@@ -1,6 +1,5 @@
 package org.dpdl4j.cli;
 
-import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +19,7 @@ import org.dpdl4j.privacy.accounting.correlated.NoisePairCalibrator;
 import org.dpdl4j.privacy.accounting.correlated.SecRdpAccountant;
 import org.dpdl4j.privacy.accounting.correlated.SecRdpGuarantee;
 import org.dpdl4j.privacy.accounting.correlated.UserLevelSensitivity;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

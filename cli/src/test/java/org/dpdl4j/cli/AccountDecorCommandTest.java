@@ -1,6 +1,5 @@
 package org.dpdl4j.cli;
 
-import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +8,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.junit.jupiter.api.Test;
 
 class AccountDecorCommandTest {

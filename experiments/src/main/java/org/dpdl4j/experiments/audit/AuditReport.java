@@ -1,6 +1,5 @@
 package org.dpdl4j.experiments.audit;
 
-import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -8,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.dpdl4j.audit.AuditResult;
 import org.dpdl4j.experiments.report.RunDirectory;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 
 /**
  * What every {@code dpdl4j audit} run writes and prints, whatever it audited: {@code canaries.csv} (coins and scores,

@@ -1,6 +1,5 @@
 package org.dpdl4j.experiments.training;
 
-import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -17,6 +16,7 @@ import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.workload.Evaluation;
 import org.dpdl4j.experiments.workload.Workload;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.runtime.EpochRun;
 import org.dpdl4j.runtime.RunCheckpoint;
 import org.dpdl4j.runtime.TrainingRun;

@@ -1,6 +1,5 @@
 package org.dpdl4j.experiments.tuning;
 
-import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +13,7 @@ import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.Series;
 import org.dpdl4j.experiments.report.TerminalTable;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 
 /**
  * The tuner's own record, kept in the folder {@value #FOLDER} of the run directory, apart from what is released: the
