@@ -56,11 +56,18 @@ class PersonalizedCommandsTest {
         assertTrue(zero.exitCode() != 0, zero.both());
     }
 
+    /** dp-personalized-cd on 12 collaborative users in R^5, 120 ticks, epsilon-bar 2, into {@code out}, with {@code more}. */
+    private static CommandRun privateCd(Path out, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative",
+                "--users", "12", "--dim", "5", "--rounds", "120", "--epsilon", "2", "--out", out.toString()));
+        args.addAll(List.of(more));
+        return CommandRun.of(args.toArray(String[]::new));
+    }
+
     @Test
     void privateCoordinateDescentTrainsEveryUserItsOwnModelWithAStatement(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("run");
-        CommandRun r = CommandRun.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative", "--users", "12", "--dim",
-                "5", "--rounds", "120", "--epsilon", "2", "--trade-off", "1", "--noise", "seeded", "--out", out.toString());
+        CommandRun r = privateCd(out, "--trade-off", "1", "--noise", "seeded");
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("The guarantee (the run's epsilon): (2.000000, 0)-DP for every agent, the plain composition")
@@ -74,13 +81,11 @@ class PersonalizedCommandsTest {
     @Test
     void aPublicFeatureBoundTakesTheWeightsOffTheData(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("bounded");
-        CommandRun r = CommandRun.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative", "--users", "12", "--dim",
-                "5", "--rounds", "120", "--epsilon", "2", "--noise", "seeded", "--feature-norm-bound", "1", "--out", out.toString());
+        CommandRun r = privateCd(out, "--noise", "seeded", "--feature-norm-bound", "1");
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("follow the public feature bound ||x|| <= 1.0") && !privacy.contains("Not accounted"), privacy);
-        CommandRun small = CommandRun.of("train", "--algo", "dp-personalized-cd", "--dataset", "collaborative", "--users", "12",
-                "--dim", "5", "--rounds", "120", "--epsilon", "2", "--feature-norm-bound", "0.01", "--out", dir.resolve("s").toString());
+        CommandRun small = privateCd(dir.resolve("s"), "--feature-norm-bound", "0.01");
         assertTrue(small.exitCode() != 0 && small.err().contains("raise the bound"), small.both());
         CommandRun plain = CommandRun.of("train", "--algo", "personalized-cd", "--dataset", "collaborative", "--users", "12",
                 "--rounds", "10", "--feature-norm-bound", "1", "--out", dir.resolve("p").toString());

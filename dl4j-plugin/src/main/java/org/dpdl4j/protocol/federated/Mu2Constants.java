@@ -60,9 +60,7 @@ public record Mu2Constants(double lipschitz, double smoothness, double diameter,
      *                                  bound that is not a positive finite number
      */
     public static Mu2Constants fromFeatureBound(DenseNetworkSpec model, double featureNormBound, double diameter) {
-        if (!(featureNormBound > 0) || Double.isInfinite(featureNormBound)) {
-            throw new IllegalArgumentException("the feature norm bound B must be a positive finite number, got " + featureNormBound);
-        }
+        org.dpdl4j.runtime.FeatureNormBound.require(featureNormBound);
         GeneralizedLinearModel glm = GeneralizedLinearModel.of(model);
         double r2 = featureNormBound * featureNormBound + 1;
         double g = glm == GeneralizedLinearModel.SOFTMAX ? Math.sqrt(2 * r2) : Math.sqrt(r2);

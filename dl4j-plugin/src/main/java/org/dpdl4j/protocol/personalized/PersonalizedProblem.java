@@ -119,9 +119,7 @@ public final class PersonalizedProblem {
      *                                  than the steps assume
      */
     public PersonalizedProblem withPublicSmoothness(double bound) {
-        if (!(bound > 0) || Double.isInfinite(bound)) {
-            throw new IllegalArgumentException("the feature norm bound B must be a positive finite number, got " + bound);
-        }
+        org.dpdl4j.runtime.FeatureNormBound.require(bound);
         double[] smooth = new double[agentCount()];
         for (int i = 0; i < smooth.length; i++) {
             double largest = agents.get(i).maxL2Norm();

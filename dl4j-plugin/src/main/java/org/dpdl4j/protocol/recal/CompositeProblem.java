@@ -115,9 +115,7 @@ public final class CompositeProblem {
      *                                  large for that agent's loss
      */
     public double[] publicSmoothness(double featureNormBound) {
-        if (!(featureNormBound > 0) || Double.isInfinite(featureNormBound)) {
-            throw new IllegalArgumentException("the feature norm bound B must be a positive finite number, got " + featureNormBound);
-        }
+        org.dpdl4j.runtime.FeatureNormBound.require(featureNormBound);
         double rowSquared = featureNormBound * featureNormBound + (intercept ? 1 : 0);
         double[] out = new double[agents.size()];
         for (int i = 0; i < out.length; i++) {

@@ -51,8 +51,9 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
                                 double noiseMultiplier, long plannedLci, PrivacySetup privacy) {
     public PrimalDualRunSpec {
         require(algorithm != null && penalty != null && privacy != null, "the algorithm, the penalty and the privacy set-up");
-        require(Double.isNaN(featureNormBound) || featureNormBound > 0 && Double.isFinite(featureNormBound),
-                "the feature norm bound B must be a positive finite number, got " + featureNormBound);
+        if (!Double.isNaN(featureNormBound)) {
+            org.dpdl4j.runtime.FeatureNormBound.require(featureNormBound);
+        }
         require(Double.isNaN(featureNormBound) || Double.isNaN(alpha), "--alpha gives the step, which then follows no"
                 + " smoothness: drop --feature-norm-bound, or drop --alpha to take the step from the bound");
     }
