@@ -3,7 +3,13 @@ package org.dpdl4j.cli;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.ExactGaussianAccountant;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.privacy.accounting.ZCdpAccountant;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.protocol.recal.DecayingNoisePrivacy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,16 +18,18 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code recal}: the record-level zCDP guarantee of DP-RECAL (spec 5.4) for one agent's publications, or the noise
- * that meets a target. The output ends with {@code rho=<value>} and {@code epsilon=<value>} (and {@code sigma=} when
- * calibrating).
+ * {@code recal}: the record-level guarantee of DP-RECAL (spec 5.4) for one agent's publications, or the noise that meets
+ * a target. The output ends with {@code rho=}, one line per accountant ({@code epsilon_zcdp=}, the paper's zCDP
+ * conversion, and {@code epsilon_gaussian=}, the exact curve of the composed Gaussian publications), the accountant of
+ * the guarantee ({@code epsilon_accountant=}) and {@code epsilon=} (with {@code sigma=} before them when calibrating).
  */
 @Command(name = "recal", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Privacy of DP-RECAL (record level, replace-one, zCDP) for an agent that publishes K times.",
+        description = {"Privacy of DP-RECAL (record level, replace-one) for an agent that publishes K times.",
             "K is its local communication involvement (LCI); with sensitivity D and noise std S zeta^((m-1)/2) at its m-th"
-                + " publication it has rho = D^2/(2 S^2) (zeta^-K - 1)/(zeta^-1 - 1) and epsilon = rho + 2 sqrt(rho"
-                + " ln(1/delta)); the run's guarantee is that of its most active agent. With --epsilon instead of --sigma,"
-                + " prints the sigma that meets it."})
+                + " publication the publications compose to one Gaussian mechanism of mu^2 = 2 rho, rho = D^2/(2 S^2)"
+                + " (zeta^-K - 1)/(zeta^-1 - 1): epsilon is the exact Gaussian curve's at mu (by default), or the paper's"
+                + " rho + 2 sqrt(rho ln(1/delta)) (--accountant rdp); the run's guarantee is that of its most active agent."
+                + " With --epsilon instead of --sigma, prints the sigma that meets it."})
 public final class AccountRecalCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -48,6 +56,11 @@ public final class AccountRecalCommand implements Callable<Integer> {
     @Option(converter = Converters.Probability.class, names = "--delta", required = true, paramLabel = "D", description = "delta of the (epsilon, delta) guarantee")
     private double delta;
 
+    @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
+            description = "tightest (the exact Gaussian curve of the publications), rdp (Renyi DP alone: the paper's zCDP"
+                    + " conversion) or additive (default: ${DEFAULT-VALUE}).")
+    private String accountant;
+
     @Override
     public Integer call() {
         if (zeta > 1) {
@@ -57,9 +70,15 @@ public final class AccountRecalCommand implements Callable<Integer> {
         if ((sigma == null) == (epsilon == null)) {
             throw new ParameterException(spec.commandLine(), "give exactly one of --sigma (account it) and --epsilon (calibrate sigma to it)");
         }
+        LedgerAccounting accounting;
+        try {
+            accounting = new LedgerAccounting(AccountantFactory.named(accountant), NeighbouringRelation.REPLACE_ONE);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--accountant: " + e.getMessage(), e);
+        }
         double s;
         try {
-            s = sigma != null ? sigma : DecayingNoisePrivacy.calibrate(sensitivity, zeta, lci, epsilon, delta);
+            s = sigma != null ? sigma : DecayingNoisePrivacy.calibrate(sensitivity, zeta, lci, epsilon, delta, accounting.factory());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -69,20 +88,24 @@ public final class AccountRecalCommand implements Callable<Integer> {
                     + " publications the noise decays to nothing (zeta^-K overflows), so the guarantee exceeds the largest"
                     + " number a double holds and no epsilon can be computed; raise --zeta towards 1 or lower --lci", zeta, lci));
         }
-        double eps = ZCdp.epsilon(rho, delta);
+        double epsZcdp = ZCdp.epsilon(rho, delta);
+        double epsGaussian = GaussianPrivacyCurve.epsilon(Math.sqrt(2 * rho), delta);
+        boolean exact = accounting.pricesGaussiansExactly() && epsGaussian <= epsZcdp;
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "Privacy statement: DP-RECAL, one agent, record-level zCDP, replace-one adjacency%n");
+        out.printf(Locale.ROOT, "Privacy statement: DP-RECAL, one agent, record-level DP, replace-one adjacency%n");
         out.printf(Locale.ROOT, "  %d publications, sensitivity %s, noise std %s x zeta^((m-1)/2), zeta = %s%n", lci, sensitivity, s, zeta);
         out.printf(Locale.ROOT, "  first publication: rho = %.6g; last: rho = %.6g; noise std at the last: %.6g%n",
                 DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, 1), DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, lci),
                 s * Math.pow(zeta, (lci - 1) / 2.0));
-        out.printf(Locale.ROOT, "  composed over the publications (sequential) and the max over agents (parallel): epsilon at"
-                + " delta = %s by epsilon = rho + 2 sqrt(rho ln(1/delta))%n", delta);
+        out.printf(Locale.ROOT, "  composed over the publications (sequential: one Gaussian mechanism of mu = sqrt(2 rho) = %.6g) and"
+                + " the max over agents (parallel): epsilon at delta = %s by %s%n", Math.sqrt(2 * rho), delta, exact
+                ? "the exact Gaussian curve of mu" : "zCDP's conversion, epsilon = rho + 2 sqrt(rho ln(1/delta))");
         out.println("  Assumes every record's gradient is clipped and the agent's internal state is conditioned on (as in the paper).");
         if (sigma == null) {
             out.printf(Locale.ROOT, "sigma=%s%n", s);
         }
-        out.printf(Locale.ROOT, "rho=%s%nepsilon=%s%n", rho, eps);
+        out.printf(Locale.ROOT, "rho=%s%nepsilon_zcdp=%s%nepsilon_gaussian=%s%nepsilon_accountant=%s%nepsilon=%s%n", rho, epsZcdp,
+                epsGaussian, exact ? ExactGaussianAccountant.NAME : ZCdpAccountant.NAME, exact ? epsGaussian : epsZcdp);
         out.flush();
         return 0;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,23 +14,39 @@ import org.junit.jupiter.api.io.TempDir;
 class RecalCommandsTest {
 
     @Test
-    void accountRecalEndsWithRhoAndEpsilonFromTheClosedForm() {
-        CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--sigma", "30", "--zeta", "0.999",
-                "--delta", "1e-5");
-        assertEquals(0, r.exitCode(), r.both());
+    void accountRecalEndsWithRhoAndEveryAccountantsEpsilonFromTheClosedForms() {
         double sum = (Math.pow(0.999, -600) - 1) / (1 / 0.999 - 1);
         double rho = sum / (2 * 30.0 * 30.0);
-        assertEquals(rho, r.lastValue(2, "rho"), 1e-12 * rho);
-        assertEquals(ZCdp.epsilon(rho, 1e-5), r.lastValue(1, "epsilon"), 1e-12);
+        double exact = GaussianPrivacyCurve.epsilon(Math.sqrt(2 * rho), 1e-5);
+        assertTrue(exact < 0.9 * ZCdp.epsilon(rho, 1e-5), "the exact curve is the tighter here: " + exact);
+        for (String accountant : new String[] {"tightest", "rdp"}) {
+            CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--sigma", "30", "--zeta", "0.999",
+                    "--delta", "1e-5", "--accountant", accountant);
+            assertEquals(0, r.exitCode(), r.both());
+            assertEquals(rho, r.lastValue(5, "rho"), 1e-12 * rho);
+            assertEquals(ZCdp.epsilon(rho, 1e-5), r.lastValue(4, "epsilon_zcdp"), 1e-12);
+            assertEquals(exact, r.lastValue(3, "epsilon_gaussian"), 1e-12);
+            boolean tightest = accountant.equals("tightest");
+            assertEquals("epsilon_accountant=" + (tightest ? "gaussian" : "zcdp"), r.lastLines(2).get(0), r.out());
+            assertEquals(tightest ? exact : ZCdp.epsilon(rho, 1e-5), r.lastValue(1, "epsilon"), 1e-12);
+        }
     }
 
     @Test
-    void accountRecalCalibratesSigmaToATarget() {
+    void accountRecalCalibratesSigmaToATargetOnTheChosenAccountantsCurve() {
         CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--epsilon", "2", "--delta", "1e-5");
         assertEquals(0, r.exitCode(), r.both());
         double eps = r.lastValue(1, "epsilon");
         assertTrue(eps <= 2 && eps > 2 - 1e-9, "epsilon " + eps);
-        assertEquals(Math.sqrt(600 / (2 * ZCdp.rho(2, 1e-5))), r.lastValue(3, "sigma"), 1e-6);
+        double mu = GaussianPrivacyCurve.mu(2, 1e-5);
+        assertEquals(Math.sqrt(600 / (mu * mu)), r.lastValue(6, "sigma"), 1e-6);
+        CommandRun renyi = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--epsilon", "2", "--delta", "1e-5",
+                "--accountant", "rdp");
+        assertEquals(0, renyi.exitCode(), renyi.both());
+        assertEquals(Math.sqrt(600 / (2 * ZCdp.rho(2, 1e-5))), renyi.lastValue(6, "sigma"), 1e-6);
+        double zcdp = renyi.lastValue(1, "epsilon");
+        assertTrue(zcdp <= 2 && zcdp > 2 - 1e-9, "epsilon " + zcdp);
+        assertTrue(renyi.lastValue(6, "sigma") > 1.1 * r.lastValue(6, "sigma"), "the paper's conversion needs more noise");
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.dpdl4j.cli.Converters;
 import org.dpdl4j.cli.DataDirOption;
 import org.dpdl4j.cli.EngineOption;
 import org.dpdl4j.experiments.reproduce.Mu2Reproduction;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,6 +68,11 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
             description = "Use only the first N training examples (quick checks); default: all 60000.")
     private Integer examples;
 
+    @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
+            description = "How the noise is calibrated and the runs priced: tightest (default: the exact Gaussian curve of the"
+                    + " rounds), rdp (Renyi DP alone: the papers' zCDP closed form, as the committed results were made) or additive.")
+    String accountant;
+
     @Option(names = "--fresh", description = "Discard the runs already in --out instead of resuming after the last finished one.")
     private boolean fresh;
 
@@ -80,7 +86,7 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return new Mu2Reproduction(new Mu2Reproduction.Settings(out, data.resolve(), machines, epsilons, trust, seed, seeds, delta,
-                diameter, noise, examples, fresh, reference, spec.commandLine().getParseResult().originalArgs(), engine.settings()))
+                diameter, noise, examples, fresh, reference, spec.commandLine().getParseResult().originalArgs(), engine.settings(), accountant))
                 .run(spec.commandLine().getOut());
     }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.dpdl4j.cli.Converters;
 import org.dpdl4j.cli.DataDirOption;
 import org.dpdl4j.experiments.reproduce.RecalReproduction;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,16 +45,22 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output directory; default results/recal.")
     Path out;
 
+    @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
+            description = "How the private algorithms' noise is calibrated and priced: tightest (default: the exact Gaussian curve"
+                    + " of the publications), rdp (Renyi DP alone: the paper's zCDP closed form, as the committed results were"
+                    + " made) or additive.")
+    String accountant;
+
     @Override
     public Integer call() throws Exception {
         Path dir = out != null ? out : Path.of("results", "recal");
-        RecalReproduction.Settings s = quick ? RecalReproduction.Settings.quick(data.resolve(), dir)
-                : RecalReproduction.Settings.full(data.resolve(), dir);
+        RecalReproduction.Settings s = quick ? RecalReproduction.Settings.quick(data.resolve(), dir, accountant)
+                : RecalReproduction.Settings.full(data.resolve(), dir, accountant);
         if (epsilons != null || datasets != null || longRunFactor != null) {
             s = new RecalReproduction.Settings(datasets != null ? datasets : s.datasets(), epsilons != null ? epsilons : s.epsilons(),
                     s.delta(), s.zeta(), s.lambdaFraction(), s.relayIterations(),
                     longRunFactor != null ? longRunFactor : s.longRunFactor(), s.covtypeRows(), s.mnistRows(), s.clip(), s.seed(),
-                    s.dataDir(), s.out());
+                    s.dataDir(), s.out(), s.accountant());
         }
         return new RecalReproduction(s).run(spec.commandLine().getOut());
     }

@@ -57,5 +57,22 @@ class Mu2ReproduceCommandTest {
         assertTrue(refusal.err().contains("--fresh"), refusal.err());
         assertTrue(readme.contains("[x] M = 1 identical under both trust models (epsilon = 4)"), readme);
         assertTrue(readme.contains("| G |") && readme.contains("| delta | 1.0E-5 |") && readme.contains("Means over 2 seeds"), readme);
+        assertTrue(readme.contains("the exact Gaussian curve's (tightest accountant)"), readme);
+
+        // The papers' zCDP calibration (--accountant rdp) draws more noise at the same target; one directory never mixes the two.
+        CommandRun mixed = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1,10",
+                "--epsilons", "4,16", "--seeds", "2", "--accountant", "rdp", "--out", out.toString());
+        assertEquals(1, mixed.exitCode());
+        assertTrue(mixed.err().contains("priced by the tightest accountant") && mixed.err().contains("pass --accountant tightest"),
+                mixed.err());
+        Path papers = tmp.resolve("mu2-rdp");
+        CommandRun renyi = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1", "--epsilons", "4",
+                "--seeds", "1", "--no-reference", "--accountant", "rdp", "--out", papers.toString());
+        assertEquals(0, renyi.exitCode(), renyi.err());
+        assertEquals("rdp", Files.readString(papers.resolve("accounting.txt")).strip());
+        double paperSigma = CsvTable.read(papers.resolve("mu2.csv")).doubles("sigma")[0];
+        assertTrue(paperSigma > 1.15 * sigma[0], "zCDP's closed form needs more noise: " + paperSigma + " vs " + sigma[0]);
+        assertEquals(4.0, CsvTable.read(papers.resolve("mu2.csv")).doubles("epsilon_achieved")[0], 1e-9);
+        assertTrue(Files.readString(papers.resolve("README.md")).contains("closed form sigma^2 = 2 T S^2 / rho"));
     }
 }

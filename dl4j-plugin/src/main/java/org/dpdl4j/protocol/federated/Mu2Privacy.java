@@ -30,10 +30,13 @@ import java.util.Objects;
  *   <li>trusted server (Thm 6.1): the aggregate {@code (1/M) sum_i dhat^i + N(0, sigma_t^2 I)} moves by at most
  *       {@code 2S/M}, costing {@code (alpha, 2 alpha S^2 / (M^2 sigma_t^2))}-RDP;</li>
  * </ul>
- * and T rounds compose to a linear RDP curve {@code alpha rho} with {@code rho = sum_t 2 S^2 / (c sigma_t^2)}
- * ({@code c = 1} or {@code M^2}), converted exactly: {@code epsilon = rho + 2 sqrt(rho ln(1/delta))} (worst case
- * tau = 1). Calibration inverts this in closed form; {@link #calibrateWithAccountant} does the same with the
- * generic RDP accountant and bisection (over a finite order grid, so it is never below the closed form).
+ * and T rounds compose (adaptively) to one Gaussian mechanism of {@code mu^2 = sum_t 4 S^2 / (c sigma_t^2)} ({@code c = 1}
+ * or {@code M^2}; worst case tau = 1), whose Renyi DP curve is {@code alpha rho} with {@code rho = mu^2 / 2}. The ledger
+ * records every round as the Gaussian release it is ({@link GaussianEvent}), so the run's accountant prices the
+ * composition: by its exact privacy curve by default, or by zCDP's {@code epsilon = rho + 2 sqrt(rho ln(1/delta))} (the
+ * papers' Theorems 5.1 and 6.1) with Renyi DP alone. Calibration inverts the accountant's curve in closed form
+ * ({@link LedgerAccounting#gaussianMuSquared}); {@link #calibrateWithAccountant} does the same with the generic RDP
+ * accountant and bisection (over a finite order grid, so it is never below the closed form).
  */
 public final class Mu2Privacy {
     private final ServerTrust trust;
@@ -120,11 +123,13 @@ public final class Mu2Privacy {
     }
 
     /**
-     * What round t releases, as the ledger records it: a Gaussian mechanism stated in zCDP, {@code rho_t =
-     * 2 S^2 / (c sigma_t^2)} (Theorems 5.1 and 6.1), under replace-one adjacency.
+     * What round t releases, as the ledger records it: a Gaussian mechanism of noise multiplier {@code sigma_t / S}
+     * (untrusted) or {@code M sigma_t / S} (trusted) under replace-one adjacency, whose sensitivity is twice the bound:
+     * {@code rho_t = 2 S^2 / (c sigma_t^2)} in zCDP (Theorems 5.1 and 6.1).
      */
     public DpEvent eventOfRound(long t) {
-        return new ZCdpEvent(rhoOfRound(noise.at(t)));
+        double sigma = noise.at(t);
+        return new GaussianEvent(trust == ServerTrust.TRUSTED ? machines * sigma / sensitivityBound : sigma / sensitivityBound);
     }
 
     /** The neighbouring relation of every round: one example replaced. */
@@ -164,10 +169,10 @@ public final class Mu2Privacy {
     }
 
     /**
-     * The noise std that makes T rounds {@code (epsilon, delta)}-DP, in closed form:
-     * {@code sigma^2 = 2 T S^2 / rho} (untrusted) or {@code 2 T S^2 / (M^2 rho)} (trusted), with
-     * {@code rho = (sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))^2}. The trusted sigma is exactly 1/M of the
-     * untrusted one. The closed form is moved to the safe side of the target by rounding ({@link Calibrator#safeSide}).
+     * The noise std that makes T rounds {@code (epsilon, delta)}-DP as the default accounting prices them: the exact
+     * Gaussian curve's {@code mu(epsilon, delta)} inverted in closed form, {@code sigma^2 = 4 T S^2 / mu^2} (untrusted)
+     * or {@code 4 T S^2 / (M^2 mu^2)} (trusted). The trusted sigma is exactly 1/M of the untrusted one. The closed form is
+     * moved to the safe side of the target by rounding ({@link Calibrator#safeSide}).
      *
      * @throws IllegalArgumentException if epsilon is not positive and finite, or delta is outside (0, 1)
      */
@@ -177,14 +182,15 @@ public final class Mu2Privacy {
     }
 
     /**
-     * {@link #calibrate(ServerTrust, double, int, long, double, double)} checked as a ledger priced by {@code accountants}
-     * reports the rounds: each of them prices the linear curve at or below the closed form (Renyi DP exactly at it).
+     * {@link #calibrate(ServerTrust, double, int, long, double, double)} for a ledger priced by {@code accountants}: their
+     * budget {@code mu^2} at (epsilon, delta), the exact Gaussian curve's or, with Renyi DP alone, zCDP's {@code 2 rho}
+     * (then {@code sigma^2 = 2 T S^2 / rho}, the papers' closed form, to the bit), checked as the ledger reports the rounds.
      */
     public static double calibrate(ServerTrust trust, double sensitivityBound, int machines, long rounds, double epsilon,
                                    double delta, AccountantFactory accountants) {
         requireRun(sensitivityBound, machines, rounds);
-        double rho = ZCdp.rho(epsilon, delta);
-        double untrusted = sensitivityBound * Math.sqrt(2.0 * rounds / rho);
+        double muSquared = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).gaussianMuSquared(epsilon, delta);
+        double untrusted = sensitivityBound * Math.sqrt(4.0 * rounds / muSquared);
         double closedForm = trust == ServerTrust.TRUSTED ? untrusted / machines : untrusted;
         // rounding can put the closed form a few bits above the target: checked as the ledger prices the rounds
         return Calibrator.safeSide(closedForm, sigma -> of(trust, sensitivityBound, machines, NoiseSchedule.constant(sigma), delta,
@@ -219,16 +225,23 @@ public final class Mu2Privacy {
     }
 
     /**
-     * The sum of the zCDP rounds a run's ledger holds: what its rounds spent, segments of a resumed run with other
-     * settings included (the statement's rho, never the current settings times the rounds done).
+     * The zCDP rho of the rounds a run's ledger holds: what its rounds spent, segments of a resumed run with other
+     * settings included (the statement's rho, never the current settings times the rounds done). Rounds are Gaussian
+     * releases under replace-one ({@code 2 / z^2} each); checkpoints written before they were recorded so hold zCDP
+     * statements of the same rho.
      */
     private static double recordedRho(RunLedger ledger) {
         double rho = 0;
         for (org.dpdl4j.privacy.ledger.LedgerEntry e : ledger.ledger().entries()) {
-            if (!(e.event() instanceof ZCdpEvent z)) {
-                throw new IllegalStateException("a mu2 ledger holds zCDP rounds only, found " + e.event());
+            double round;
+            if (e.event() instanceof GaussianEvent g) {
+                round = 2 / (g.noiseMultiplier() * g.noiseMultiplier());
+            } else if (e.event() instanceof ZCdpEvent z) {
+                round = z.rho();
+            } else {
+                throw new IllegalStateException("a mu2 ledger holds Gaussian rounds only, found " + e.event());
             }
-            rho += z.rho() * e.count();
+            rho += round * e.count();
         }
         return rho;
     }
@@ -250,14 +263,14 @@ public final class Mu2Privacy {
         }
         s.append(String.format(Locale.ROOT, "  Machines M = %d, rounds T = %d, sigma = %s%n", machines, rounds,
                 noise instanceof NoiseSchedule.Constant c ? String.format(Locale.ROOT, "%.6g", c.sigma()) : "per round"));
-        s.append(String.format(Locale.ROOT, "  RDP: eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2) = %.6g over the"
-                + " rounds the ledger holds (worst case: the replaced example is used in round 1)%n",
-                trust == ServerTrust.TRUSTED ? "M^2 " : "", recordedRho(ledger)));
-        EpsilonBound standard = ledger.spent(Conversion.STANDARD);
-        EpsilonBound improved = ledger.spent(Conversion.IMPROVED);
-        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %s (standard RDP conversion, exact optimum)%n"
-                + "  epsilon = %s (improved conversion, Balle et al. 2020)%n", delta, EpsilonFormat.upward(standard.epsilon()),
-                EpsilonFormat.upward(improved.epsilon())));
+        double rho = recordedRho(ledger);
+        s.append(String.format(Locale.ROOT, "  Every round is a Gaussian mechanism of sensitivity 2S%s; the rounds the ledger holds"
+                + " compose to one of mu = sqrt(2 rho) = %.6g, RDP eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2)"
+                + " = %.6g (worst case: the replaced example is used in round 1)%n", trust == ServerTrust.TRUSTED ? "/M" : "",
+                Math.sqrt(2 * rho), trust == ServerTrust.TRUSTED ? "M^2 " : "", rho));
+        s.append(String.format(Locale.ROOT, "  For comparison, zCDP's conversion of that rho (the papers' Theorems 5.1 and 6.1): epsilon"
+                + " = %s at delta = %s; the guarantee is the ledger's \"spent\" line below, priced by its accountant%n",
+                EpsilonFormat.upward(ZCdp.epsilon(rho, delta)), delta));
         s.append("Assumptions and limits:\n");
         s.append("  - The sensitivity 2S holds conditioned on the public query points; the final model is post-processing.\n");
         s.append("  - Fresh noise every round from a cryptographically secure source; seeded noise voids the guarantee.\n");

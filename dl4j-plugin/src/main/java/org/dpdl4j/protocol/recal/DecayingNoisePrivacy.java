@@ -9,7 +9,8 @@ import org.dpdl4j.privacy.accounting.Calibrator;
 import org.dpdl4j.privacy.accounting.Conversion;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.ZCdp;
-import org.dpdl4j.privacy.accounting.ZCdpEvent;
+import org.dpdl4j.privacy.accounting.GaussianEvent;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.LedgerEntry;
@@ -18,13 +19,15 @@ import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 
 /**
- * The zCDP accounting of agents that publish noisy messages with a decaying Gaussian noise (spec 5.4, DP-RECAL's
- * Lemma 5 and Theorem 3, and the synchronous baselines under the same rule): agent i's m-th publication has L2
- * sensitivity {@code Delta_i} and noise std {@code sigma_i zeta^((m-1)/2)}, so it is
- * {@code rho_{i,m} = Delta_i^2 / (2 sigma_i^2 zeta^(m-1))}-zCDP; an agent's publications compose sequentially,
- * agents hold disjoint data (parallel composition: the run's rho is the largest agent's), and
- * {@code epsilon = rho + 2 sqrt(rho ln(1/delta))}. Record-level, replace-one adjacency; the state an agent
- * continues from is conditioned on, as in the paper.
+ * The accounting of agents that publish noisy messages with a decaying Gaussian noise (spec 5.4, DP-RECAL's Lemma 5
+ * and Theorem 3, and the synchronous baselines under the same rule): agent i's m-th publication has L2 sensitivity
+ * {@code Delta_i} and noise std {@code sigma_i zeta^((m-1)/2)}, a Gaussian mechanism of
+ * {@code mu_{i,m} = Delta_i / (sigma_i zeta^((m-1)/2))}, i.e. {@code rho_{i,m} = mu_{i,m}^2 / 2}-zCDP; an agent's
+ * publications compose sequentially (to one Gaussian of {@code mu_i^2 = sum_m mu_{i,m}^2 = 2 rho_i}), agents hold
+ * disjoint data (parallel composition: the run's guarantee is the most exposed agent's). The ledger records every
+ * publication as the Gaussian release it is, so the run's accountant prices it: by the exact Gaussian curve by default,
+ * by the paper's {@code epsilon = rho + 2 sqrt(rho ln(1/delta))} with Renyi DP alone. Record-level, replace-one
+ * adjacency; the state an agent continues from is conditioned on, as in the paper.
  */
 public final class DecayingNoisePrivacy {
     private final double[] sensitivity;
@@ -86,34 +89,47 @@ public final class DecayingNoisePrivacy {
     }
 
     /**
-     * The smallest first-publication std {@code sigma} such that K publications stay within (epsilon, delta):
-     * {@code sigma^2 = Delta^2 decaySum(zeta, K) / (2 rho(epsilon, delta))}, rounded up until the achieved epsilon is
-     * at most the target, both in closed form (so that a calibration the ledger already accepted keeps its bits) and as
-     * a run's ledger adds the publications up, one by one ({@link #ledgerEpsilon}), which rounds differently.
+     * The smallest first-publication std {@code sigma} such that K publications stay within (epsilon, delta) as the
+     * default accounting prices them: {@code sigma^2 = Delta^2 decaySum(zeta, K) / mu^2} with the exact Gaussian curve's
+     * {@code mu(epsilon, delta)}, rounded up until the achieved epsilon is at most the target, both in closed form and as a
+     * run's ledger adds the publications up, one by one ({@link #ledgerEpsilon}), which rounds differently.
      */
     public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta) {
         return calibrate(sensitivity, zeta, publications, epsilon, delta, AccountantFactory.standard());
     }
 
     /**
-     * {@link #calibrate(double, double, long, double, double)} checked as a ledger priced by {@code accountants} adds the
-     * publications up: each of them prices zCDP publications at or below the closed form (Renyi DP exactly at it).
+     * {@link #calibrate(double, double, long, double, double)} for a ledger priced by {@code accountants}: their budget
+     * {@code mu^2} at (epsilon, delta), the exact Gaussian curve's or, with Renyi DP alone, zCDP's {@code 2 rho} (then
+     * {@code sigma^2 = Delta^2 decaySum(zeta, K) / (2 rho)}, the paper's Theorem 3, to the bit), checked as the ledger
+     * adds the publications up.
      */
     public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta,
                                    AccountantFactory accountants) {
         if (publications < 1) {
             throw new IllegalArgumentException("calibrate for at least one publication, got " + publications);
         }
-        double target = ZCdp.rho(epsilon, delta);
-        double s = sensitivity * Math.sqrt(decaySum(zeta, publications) / (2 * target));
+        LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
+        double muSquared = accounting.gaussianMuSquared(epsilon, delta);
+        double s = sensitivity * Math.sqrt(decaySum(zeta, publications) / muSquared);
         if (!Double.isFinite(s)) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "no finite noise keeps %d publications with zeta = %s"
                     + " within epsilon = %s: zeta^-K overflows; raise zeta towards 1 or publish less", publications, zeta, epsilon));
         }
-        double closedForm = Calibrator.safeSide(s, x -> ZCdp.epsilon(rho(sensitivity, x, zeta, publications), delta), epsilon)
-                .noise();
+        double closedForm = Calibrator.safeSide(s, x -> closedFormEpsilon(sensitivity, x, zeta, publications, delta,
+                accounting.pricesGaussiansExactly()), epsilon).noise();
         return Calibrator.safeSide(closedForm, x -> ledgerEpsilon(sensitivity, x, zeta, publications, delta, accountants), epsilon)
                 .noise();
+    }
+
+    /**
+     * The epsilon of K publications in closed form: the exact Gaussian curve at {@code mu = sqrt(2 rho)}, or zCDP's
+     * conversion of rho.
+     */
+    private static double closedFormEpsilon(double sensitivity, double sigma, double zeta, long publications, double delta,
+                                            boolean exactCurve) {
+        double rho = rho(sensitivity, sigma, zeta, publications);
+        return exactCurve ? GaussianPrivacyCurve.epsilon(Math.sqrt(2 * rho), delta) : ZCdp.epsilon(rho, delta);
     }
 
     /** The epsilon of K publications of one agent as its run's ledger, priced by {@code accountants}, adds them up. */
@@ -121,15 +137,27 @@ public final class DecayingNoisePrivacy {
                                 AccountantFactory accountants) {
         PrivacyLedger plan = new PrivacyLedger();
         for (long m = 1; m <= publications; m++) {
-            plan.add(new LedgerEntry(new ZCdpEvent(publicationRho(sensitivity, sigma, zeta, m)), 1, LedgerEntry.ALL_PARTIES,
-                    "plan", true, 0));
+            plan.add(new LedgerEntry(publicationEvent(sensitivity, sigma, zeta, m), 1, LedgerEntry.ALL_PARTIES, "plan", true, 0));
         }
         return new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).bound(plan, delta, Conversion.STANDARD).epsilon();
     }
 
-    /** The zCDP event of agent i's m-th publication. */
-    public ZCdpEvent publication(int agent, long m) {
-        return new ZCdpEvent(publicationRho(sensitivity[agent], sigma[agent], zeta, m));
+    /**
+     * The m-th publication of sensitivity {@code Delta} and first std {@code sigma}, as the ledger records it: a Gaussian
+     * release under replace-one, whose noise multiplier is the std over half the sensitivity (the event's bound C, a
+     * replaced record moving the sum by 2C = Delta).
+     */
+    static GaussianEvent publicationEvent(double sensitivity, double sigma, double zeta, long m) {
+        if (m < 1) {
+            throw new IllegalArgumentException("publications are counted from 1, got " + m);
+        }
+        requireZeta(zeta);
+        return new GaussianEvent(sigma * Math.pow(zeta, (m - 1) / 2.0) / (sensitivity / 2));
+    }
+
+    /** The Gaussian release of agent i's m-th publication. */
+    public GaussianEvent publication(int agent, long m) {
+        return publicationEvent(sensitivity[agent], sigma[agent], zeta, m);
     }
 
     /** Agent i's m-th publication, as the ledger charges it. */
@@ -208,7 +236,7 @@ public final class DecayingNoisePrivacy {
 
     /** One line for the ledger's entries. */
     public String describe() {
-        return String.format(Locale.ROOT, "Gaussian publication, sensitivity %s, std %s x zeta^((m-1)/2), zeta = %s (zCDP)",
+        return String.format(Locale.ROOT, "Gaussian publication, sensitivity %s, std %s x zeta^((m-1)/2), zeta = %s",
                 uniformOrRange(sensitivity), uniformOrRange(sigma), zeta);
     }
 

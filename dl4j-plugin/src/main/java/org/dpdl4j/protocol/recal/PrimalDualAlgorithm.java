@@ -5,15 +5,15 @@ public enum PrimalDualAlgorithm {
     RECAL(RelayRecal.RECAL, "relay", false,
             "RECAL: primal-dual (AFBS) by relay, a baton (y, sum of duals) on a random walk; one agent works per iteration"),
     DP_RECAL(RelayRecal.DP_RECAL, "relay", true,
-            "DP-RECAL: RECAL with decaying Gaussian noise on each published dual, zCDP over each agent's activations (LCI)"),
+            "DP-RECAL: RECAL with decaying Gaussian noise on each published dual, accounted over each agent's activations (LCI)"),
     RECAL_SYNC(SynchronousAfbs.PROTOCOL, "decentralized", false,
             "synchronous AFBS primal-dual iteration (6a-6d): every agent each iteration, with the sum of all duals"),
     PG_EXTRA(PgExtra.PG_EXTRA, "decentralized", false, "PG-EXTRA: proximal gradient tracking over the mixing matrix"),
     DP_PG_EXTRA(PgExtra.DP_PG_EXTRA, "decentralized", true,
-            "DP-PG-EXTRA: PG-EXTRA with decaying Gaussian noise on every published model, zCDP per agent"),
+            "DP-PG-EXTRA: PG-EXTRA with decaying Gaussian noise on every published model, accounted per agent"),
     NIDS(Nids.NIDS, "decentralized", false, "NIDS: network-independent step-size proximal gradient tracking"),
     DP_NIDS(Nids.DP_NIDS, "decentralized", true,
-            "DP-NIDS: NIDS with decaying Gaussian noise on every published vector, zCDP per agent");
+            "DP-NIDS: NIDS with decaying Gaussian noise on every published vector, accounted per agent");
 
     private final String cliName;
     private final String family;

@@ -258,7 +258,7 @@ public final class RelayRecal extends CompositeRun {
             return "";
         }
         StringBuilder b = new StringBuilder(LedgerStatement.resumedPreamble(ledger().orElseThrow()));
-        b.append(String.format(Locale.ROOT, "Privacy statement: DP-RECAL, record-level zCDP against an eavesdropper on every"
+        b.append(String.format(Locale.ROOT, "Privacy statement: DP-RECAL, record-level DP against an eavesdropper on every"
                         + " channel (replace-one adjacency; each agent's internal state is conditioned on, as in the paper)%n"
                         + "  per publication: %s%n  every record gradient clipped to G_rec = %s; sensitivity 4 beta_i tau_i G_rec"
                         + " (theta = 2)%n  %d agents, %d of %d iterations done, local communication involvement (LCI) %d%n",

@@ -10,6 +10,7 @@ import org.dpdl4j.runtime.RunCheckpoint;
 import org.dpdl4j.runtime.CheckpointException;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.noise.NoiseStreams;
@@ -240,13 +241,15 @@ class Mu2TrainerTest {
         List<NodeData> data = logisticMachines(2, 40, 6);
         Mu2Config cfg = Mu2Config.of(ServerTrust.TRUSTED, 40, 1, 0.01, logisticConstants(), NoiseSchedule.constant(0.8), 5);
         Mu2Privacy privacy = privacy(cfg, data.size());
-        // Every round is rho-zCDP with the same rho: epsilon after k rounds in closed form.
+        // Every round is the same Gaussian mechanism (mu^2 = 2 rho): epsilon after k rounds on the exact curve.
         double rho = privacy.rho(1);
-        double budget = RunAssertions.between(ZCdp.epsilon(11 * rho, 1e-5), ZCdp.epsilon(12 * rho, 1e-5));
+        double budget = RunAssertions.between(GaussianPrivacyCurve.epsilon(Math.sqrt(22 * rho), 1e-5),
+                GaussianPrivacyCurve.epsilon(Math.sqrt(24 * rho), 1e-5));
         try (Mu2Trainer t = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5),
                 new PrivacyBudget(budget, 1e-5))) {
             RunAssertions.assertStopsAtBudget(t, 11);
-            assertEquals(ZCdp.epsilon(privacy.rho(11), 1e-5), t.epsilon(), 1e-12 * t.epsilon());
+            assertEquals(GaussianPrivacyCurve.epsilon(Math.sqrt(2 * privacy.rho(11)), 1e-5), t.epsilon(), 1e-12 * t.epsilon());
+            assertTrue(t.epsilon() < ZCdp.epsilon(privacy.rho(11), 1e-5), "tighter than the papers' zCDP conversion");
         }
     }
 

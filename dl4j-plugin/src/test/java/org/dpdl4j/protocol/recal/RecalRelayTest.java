@@ -131,7 +131,8 @@ class RecalRelayTest {
         assertTrue(run.exhaustedAgents().isEmpty(), "calibrated to its own count, no agent is stopped");
         assertEquals(2, run.epsilon(), 1e-6);
         double rho = run.privacy().rho(run.activations());
-        assertEquals(org.dpdl4j.privacy.accounting.ZCdp.epsilon(rho, 1e-5), run.epsilon(), 1e-9, "the ledger agrees with Theorem 3");
+        assertEquals(org.dpdl4j.privacy.accounting.GaussianPrivacyCurve.epsilon(Math.sqrt(2 * rho), 1e-5), run.epsilon(), 1e-9,
+                "the ledger prices the publications of Theorem 3's rho on the exact Gaussian curve");
     }
 
     @Test

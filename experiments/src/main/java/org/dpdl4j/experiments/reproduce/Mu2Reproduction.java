@@ -69,12 +69,15 @@ public final class Mu2Reproduction {
      * @param reference also the non-private reference run
      * @param arguments the command line, for the provenance
      * @param engine    where the machines' part of each round runs ({@code --engine}, {@code --master}, {@code --blocks})
+     * @param accountant how the noise is calibrated and the runs priced ({@code AccountantFactory.NAMES}; null: the default)
      */
     public record Settings(Path out, DataDirectory data, List<Integer> machines, List<Double> epsilons, List<String> trust, long seed,
                            int seeds, double delta, double diameter, NoiseKind noise, Integer examples, boolean fresh, boolean reference,
-                           List<String> arguments, RunSettings engine) {
+                           List<String> arguments, RunSettings engine, String accountant) {
         public Settings {
             engine = engine == null ? RunSettings.empty() : engine;
+            accountant = accountant == null ? AccountantFactory.TIGHTEST : accountant;
+            AccountantFactory.named(accountant);   // refuses an unknown name before anything runs
         }
     }
 
@@ -93,6 +96,8 @@ public final class Mu2Reproduction {
     private final boolean reference;
     private final List<String> arguments;
     private final RunSettings engineSettings;
+    private final String accountant;
+    private final AccountantFactory accountants;
     /** The cluster every run of the grid is lent, or null for the local engine. */
     private BlockEngine cluster;
 
@@ -112,6 +117,8 @@ public final class Mu2Reproduction {
         this.reference = s.reference();
         this.arguments = s.arguments();
         this.engineSettings = s.engine();
+        this.accountant = s.accountant();
+        this.accountants = AccountantFactory.named(s.accountant());
     }
 
     /** Runs the grid (or what is left of it) and writes mu2.csv, mu2.png and README.md. */
@@ -170,8 +177,8 @@ public final class Mu2Reproduction {
         if (fresh) {
             DirectoryAccounting.forget(out);
         }
-        // Every run here is priced by the default accounting.
-        DirectoryAccounting.claim(out, AccountantFactory.TIGHTEST, List.of("mu2.csv"), null);
+        // Every run here is calibrated and priced by one accounting, that of the rows already in the directory.
+        DirectoryAccounting.claim(out, accountant, List.of("mu2.csv"), "pass --accountant %s");
         Map<String, Mu2Cell> finished = Mu2FinishedRuns.read(csvFile, delta, constants);
         if (!finished.isEmpty()) {
             pw.println("Resuming: " + finished.size() + " finished runs in " + csvFile + " are kept (use --fresh to start over)");
@@ -192,7 +199,8 @@ public final class Mu2Reproduction {
                                 bar.step(rounds);
                                 continue;
                             }
-                            Mu2Setup setup = Mu2Setup.calibrated(t, constants, m, rounds, 1, probe.numParams(), eps, delta, s);
+                            Mu2Setup setup = Mu2Setup.calibrated(t, constants, m, rounds, 1, probe.numParams(), eps, delta, s,
+                                    accountants);
                             bar.field("run", name + " M=" + m + " eps=" + eps + " seed=" + s);
                             Mu2Cell cell = run(setup, name, eps, data, train, trainY, testX, testY, bar, s);
                             csv.append(Mu2Report.csvRow(cell, constants, delta));
@@ -218,7 +226,7 @@ public final class Mu2Reproduction {
             bar.finish();
         }
         double minutes = (System.nanoTime() - startNanos) / 6e10;
-        Mu2Report report = new Mu2Report(cells, constants, delta, seed, noise, train.size(), provenance, minutes);
+        Mu2Report report = new Mu2Report(cells, constants, delta, seed, noise, train.size(), provenance, minutes, accountant);
         report.write(out);
         pw.print(report.table().render());
         pw.println("Results: " + out.toAbsolutePath() + " (mu2.csv, mu2.png, README.md, " + DirectoryLock.LISTED + ")");
@@ -276,7 +284,7 @@ public final class Mu2Reproduction {
         long clippedRounds = 0;
         double achieved;
         NoiseKind kind = noise;
-        try (Mu2Trainer trainer = setup.privacy() != null ? setup.trainer(net, data, kind, Double.NaN, AccountantFactory.standard(), RunSettings.empty())
+        try (Mu2Trainer trainer = setup.privacy() != null ? setup.trainer(net, data, kind, Double.NaN, accountants, RunSettings.empty())
                 : Mu2Trainer.of(net, data, setup.config(), kind.streams(1, seed), null, PrivacyBudget.unlimited(delta))) {
             if (cluster != null) {
                 trainer.distribute(cluster.lent());

@@ -25,6 +25,11 @@ import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.Topologies;
 import org.dpdl4j.models.LeastSquaresModel;
 import org.dpdl4j.models.ModelOptions;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.GaussianPrivacyCurve;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.accounting.ZCdp;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.protocol.recal.CompositeProblem;
 import org.dpdl4j.protocol.recal.CompositeRun;
@@ -63,20 +68,25 @@ public final class RecalReproduction {
      * @param seed              seed of the draws, the split, the baton and the (seeded) noise
      * @param dataDir           the data directory
      * @param out               the output directory
+     * @param accountant        how the private algorithms' noise is calibrated and priced ({@code AccountantFactory.NAMES})
      */
     public record Settings(List<String> datasets, List<Double> epsilons, double delta, double zeta, double lambdaFraction,
                            long relayIterations, long longRunFactor, int covtypeRows, int mnistRows, java.util.Map<String, Double> clip, long seed,
-                           DataDirectory dataDir, Path out) {
-        /** The committed reproduction. */
-        public static Settings full(DataDirectory dataDir, Path out) {
+                           DataDirectory dataDir, Path out, String accountant) {
+        public Settings {
+            AccountantFactory.named(accountant);   // refuses an unknown name before anything runs
+        }
+
+        /** The committed reproduction's grid, calibrated and priced by {@code accountant}. */
+        public static Settings full(DataDirectory dataDir, Path out, String accountant) {
             return new Settings(List.of("covtype", "mnist"), List.of(1.0, 10.0), 1e-5, 0.99, 0.05, 4800, 50, 55_500, 60_000,
-                    java.util.Map.of("covtype", 1.0, "mnist", 5.0), 1, dataDir, out);
+                    java.util.Map.of("covtype", 1.0, "mnist", 5.0), 1, dataDir, out, accountant);
         }
 
         /** A smoke run: a covtype sample, fewer iterations, one epsilon. */
-        public static Settings quick(DataDirectory dataDir, Path out) {
+        public static Settings quick(DataDirectory dataDir, Path out, String accountant) {
             return new Settings(List.of("covtype"), List.of(10.0), 1e-5, 0.99, 0.05, 960, 2, 4_000, 0,
-                    java.util.Map.of("covtype", 1.0), 1, dataDir, out);
+                    java.util.Map.of("covtype", 1.0), 1, dataDir, out, accountant);
         }
     }
 
@@ -202,13 +212,27 @@ public final class RecalReproduction {
         return template;
     }
 
+    /**
+     * The most exposed agent's zCDP rho from the epsilon its run's ledger spent: its publications compose to one Gaussian
+     * mechanism of {@code mu^2 = 2 rho}, which the exact curve prices at that epsilon (zCDP's conversion with Renyi DP).
+     */
+    private double rhoOf(double epsilon) {
+        if (!new LedgerAccounting(AccountantFactory.named(settings.accountant()), NeighbouringRelation.REPLACE_ONE)
+                .pricesGaussiansExactly()) {
+            return ZCdp.rho(epsilon, settings.delta());
+        }
+        double mu = GaussianPrivacyCurve.mu(epsilon, settings.delta());
+        return mu * mu / 2;
+    }
+
     private Row run(String dataset, String graphName, Graph graph, CompositeProblem problem, INDArray star,
                     PrimalDualAlgorithm algorithm, double epsilon, PrintWriter console) {
         long iterations = algorithm.isRelay() ? settings.relayIterations() : settings.relayIterations() / AGENTS;
         PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).model(template(problem)).problem(problem).graph(graph)
                 .iterations(iterations).noiseKind(NoiseKind.SEEDED).seed(settings.seed());
         if (algorithm.isPrivate()) {
-            b.clip(settings.clip().get(dataset)).zeta(settings.zeta()).target(epsilon, settings.delta());
+            b.clip(settings.clip().get(dataset)).zeta(settings.zeta()).target(epsilon, settings.delta())
+                    .accountant(AccountantFactory.named(settings.accountant()));
         }
         CompositeRun run = b.build();
         long every = Math.max(1, iterations / CURVE_POINTS);
@@ -227,7 +251,7 @@ public final class RecalReproduction {
         double error = run.relativeError(star);
         long[] activations = run instanceof RelayRecal r ? r.activations() : null;
         long lci = run.lci();
-        double rho = algorithm.isPrivate() ? org.dpdl4j.privacy.accounting.ZCdp.rho(run.epsilon(), settings.delta()) : Double.NaN;
+        double rho = algorithm.isPrivate() ? rhoOf(run.epsilon()) : Double.NaN;
         Row row = new Row(dataset, graphName, algorithm.cliName(), epsilon, algorithm.isPrivate() ? run.epsilon() : Double.POSITIVE_INFINITY,
                 rho, iterations, lci, run.messages(), seconds, error, curve, activations);
         console.printf(Locale.ROOT, "  %-8s %-8s %-12s eps %-6s spent %-8.4g LCI %-5d messages %-6d %6.1f s  relative error %.3e%n",
