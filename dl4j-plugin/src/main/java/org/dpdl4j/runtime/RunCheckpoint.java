@@ -344,6 +344,12 @@ public final class RunCheckpoint {
                     + " to continue"
                     + " under the new ones (the saved and the new steps then compose in the ledger)");
         }
+        String former = saved.ledger().map(l -> run.mechanismChangeSince(l.ledger())).orElse(null);
+        if (former != null && !policy.allowMechanismChanges()) {
+            throw new CheckpointException(file, former + ". Start a new run, or " + policy.howToAllow() + " to continue with"
+                    + " this version's mechanism (the saved and the new steps then compose in the ledger)");
+        }
+        boolean newSegment = !mechanism.isEmpty() || former != null;
         if (saved.completedSteps() >= run.plannedSteps()) {
             throw new CheckpointException(file, "is of a finished run: all " + saved.completedSteps() + " planned "
                     + run.stepUnit() + "s are done" + (saved.completedSteps() > run.plannedSteps()
@@ -351,8 +357,8 @@ public final class RunCheckpoint {
                     + "; to train longer, plan more " + run.stepUnit() + "s (" + policy.howToAllow()
                     + " when that changes the mechanism)");
         }
-        restore(run, saved, !mechanism.isEmpty());
-        return new ResumeReport(saved.completedSteps(), changes, !mechanism.isEmpty());
+        restore(run, saved, newSegment);
+        return new ResumeReport(saved.completedSteps(), changes, newSegment);
     }
 
     /**

@@ -36,6 +36,15 @@ public interface TrainingRun extends AutoCloseable {
         return java.util.Map.of();
     }
 
+    /**
+     * Why the steps of a saved ledger and this run's next ones would not be one mechanism although no setting changed
+     * (steps a former version recorded and calibrated otherwise), or null when they would be. A resume refuses such a
+     * ledger unless its policy allows mechanism changes, and then continues it in a new segment; none by default.
+     */
+    default String mechanismChangeSince(org.dpdl4j.privacy.ledger.PrivacyLedger saved) {
+        return null;
+    }
+
     /** Steps completed so far. */
     long completedSteps();
 

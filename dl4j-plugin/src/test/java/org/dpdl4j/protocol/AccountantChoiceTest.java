@@ -120,7 +120,7 @@ class AccountantChoiceTest {
                 AccountantFactory.standard()), 0.0, "the default is unchanged");
     }
 
-    /** RECAL's zCDP publications: each accountant's ledger of the calibrated run stays within the target. */
+    /** RECAL's Gaussian publications: each accountant's ledger of the calibrated run stays within the target. */
     @Test
     void recalCalibrationMeetsTheTargetUnderEveryAccountant() {
         for (String pricing : PRICINGS) {

@@ -103,8 +103,9 @@ public final class Mu2Run implements ProtocolScenario {
             config = setup.config();
             privacy = setup.privacy();
             calibration.put("accounting", String.format(Locale.ROOT, "record level per machine (replace-one),"
-                    + " sensitivity 2S with the safety clip S = %s, closed-form zCDP over %d planned rounds, delta %s"
-                    + " (spec 4.4)", constants.sensitivityBound(), PLANNED_ROUNDS, s.delta()));
+                    + " sensitivity 2S with the safety clip S = %s, %d planned Gaussian rounds priced on their exact curve (the"
+                    + " default accounting; spec 4.4's zCDP closed form needs more noise), delta %s",
+                    constants.sensitivityBound(), PLANNED_ROUNDS, s.delta()));
             calibration.put("noise", String.format(Locale.ROOT, "sigma = %.4g %s, eta = %.4g", setup.sigma(),
                     trust == ServerTrust.UNTRUSTED ? "on every message" : "on the aggregate", config.stepSize()));
         }

@@ -148,8 +148,9 @@ public final class RelayRecalRun implements ProtocolScenario {
             return;
         }
         long planned = BatonWalk.activations(AGENTS, run.path())[0];
-        calibration.put("accounting", String.format(Locale.ROOT, "record level, zCDP of agent 0's %d planned publications"
-                        + " (rho_m = Delta^2 / (2 sigma^2 zeta^(m-1)), sequential), to (epsilon %s, delta %s); replace-one",
+        calibration.put("accounting", String.format(Locale.ROOT, "record level, agent 0's %d planned Gaussian publications"
+                        + " (rho_m = Delta^2 / (2 sigma^2 zeta^(m-1)) each, composed on their exact curve, the default accounting),"
+                        + " to (epsilon %s, delta %s); replace-one",
                 planned, epsilon, delta));
         calibration.put("noise", String.format(Locale.ROOT, "sigma_0 = %.4g on the dual (sensitivity 4 beta tau G_rec = %.4g,"
                         + " G_rec = %s), zeta = %s: std %.4g on the gradient at the first publication",

@@ -74,5 +74,15 @@ class Mu2ReproduceCommandTest {
         assertTrue(paperSigma > 1.15 * sigma[0], "zCDP's closed form needs more noise: " + paperSigma + " vs " + sigma[0]);
         assertEquals(4.0, CsvTable.read(papers.resolve("mu2.csv")).doubles("epsilon_achieved")[0], 1e-9);
         assertTrue(Files.readString(papers.resolve("README.md")).contains("closed form sigma^2 = 2 T S^2 / rho"));
+
+        // An earlier version labelled its zCDP-calibrated rows "tightest": the rows' own noise gives them away.
+        Path earlier = tmp.resolve("mu2-earlier");
+        Files.createDirectories(earlier);
+        Files.copy(papers.resolve("mu2.csv"), earlier.resolve("mu2.csv"));
+        Files.writeString(earlier.resolve("accounting.txt"), "tightest\n");
+        CommandRun resumed = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1", "--epsilons",
+                "4", "--seeds", "1", "--no-reference", "--out", earlier.toString());
+        assertEquals(1, resumed.exitCode());
+        assertTrue(resumed.err().contains("calibrated otherwise") && resumed.err().contains("--fresh"), resumed.err());
     }
 }

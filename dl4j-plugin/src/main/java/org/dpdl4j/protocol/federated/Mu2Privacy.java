@@ -35,8 +35,8 @@ import java.util.Objects;
  * records every round as the Gaussian release it is ({@link GaussianEvent}), so the run's accountant prices the
  * composition: by its exact privacy curve by default, or by zCDP's {@code epsilon = rho + 2 sqrt(rho ln(1/delta))} (the
  * papers' Theorems 5.1 and 6.1) with Renyi DP alone. Calibration inverts the accountant's curve in closed form
- * ({@link LedgerAccounting#gaussianMuSquared}); {@link #calibrateWithAccountant} does the same with the generic RDP
- * accountant and bisection (over a finite order grid, so it is never below the closed form).
+ * ({@link LedgerAccounting#gaussianMuSquared}); {@link #calibrateWithAccountant} is the Renyi DP calibration done
+ * generically, by bisection over the RDP accountant (a finite order grid, so it is never below zCDP's closed form).
  */
 public final class Mu2Privacy {
     private final ServerTrust trust;
@@ -171,8 +171,8 @@ public final class Mu2Privacy {
     /**
      * The noise std that makes T rounds {@code (epsilon, delta)}-DP as the default accounting prices them: the exact
      * Gaussian curve's {@code mu(epsilon, delta)} inverted in closed form, {@code sigma^2 = 4 T S^2 / mu^2} (untrusted)
-     * or {@code 4 T S^2 / (M^2 mu^2)} (trusted). The trusted sigma is exactly 1/M of the untrusted one. The closed form is
-     * moved to the safe side of the target by rounding ({@link Calibrator#safeSide}).
+     * or {@code 4 T S^2 / (M^2 mu^2)} (trusted). The trusted sigma is 1/M of the untrusted one. The closed form is moved
+     * to the safe side of the target by rounding ({@link Calibrator#safeSide}), in steps of about 1e-12 of itself.
      *
      * @throws IllegalArgumentException if epsilon is not positive and finite, or delta is outside (0, 1)
      */
@@ -200,8 +200,9 @@ public final class Mu2Privacy {
     /**
      * The same calibration done generically: bisection ({@link Calibrator}) on the noise multiplier
      * {@code z = sigma / S} (untrusted) or {@code z = M sigma / S} (trusted) of T replace-one Gaussian events in
-     * the {@link RdpAccountant}. The accountant minimises over a finite order grid, so the result is at least the
-     * closed form's and within a fraction of a percent of it.
+     * the {@link RdpAccountant}. The accountant minimises over a finite order grid, so the result is at least zCDP's
+     * closed form (the calibration with Renyi DP, {@link AccountantFactory#renyi()}) and within a fraction of a percent
+     * of it.
      */
     public static double calibrateWithAccountant(ServerTrust trust, double sensitivityBound, int machines, long rounds,
                                                  double epsilon, double delta) {
@@ -265,9 +266,9 @@ public final class Mu2Privacy {
                 noise instanceof NoiseSchedule.Constant c ? String.format(Locale.ROOT, "%.6g", c.sigma()) : "per round"));
         double rho = recordedRho(ledger);
         s.append(String.format(Locale.ROOT, "  Every round is a Gaussian mechanism of sensitivity 2S%s; the rounds the ledger holds"
-                + " compose to one of mu = sqrt(2 rho) = %.6g, RDP eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2)"
-                + " = %.6g (worst case: the replaced example is used in round 1)%n", trust == ServerTrust.TRUSTED ? "/M" : "",
-                Math.sqrt(2 * rho), trust == ServerTrust.TRUSTED ? "M^2 " : "", rho));
+                + " have RDP eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2) = %.6g, that of one Gaussian"
+                + " mechanism of mu = sqrt(2 rho) = %.6g (worst case: the replaced example is used in round 1)%n",
+                trust == ServerTrust.TRUSTED ? "/M" : "", trust == ServerTrust.TRUSTED ? "M^2 " : "", rho, Math.sqrt(2 * rho)));
         s.append(String.format(Locale.ROOT, "  For comparison, zCDP's conversion of that rho (the papers' Theorems 5.1 and 6.1): epsilon"
                 + " = %s at delta = %s; the guarantee is the ledger's \"spent\" line below, priced by its accountant%n",
                 EpsilonFormat.upward(ZCdp.epsilon(rho, delta)), delta));

@@ -520,6 +520,11 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
     }
 
     @Override
+    public String mechanismChangeSince(org.dpdl4j.privacy.ledger.PrivacyLedger saved) {
+        return org.dpdl4j.privacy.ledger.FormerZcdpRounds.changeSince(saved, protocol());
+    }
+
+    @Override
     public RunState state() {
         return RunState.builder().array("x", iterates.x()).array("x_previous", iterates.previous()).array("w", iterates.w())
                 .array("dhat", machines.dhat()).number("batch", config.batchSize()).build();

@@ -118,6 +118,11 @@ public abstract class CompositeRun extends AbstractTrainingRun {
         return java.util.Map.of(org.dpdl4j.runtime.options.RunOptions.FEATURE_NORM_BOUND.name(), "");
     }
 
+    @Override
+    public String mechanismChangeSince(org.dpdl4j.privacy.ledger.PrivacyLedger saved) {
+        return org.dpdl4j.privacy.ledger.FormerZcdpRounds.changeSince(saved, protocol());
+    }
+
     /** {@code ||output - reference|| / ||reference||}. */
     public double relativeError(INDArray reference) {
         return output().sub(reference).norm2Number().doubleValue() / reference.norm2Number().doubleValue();

@@ -35,6 +35,28 @@ class Mu2PrivacyTest {
         assertEquals(2 * untrusted.rdp(4, t), untrusted.rdp(4, 2 * t), 1e-9, "composition adds rounds");
     }
 
+    /**
+     * A per-round schedule through the ledger: round t (from 1) is the Gaussian release of sigma_t, and the planned bound
+     * is the exact curve of the composition, mu^2 = sum_t 4 S^2 / (c sigma_t^2).
+     */
+    @Test
+    void aPerRoundScheduleIsPricedRoundByRoundOnTheExactCurve() {
+        double[] sigmas = {100, 200, 400};
+        for (ServerTrust trust : ServerTrust.values()) {
+            int m = 5;
+            double c = trust == ServerTrust.TRUSTED ? m : 1;
+            Mu2Privacy p = Mu2Privacy.of(trust, S, m, new NoiseSchedule.PerRound(sigmas), DELTA);
+            double muSquared = 0;
+            for (int t = 1; t <= 3; t++) {
+                GaussianEvent e = (GaussianEvent) p.eventOfRound(t);
+                assertEquals(c * sigmas[t - 1] / S, e.noiseMultiplier(), 1e-12 * e.noiseMultiplier(), trust + " round " + t);
+                muSquared += 4 * S * S / (c * c * sigmas[t - 1] * sigmas[t - 1]);
+                assertEquals(GaussianPrivacyCurve.epsilon(Math.sqrt(muSquared), DELTA), p.epsilon(t), 1e-9, trust + " after " + t);
+            }
+            assertEquals(muSquared / 2, p.rho(3), 1e-12 * p.rho(3));
+        }
+    }
+
     @Test
     void perRoundScheduleSumsTheRounds() {
         double[] sigmas = {100, 200, 400};
@@ -156,7 +178,7 @@ class Mu2PrivacyTest {
         ledger.spend(2, p.eventOfRound(2), p.describe());
         ledger.spend(3, p.eventOfRound(3), p.describe());
         String statement = p.statement(ledger, 3, null);
-        assertTrue(statement.contains(String.format(java.util.Locale.ROOT, "= %.6g (worst case", 3 * rhoRound)), statement);
+        assertTrue(statement.contains(String.format(java.util.Locale.ROOT, "= %.6g, that of one Gaussian", 3 * rhoRound)), statement);
         assertEquals(ZCdp.epsilon(3 * rhoRound, DELTA), ledger.spent(Conversion.STANDARD).epsilon(), 1e-9);
         RunLedger gaussianOnly = new RunLedger(LedgerAccounting.standard(p.relation()), PrivacyBudget.unlimited(DELTA), true);
         for (long t = 1; t <= 3; t++) {

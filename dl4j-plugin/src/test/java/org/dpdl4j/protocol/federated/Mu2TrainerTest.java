@@ -184,6 +184,54 @@ class Mu2TrainerTest {
         }
     }
 
+    /**
+     * A checkpoint of an earlier version holds its rounds as zCDP statements, calibrated with the papers' closed form:
+     * this version would go on with other noise, so the resume is refused, naming the choice; allowed, the saved rounds
+     * stay in their own segment of the ledger and are priced conservatively with the new ones.
+     */
+    @Test
+    void aCheckpointWhoseRoundsAreZcdpStatementsIsAMechanismChange(@TempDir Path dir) {
+        List<NodeData> data = logisticMachines(3, 20, 4);
+        Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, logisticConstants(), NoiseSchedule.constant(0.3), 5);
+        Path ckpt = dir.resolve("mu2.ckpt");
+        try (Mu2Trainer first = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            for (int t = 0; t < 4; t++) {
+                first.step();
+            }
+            RunCheckpoint.save(first, ckpt);
+        }
+        RunCheckpoint.Saved current = RunCheckpoint.read(ckpt);
+        Mu2Privacy privacy = privacy(cfg, data.size());
+        org.dpdl4j.privacy.ledger.PrivacyLedger zcdp = new org.dpdl4j.privacy.ledger.PrivacyLedger();
+        for (var e : current.ledger().orElseThrow().ledger().entries()) {
+            zcdp.add(new org.dpdl4j.privacy.ledger.LedgerEntry(new org.dpdl4j.privacy.accounting.ZCdpEvent(privacy.rho(1)), e.count(),
+                    e.party(), e.mechanism(), e.secureNoise(), e.segment()));
+        }
+        var ledger = current.ledger().orElseThrow();
+        RunCheckpoint.Saved earlier = new RunCheckpoint.Saved(current.file(), current.protocol(), current.completedSteps(),
+                current.plannedSteps(), current.settings(), java.util.Optional.of(new org.dpdl4j.privacy.ledger.LedgerJson.Saved(
+                ledger.relation(), ledger.budget(), zcdp, ledger.accountant())), current.state(), current.notes(), current.writtenAt());
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            CheckpointException e = assertThrows(CheckpointException.class,
+                    () -> RunCheckpoint.resume(second, earlier, ResumePolicy.strict()));
+            assertTrue(e.getMessage().contains("recorded as zCDP statements by an earlier version")
+                    && e.getMessage().contains("Start a new run"), e.getMessage());
+            assertEquals(0, second.completedSteps());
+        }
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            assertTrue(RunCheckpoint.resume(second, earlier, ResumePolicy.allowingChanges()).newSegment());
+            second.step();
+            double rho = 5 * privacy.rho(1);
+            assertEquals(ZCdp.epsilon(rho, 1e-5), second.epsilon(), 1e-9 * second.epsilon(),
+                    "zCDP prices the mixed ledger, a valid bound on both kinds of rounds");
+            assertTrue(second.privacyStatement().contains("resumed under changed settings"), second.privacyStatement());
+        }
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            assertEquals(4, RunCheckpoint.resume(second, current, ResumePolicy.strict()).fromStep(),
+                    "this version's own checkpoint goes on");
+        }
+    }
+
     @Test
     void aResumeNeverUsesAnExampleTwice(@TempDir Path dir) {
         Mu2Constants c = logisticConstants();

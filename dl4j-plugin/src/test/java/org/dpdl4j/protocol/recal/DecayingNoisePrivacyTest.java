@@ -34,6 +34,20 @@ class DecayingNoisePrivacyTest {
         }
     }
 
+    /** Each publication's Gaussian release has the rho of Theorem 3's m-th term under replace-one (2 / z^2). */
+    @Test
+    void everyPublicationIsTheGaussianReleaseOfItsRho() {
+        DecayingNoisePrivacy p = new DecayingNoisePrivacy(new double[] {0.8, 2.5}, new double[] {2.0, 7.0}, 0.97);
+        for (int agent = 0; agent < 2; agent++) {
+            for (long m : new long[] {1, 2, 17, 400}) {
+                double z = p.publication(agent, m).noiseMultiplier();
+                double rho = DecayingNoisePrivacy.publicationRho(p.sensitivity(agent), p.sigma(agent), 0.97, m);
+                assertEquals(rho, 2 / (z * z), 1e-12 * rho, "agent " + agent + ", publication " + m);
+                assertEquals(p.std(agent, m), z * p.sensitivity(agent) / 2, 1e-12 * p.std(agent, m), "the std over half the sensitivity");
+            }
+        }
+    }
+
     /**
      * By default the publications are priced as the Gaussian releases they are (one of mu^2 = 2 rho composed), and the
      * calibration meets the target on that exact curve; with Renyi DP alone it is the paper's zCDP closed form.

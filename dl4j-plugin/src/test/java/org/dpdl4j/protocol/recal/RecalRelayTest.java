@@ -124,6 +124,20 @@ class RecalRelayTest {
         assertEquals(4, run.epsilon(), 1e-6, "an agent that published 60 times spent exactly the target");
     }
 
+    /** Publications an earlier version recorded as zCDP statements do not go on as one mechanism with today's. */
+    @Test
+    void aLedgerOfZcdpPublicationsIsAMechanismChangeAndItsOwnIsNot() {
+        RelayRecal run = dpRecal(80, 0.99, 0, 2);
+        run.run(20);
+        org.dpdl4j.privacy.ledger.PrivacyLedger own = run.ledger().orElseThrow().ledger();
+        assertTrue(!own.isEmpty() && run.mechanismChangeSince(own) == null, "its own publications: " + own.entries());
+        org.dpdl4j.privacy.ledger.PrivacyLedger former = new org.dpdl4j.privacy.ledger.PrivacyLedger();
+        former.add(new org.dpdl4j.privacy.ledger.LedgerEntry(new org.dpdl4j.privacy.accounting.ZCdpEvent(0.01), 3, 0, "publication",
+                false, 0));
+        String change = run.mechanismChangeSince(former);
+        assertTrue(change != null && change.contains("dp-recal") && change.contains("zCDP statements by an earlier version"), change);
+    }
+
     @Test
     void theCalibratedRunSpendsItsTargetAtTheEnd() {
         RelayRecal run = dpRecal(800, 0.99, 0, 2);

@@ -47,6 +47,20 @@ final class Mu2FinishedRuns {
         return out;
     }
 
+    /**
+     * Refuses a finished run whose noise is not the {@code sigma} this grid calibrates for it: it was calibrated by another
+     * accounting (an earlier version's zCDP closed form, or another {@code --accountant}), and one table does not mix them.
+     */
+    static void requireNoise(Path csv, Mu2Cell done, double sigma) {
+        if (done.sigma() != sigma) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s holds the run %s, M = %d, epsilon = %s, seed %d with"
+                    + " sigma = %s, but this accounting calibrates sigma = %s for it: its runs were calibrated otherwise (with the"
+                    + " papers' zCDP closed form, by an earlier version or --accountant rdp, or by the exact Gaussian curve);"
+                    + " pass the --accountant that made them, or use --fresh to discard them, or another --out", csv, done.trust(),
+                    done.machines(), done.epsilon(), done.seed(), done.sigma(), sigma));
+        }
+    }
+
     private static void check(Path csv, CsvTable t, List<String> row, String column, double expected) {
         double found = num(t, row, column);
         if (found != expected) {

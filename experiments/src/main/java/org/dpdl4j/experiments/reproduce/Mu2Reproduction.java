@@ -22,6 +22,7 @@ import org.dpdl4j.models.ModelOptions;
 import org.dpdl4j.models.SoftmaxRegressionModel;
 import org.dpdl4j.optim.PerExampleGradients;
 import org.dpdl4j.protocol.federated.Mu2Constants;
+import org.dpdl4j.protocol.federated.Mu2Privacy;
 import org.dpdl4j.protocol.federated.Mu2Setup;
 import org.dpdl4j.protocol.federated.Mu2Trainer;
 import org.dpdl4j.runtime.engine.BlockEngine;
@@ -195,6 +196,8 @@ public final class Mu2Reproduction {
                             String name = t.name().toLowerCase(Locale.ROOT);
                             Mu2Cell done = finished.get(Mu2FinishedRuns.key(name, m, eps, s));
                             if (done != null) {
+                                Mu2FinishedRuns.requireNoise(csvFile, done, Mu2Privacy.calibrate(t, constants.sensitivityBound(), m,
+                                        rounds, eps, delta, accountants));
                                 cells.add(done);
                                 bar.step(rounds);
                                 continue;
