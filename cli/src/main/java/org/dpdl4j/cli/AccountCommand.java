@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "account", mixinStandardHelpOptions = true,
         description = {"Privacy accounting: DP-SGD (the tightest of Renyi DP and privacy loss distributions, with Poisson"
-                + " sampling) and its noise calibration, Decor's correlated noise (SecRDP and its exact Gaussian curve), DP-RECAL (its decaying Gaussian publications) and private personalized learning (composition of pure DP"
+                + " sampling) and its noise calibration, Decor's correlated noise (SecRDP and its exact Gaussian curve), DP-RECAL"
+                + " (its decaying Gaussian publications) and private personalized learning (composition of pure DP"
                 + " releases)."},
         subcommands = {AccountCommand.DpSgdCommand.class, AccountCommand.CalibrateCommand.class, AccountDecorCommand.class, AccountRecalCommand.class,
                 AccountPersonalizedCommand.class})

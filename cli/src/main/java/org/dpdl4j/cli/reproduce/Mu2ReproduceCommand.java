@@ -86,7 +86,8 @@ public final class Mu2ReproduceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return new Mu2Reproduction(new Mu2Reproduction.Settings(out, data.resolve(), machines, epsilons, trust, seed, seeds, delta,
-                diameter, noise, examples, fresh, reference, spec.commandLine().getParseResult().originalArgs(), engine.settings(), accountant))
+                diameter, noise, examples, fresh, reference, spec.commandLine().getParseResult().originalArgs(), engine.settings(),
+                accountant))
                 .run(spec.commandLine().getOut());
     }
 }

@@ -178,7 +178,8 @@ abstract class GossipRun extends CompositeRun {
         if (privacy == null) {
             return "";
         }
-        return LedgerStatement.resumedPreamble(ledger().orElseThrow()) + String.format(Locale.ROOT, "Privacy statement: %s, record-level DP against an eavesdropper on every channel"
+        return LedgerStatement.resumedPreamble(ledger().orElseThrow()) + String.format(Locale.ROOT,
+                "Privacy statement: %s, record-level DP against an eavesdropper on every channel"
                         + " (replace-one adjacency; each agent's internal state is conditioned on)%n  per publication: %s%n"
                         + "  every record gradient clipped to G_rec = %s; sensitivity 2 alpha G_rec%n  %d agents, each published"
                         + " %d times (every agent publishes every iteration)%n%s%n", protocol(), mechanism, clip,

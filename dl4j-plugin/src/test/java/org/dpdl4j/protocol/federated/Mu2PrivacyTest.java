@@ -158,7 +158,8 @@ class Mu2PrivacyTest {
             long t = (Integer) r[2];
             double sigma = Mu2Privacy.calibrate(trust, s, m, t, (Double) r[3], DELTA, rdp);
             assertEquals((Double) r[5], sigma, 0.0, trust + " M " + m + " eps " + r[3]);
-            assertEquals((Double) r[4], Mu2Privacy.of(trust, s, m, NoiseSchedule.constant(sigma), DELTA, rdp).epsilon(t), 4 * Math.ulp((Double) r[4]),
+            assertEquals((Double) r[4], Mu2Privacy.of(trust, s, m, NoiseSchedule.constant(sigma), DELTA, rdp).epsilon(t),
+                    4 * Math.ulp((Double) r[4]),
                     trust + " M " + m + " eps " + r[3]);
         }
     }

@@ -260,7 +260,8 @@ final class Mu2Report {
         } else {
             s.append(row("sigma", "sigma^2 = 4 T S^2 / mu^2 (untrusted), 4 T S^2 / (M^2 mu^2) (trusted), mu = mu(eps, delta) the exact"
                     + " Gaussian curve's (" + accountant + " accountant)", "T rounds of sensitivity 2S (2S/M) compose to one Gaussian"
-                    + " mechanism; less noise than spec 4.4's zCDP closed form (Theorems 5.2 / 6.2, `--accountant rdp`) at the same epsilon"));
+                    + " mechanism; less noise than spec 4.4's zCDP closed form (Theorems 5.2 / 6.2, `--accountant rdp`) at the same"
+                    + " epsilon"));
         }
         s.append(row("eta", "min{1/(4 L T), D / (T sqrt(sigmaTilde^2/M + V_Y/T))}, sigmaTilde^2 = 2 G^2 + 8 D^2 L^2, V_Y = d sigma^2 / M"
                 + " (untrusted) or d sigma^2 (trusted)", "spec 4.5; gradient-variance bounds sigma_g <= G, sigma_L <= L"));
