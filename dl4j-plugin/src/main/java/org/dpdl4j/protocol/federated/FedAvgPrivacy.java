@@ -190,10 +190,9 @@ public final class FedAvgPrivacy {
                 case SAMPLED_SETS -> "maximum over " + kappa.setsEvaluated() + " random colluding sets: an ESTIMATE, not a worst-case guarantee";
             }, kappa.worstSet().isEmpty() ? "" : ", worst colluding set " + kappa.worstSet()));
         }
-        EpsilonBound standard = ledger.spent(Conversion.STANDARD);
-        EpsilonBound improved = ledger.spent(Conversion.IMPROVED);
-        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %s (standard RDP conversion)%n  epsilon = %s (improved conversion)%n",
-                ledger.delta(), EpsilonFormat.upward(standard.epsilon()), EpsilonFormat.upward(improved.epsilon())));
+        EpsilonBound spent = ledger.spent(Conversion.STANDARD);
+        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %s (the %s accountant's bound, as the ledger below says)%n",
+                ledger.delta(), EpsilonFormat.upward(spent.epsilon()), spent.accountant()));
         s.append("Assumptions and limits:\n");
         s.append("  - Fresh noise every round from a cryptographically secure source (pairwise secrets from X25519); seeded noise voids the guarantee.\n");
         s.append("  - The final model and every broadcast are post-processing of the accounted releases.\n");
