@@ -101,8 +101,8 @@ public final class DecayingNoisePrivacy {
     /**
      * {@link #calibrate(double, double, long, double, double)} for a ledger priced by {@code accountants}: their budget
      * {@code mu^2} at (epsilon, delta), the exact Gaussian curve's or, with Renyi DP alone, zCDP's {@code 2 rho} (then
-     * {@code sigma^2 = Delta^2 decaySum(zeta, K) / (2 rho)}, the paper's Theorem 3, to the bit), checked as the ledger
-     * adds the publications up.
+     * {@code sigma^2 = Delta^2 decaySum(zeta, K) / (2 rho)}, the paper's Theorem 3), checked as the ledger adds the
+     * publications up (which may move it by a step of about 1e-12 of itself, as rounding differs).
      */
     public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta,
                                    AccountantFactory accountants) {
