@@ -357,6 +357,8 @@ class BadInputTest {
                         + " directory", "reproduce", "personalized", "--quick", "--out", dir("a-file")),
                 bad("reproduce personalized negative feature bound", "--feature-norm-bound must be a positive finite number",
                         "reproduce", "personalized", "--quick", "--feature-norm-bound", "-1", "--out", dir("bound")),
+                bad("reproduce recal zero feature bound", "--feature-norm-bound must be a positive finite number",
+                        "reproduce", "recal", "--quick", "--feature-norm-bound", "0", "--out", dir("recal-bound")),
                 // tune: a private search space may not vary what the guarantee is (refused before the data is read)
                 tune("tune space searching the noise source", "--noise changes the guarantee && drop it from the space",
                         "{\"noise\": {\"choice\": [\"seeded\"]}}"),

@@ -59,6 +59,25 @@ class RecalCommandsTest {
         assertTrue(both.err().contains("exactly one of --sigma"), both.err());
     }
 
+    /**
+     * {@code reproduce recal --feature-norm-bound}: the private algorithms take their steps from the public bound (a
+     * record beyond it is refused, so the bound reaches them) and the table says so.
+     */
+    @Test
+    void theReproductionTakesThePrivateStepsFromAPublicBound(@TempDir Path dir) throws Exception {
+        String data = CommandRun.realDataDir("the covtype reproduction");
+        CommandRun bounded = CommandRun.of("reproduce", "recal", "--quick", "--data-dir", data, "--feature-norm-bound", "7.3485",
+                "--out", dir.resolve("bounded").toString());
+        assertEquals(0, bounded.exitCode(), bounded.both());
+        assertTrue(Files.readString(dir.resolve("bounded").resolve("table.txt"))
+                .contains("the private algorithms' steps from the public feature bound B = 7.3485"));
+        CommandRun tooSmall = CommandRun.of("reproduce", "recal", "--quick", "--data-dir", data, "--feature-norm-bound", "1",
+                "--out", dir.resolve("small").toString());
+        assertEquals(1, tooSmall.exitCode());
+        assertTrue(tooSmall.err().contains("beyond the public bound --feature-norm-bound 1.0")
+                && tooSmall.err().contains("raise the bound"), tooSmall.err());
+    }
+
     @Test
     void dpRecalTrainsWithALedgerAndAStatement(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("run");

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce recal}: DP-RECAL against its baselines, Table V's shape ({@link RecalReproduction}). */
@@ -51,6 +52,12 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
                     + " made) or additive.")
     String accountant;
 
+    @Option(names = "--feature-norm-bound", paramLabel = "B", description = "DP-RECAL, DP-PG-EXTRA and DP-NIDS take their step"
+            + " sizes from this public bound on every record's feature norm (sqrt(54) for covtype's min-max features, 28 for"
+            + " MNIST's pixels in [0, 1]) instead of from each agent's data (the paper's choice, which the ledger does not price);"
+            + " a record beyond B is refused.")
+    Double featureNormBound;
+
     @Override
     public Integer call() throws Exception {
         Path dir = out != null ? out : Path.of("results", "recal");
@@ -60,7 +67,14 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
             s = new RecalReproduction.Settings(datasets != null ? datasets : s.datasets(), epsilons != null ? epsilons : s.epsilons(),
                     s.delta(), s.zeta(), s.lambdaFraction(), s.relayIterations(),
                     longRunFactor != null ? longRunFactor : s.longRunFactor(), s.covtypeRows(), s.mnistRows(), s.clip(), s.seed(),
-                    s.dataDir(), s.out(), s.accountant());
+                    s.dataDir(), s.out(), s.accountant(), null);
+        }
+        if (featureNormBound != null) {
+            if (!(featureNormBound > 0) || featureNormBound.isInfinite()) {
+                throw new ParameterException(spec.commandLine(), "--feature-norm-bound must be a positive finite number, got "
+                        + featureNormBound);
+            }
+            s = s.withFeatureNormBound(featureNormBound);
         }
         return new RecalReproduction(s).run(spec.commandLine().getOut());
     }

@@ -31,6 +31,7 @@ import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.noise.NoiseKind;
+import org.dpdl4j.runtime.FeatureNormBound;
 import org.dpdl4j.protocol.recal.CompositeProblem;
 import org.dpdl4j.protocol.recal.CompositeRun;
 import org.dpdl4j.protocol.recal.Penalty;
@@ -69,24 +70,36 @@ public final class RecalReproduction {
      * @param dataDir           the data directory
      * @param out               the output directory
      * @param accountant        how the private algorithms' noise is calibrated and priced ({@code AccountantFactory.NAMES})
+     * @param featureNormBound  a public bound on every record's feature norm that the private algorithms take their step
+     *                          sizes from ({@code PrimalDualRunBuilder.featureNormBound}), or null for each agent's own
+     *                          smoothness (the paper's choice, which the ledger does not price)
      */
     public record Settings(List<String> datasets, List<Double> epsilons, double delta, double zeta, double lambdaFraction,
                            long relayIterations, long longRunFactor, int covtypeRows, int mnistRows, java.util.Map<String, Double> clip, long seed,
-                           DataDirectory dataDir, Path out, String accountant) {
+                           DataDirectory dataDir, Path out, String accountant, Double featureNormBound) {
         public Settings {
             AccountantFactory.named(accountant);   // refuses an unknown name before anything runs
+            if (featureNormBound != null) {
+                FeatureNormBound.require(featureNormBound);
+            }
+        }
+
+        /** These settings with the private algorithms' steps from the public bound {@code b}. */
+        public Settings withFeatureNormBound(double b) {
+            return new Settings(datasets, epsilons, delta, zeta, lambdaFraction, relayIterations, longRunFactor, covtypeRows,
+                    mnistRows, clip, seed, dataDir, out, accountant, b);
         }
 
         /** The committed reproduction's grid, calibrated and priced by {@code accountant}. */
         public static Settings full(DataDirectory dataDir, Path out, String accountant) {
             return new Settings(List.of("covtype", "mnist"), List.of(1.0, 10.0), 1e-5, 0.99, 0.05, 4800, 50, 55_500, 60_000,
-                    java.util.Map.of("covtype", 1.0, "mnist", 5.0), 1, dataDir, out, accountant);
+                    java.util.Map.of("covtype", 1.0, "mnist", 5.0), 1, dataDir, out, accountant, null);
         }
 
         /** A smoke run: a covtype sample, fewer iterations, one epsilon. */
         public static Settings quick(DataDirectory dataDir, Path out, String accountant) {
             return new Settings(List.of("covtype"), List.of(10.0), 1e-5, 0.99, 0.05, 960, 2, 4_000, 0,
-                    java.util.Map.of("covtype", 1.0), 1, dataDir, out, accountant);
+                    java.util.Map.of("covtype", 1.0), 1, dataDir, out, accountant, null);
         }
     }
 
@@ -233,6 +246,9 @@ public final class RecalReproduction {
         if (algorithm.isPrivate()) {
             b.clip(settings.clip().get(dataset)).zeta(settings.zeta()).target(epsilon, settings.delta())
                     .accountant(AccountantFactory.named(settings.accountant()));
+            if (settings.featureNormBound() != null) {
+                b.featureNormBound(settings.featureNormBound());
+            }
         }
         CompositeRun run = b.build();
         long every = Math.max(1, iterations / CURVE_POINTS);
@@ -266,7 +282,8 @@ public final class RecalReproduction {
         StringBuilder results = new StringBuilder("dataset,graph,algorithm,target_epsilon,epsilon,delta,rho,iterations,lci,messages,seconds,relative_error\n");
         StringBuilder curves = new StringBuilder("dataset,graph,algorithm,target_epsilon,iteration,messages,relative_error\n");
         TerminalTable table = new TerminalTable("Table V's shape: final relative error at equal (epsilon, delta = " + settings.delta()
-                + "), zeta = " + settings.zeta(), "data", "graph", "algorithm", "target eps", "spent eps", "LCI", "messages",
+                + "), zeta = " + settings.zeta() + (settings.featureNormBound() == null ? ""
+                : ", the private algorithms' steps from the public feature bound B = " + settings.featureNormBound()), "data", "graph", "algorithm", "target eps", "spent eps", "LCI", "messages",
                 "time (s)", "rel. error");
         for (Row r : rows) {
             String target = Double.isNaN(r.target) ? "" : String.valueOf(r.target);
