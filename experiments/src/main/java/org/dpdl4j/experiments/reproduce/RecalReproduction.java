@@ -283,8 +283,8 @@ public final class RecalReproduction {
         StringBuilder curves = new StringBuilder("dataset,graph,algorithm,target_epsilon,iteration,messages,relative_error\n");
         TerminalTable table = new TerminalTable("Table V's shape: final relative error at equal (epsilon, delta = " + settings.delta()
                 + "), zeta = " + settings.zeta() + (settings.featureNormBound() == null ? ""
-                : ", the private algorithms' steps from the public feature bound B = " + settings.featureNormBound()), "data", "graph", "algorithm", "target eps", "spent eps", "LCI", "messages",
-                "time (s)", "rel. error");
+                : ", the private algorithms' steps from the public feature bound B = " + settings.featureNormBound()),
+                "data", "graph", "algorithm", "target eps", "spent eps", "LCI", "messages", "time (s)", "rel. error");
         for (Row r : rows) {
             String target = Double.isNaN(r.target) ? "" : String.valueOf(r.target);
             results.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%s%n", r.dataset, r.graph, r.algorithm, target,
