@@ -29,6 +29,7 @@ import org.dpdl4j.data.TrainTest;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.models.ImageShape;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -99,6 +100,11 @@ final class AttackReportCommand implements Callable<Integer> {
             description = "Master seed of models, data split, sampling, noise and dummies (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
+            description = "How every private run's noise is calibrated to its epsilon: tightest (default: the smallest"
+                    + " valid bound, the least noise), rdp (Renyi DP alone, as the committed reports were made) or additive.")
+    String accountant;
+
     @Mixin
     DataDirOption data;
 
@@ -159,6 +165,11 @@ final class AttackReportCommand implements Callable<Integer> {
             requireAtMostImages("--idlg-images", idlgImages);
         }
         requireAtMostImages("--ig-images", igImages);
+        try {
+            AccountantFactory.named(accountant);
+        } catch (IllegalArgumentException e) {
+            throw bad("--accountant: " + e.getMessage());
+        }
         // --out is claimed before the data is read, so a taken directory is refused at once
         RunDirectory run;
         if (resume) {
@@ -190,7 +201,7 @@ final class AttackReportCommand implements Callable<Integer> {
                 CampaignSettings defaults = CampaignSettings.defaults();
                 CampaignSettings settings = new CampaignSettings(seed, defaults.hiddenUnits(), defaults.learningRate(),
                         defaults.clipNorm(), defaults.delta(), attackRound,
-                        cnn ? AttackedModel.TANH_CNN : AttackedModel.SIGMOID_MLP);
+                        cnn ? AttackedModel.TANH_CNN : AttackedModel.SIGMOID_MLP, accountant);
                 workload = new RunWorkload(mnist.train(), mnist.test(), targets, ImageShape.MNIST, settings);
                 CampaignAttack ig = CampaignAttack.invertingGradients(InvertingGradientsConfig.defaults()
                         .withIterations(igIterations).withSeed(seed));
@@ -269,6 +280,7 @@ final class AttackReportCommand implements Callable<Integer> {
         config.put("ig_images", igImages);
         config.put("ig_iterations", igIterations);
         config.put("seed", seed);
+        config.put("accountant", accountant);
         return config;
     }
 

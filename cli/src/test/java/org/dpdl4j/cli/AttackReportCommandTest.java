@@ -84,6 +84,47 @@ class AttackReportCommandTest {
         return String.join("\n", csv.stream().map(l -> l.substring(0, l.lastIndexOf(','))).toList());
     }
 
+    /**
+     * {@code --accountant rdp} calibrates random-walk SGD to Renyi DP alone (more noise than the default's tightest bound
+     * for the same epsilon), the report and config.json say so, and a journal is only resumed under the accounting it
+     * began with.
+     */
+    @Test
+    void theAccountantCalibratesTheReportAndBindsItsJournal(@TempDir Path tmp) throws Exception {
+        String[] common = {"attack", "report", "--images", "1", "--protocols", "random-walk", "--epsilons", "1", "--attack-round",
+                "1", "--idlg-iterations", "2", "--baselines", "1", "--data-dir", dataDir()};
+        Path tightest = tmp.resolve("tightest");
+        CommandRun t = CommandRun.of(concat(concat(common, "--out"), tightest.toString()));
+        assertEquals(0, t.exitCode(), t.err() + t.out());
+        Path rdp = tmp.resolve("rdp");
+        CommandRun r = CommandRun.of(concat(concat(concat(concat(common, "--accountant"), "rdp"), "--keep-journal"),
+                "--out=" + rdp));
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        String md = Files.readString(rdp.resolve("report.md"));
+        assertTrue(md.contains("priced by the `rdp` accountant (Renyi DP alone"), md);
+        assertTrue(Files.readString(tightest.resolve("report.md")).contains("priced by the `tightest` accountant"));
+        assertTrue(Files.readString(rdp.resolve("config.json")).contains("\"accountant\" : \"rdp\""));
+        double sigmaRdp = noise(md);
+        double sigmaTightest = noise(Files.readString(tightest.resolve("report.md")));
+        assertTrue(sigmaRdp > sigmaTightest * 1.01, "Renyi DP alone needs more noise: sigma = " + sigmaRdp + " against "
+                + sigmaTightest);
+
+        CommandRun resumed = CommandRun.of(concat(concat(common, "--resume"), "--out=" + rdp));
+        assertEquals(2, resumed.exitCode(), resumed.err() + resumed.out());
+        assertTrue(resumed.err().contains("was written by a campaign with other settings"), resumed.err());
+
+        CommandRun unknown = CommandRun.of(concat(concat(common, "--accountant"), "moments"));
+        assertEquals(2, unknown.exitCode());
+        assertTrue(unknown.err().contains("--accountant: unknown accountant 'moments'"), unknown.err());
+    }
+
+    /** Random-walk SGD's noise in a report's calibration table ("sigma = 1.234 per coordinate"). */
+    private static double noise(String md) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("sigma = ([0-9.]+) per coordinate").matcher(md);
+        assertTrue(m.find(), md);
+        return Double.parseDouble(m.group(1));
+    }
+
     @Test
     void reportRefusesUnknownProtocolsNamingTheKnownOnes() {
         CommandRun r = CommandRun.of("attack", "report", "--protocols", "decorr", "--data-dir", dataDir());

@@ -93,12 +93,13 @@ public final class CentralDpSgdRun implements ProtocolScenario {
         if (privateRun) {
             DpSgdConfig config = DpSgdConfig.forTarget(s.clipNorm(), epsilon, s.delta(), 1, 1.0)
                     .withSampling(SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT);
-            PrivateTrainer trainer = PrivateTrainer.create(net, config, x, y, noise, new SplittableRandom(samplingSeed));
+            PrivateTrainer trainer = PrivateTrainer.builder(net, config).data(x, y).noise(noise)
+                    .sampling(new SplittableRandom(samplingSeed)).accountant(s.accountants()).build();
             trainer.addObserver(tapper::accept);
             for (long step = 0; step <= lastStep; step++) {
                 trainer.step();
             }
-            calibration.put("accounting", String.format(Locale.ROOT, "RDP of the subsampled Gaussian (sampling without"
+            calibration.put("accounting", String.format(Locale.ROOT, "the subsampled Gaussian (sampling without"
                     + " replacement, replace-one), example level, %d planned steps (1 epoch) at rate 1/%d, delta %s",
                     trainer.plannedSteps(), n, s.delta()));
             calibration.put("noise", String.format(Locale.ROOT, "z = %.4g, C = %s: noise std %.4g on the released"

@@ -113,10 +113,10 @@ public final class DecentralizedRun implements ProtocolScenario {
         if (algorithm.isPrivate()) {
             DecentralizedCalibration.Result c = DecentralizedCalibration.calibrate(algorithm, ProtectedUnit.EXAMPLE,
                     SamplingScheme.FIXED_SIZE_WITHOUT_REPLACEMENT, s.clipNorm(), 1, minLocal, PLANNED_ROUNDS, epsilon,
-                    s.delta(), graph, adversary(), NoisePairChoice.SMALLEST_SIGMA_CDP);
+                    s.delta(), graph, adversary(), NoisePairChoice.SMALLEST_SIGMA_CDP, s.accountants());
             sigmaCdp = c.sigmaCdp();
             sigmaCor = c.sigmaCor();
-            calibration.put("accounting", String.format(Locale.ROOT, "example level, RDP of sampling without"
+            calibration.put("accounting", String.format(Locale.ROOT, "example level, sampling without"
                     + " replacement (rate 1/%d, replace-one), %d planned rounds, delta %s; per-round kappa budget"
                     + " %.4g%s", minLocal, PLANNED_ROUNDS, s.delta(), c.kappaBudget(),
                     algorithm == DecentralizedAlgorithm.DECOR ? ", SecRDP against " + adversary().describe() : ""));
@@ -134,7 +134,8 @@ public final class DecentralizedRun implements ProtocolScenario {
         List<AttackCase> cases = new ArrayList<>();
         long lastRound = placements.stream().mapToLong(TargetPlacement.Placement::round).max().orElseThrow();
         try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().config(config).model(template).graph(graph).mixing(mixing)
-                .nodeData(data).streams(streams).adversary(adversary()).delta(s.delta()).build()) {
+                .nodeData(data).streams(streams).adversary(adversary()).delta(s.delta()).accountant(s.accountants())
+                .build()) {
             trainer.addObserver(tap -> {
                 List<TargetPlacement.Placement> now = placements.stream().filter(p -> p.round() == tap.round()).toList();
                 if (now.isEmpty()) {

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.attacks.AttackCase;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.ObservableRun;
 import org.dpdl4j.runtime.ObservedRelease;
@@ -63,11 +64,12 @@ public final class DeclaredObserverRun implements ProtocolScenario {
 
     /**
      * The settings of the protocol's run on a workload, each given only when the protocol reads it: the seed, the
-     * learning rate and clip norm of the campaign, seeded noise (so a campaign is reproducible), epsilon and
-     * delta, batches of one example (so that a release can hold a target alone), and a plan of the attack round
+     * learning rate and clip norm of the campaign, seeded noise (so a campaign is reproducible), epsilon, delta
+     * and the accountant, batches of one example (so that a release can hold a target alone), and a plan of the attack round
      * plus one pass over the training set ({@code --rounds}, or {@code --epochs} as a fraction of passes).
      *
-     * @throws IllegalArgumentException for a private protocol that does not read {@code --epsilon}
+     * @throws IllegalArgumentException for a private protocol that does not read {@code --epsilon}, or that does not
+     *                                  read {@code --accountant} when the campaign asks for another than the default
      */
     public RunSettings settings(RunWorkload workload, double epsilon) {
         CampaignSettings s = workload.settings();
@@ -76,6 +78,11 @@ public final class DeclaredObserverRun implements ProtocolScenario {
             throw new IllegalArgumentException(protocol.name() + " does not read " + RunOptions.EPSILON.flag()
                     + ", so the campaign cannot calibrate it to epsilon " + epsilon + "; let the protocol read it, or"
                     + " supply a tapped run for it");
+        }
+        if (protocol.isPrivate() && !reads(RunOptions.ACCOUNTANT) && !s.accountant().equals(AccountantFactory.TIGHTEST)) {
+            throw new IllegalArgumentException(protocol.name() + " does not read " + RunOptions.ACCOUNTANT.flag()
+                    + ", so the campaign cannot calibrate it with the " + s.accountant() + " accountant; let the protocol"
+                    + " read it, supply a tapped run for it, or leave the accountant at " + AccountantFactory.TIGHTEST);
         }
         RunSettings out = RunSettings.empty();
         out = withIfRead(out, RunOptions.SEED, s.seed());
@@ -86,6 +93,7 @@ public final class DeclaredObserverRun implements ProtocolScenario {
             out = out.with(RunOptions.EPSILON, epsilon);
         }
         out = withIfRead(out, RunOptions.DELTA, s.delta());
+        out = withIfRead(out, RunOptions.ACCOUNTANT, s.accountant());
         out = withIfRead(out, RunOptions.BATCH_SIZE, 1L);
         out = withIfRead(out, RunOptions.ROUNDS, s.attackRound() + n);
         out = withIfRead(out, RunOptions.EPOCHS, (double) (s.attackRound() + n) / n);

@@ -96,7 +96,7 @@ public final class FedAvgRun implements ProtocolScenario {
         // S = eta C); GOPA against the worst COLLUDERS colluders on a random GOPA_K-out graph.
         FedAvgRunBuilder builder = FedAvgTrainer.builder().variant(variant).model(template).clients(data).rounds(PLANNED_ROUNDS)
                 .localSteps(1).localBatch(1).localRate(new LearningRate.Constant(s.learningRate())).seed(s.seed())
-                .noiseKind(NoiseKind.SEEDED);
+                .noiseKind(NoiseKind.SEEDED).accountant(s.accountants());
         if (variant.isPrivate()) {
             builder.clip(clip).target(epsilon, s.delta());
         }

@@ -99,12 +99,11 @@ public final class Mu2Run implements ProtocolScenario {
                     + " %.4g", eta));
         } else {
             Mu2Setup setup = Mu2Setup.calibrated(trust, constants, MACHINES, PLANNED_ROUNDS, 1, d, epsilon, s.delta(),
-                    s.seed());
+                    s.seed(), s.accountants());
             config = setup.config();
             privacy = setup.privacy();
             calibration.put("accounting", String.format(Locale.ROOT, "record level per machine (replace-one),"
-                    + " sensitivity 2S with the safety clip S = %s, %d planned Gaussian rounds priced on their exact curve (the"
-                    + " default accounting; spec 4.4's zCDP closed form needs more noise), delta %s",
+                    + " sensitivity 2S with the safety clip S = %s, %d planned Gaussian rounds, delta %s",
                     constants.sensitivityBound(), PLANNED_ROUNDS, s.delta()));
             calibration.put("noise", String.format(Locale.ROOT, "sigma = %.4g %s, eta = %.4g", setup.sigma(),
                     trust == ServerTrust.UNTRUSTED ? "on every message" : "on the aggregate", config.stepSize()));

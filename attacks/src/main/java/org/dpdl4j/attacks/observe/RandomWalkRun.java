@@ -74,7 +74,7 @@ public final class RandomWalkRun implements ProtocolScenario {
             MultiLayerNetwork template = workload.newModel();
             RandomWalkSgd run = RandomWalkSgd.builder().model(template).parties(parties).steps(PLANNED_STEPS)
                     .stepSize(s.learningRate()).gradientBound(s.clipNorm()).target(epsilon, s.delta())
-                    .batchSize(LOCAL_BATCH).noiseKind(NoiseKind.SEEDED)
+                    .batchSize(LOCAL_BATCH).noiseKind(NoiseKind.SEEDED).accountant(s.accountants())
                     .seed(new NoiseKey(s.seed(), "random-walk-target", j, 0).seed()).build();
             int[] path = run.path();
             long hop = -1;

@@ -108,7 +108,7 @@ public final class RelayRecalRun implements ProtocolScenario {
             PrimalDualRunBuilder builder = PrimalDualRunBuilder.of(privateRun ? PrimalDualAlgorithm.DP_RECAL
                             : PrimalDualAlgorithm.RECAL).model(template)
                     .problem(new CompositeProblem(agents, Penalty.l1(lambda), true)).graph(ring)
-                    .iterations(PLANNED_ITERATIONS).noiseKind(NoiseKind.SEEDED).seed(seed);
+                    .iterations(PLANNED_ITERATIONS).noiseKind(NoiseKind.SEEDED).seed(seed).accountant(s.accountants());
             if (privateRun) {
                 builder.clip(s.clipNorm()).zeta(ZETA).target(epsilon, s.delta());
             }
@@ -149,7 +149,7 @@ public final class RelayRecalRun implements ProtocolScenario {
         }
         long planned = BatonWalk.activations(AGENTS, run.path())[0];
         calibration.put("accounting", String.format(Locale.ROOT, "record level, agent 0's %d planned Gaussian publications"
-                        + " (rho_m = Delta^2 / (2 sigma^2 zeta^(m-1)) each, composed on their exact curve, the default accounting),"
+                        + " (rho_m = Delta^2 / (2 sigma^2 zeta^(m-1)) each, composed to one Gaussian mechanism),"
                         + " to (epsilon %s, delta %s); replace-one",
                 planned, epsilon, delta));
         calibration.put("noise", String.format(Locale.ROOT, "sigma_0 = %.4g on the dual (sensitivity 4 beta tau G_rec = %.4g,"

@@ -12,6 +12,7 @@ import org.dpdl4j.attacks.LabelRows;
 import org.dpdl4j.attacks.network.NetworkGradients;
 import org.dpdl4j.data.LabeledData;
 import org.dpdl4j.models.ImageShape;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.runtime.MemoryEstimate;
 import org.dpdl4j.runtime.ObserverDeclaration;
 import org.dpdl4j.runtime.Protocol;
@@ -171,6 +172,22 @@ class DeclaredObserversTest {
     }
 
     @Test
+    void thePrivateRunIsGivenTheCampaignsAccountantOrRefusedWhenItCannotTakeIt() {
+        Protocol cyclic = ProtocolRegistry.standard().get(TEST_PROTOCOL);
+        RunWorkload rdp = workload(workload().settings().withAccountant(AccountantFactory.RDP));
+        Protocol reading = privateWith(cyclic, List.of(RunOptions.EPSILON, RunOptions.ACCOUNTANT));
+        assertEquals(AccountantFactory.RDP, new DeclaredObserverRun(reading).settings(rdp, 1.0).get(RunOptions.ACCOUNTANT)
+                .orElseThrow());
+        Protocol deaf = privateWith(cyclic, List.of(RunOptions.EPSILON));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new DeclaredObserverRun(deaf).settings(rdp, 1.0));
+        assertTrue(e.getMessage().contains("does not read --accountant, so the campaign cannot calibrate it with the rdp"
+                + " accountant"), e.getMessage());
+        // At the default accounting such a protocol prices itself as every protocol does by default.
+        assertTrue(new DeclaredObserverRun(deaf).settings(workload(), 1.0).get(RunOptions.ACCOUNTANT).isEmpty());
+    }
+
+    @Test
     void aDeclaredObserverOfARunWithoutTheTapIsRefused() {
         Protocol sgd = ProtocolRegistry.standard().get("sgd");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -179,6 +196,10 @@ class DeclaredObserversTest {
     }
 
     private static RunWorkload workload() {
+        return workload(new CampaignSettings(7L, 8, 0.1, 1.0, 1e-5, 3));
+    }
+
+    private static RunWorkload workload(CampaignSettings settings) {
         int n = 30;
         int side = 4;
         SplittableRandom random = new SplittableRandom(5);
@@ -193,7 +214,7 @@ class DeclaredObserversTest {
         LabeledData all = new LabeledData("synthetic", Nd4j.create(pixels, new long[] {n, side * side}, DataType.FLOAT),
                 labels, CLASSES);
         return new RunWorkload(all, all.subset(new int[] {0, 1, 2, 3, 5}), TARGETS, new ImageShape(1, side, side),
-                new CampaignSettings(7L, 8, 0.1, 1.0, 1e-5, 3));
+                settings);
     }
 
     private static Protocol renamed(Protocol p, String name) {
@@ -201,6 +222,23 @@ class DeclaredObserversTest {
             @Override
             public String name() {
                 return name;
+            }
+        };
+    }
+
+    /** The protocol as if it were private and read the given options besides its own. */
+    private static Protocol privateWith(Protocol p, List<RunOption<?>> extra) {
+        return new Delegate(p) {
+            @Override
+            public boolean isPrivate() {
+                return true;
+            }
+
+            @Override
+            public List<RunOption<?>> options() {
+                List<RunOption<?>> all = new java.util.ArrayList<>(p.options());
+                extra.stream().filter(o -> !all.contains(o)).forEach(all::add);
+                return all;
             }
         };
     }

@@ -51,6 +51,20 @@ public interface AccountantFactory {
         };
     }
 
+    /**
+     * What a pricing name ({@link #NAMES}) means, in words for statements and reports; empty for another name (an
+     * accountant outside the named ones, e.g. {@link #pld()}, whose own name says what it is).
+     */
+    static String describe(String name) {
+        return switch (name) {
+            case TIGHTEST -> "the smallest valid bound of Renyi DP, zCDP, the exact Gaussian curve and privacy loss"
+                    + " distributions, each an upper bound on the true epsilon";
+            case RDP -> "Renyi DP alone, as runs were priced before the exact Gaussian and PLD accountants";
+            case ADDITIVE -> "the smallest of Renyi DP, zCDP and the exact Gaussian curve";
+            default -> "";
+        };
+    }
+
     /** Renyi DP over {@link RdpAccountant#defaultOrders()} for every ledger (the order grid only). */
     static AccountantFactory rdp() {
         return RdpAccountant::new;

@@ -94,12 +94,7 @@ public final class LedgerStatement {
     }
 
     private static String pricingNote(String method) {
-        return switch (method) {
-            case AccountantFactory.TIGHTEST -> " (the smallest valid bound of Renyi DP, zCDP, the exact Gaussian curve and privacy"
-                    + " loss distributions, each an upper bound on the true epsilon)";
-            case AccountantFactory.RDP -> " (Renyi DP alone, as runs were priced before the exact Gaussian and PLD accountants)";
-            case AccountantFactory.ADDITIVE -> " (the smallest of Renyi DP, zCDP and the exact Gaussian curve)";
-            default -> "";
-        };
+        String description = AccountantFactory.describe(method);
+        return description.isEmpty() ? "" : " (" + description + ")";
     }
 }

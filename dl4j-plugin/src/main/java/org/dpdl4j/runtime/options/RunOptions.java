@@ -71,16 +71,16 @@ public final class RunOptions {
             ValueType.text("iid, dirichlet:ALPHA or shards:S"), MECHANISM,
             "Split of the training data over the parties: iid, dirichlet:ALPHA (label skew) or shards:S.");
 
-    /**
-     * The noise kind of a run: a private protocol's {@link #NOISE} setting (secure by default); seeded from the run's
-     * seed for a protocol without privacy, whose randomness (batch and client sampling) protects nothing and so is
-     * reproducible.
-     */
     /** The pricing a run's {@link #ACCOUNTANT} setting names (the tightest valid bound when it is not set). */
     public static AccountantFactory accountants(RunSettings settings) {
         return AccountantFactory.named(settings.get(ACCOUNTANT, AccountantFactory.TIGHTEST));
     }
 
+    /**
+     * The noise kind of a run: a private protocol's {@link #NOISE} setting (secure by default); seeded from the run's
+     * seed for a protocol without privacy, whose randomness (batch and client sampling) protects nothing and so is
+     * reproducible.
+     */
     public static NoiseKind noiseKind(RunSettings settings, boolean isPrivate) {
         return isPrivate ? settings.get(NOISE, NoiseKind.SECURE) : NoiseKind.SEEDED;
     }

@@ -191,9 +191,10 @@ public final class CampaignReport {
         md.append(String.format(Locale.ROOT, "* **Attacked releases**: after %d rounds (steps) of ordinary training;"
                 + " the model accuracy column gives the state each release came from.%n", s.attackRound()));
         md.append(String.format(Locale.ROOT, "* **Privacy**: epsilon in {%s} at delta = %s, the noise calibrated as"
-                + " each protocol's trainer does (below). The per-example (or per-update) clip is C = %s. Noise comes"
-                + " from seeded streams: reproducible, distributed as the secure streams, but not secret.%n%n",
-                epsilons(), s.delta(), s.clipNorm()));
+                + " each protocol's trainer does (below) and priced by the `%s` accountant (%s). The per-example (or"
+                + " per-update) clip is C = %s. Noise comes from seeded streams: reproducible, distributed as the secure"
+                + " streams, but not secret.%n%n", epsilons(), s.delta(), s.accountant(),
+                org.dpdl4j.privacy.accounting.AccountantFactory.describe(s.accountant()), s.clipNorm()));
 
         md.append("## Protocols, observers and calibration\n\n");
         md.append("| protocol | epsilon | setting | accounting the calibration assumed | noise |\n");

@@ -73,6 +73,7 @@ class AttackCampaignTest {
         }
         String md = Files.readString(tmp.resolve("report.md"));
         assertTrue(md.contains("| dp-sgd | gradient | 8 | 100% |"), md);
+        assertTrue(md.contains("priced by the `tightest` accountant (the smallest valid bound"), "names the accounting: " + md);
         assertTrue(md.contains("**yes**"), md);
         assertFalse(md.contains("**NO**"), md);
         assertTrue(md.contains("Every private variant at every epsilon tried (8) hides at least 90%"), md);
