@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.dpdl4j.cli.Converters;
 import org.dpdl4j.cli.DataDirOption;
 import org.dpdl4j.experiments.reproduce.DpSgdReproduction;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,9 +53,15 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
     boolean resume;
 
     @Option(names = "--chosen-from", paramLabel = "DIR", description = "Skip tuning: retrain the setting that the earlier"
-            + " run in DIR chose for each epsilon (its results.csv), with the noise today's accounting calibrates; for"
+            + " run in DIR chose for each epsilon (its results.csv), with the noise --accountant calibrates; for"
             + " measuring what a change of accounting or code does to a tuned result. Needs another --out.")
     Path chosenFrom;
+
+    @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
+            description = "How every private run's noise is calibrated and priced: tightest (default: the smallest valid bound,"
+                    + " privacy loss distributions for Poisson sampling), rdp (Renyi DP alone, as the committed results/"
+                    + "central-dp-sgd/{mnist,a9a,mnist-cnn} were made) or additive.")
+    String accountant;
 
     @Mixin
     DataDirOption data;
@@ -64,7 +71,8 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data.resolve(), out, chosenFrom))
+        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data.resolve(), out,
+                chosenFrom, accountant))
                 .run(spec.commandLine().getOut());
     }
 }

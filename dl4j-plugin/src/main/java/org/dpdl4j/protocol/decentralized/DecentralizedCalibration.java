@@ -96,7 +96,7 @@ public final class DecentralizedCalibration {
         if (unit == ProtectedUnit.USER || sampling == SamplingScheme.FULL_BATCH) {
             // Linear RDP: each round is rho = Delta^2 kappa / 2 with Delta = 2C (user) or 2C/m (mean over all m examples).
             double sensitivity = unit == ProtectedUnit.USER ? 2 * clip : 2 * clip / minLocalSize;
-            if (pricesGaussiansExactly(accountants)) {
+            if (new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).pricesGaussiansExactly()) {
                 // The rounds are Gaussian releases (Decor's correlated noise included, against every adversary): T rounds
                 // of mu^2 = Delta^2 kappa compose to one of mu^2 = T Delta^2 kappa, and the exact curve allows the largest
                 // mu with epsilon(mu, delta) <= epsilon (GaussianPrivacyCurve.mu, on its safe side).
@@ -116,12 +116,6 @@ public final class DecentralizedCalibration {
                 rounds, delta, epsilon);
         double z = c.noise();
         return Math.pow(batchSize / (clip * z), 2);
-    }
-
-    /** Whether the accountants price unsampled Gaussian ledgers by their exact curve (the default and the additive ones). */
-    private static boolean pricesGaussiansExactly(AccountantFactory accountants) {
-        String pricing = accountants.create(NeighbouringRelation.REPLACE_ONE).pricing();
-        return pricing.equals(AccountantFactory.TIGHTEST) || pricing.equals(AccountantFactory.ADDITIVE);
     }
 
     private static DpEvent round(SamplingScheme sampling, double q, long m, int b, double z) {

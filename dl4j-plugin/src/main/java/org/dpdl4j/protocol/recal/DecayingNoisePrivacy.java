@@ -61,12 +61,16 @@ public final class DecayingNoisePrivacy {
         }
     }
 
-    /** rho of the m-th publication (m >= 1) with sensitivity {@code delta} and first std {@code sigma}. */
-    public static double publicationRho(double sensitivity, double sigma, double zeta, long m) {
+    private static void requirePublication(double zeta, long m) {
         if (m < 1) {
             throw new IllegalArgumentException("publications are counted from 1, got " + m);
         }
         requireZeta(zeta);
+    }
+
+    /** rho of the m-th publication (m >= 1) with sensitivity {@code delta} and first std {@code sigma}. */
+    public static double publicationRho(double sensitivity, double sigma, double zeta, long m) {
+        requirePublication(zeta, m);
         return ZCdp.gaussianRho(sensitivity, sigma) / Math.pow(zeta, m - 1);
     }
 
@@ -148,10 +152,7 @@ public final class DecayingNoisePrivacy {
      * replaced record moving the sum by 2C = Delta).
      */
     static GaussianEvent publicationEvent(double sensitivity, double sigma, double zeta, long m) {
-        if (m < 1) {
-            throw new IllegalArgumentException("publications are counted from 1, got " + m);
-        }
-        requireZeta(zeta);
+        requirePublication(zeta, m);
         return new GaussianEvent(sigma * Math.pow(zeta, (m - 1) / 2.0) / (sensitivity / 2));
     }
 

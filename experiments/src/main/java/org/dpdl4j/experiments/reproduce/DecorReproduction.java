@@ -190,7 +190,7 @@ public final class DecorReproduction {
             DirectoryAccounting.forget(dir);
         }
         DirectoryAccounting.claim(dir, accountantName, List.of("results.csv", "noise-pair-tuning.csv", "lr-tuning.csv"),
-                "pass --accountant %s");
+                "pass --accountant %s", "--fresh to discard the earlier rows");
         FinishedRuns finished = FinishedRuns.read(dir.resolve("results.csv"), dir.resolve("noise-pair-tuning.csv"), dir.resolve("lr-tuning.csv"));
         if (!finished.isEmpty()) {
             pw.println("Resuming: " + finished.size() + " finished runs in " + dir + " are kept (use --fresh to start over)");

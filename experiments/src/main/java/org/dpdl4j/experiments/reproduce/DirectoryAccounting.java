@@ -26,16 +26,17 @@ final class DirectoryAccounting {
      * records it.
      *
      * @param howToMatch how the user prices a run as the earlier rows were, or null when the command has no choice
+     * @param howToDiscard how the user starts afresh instead, e.g. {@code --fresh to discard the earlier rows}
      * @throws IllegalArgumentException when the earlier rows were priced by another accountant, naming it and the fix
      */
-    static void claim(Path dir, String accountant, List<String> resultFiles, String howToMatch) {
+    static void claim(Path dir, String accountant, List<String> resultFiles, String howToMatch, String howToDiscard) {
         Path marker = dir.resolve(FILE);
         String earlier = earlier(dir, marker, resultFiles);
         if (earlier != null && !earlier.equals(accountant)) {
             throw new IllegalArgumentException(dir + " holds rows priced by the " + earlier + " accountant, but this run"
                     + " prices by " + accountant + "; one table does not mix the two: "
                     + (howToMatch == null ? "" : howToMatch.replace("%s", earlier) + ", or ")
-                    + "give another --out (or --fresh to discard the earlier rows)");
+                    + "give another --out (or " + howToDiscard + ")");
         }
         try {
             AtomicFiles.replace(marker, accountant + "\n");

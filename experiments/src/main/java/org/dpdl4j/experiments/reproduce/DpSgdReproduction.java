@@ -46,6 +46,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -71,12 +72,19 @@ public final class DpSgdReproduction {
      * @param out      output directory, or null for the default
      * @param chosenFrom an earlier run's directory whose chosen setting per epsilon (its {@code results.csv}) is
      *                 retrained without tuning again, or null to tune
+     * @param accountant the pricing that calibrates and prices every private run ({@link AccountantFactory#NAMES})
      */
     public record Settings(String dataset, String model, List<Double> epsilons, double delta, int seeds, boolean quick, boolean wideGrid,
-                           boolean resume, DataDirectory data, Path out, Path chosenFrom) {
+                           boolean resume, DataDirectory data, Path out, Path chosenFrom, String accountant) {
+        public Settings {
+            Objects.requireNonNull(accountant, "accountant must not be null");
+            AccountantFactory.named(accountant);   // refuses an unknown name, listing the known ones
+        }
+
+        /** Settings that tune, priced by the tightest valid bound. */
         public Settings(String dataset, String model, List<Double> epsilons, double delta, int seeds, boolean quick,
                         boolean wideGrid, boolean resume, DataDirectory data, Path out) {
-            this(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data, out, null);
+            this(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data, out, null, AccountantFactory.TIGHTEST);
         }
     }
 
@@ -91,6 +99,7 @@ public final class DpSgdReproduction {
     private final DataDirectory dataDirectory;
     private final Path out;
     private final Path chosenFrom;
+    private final String accountant;
 
     public DpSgdReproduction(Settings s) {
         this.dataset = s.dataset();
@@ -108,6 +117,7 @@ public final class DpSgdReproduction {
         this.dataDirectory = s.data();
         this.out = s.out();
         this.chosenFrom = s.chosenFrom();
+        this.accountant = s.accountant();
     }
 
     private static final List<String> TUNING_COLUMNS = List.of("epsilon", "activation", "batch", "epochs", "lr",
@@ -211,8 +221,9 @@ public final class DpSgdReproduction {
         if (!resume) {
             DirectoryAccounting.forget(outDir);
         }
-        // Every run here is calibrated and priced by the default accounting.
-        DirectoryAccounting.claim(outDir, AccountantFactory.TIGHTEST, List.of("tuning.csv", "results.csv"), null);
+        // Every run here is calibrated and priced by one accounting; a directory never mixes two.
+        DirectoryAccounting.claim(outDir, accountant, List.of("tuning.csv", "results.csv"), "pass --accountant %s",
+                "leave out --resume to start afresh");
         EarlierRows earlierTuning = resume ? EarlierRows.of(outDir.resolve("tuning.csv")).withDefault("ema", "0.0")
                 : EarlierRows.none();
         EarlierRows earlierResults = resume ? EarlierRows.of(outDir.resolve("results.csv")) : EarlierRows.none();
@@ -395,7 +406,8 @@ public final class DpSgdReproduction {
         }
         INDArray x = train.features();
         INDArray y = train.labelMatrix(enc);
-        try (PrivateTrainer trainer = PrivateTrainer.create(net, DpSgdConfig.forTarget(s.clip(), eps, delta, s.batch(), s.epochs()), x, y)) {
+        try (PrivateTrainer trainer = PrivateTrainer.builder(net, DpSgdConfig.forTarget(s.clip(), eps, delta, s.batch(), s.epochs()))
+                .data(x, y).accountant(AccountantFactory.named(accountant)).build()) {
             try {
                 for (int e = 0; e < s.epochs(); e++) {
                     trainer.fitEpoch();
@@ -473,14 +485,15 @@ public final class DpSgdReproduction {
                 .append(wideGrid ? " --wide-grid" : "").append(seeds != 3 ? " --seeds " + seeds : "")
                 .append(quick ? " --quick" : "")
                 .append(chosenFrom != null ? " --chosen-from " + chosenFrom : "")
+                .append(accountant.equals(AccountantFactory.TIGHTEST) ? "" : " --accountant " + accountant)
                 .append(out != null ? " --out " + out : "").append("`.\n\n");
         s.append("Model: ").append(cnn ? "the end-to-end tanh CNN of Papernot et al. and Tramèr & Boneh (conv 16 8x8 stride 2"
                 + " same, max-pool 2x2 stride 1, conv 32 4x4 stride 2, max-pool 2x2 stride 1, dense 32, softmax; 26,010"
                 + " parameters), softmax cross-entropy, inputs standardised" : mnist ? "MLP 784-128-10 (hidden activation from the grid), softmax cross-entropy, inputs standardised"
                 : "logistic regression on the 123 a9a features").append(". Per-example clipping, Poisson sampling, noise from the secure source, ")
-                .append("noise calibrated and every run priced by the default accounting (the smallest valid bound of Renyi DP and")
-                .append(" privacy loss distributions; the README's Privacy accounting section); every run's epsilon is at or below")
-                .append(" its target at delta = ").append(delta).append(".\n\n");
+                .append("noise calibrated and every run priced by the ").append(accountant).append(" accounting (")
+                .append(AccountantFactory.describe(accountant)).append("; the README's Privacy accounting section); every run's")
+                .append(" epsilon is at or below its target at delta = ").append(delta).append(".\n\n");
         if (chosenFrom != null) {
             s.append("Tuning: not run here. The setting per epsilon is the one the earlier run in `").append(chosenFrom)
                     .append("` chose (its results.csv; its tuning.csv and summary say how and under which accounting), retrained")

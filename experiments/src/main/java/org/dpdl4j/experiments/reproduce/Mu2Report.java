@@ -7,6 +7,8 @@ import org.dpdl4j.experiments.report.Panel;
 import org.dpdl4j.experiments.report.Plots;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.experiments.report.Series;
 import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.protocol.federated.Mu2Constants;
@@ -254,7 +256,7 @@ final class Mu2Report {
         s.append(row("S = G + 2LD", fmt("%.6g", constants.sensitivityBound()),
                 "bound on each weighted increment q (Lemma 4.2); every q is clipped to S, so the sensitivity 2S holds whatever the data"));
         s.append(row("delta", Double.toString(delta), "not given by the paper; spec default"));
-        if (accountant.equals(AccountantFactory.RDP)) {
+        if (!new LedgerAccounting(AccountantFactory.named(accountant), NeighbouringRelation.REPLACE_ONE).pricesGaussiansExactly()) {
             s.append(row("sigma", "closed form sigma^2 = 2 T S^2 / rho (untrusted), 2 T S^2 / (M^2 rho) (trusted), rho = (sqrt(ln(1/delta)"
                     + " + eps) - sqrt(ln(1/delta)))^2", "spec 4.4 (Theorems 5.2 / 6.2)"));
         } else {

@@ -179,7 +179,8 @@ public final class Mu2Reproduction {
             DirectoryAccounting.forget(out);
         }
         // Every run here is calibrated and priced by one accounting, that of the rows already in the directory.
-        DirectoryAccounting.claim(out, accountant, List.of("mu2.csv"), "pass --accountant %s");
+        DirectoryAccounting.claim(out, accountant, List.of("mu2.csv"), "pass --accountant %s",
+                "--fresh to discard the earlier rows");
         Map<String, Mu2Cell> finished = Mu2FinishedRuns.read(csvFile, delta, constants);
         if (!finished.isEmpty()) {
             pw.println("Resuming: " + finished.size() + " finished runs in " + csvFile + " are kept (use --fresh to start over)");

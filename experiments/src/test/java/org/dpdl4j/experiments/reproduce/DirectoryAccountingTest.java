@@ -13,31 +13,32 @@ import org.junit.jupiter.api.io.TempDir;
 /** A reproduction continues a directory only under the accountant that priced its rows. */
 class DirectoryAccountingTest {
     private static final List<String> FILES = List.of("results.csv");
+    private static final String FRESH = "--fresh to discard the earlier rows";
 
     @Test
     void rowsWrittenBeforeTheRecordWerePricedByRenyiDp(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("results.csv"), "epsilon,metric\n1,0.5\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> DirectoryAccounting.claim(dir, "tightest", FILES, "pass --accountant %s"));
+                () -> DirectoryAccounting.claim(dir, "tightest", FILES, "pass --accountant %s", FRESH));
         assertTrue(e.getMessage().contains("priced by the rdp accountant") && e.getMessage().contains("pass --accountant rdp")
                 && e.getMessage().contains("--fresh"), e.getMessage());
         assertTrue(Files.notExists(dir.resolve(DirectoryAccounting.FILE)), "a refused claim records nothing");
-        DirectoryAccounting.claim(dir, "rdp", FILES, "pass --accountant %s");
+        DirectoryAccounting.claim(dir, "rdp", FILES, "pass --accountant %s", FRESH);
         assertEquals("rdp", Files.readString(dir.resolve(DirectoryAccounting.FILE)).strip());
     }
 
     @Test
     void theRecordDecidesAndForgettingItLetsAFreshRunChoose(@TempDir Path dir) throws Exception {
-        DirectoryAccounting.claim(dir, "tightest", FILES, null);   // an empty directory takes any accountant
+        DirectoryAccounting.claim(dir, "tightest", FILES, null, FRESH);   // an empty directory takes any accountant
         Files.writeString(dir.resolve("results.csv"), "epsilon,metric\n1,0.5\n");
-        DirectoryAccounting.claim(dir, "tightest", FILES, null);
+        DirectoryAccounting.claim(dir, "tightest", FILES, null, FRESH);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> DirectoryAccounting.claim(dir, "rdp", FILES, null));
+                () -> DirectoryAccounting.claim(dir, "rdp", FILES, null, FRESH));
         assertTrue(e.getMessage().contains("priced by the tightest accountant") && e.getMessage().contains("another --out"),
                 e.getMessage());
         Files.delete(dir.resolve("results.csv"));
         DirectoryAccounting.forget(dir);
-        DirectoryAccounting.claim(dir, "rdp", FILES, null);
+        DirectoryAccounting.claim(dir, "rdp", FILES, null, FRESH);
         assertEquals("rdp", Files.readString(dir.resolve(DirectoryAccounting.FILE)).strip());
     }
 }
