@@ -46,5 +46,14 @@ class TuneCommandTest {
         assertTrue(Files.readString(out.resolve("best.json")).contains("dpdl4j train --algo dp-sgd"));
         assertTrue(privacy.startsWith("WARNING: SEEDED NOISE"), privacy);
         assertTrue(Files.isRegularFile(out.resolve("operator/candidates.csv")) && !Files.exists(out.resolve("candidates.csv")));
+        assertTrue(privacy.contains("priced by: additive"), "the tuning's ledger names the candidates' accountant: " + privacy);
+
+        Path renyi = dir.resolve("rdp");
+        CommandRun rdp = CommandRun.of("tune", "--algo", "dp-sgd", "--dataset", "a9a", "--data-dir", data, "--space", "dp-sgd",
+                "--pool", "4", "--candidates", "geometric:2", "--epsilon-total", "3", "--noise", "seeded", "--accountant",
+                "rdp", "--out", renyi.toString());
+        assertEquals(0, rdp.exitCode(), rdp.both());
+        String renyiPrivacy = Files.readString(renyi.resolve("privacy.txt"));
+        assertTrue(renyiPrivacy.contains("priced by: rdp"), "the accountant asked for, not the default: " + renyiPrivacy);
     }
 }

@@ -8,6 +8,7 @@ import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.experiments.workload.WorkloadDefaults;
 import org.dpdl4j.experiments.workload.WorkloadOptions;
 import org.dpdl4j.experiments.workload.Workloads;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.ledger.PlannedLedger;
 import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.Protocol;
@@ -66,6 +67,11 @@ final class CandidateSetup {
         this.workloadSettings = base.workloadSettings;
         this.training = base.training;
         this.byName.putAll(base.byName);
+    }
+
+    /** The accountant every candidate is calibrated and priced by (its fixed {@code --accountant}, else the default). */
+    AccountantFactory accountants() {
+        return RunOptions.accountants(fixed);
     }
 
     /** The same setup with one more fixed setting (the calibrated per-candidate epsilon). */

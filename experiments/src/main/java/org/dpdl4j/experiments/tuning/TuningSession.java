@@ -301,7 +301,7 @@ public final class TuningSession {
                 planned.add(p.ledger());
                 relations.add(p.relation());
             }
-            return TuningCost.of(planned, relations, score.event(), count, delta);
+            return TuningCost.of(planned, relations, score.event(), count, delta, setup.accountants());
         }
     }
 
