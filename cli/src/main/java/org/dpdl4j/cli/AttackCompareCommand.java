@@ -28,7 +28,6 @@ import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.models.ImageShape;
 import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
-import org.dpdl4j.privacy.accounting.AccountantFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -60,11 +59,6 @@ final class AttackCompareCommand implements Callable<Integer> {
     @Option(converter = Converters.Positive.class, names = "--epsilon", defaultValue = "8", paramLabel = "E",
             description = "Epsilon Decor's noise is calibrated to, at delta 1e-5 (default ${DEFAULT-VALUE}).")
     double epsilon;
-
-    @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
-            description = "How Decor's noise is calibrated to --epsilon: tightest (default: the smallest valid bound, the"
-                    + " least noise), rdp (Renyi DP alone) or additive.")
-    String accountant;
 
     @Option(names = "--attack", defaultValue = "analytic-ls", paramLabel = "NAME",
             description = "analytic-ls (least-squares inversion of the first layer) or idlg (default"
@@ -103,11 +97,6 @@ final class AttackCompareCommand implements Callable<Integer> {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw bad("--epsilon must be a positive finite number, got " + epsilon);
         }
-        try {
-            AccountantFactory.named(accountant);
-        } catch (IllegalArgumentException e) {
-            throw bad("--accountant: " + e.getMessage());
-        }
         InversionAttack inversion = switch (attack) {
             case "analytic-ls" -> AnalyticInversion.leastSquares();
             case "idlg" -> RestartingAttack.idlg(CampaignAttack.defaultIdlg());
@@ -123,8 +112,7 @@ final class AttackCompareCommand implements Callable<Integer> {
             try {
                 CampaignSettings d = CampaignSettings.defaults();
                 workload = new RunWorkload(mnist.train(), mnist.test(), new int[] {targetIndex}, ImageShape.MNIST,
-                        new CampaignSettings(seed, d.hiddenUnits(), d.learningRate(), d.clipNorm(), d.delta(), attackRound)
-                                .withAccountant(accountant));
+                        new CampaignSettings(seed, d.hiddenUnits(), d.learningRate(), d.clipNorm(), d.delta(), attackRound));
             } catch (IllegalArgumentException e) {
                 throw bad(e.getMessage());
             }
@@ -140,7 +128,6 @@ final class AttackCompareCommand implements Callable<Integer> {
             config.put("dataset", dataset);
             config.put("target_index", targetIndex);
             config.put("epsilon", epsilon);
-            config.put("accountant", accountant);
             config.put("attack", attack);
             config.put("attack_round", attackRound);
             config.put("seed", seed);

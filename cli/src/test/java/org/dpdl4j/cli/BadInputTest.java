@@ -256,8 +256,6 @@ class BadInputTest {
                         "--accountant", "moments", "--out", out("r11")),
                 bad("attack report unknown accountant", "--accountant: unknown accountant 'moments'", "attack", "report",
                         "--accountant", "moments", "--out", out("a2")),
-                bad("attack compare unknown accountant", "--accountant: unknown accountant 'moments'", "attack", "compare",
-                        "--target-index", "0", "--accountant", "moments", "--out", out("a3")),
                 bad("attack negative index", "'-1' must be a whole number >= 0", "attack", "dlg", "--target-index", "-1",
                         "--out", out("a1")),
                 bad("attack unknown algorithm", "unknown algorithm 'foo'", "attack", "dlg", "--target-index", "0", "--algo",

@@ -96,6 +96,7 @@ public final class CentralDpSgdRun implements ProtocolScenario {
             PrivateTrainer trainer = PrivateTrainer.builder(net, config).data(x, y).noise(noise)
                     .sampling(new SplittableRandom(samplingSeed)).accountant(s.accountants()).build();
             trainer.addObserver(tapper::accept);
+            calibration.put(ScenarioRun.LEDGER_PRICING, ScenarioRun.ledgerPricing(trainer));
             for (long step = 0; step <= lastStep; step++) {
                 trainer.step();
             }

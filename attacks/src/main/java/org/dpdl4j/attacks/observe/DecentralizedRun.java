@@ -136,6 +136,9 @@ public final class DecentralizedRun implements ProtocolScenario {
         try (DecentralizedTrainer trainer = DecentralizedTrainer.builder().config(config).model(template).graph(graph).mixing(mixing)
                 .nodeData(data).streams(streams).adversary(adversary()).delta(s.delta()).accountant(s.accountants())
                 .build()) {
+            if (algorithm.isPrivate()) {
+                calibration.put(ScenarioRun.LEDGER_PRICING, ScenarioRun.ledgerPricing(trainer));
+            }
             trainer.addObserver(tap -> {
                 List<TargetPlacement.Placement> now = placements.stream().filter(p -> p.round() == tap.round()).toList();
                 if (now.isEmpty()) {

@@ -64,9 +64,9 @@ public final class DeclaredObserverRun implements ProtocolScenario {
 
     /**
      * The settings of the protocol's run on a workload, each given only when the protocol reads it: the seed, the
-     * learning rate and clip norm of the campaign, seeded noise (so a campaign is reproducible), epsilon, delta
-     * and the accountant, batches of one example (so that a release can hold a target alone), and a plan of the attack round
-     * plus one pass over the training set ({@code --rounds}, or {@code --epochs} as a fraction of passes).
+     * learning rate and clip norm of the campaign, seeded noise (so a campaign is reproducible), epsilon, delta and
+     * the accountant, batches of one example (so that a release can hold a target alone), and a plan of the attack
+     * round plus one pass over the training set ({@code --rounds}, or {@code --epochs} as a fraction of passes).
      *
      * @throws IllegalArgumentException for a private protocol that does not read {@code --epsilon}, or that does not
      *                                  read {@code --accountant} when the campaign asks for another than the default

@@ -110,6 +110,9 @@ public final class FedAvgRun implements ProtocolScenario {
             FedAvgConfig config = trainer.config();
             Graph gopaGraph = trainer.gopaGraph();
             describe(calibration, config, trainer.privacy(), trainer.gopaAccountant(), clip, s, workload);
+            if (variant.isPrivate()) {
+                calibration.put(ScenarioRun.LEDGER_PRICING, ScenarioRun.ledgerPricing(trainer));
+            }
             while (trainer.round() <= lastRound) {
                 long round = trainer.round();
                 INDArray before = trainer.parameters();

@@ -122,6 +122,9 @@ public final class Mu2Run implements ProtocolScenario {
         List<AttackCase> cases = new ArrayList<>();
         try (Mu2Trainer trainer = Mu2Trainer.of(template, data, config, new SeededNoiseStreams(s.seed()), privacy,
                 PrivacyBudget.unlimited(s.delta()))) {
+            if (privacy != null) {
+                calibration.put(ScenarioRun.LEDGER_PRICING, ScenarioRun.ledgerPricing(trainer));
+            }
             Deque<INDArray> points = new ArrayDeque<>();
             points.addLast(trainer.iterates().x().dup());
             points.addLast(trainer.iterates().x().dup());

@@ -107,6 +107,7 @@ public final class RandomWalkRun implements ProtocolScenario {
                         run.privacy().maxVisits(), epsilon, s.delta()));
                 calibration.put("noise", String.format(Locale.ROOT, "sigma = %.4g per coordinate on the clipped gradient"
                         + " (L = %s)", run.config().sigma(), s.clipNorm()));
+                calibration.put(ScenarioRun.LEDGER_PRICING, ScenarioRun.ledgerPricing(run));
             }
         }
         return new ScenarioRun(algorithm(), epsilon, cases, calibration);

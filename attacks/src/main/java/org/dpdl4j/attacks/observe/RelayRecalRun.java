@@ -136,6 +136,9 @@ public final class RelayRecalRun implements ProtocolScenario {
             cases.add(increment.observe(release, context));
             if (j == 0) {
                 describe(run, calibration, epsilon, s.delta());
+                if (privateRun) {
+                    calibration.put(ScenarioRun.LEDGER_PRICING, ScenarioRun.ledgerPricing(run));
+                }
             }
         }
         return new ScenarioRun(algorithm(), epsilon, cases, calibration);

@@ -43,6 +43,12 @@ class ReproduceDpSgdAccountantTest {
         assertEquals(1, mixed.exitCode(), mixed.err() + mixed.out());
         assertTrue(mixed.err().contains("holds rows priced by the rdp accountant") && mixed.err().contains(
                 "pass --accountant rdp") && mixed.err().contains("leave out --resume to start afresh"), mixed.err());
+        // Following that advice works: a fresh run at the default accounting replaces the rdp rows.
+        CommandRun fresh = CommandRun.of("reproduce", "dp-sgd", "--dataset", "a9a", "--quick", "--data-dir", data, "--out",
+                rdp.toString());
+        assertEquals(0, fresh.exitCode(), fresh.err() + fresh.out());
+        assertEquals("tightest", Files.readString(rdp.resolve("accounting.txt")).strip());
+        assertTrue(noiseMultiplier(rdp) < zRdp, "the fresh rows are the default accounting's");
     }
 
     /** The noise multiplier of the single final run of a quick reproduction. */

@@ -152,12 +152,17 @@ public final class Mu2Privacy {
         return bound(rounds, Conversion.STANDARD).epsilon();
     }
 
+    /** How the run's ledger prices these rounds: the accountant this privacy was planned with, under its relation. */
+    public LedgerAccounting accounting() {
+        return new LedgerAccounting(accountants, relation());
+    }
+
     /** The guarantee after {@code rounds} rounds of this schedule, priced as the run's ledger prices them. */
     public EpsilonBound bound(long rounds, Conversion conversion) {
         if (rounds < 0) {
             throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
         }
-        LedgerAccounting accounting = new LedgerAccounting(accountants, relation());
+        LedgerAccounting accounting = accounting();
         if (noise instanceof NoiseSchedule.PerRound) {
             PrivacyLedger plan = new PrivacyLedger();
             for (long t = 1; t <= rounds; t++) {

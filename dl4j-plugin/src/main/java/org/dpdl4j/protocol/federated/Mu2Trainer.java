@@ -373,14 +373,14 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
 
     /**
      * A run from a configuration and the streams of the parties that add noise; a private configuration is accounted
-     * by {@code privacy} in a ledger with the given budget and the standard accountant.
+     * by {@code privacy} in a ledger with the given budget, priced by the accountant {@code privacy} was planned with
+     * (the one its noise was calibrated to).
      *
      * @param privacy the accounting of a private configuration (null without noise)
      */
     public static Mu2Trainer of(MultiLayerNetwork template, List<NodeData> data, Mu2Config config, NoiseStreams noise,
                                 Mu2Privacy privacy, org.dpdl4j.privacy.ledger.PrivacyBudget budget) {
-        RunLedger ledger = privacy == null ? null : new RunLedger(
-                org.dpdl4j.privacy.ledger.LedgerAccounting.standard(privacy.relation()), budget, noise.isSecure());
+        RunLedger ledger = privacy == null ? null : new RunLedger(privacy.accounting(), budget, noise.isSecure());
         return new Mu2Trainer(template, data, config, noise, privacy, ledger, RunSettings.empty());
     }
 

@@ -14,6 +14,7 @@ import java.util.Objects;
 import org.dpdl4j.attacks.image.PanelGrid;
 import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
+import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
@@ -194,7 +195,7 @@ public final class CampaignReport {
                 + " each protocol's trainer does (below) and priced by the `%s` accountant (%s). The per-example (or"
                 + " per-update) clip is C = %s. Noise comes from seeded streams: reproducible, distributed as the secure"
                 + " streams, but not secret.%n%n", epsilons(), s.delta(), s.accountant(),
-                org.dpdl4j.privacy.accounting.AccountantFactory.describe(s.accountant()), s.clipNorm()));
+                AccountantFactory.describe(s.accountant()), s.clipNorm()));
 
         md.append("## Protocols, observers and calibration\n\n");
         md.append("| protocol | epsilon | setting | accounting the calibration assumed | noise |\n");

@@ -218,16 +218,22 @@ public final class DpSgdReproduction {
         // reusing those rows, so its files are those of an uninterrupted run.
         // Tuning files written before settings could evaluate a parameter average have no ema column: their rows
         // evaluated the last iterate.
+        List<String> resultFiles = List.of("tuning.csv", "results.csv");
         if (!resume) {
+            // A fresh run discards the earlier rows (as it always did) before the directory's accounting is claimed,
+            // so that rows it is about to delete never decide the accountant.
+            for (String f : resultFiles) {
+                Files.deleteIfExists(outDir.resolve(f));
+            }
             DirectoryAccounting.forget(outDir);
         }
         // Every run here is calibrated and priced by one accounting; a directory never mixes two.
-        DirectoryAccounting.claim(outDir, accountant, List.of("tuning.csv", "results.csv"), "pass --accountant %s",
+        DirectoryAccounting.claim(outDir, accountant, resultFiles, "pass --accountant %s",
                 "leave out --resume to start afresh");
         EarlierRows earlierTuning = resume ? EarlierRows.of(outDir.resolve("tuning.csv")).withDefault("ema", "0.0")
                 : EarlierRows.none();
         EarlierRows earlierResults = resume ? EarlierRows.of(outDir.resolve("results.csv")) : EarlierRows.none();
-        for (String f : new String[]{"tuning.csv", "results.csv"}) {
+        for (String f : resultFiles) {
             Files.deleteIfExists(outDir.resolve(f));
         }
         long total = (earlierChoice != null ? 0 : (long) grid.size() * settings.size()) + (long) grid.size() * nSeeds + nSeeds;

@@ -7,10 +7,10 @@ import org.dpdl4j.experiments.report.Panel;
 import org.dpdl4j.experiments.report.Plots;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.experiments.report.Series;
 import org.dpdl4j.experiments.report.TerminalTable;
+import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.protocol.federated.Mu2Constants;
 
 import java.io.IOException;

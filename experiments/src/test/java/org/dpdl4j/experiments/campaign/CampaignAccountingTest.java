@@ -12,6 +12,7 @@ import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.DeclaredObserverRun;
 import org.dpdl4j.attacks.observe.ProtocolScenario;
 import org.dpdl4j.attacks.observe.RunWorkload;
+import org.dpdl4j.attacks.observe.ScenarioRun;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * A campaign's accountant reaches every private run's calibration. Each library run whose rounds are unsampled Gaussian
  * releases draws more noise for the same epsilon when priced by Renyi DP alone than by the tightest bound (the exact
  * curve is never looser); the runs that draw a fixed-size batch without replacement have no analysis but Renyi DP's, so
- * both pricings give them the same noise. A report made with {@code --accountant rdp} is thus the one an earlier,
+ * both pricings give them the same noise. Every private run's ledger is priced by the campaign's accountant. A report
+ * made with {@code --accountant rdp} is thus the one an earlier,
  * Renyi-priced report was.
  */
 class CampaignAccountingTest {
@@ -38,8 +40,13 @@ class CampaignAccountingTest {
             if (!run.isPrivate() || run instanceof DeclaredObserverRun) {
                 continue;
             }
-            double least = noise(run.run(tightest, 1.0).calibration().get("noise"));
-            double renyi = noise(run.run(rdp, 1.0).calibration().get("noise"));
+            java.util.Map<String, String> byTightest = run.run(tightest, 1.0).calibration();
+            java.util.Map<String, String> byRenyi = run.run(rdp, 1.0).calibration();
+            assertEquals(AccountantFactory.TIGHTEST, byTightest.get(ScenarioRun.LEDGER_PRICING), run.algorithm());
+            assertEquals(AccountantFactory.RDP, byRenyi.get(ScenarioRun.LEDGER_PRICING), run.algorithm()
+                    + ": the ledger is priced by the accountant the noise was calibrated to");
+            double least = noise(byTightest.get("noise"));
+            double renyi = noise(byRenyi.get("noise"));
             if (SAMPLED_WITHOUT_REPLACEMENT.contains(run.algorithm())) {
                 assertEquals(least, renyi, 0.0, run.algorithm() + ": only Renyi DP prices sampling without replacement");
             } else {
