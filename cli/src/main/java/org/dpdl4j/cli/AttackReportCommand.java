@@ -102,7 +102,7 @@ final class AttackReportCommand implements Callable<Integer> {
 
     @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
             description = "How every private run's noise is calibrated to its epsilon: tightest (default: the smallest"
-                    + " valid bound, the least noise), rdp (Renyi DP alone, as the committed reports were made) or additive.")
+                    + " valid bound, the least noise), rdp (Renyi DP alone, as results/attacks was made) or additive.")
     String accountant;
 
     @Mixin

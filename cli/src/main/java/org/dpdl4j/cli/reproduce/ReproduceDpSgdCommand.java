@@ -58,9 +58,9 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
     Path chosenFrom;
 
     @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
-            description = "How every private run's noise is calibrated and priced: tightest (default: the smallest valid bound,"
-                    + " privacy loss distributions for Poisson sampling), rdp (Renyi DP alone, as the committed results/"
-                    + "central-dp-sgd/{mnist,a9a,mnist-cnn} were made) or additive.")
+            description = "How every private run's noise is calibrated and priced: tightest (default: the smallest valid"
+                    + " bound, privacy loss distributions for Poisson sampling), rdp (Renyi DP alone, as the committed"
+                    + " results/central-dp-sgd/{mnist,a9a,mnist-cnn} were made) or additive.")
     String accountant;
 
     @Mixin
@@ -71,8 +71,8 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid, resume, data.resolve(), out,
-                chosenFrom, accountant))
+        return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid,
+                resume, data.resolve(), out, chosenFrom, accountant))
                 .run(spec.commandLine().getOut());
     }
 }
