@@ -29,6 +29,17 @@ class DeviceCheckHarnessTest {
         assertTrue(out.contains("CHECK PASS mlp batch=128, SGD and Nesterovs segments: momentum after 3 private steps"), out);
         assertTrue(out.contains("CHECK PASS cnn batch=64 C=") && out.contains("norms vs reference"), out);
         assertTrue(out.matches("(?s).*CHECK PASS cnn batch=32 C=[^\\n]*clipping active\\): clipped sum vs double oracle.*"), out);
+        assertTrue(out.matches("(?s).*CHECK PASS mlp batch=256 C=[^\\n]*clipping active\\): clip excess over C.*"), out);
+    }
+
+    @Test
+    void clipExcessCountsOnlyClippedExamplesWhoseTrueNormIsLarger() {
+        // clipped at 2 though its true norm is 2.0001 (5e-5 above); unclipped; clipped by a norm above the truth
+        float[] used = {2f, 0.5f, 3f};
+        double[] truth = {2.0001, 0.6, 2.9};
+        assertEquals(5e-5, CorrectnessCheck.clipExcess(used, truth, 1.0), 1e-12);
+        assertEquals(0.0, CorrectnessCheck.clipExcess(new float[]{0.5f}, new double[]{0.9}, 1.0));
+        assertEquals(0.0, CorrectnessCheck.clipExcess(new float[]{3f}, new double[]{2.9}, 1.0));
     }
 
     @Test
