@@ -1,11 +1,13 @@
 package org.dpdl4j.privacy.ledger;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
- * Epsilons as text for statements: rounded up, never to nearest, so that a shown epsilon is never below the bound it
- * shows (1.00004 reads 1.0001, not 1.0000). A value within a relative 1e-12 of a shown value reads as that value: a run
+ * Epsilons (and other upper bounds: delta, rho) as text for statements: rounded up, never to nearest, so that a shown
+ * bound is never below the bound it shows (1.00004 reads 1.0001, not 1.0000). A value within a relative 1e-12 of a shown value reads as that value: a run
  * calibrated to epsilon = 4 whose bound computes to 4.000000000000002 reads 4.0000, as that excess is below the
  * floating-point error of the accountants themselves.
  */
@@ -27,5 +29,23 @@ public final class EpsilonFormat {
         BigDecimal nearest = exact.setScale(decimals, RoundingMode.HALF_EVEN);
         boolean onTheGrid = Math.abs(nearest.doubleValue() - epsilon) <= 1e-12 * Math.abs(epsilon);
         return (onTheGrid ? nearest : exact.setScale(decimals, RoundingMode.CEILING)).toPlainString();
+    }
+
+    /**
+     * A bound with {@code digits} significant digits, rounded up, written as {@code %g} writes it (a delta of
+     * 1.8000001e-5 reads 1.81e-05 at three digits); "Infinity" or "NaN" as Java writes them.
+     */
+    public static String upwardSignificant(double bound, int digits) {
+        if (!Double.isFinite(bound)) {
+            return Double.toString(bound);
+        }
+        if (bound == 0) {
+            return String.format(Locale.ROOT, "%." + digits + "g", 0.0);
+        }
+        BigDecimal exact = new BigDecimal(bound);
+        BigDecimal nearest = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+        boolean onTheGrid = Math.abs(nearest.doubleValue() - bound) <= 1e-12 * Math.abs(bound);
+        BigDecimal shown = onTheGrid ? nearest : exact.round(new MathContext(digits, RoundingMode.CEILING));
+        return String.format(Locale.ROOT, "%." + digits + "g", shown.doubleValue());
     }
 }

@@ -77,12 +77,9 @@ public final class RunLedger {
         }
         EpsilonBound previous = spent;   // the worst party's guarantee before the step, when known
         record(added);
-        if (budget.isLimited() && !withinBudget(stepsDone, charges)) {
-            EpsilonBound after = affectedBound(charges);
-            undo(added);
-            throw new PrivacyBudgetExceededException(stepsDone, spent().epsilon(), after.epsilon(), budget.epsilon(),
-                    budget.delta());
-        }
+        // What changed is noted before the budget check, which may price the worst party: with the earlier worst and
+        // the charged parties (all of them, when one charge is everyone's). After a refusal the noted parties are
+        // priced again from the restored ledger, which only costs time.
         if (previous != null) {
             earlierWorst = previous;
             touched.clear();
@@ -95,6 +92,12 @@ public final class RunLedger {
                 }
                 touched.add(c.party());
             }
+        }
+        if (budget.isLimited() && !withinBudget(stepsDone, charges)) {
+            EpsilonBound after = affectedBound(charges);
+            undo(added);
+            throw new PrivacyBudgetExceededException(stepsDone, spent().epsilon(), after.epsilon(), budget.epsilon(),
+                    budget.delta());
         }
     }
 

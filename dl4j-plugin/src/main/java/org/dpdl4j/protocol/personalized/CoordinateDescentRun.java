@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
+import org.dpdl4j.privacy.accounting.ZCdpEvent;
 import org.dpdl4j.privacy.ledger.Charge;
 import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
@@ -66,6 +67,9 @@ public final class CoordinateDescentRun extends PersonalizedRun {
 
     @Override
     protected void takeStep(long k) {
+        if (k == 0 && plan != null && plan.warmStart() > 0) {
+            spend(warmStart(plan));
+        }
         int i = schedule[(int) k];
         double epsilon = plan == null ? 0 : plan.budget(i, wakes[i]);
         if (plan != null && epsilon == 0) {
@@ -149,8 +153,25 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         return PrivacyLedger.planned(schedule.length, k -> {
             int i = schedule[(int) k];
             double epsilon = plan.budget(i, wakeIndex[(int) k]);
-            return epsilon == 0 ? List.of() : List.of(charge(plan, i, problem.agent(i).size(), epsilon, mechanism));
+            List<Charge> charges = new java.util.ArrayList<>();
+            if (k == 0 && plan.warmStart() > 0) {
+                charges.addAll(warmStart(plan));
+            }
+            if (epsilon != 0) {
+                charges.add(charge(plan, i, problem.agent(i).size(), epsilon, mechanism));
+            }
+            return charges;
         }, secureNoise);
+    }
+
+    /**
+     * The private warm start the plan counts, charged to every agent before the first tick: a pure epsilon-DP release
+     * is (epsilon^2 / 2)-zCDP (Bun and Steinke 2016), whatever its mechanism, so the ledger can compose it.
+     */
+    private static List<Charge> warmStart(ReleasePlan plan) {
+        double epsilon = plan.warmStart();
+        return List.of(Charge.ofAll(new ZCdpEvent(epsilon * epsilon / 2),
+                "private warm start (pure epsilon = " + epsilon + ", as its zCDP bound)"));
     }
 
     /** Agent i's release at budget {@code epsilon}: what both the step and its pricing charge. */
@@ -317,22 +338,25 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         }
         long[] released = releases();
         long most = java.util.Arrays.stream(released).max().orElse(0);
+        // every agent's releases compose to its own delta: the guarantee for all takes the most releases' delta, which
+        // need not be the agent of the largest epsilon (the optimal allocation gives every agent the same sum)
         String sumDelta = plan.mechanism() == ReleaseMechanism.LAPLACE ? "0"
-                : String.format(Locale.ROOT, "%.3g", released[worstSum] * plan.releaseDelta());
+                : EpsilonFormat.upwardSignificant(most * plan.releaseDelta(), 3);
         RunLedger l = ledger().orElseThrow();
         return LedgerStatement.resumedPreamble(l) + String.format(Locale.ROOT, "Privacy statement: private personalized"
                         + " coordinate descent, record-level DP of each agent's broadcast models against everything sent on the network, all other agents colluding (replace-one)%n"
                         + "  %s%n  %d of %d ticks done; the most releases by one agent: %d%n"
                         + "  The guarantee (the run's epsilon): (%s, %s)-DP for every agent, the plain composition of its"
-                        + " releases (agent %d is the most exposed)%n"
-                        + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %.3g): epsilon = %s"
-                        + " (agent %d, delta %.3g)%n"
+                        + " releases (agent %d has the largest epsilon; the delta is the most releases')%n"
+                        + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %s): epsilon = %s"
+                        + " (agent %d, delta %s)%n"
                         + "  The ledger below prices the same releases (by %s): epsilon = %s at delta = %s, the figure"
                         + " the progress bar and the metrics show. It is a third bound of the same releases, not an extra cost;"
                         + " %s%n",
                 mechanism, completedSteps(), plannedSteps(), most, EpsilonFormat.upward(sums[worstSum], 6), sumDelta, worstSum,
-                plan.deltaBar(), EpsilonFormat.upward(advanced[worstAdvanced], 6), worstAdvanced,
-                plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]), l.accounting().method(), EpsilonFormat.upward(l.epsilon()),
+                EpsilonFormat.upwardSignificant(plan.deltaBar(), 3), EpsilonFormat.upward(advanced[worstAdvanced], 6),
+                worstAdvanced, EpsilonFormat.upwardSignificant(plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]), 3),
+                l.accounting().method(), EpsilonFormat.upward(l.epsilon()),
                 l.delta(), l.epsilon() > sums[worstSum]
                         ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%s, %s)-DP.",
                                 EpsilonFormat.upward(sums[worstSum], 6), sumDelta)

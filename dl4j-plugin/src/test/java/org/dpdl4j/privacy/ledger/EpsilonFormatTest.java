@@ -18,4 +18,15 @@ class EpsilonFormatTest {
         assertEquals("2.60", EpsilonFormat.upward(2.5970, 2));
         assertEquals("Infinity", EpsilonFormat.upward(Double.POSITIVE_INFINITY));
     }
+
+    @Test
+    void boundsToSignificantDigitsAreRoundedUpToo() {
+        assertEquals("1.81e-05", EpsilonFormat.upwardSignificant(1.8000001e-5, 3), "to nearest would read 1.80e-05");
+        assertEquals("1.80e-05", EpsilonFormat.upwardSignificant(18 * 1e-6, 3), "18 releases of 1e-6: on the grid");
+        assertEquals("5.80e-05", EpsilonFormat.upwardSignificant(58 * 1e-6, 3));
+        assertEquals("0.00674", EpsilonFormat.upwardSignificant(Math.exp(-5), 3), "e^-5 = 0.0067379...");
+        assertEquals("1.00", EpsilonFormat.upwardSignificant(0.9999, 3));
+        assertEquals("0.00", EpsilonFormat.upwardSignificant(0.0, 3));
+        assertEquals("NaN", EpsilonFormat.upwardSignificant(Double.NaN, 3));
+    }
 }

@@ -176,6 +176,22 @@ class RunLedgerTest {
     }
 
     @Test
+    void aChargeOfEveryPartyUnderABudgetIsPricedForEveryParty() {
+        // The budget check of a step that charges everyone prices the worst party; it must not take the worst party
+        // known before the step (party 0, without this step's charge) for the worst after it.
+        for (AccountantFactory accountants : List.of(AccountantFactory.renyi(), AccountantFactory.standard())) {
+            RunLedger run = new RunLedger(new LedgerAccounting(accountants, REPLACE_ONE), new PrivacyBudget(1e9, DELTA), true);
+            for (int i = 0; i < 10; i++) {
+                run.spend(i, List.of(new Charge(0, new GaussianEvent(5), "local release")));
+            }
+            run.epsilon();   // the worst party is known: party 0
+            run.spend(10, List.of(new Charge(1, new GaussianEvent(100), "local release")));
+            run.spend(11, new GaussianEvent(5), "broadcast");
+            assertTallyIsExact(run);
+        }
+    }
+
+    @Test
     void theBudgetRefusesTheStepThatWouldExceedItAndRecordsNothing() {
         GaussianEvent step = new GaussianEvent(10);
         double budget = (epsilonOf(step, 12) + epsilonOf(step, 13)) / 2;

@@ -9,7 +9,9 @@ import org.dpdl4j.data.synthetic.FeatureNorm;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.accounting.ZCdpEvent;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -213,6 +215,46 @@ class PersonalizedOraclesTest {
         }
         long wakes0 = WakeSchedule.ticksOf(schedule, 0).length;
         assertTrue(plan.epsilonAdvanced(0, wakes0) < plan.epsilonSum(0, wakes0), "many small releases compose below their sum");
+    }
+
+    @Test
+    void theGuaranteeForEveryAgentTakesTheDeltaOfTheMostReleases() {
+        // the optimal allocation gives every agent the same epsilon sum over however many wake-ups it had: the agent of
+        // the largest sum (a tie broken by rounding) need not be the one with the most releases, whose delta is larger
+        PersonalizedProblem problem = Instances.problem(Instances.generated(10, 3, FeatureNorm.L2, 12), 1.0);
+        int[] schedule = WakeSchedule.draw(problem.agentCount(), 400, new SplittableRandom(13));
+        ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.GAUSSIAN, 1.0, 0.5, BudgetAllocation.OPTIMAL, 30,
+                1e-6, Math.exp(-5), 0);
+        CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
+                schedule, plan, new SeededNoiseStreams(11));
+        run.runToEnd();
+        long[] released = run.releases();
+        long most = java.util.Arrays.stream(released).max().orElseThrow();
+        assertTrue(java.util.Arrays.stream(released).min().orElseThrow() < most, "agents released different numbers of times");
+        String statement = run.privacyStatement();
+        String delta = org.dpdl4j.privacy.ledger.EpsilonFormat.upwardSignificant(most * 1e-6, 3);
+        assertTrue(statement.contains("-DP for every agent") && statement.contains(", " + delta + ")-DP for every agent"),
+                "the delta of " + most + " releases, " + delta + ": " + statement);
+    }
+
+    @Test
+    void aWarmStartIsChargedToEveryAgentsLedgerAsThePlanCountsIt() {
+        PersonalizedProblem problem = Instances.problem(Instances.generated(10, 3, FeatureNorm.L1, 12), 1.0);
+        int[] schedule = WakeSchedule.draw(problem.agentCount(), 200, new SplittableRandom(13));
+        double[] ledgerEpsilon = new double[2];
+        for (int warm = 0; warm < 2; warm++) {
+            ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, 1.0, 0.5, BudgetAllocation.EQUAL_SPLIT, 10,
+                    0, Math.exp(-5), warm * 0.2);
+            CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
+                    schedule, plan, new SeededNoiseStreams(11));
+            run.runToEnd();
+            PrivacyLedger spent = run.ledger().orElseThrow().ledger();
+            assertEquals(run.plannedLedger().orElseThrow(), spent, "the run charges what its pricing plans");
+            assertEquals(warm == 1, spent.entries().stream().anyMatch(e -> e.event().equals(new ZCdpEvent(0.2 * 0.2 / 2))),
+                    "the warm start's zCDP charge");
+            ledgerEpsilon[warm] = run.ledger().orElseThrow().epsilon();
+        }
+        assertTrue(ledgerEpsilon[1] > ledgerEpsilon[0], "the warm start costs: " + java.util.Arrays.toString(ledgerEpsilon));
     }
 
     @Test
