@@ -119,6 +119,20 @@ class FederatedTrainCommandTest {
     }
 
     @Test
+    void gopaOverSampledColludingSetsReportsAnEstimateWhereverItsEpsilonIsShown() throws IOException {
+        Path out = tmp.resolve("gopa-sampled");
+        Run r = train("--algo", "gopa", "--dataset", "a9a", "--machines", "6", "--rounds", "2", "--local-steps", "1",
+                "--batch-size", "16", "--clip", "1", "--epsilon", "2", "--colluding-fraction", "0.2", "--gopa-k", "2",
+                "--colluding-sets", "sampled:10", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("WARNING: this epsilon is an ESTIMATE, not a guarantee: GOPA's kappa is the largest over 10"
+                + " randomly sampled colluding sets"), privacy);
+        String summary = Files.readString(out.resolve("summary.md"));
+        assertTrue(summary.contains("an ESTIMATE, see privacy.txt"), summary);
+    }
+
+    @Test
     void verifiedGopaProvesEveryPartysRoundsAndTrainsAsUnverifiedGopaDoes() throws IOException {
         String[] common = {"--algo", "gopa", "--dataset", "a9a", "--machines", "5", "--rounds", "2", "--local-steps", "2",
                 "--batch-size", "16", "--clip", "1", "--epsilon", "2", "--gopa-k", "2"};

@@ -34,6 +34,8 @@ public final class RunLedger {
     private EpsilonBound earlierWorst;
     private final Set<Integer> touched = new HashSet<>();
     private final Set<DpEvent> checked = new HashSet<>();
+    /** Why the events' parameters are estimated rather than bounds (null: every event is a bound). */
+    private String estimate;
 
     /**
      * @param accounting  how the ledger is priced
@@ -301,6 +303,22 @@ public final class RunLedger {
     /** The settings segment new applications are recorded in. */
     public int segment() {
         return segment;
+    }
+
+    /**
+     * Marks what this ledger prices as an estimate, not a guarantee: a protocol whose events carry a parameter it
+     * estimated (GOPA's kappa over sampled colluding sets) says so here, and every statement of the ledger says it with
+     * the epsilon.
+     *
+     * @param why what was estimated and how to get a guarantee instead
+     */
+    public void markEstimate(String why) {
+        this.estimate = Objects.requireNonNull(why, "why");
+    }
+
+    /** Why the epsilon is only an estimate; empty when it is a guarantee (up to the noise source's caveat). */
+    public java.util.Optional<String> estimate() {
+        return java.util.Optional.ofNullable(estimate);
     }
 
     /** Whether the run's noise comes from a secure source. */

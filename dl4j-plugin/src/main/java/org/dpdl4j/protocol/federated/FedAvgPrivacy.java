@@ -135,6 +135,16 @@ public final class FedAvgPrivacy {
         return new CorrelatedGaussianEvent(kappa.kappa(), clip);
     }
 
+    /**
+     * Why GOPA's epsilon is an estimate when its kappa is the largest over sampled colluding sets (the ledger's and every
+     * statement's warning).
+     */
+    String kappaEstimate() {
+        return "GOPA's kappa is the largest over " + kappa.setsEvaluated() + " randomly sampled colluding sets, not the"
+                + " worst case over all of them; --colluding-sets worst gives a guarantee (exact, or Theorem 1's upper bound"
+                + " when the sets are too many to enumerate)";
+    }
+
     /** GOPA's kappa (null for DP-FedAvg). */
     public GopaKappa kappa() {
         return kappa;
@@ -191,8 +201,9 @@ public final class FedAvgPrivacy {
             }, kappa.worstSet().isEmpty() ? "" : ", worst colluding set " + kappa.worstSet()));
         }
         EpsilonBound spent = ledger.spent(Conversion.STANDARD);
-        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %s (the %s accountant's bound, as the ledger below says)%n",
-                ledger.delta(), EpsilonFormat.upward(spent.epsilon()), spent.accountant()));
+        s.append(String.format(Locale.ROOT, "  delta = %s%n  epsilon = %s (the %s accountant's %s, as the ledger below says)%n",
+                ledger.delta(), EpsilonFormat.upward(spent.epsilon()), spent.accountant(),
+                kappa != null && !kappa.isGuarantee() ? "ESTIMATE, from the sampled kappa above," : "bound"));
         s.append("Assumptions and limits:\n");
         s.append("  - Fresh noise every round from a cryptographically secure source (pairwise secrets from X25519); seeded noise voids the guarantee.\n");
         s.append("  - The final model and every broadcast are post-processing of the accounted releases.\n");

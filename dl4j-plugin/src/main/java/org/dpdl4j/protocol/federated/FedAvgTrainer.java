@@ -120,6 +120,9 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
         }
         this.privacy = privacy;
         this.mechanism = privacy == null ? null : privacy.describe(config);
+        if (privacy != null && privacy.kappa() != null && !privacy.kappa().isGuarantee()) {
+            ledger.markEstimate(privacy.kappaEstimate());
+        }
         partitionReport(partitionReport);
         this.template = Objects.requireNonNull(template, "template network");
         this.clients = List.copyOf(clients);

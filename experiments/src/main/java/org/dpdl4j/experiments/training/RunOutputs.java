@@ -194,7 +194,8 @@ final class RunOutputs {
                 t.addRow("optimality gap (1/n) sum ||x_i - x*||^2", String.format(Locale.ROOT, "%.5g", last.optimalityGap()));
             }
         }
-        run.ledger().ifPresent(l -> t.addRow("epsilon (delta = " + l.delta() + ")", EpsilonFormat.upward(l.epsilon())));
+        run.ledger().ifPresent(l -> t.addRow("epsilon (delta = " + l.delta() + (l.estimate().isPresent() ? "; an ESTIMATE, see"
+                + " privacy.txt" : "") + ")", EpsilonFormat.upward(l.epsilon())));
         run.resolved().forEach((k, v) -> t.addRow(k, v instanceof Double d ? String.format(Locale.ROOT, "%.6g", d) : String.valueOf(v)));
         if (run instanceof org.dpdl4j.optim.DeviceRun d) {
             t.addRow("computed on", d.computedOn());

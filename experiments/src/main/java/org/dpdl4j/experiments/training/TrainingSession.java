@@ -287,7 +287,8 @@ public final class TrainingSession {
                 lossCount++;
                 bar.field("loss", run.lastLoss());
             }
-            run.ledger().ifPresent(l -> bar.field("eps", l.epsilon()));
+            // rounded up, as in the statements; "eps~" when the ledger prices an estimate
+            run.ledger().ifPresent(l -> bar.field(l.estimate().isPresent() ? "eps~" : "eps", EpsilonFormat.upward(l.epsilon())));
             if (checkpointEvery > 0 && run.completedSteps() % checkpointEvery == 0) {
                 // saved before this step's row is written: a row that is due starts the next sum afresh
                 RunCheckpoint.save(run, checkpoint, rowDue() ? notes(0, 0) : notes());
@@ -381,7 +382,8 @@ public final class TrainingSession {
                 out.println("  changed settings: " + String.join(", ", changes.stream().map(c -> c.describe(policy.settingPrefix())).toList()));
             }
             run.ledger().ifPresent(l -> {
-                out.printf(Locale.ROOT, "  spent so far: epsilon = %s (delta = %s)%s%n", EpsilonFormat.upward(l.epsilon()), l.delta(),
+                out.printf(Locale.ROOT, "  spent so far: epsilon = %s (delta = %s%s)%s%n", EpsilonFormat.upward(l.epsilon()), l.delta(),
+                        l.estimate().isPresent() ? "; an ESTIMATE" : "",
                         report.newSegment() ? "; the new settings start a new segment of the ledger, composed with the saved one" : "");
             });
             Path history = saved.file().toAbsolutePath().getParent().resolve("metrics.csv");
