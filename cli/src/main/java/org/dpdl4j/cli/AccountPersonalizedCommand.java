@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpdl4j.privacy.accounting.AdvancedComposition;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -66,8 +67,9 @@ public final class AccountPersonalizedCommand implements Callable<Integer> {
                 + "  broadcast models against everything sent on the network, all other agents colluding (replace-one)%n");
         out.printf(Locale.ROOT, "  %d releases, each pure epsilon_t-DP%s%n", count,
                 uniform ? String.format(Locale.ROOT, " with epsilon_t = %s", perRelease) : "");
-        out.printf(Locale.ROOT, "  plain composition: (%.6g, 0)-DP%n", sum);
-        out.printf(Locale.ROOT, "  advanced composition (Kairouz-Oh-Viswanath, three-way minimum): (%.6g, %s)-DP%s%n", advanced, delta,
+        out.printf(Locale.ROOT, "  plain composition: (%s, 0)-DP%n", EpsilonFormat.upwardSignificant(sum, 6));
+        out.printf(Locale.ROOT, "  advanced composition (Kairouz-Oh-Viswanath, three-way minimum): (%s, %s)-DP%s%n",
+                EpsilonFormat.upwardSignificant(advanced, 6), delta,
                 advanced == sum ? "; the plain sum is the smallest of the three here" : "");
         out.println("  Assumes the loss is L_0-Lipschitz in L1 (for the logistic loss: every feature row has L1 norm <= L_0).");
         out.printf(Locale.ROOT, "epsilon_sum=%s%nepsilon=%s%n", sum, advanced);

@@ -11,6 +11,7 @@ import org.dpdl4j.privacy.accounting.ZCdp;
 import org.dpdl4j.privacy.accounting.ZCdpAccountant;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.protocol.recal.DecayingNoisePrivacy;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -94,11 +95,13 @@ public final class AccountRecalCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "Privacy statement: DP-RECAL, one agent, record-level DP, replace-one adjacency%n");
         out.printf(Locale.ROOT, "  %d publications, sensitivity %s, noise std %s x zeta^((m-1)/2), zeta = %s%n", lci, sensitivity, s, zeta);
-        out.printf(Locale.ROOT, "  first publication: rho = %.6g; last: rho = %.6g; noise std at the last: %.6g%n",
-                DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, 1), DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, lci),
+        out.printf(Locale.ROOT, "  first publication: rho = %s; last: rho = %s; noise std at the last: %.6g%n",
+                EpsilonFormat.upwardSignificant(DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, 1), 6),
+                EpsilonFormat.upwardSignificant(DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, lci), 6),
                 s * Math.pow(zeta, (lci - 1) / 2.0));
-        out.printf(Locale.ROOT, "  composed over the publications (sequential: one Gaussian mechanism of mu = sqrt(2 rho) = %.6g) and"
-                + " the max over agents (parallel): epsilon at delta = %s by %s%n", Math.sqrt(2 * rho), delta, exact
+        out.printf(Locale.ROOT, "  composed over the publications (sequential: one Gaussian mechanism of mu = sqrt(2 rho) = %s) and"
+                + " the max over agents (parallel): epsilon at delta = %s by %s%n", EpsilonFormat.upwardSignificant(Math.sqrt(2 * rho), 6),
+                delta, exact
                 ? "the exact Gaussian curve of mu" : "zCDP's conversion, epsilon = rho + 2 sqrt(rho ln(1/delta))");
         out.println("  Assumes every record's gradient is clipped and the agent's internal state is conditioned on (as in the paper).");
         if (sigma == null) {

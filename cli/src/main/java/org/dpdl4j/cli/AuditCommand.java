@@ -16,6 +16,7 @@ import org.dpdl4j.protocol.decentralized.DecentralizedAlgorithm;
 import org.dpdl4j.protocol.federated.FedAvgVariant;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.options.InvalidOptionException;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -332,8 +333,8 @@ public final class AuditCommand implements Callable<Integer> {
             throw bad("--summarize " + summarize + ": " + e.getMessage());
         }
         for (AuditCollection.Row r : rows) {
-            console.printf(Locale.ROOT, "%-48s %-40s epsilon %6.3f  epsilon_lower %6.3f%n", r.run(), r.kind(), r.epsilon(),
-                    r.epsilonLower());
+            console.printf(Locale.ROOT, "%-48s %-40s epsilon %6s  epsilon_lower %6s%n", r.run(), r.kind(),
+                    EpsilonFormat.upward(r.epsilon(), 3), EpsilonFormat.downward(r.epsilonLower(), 3));
         }
         console.printf("Wrote %s: audits.csv, epsilon-lower.png%n", summarize);
         console.flush();
@@ -350,7 +351,7 @@ public final class AuditCommand implements Callable<Integer> {
         }
         AuditResult r = DpSgdAudit.rescore(rescore, delta, confidence, guesses);
         console.print(r.text());
-        console.printf(Locale.ROOT, "epsilon_lower=%.6f%n", r.epsilonLower());
+        console.println("epsilon_lower=" + EpsilonFormat.downward(r.epsilonLower(), 6));
         console.flush();
         return 0;
     }

@@ -1,6 +1,7 @@
 package org.dpdl4j.audit;
 
 import java.util.Locale;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 
 /**
  * What a one-run audit found: the epsilon lower bound at its confidence, the guesses it came from, and the
@@ -62,10 +63,10 @@ public record AuditResult(int canaries, int included, Guesses guesses, GuessPlan
 
     /** A few lines for people: the bound, its confidence and guesses, and the membership statistics. */
     public String text() {
-        return String.format(Locale.ROOT, "epsilon lower bound %.4f at %.1f%% confidence (delta = %.3g): %d of %d guesses"
+        return String.format(Locale.ROOT, "epsilon lower bound %s at %.1f%% confidence (delta = %.3g): %d of %d guesses"
                         + " right (kPlus = %d, kMinus = %d; %s)%n%d canaries, %d included; membership inference on the same"
                         + " scores: AUC %.4f, TPR %.4f at FPR 1%%, %.4f at FPR 0.1%%%n",
-                epsilonLower, 100 * confidence, delta, guesses.correct(), guesses.guesses(), guesses.kPlus(),
+                EpsilonFormat.downward(epsilonLower, 4), 100 * confidence, delta, guesses.correct(), guesses.guesses(), guesses.kPlus(),
                 guesses.kMinus(), plan.describe(), canaries, included, auc, tprAtFpr1pct, tprAtFpr01pct);
     }
 }

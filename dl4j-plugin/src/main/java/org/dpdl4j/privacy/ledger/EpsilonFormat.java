@@ -32,6 +32,20 @@ public final class EpsilonFormat {
     }
 
     /**
+     * A lower bound (an audit's epsilon that a run provably does not beat) with {@code decimals} decimals, rounded down,
+     * so that a shown lower bound never claims more leakage than was proven; "Infinity" or "NaN" as Java writes them.
+     */
+    public static String downward(double lowerBound, int decimals) {
+        if (!Double.isFinite(lowerBound)) {
+            return Double.toString(lowerBound);
+        }
+        BigDecimal exact = new BigDecimal(lowerBound);
+        BigDecimal nearest = exact.setScale(decimals, RoundingMode.HALF_EVEN);
+        boolean onTheGrid = Math.abs(nearest.doubleValue() - lowerBound) <= 1e-12 * Math.abs(lowerBound);
+        return (onTheGrid ? nearest : exact.setScale(decimals, RoundingMode.FLOOR)).toPlainString();
+    }
+
+    /**
      * A bound with {@code digits} significant digits, rounded up, written as {@code %g} writes it (a delta of
      * 1.8000001e-5 reads 1.81e-05 at three digits); "Infinity" or "NaN" as Java writes them.
      */

@@ -22,11 +22,12 @@ public final class PrivacyBudgetExceededException extends IllegalStateException 
      */
     public PrivacyBudgetExceededException(long stepsDone, double epsilonSpent, double epsilonNext, double budget, double delta) {
         super(String.format(Locale.ROOT,
-                "privacy budget reached: %d steps have spent epsilon = %s (delta = %.3g); one more step would bring it to"
+                "privacy budget reached: %d steps have spent epsilon = %s (delta = %s); one more step would bring it to"
                         + " %s, above the budget of %s. Training stopped before that step; the model and checkpoint are"
                         + " those of step %d. To train longer, raise the budget, or calibrate the noise for more steps"
                         + " (a larger noise multiplier).",
-                stepsDone, EpsilonFormat.upward(epsilonSpent), delta, EpsilonFormat.upward(epsilonNext, 6), budget, stepsDone));
+                stepsDone, EpsilonFormat.upward(epsilonSpent), EpsilonFormat.upwardSignificant(delta, 3),
+                EpsilonFormat.upward(epsilonNext, 6), budget, stepsDone));
         this.stepsDone = stepsDone;
         this.epsilonSpent = epsilonSpent;
         this.epsilonNext = epsilonNext;

@@ -271,9 +271,10 @@ public final class Mu2Privacy {
                 noise instanceof NoiseSchedule.Constant c ? String.format(Locale.ROOT, "%.6g", c.sigma()) : "per round"));
         double rho = recordedRho(ledger);
         s.append(String.format(Locale.ROOT, "  Every round is a Gaussian mechanism of sensitivity 2S%s; the rounds the ledger holds"
-                + " have RDP eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2) = %.6g, that of one Gaussian"
-                + " mechanism of mu = sqrt(2 rho) = %.6g (worst case: the replaced example is used in round 1)%n",
-                trust == ServerTrust.TRUSTED ? "/M" : "", trust == ServerTrust.TRUSTED ? "M^2 " : "", rho, Math.sqrt(2 * rho)));
+                + " have RDP eps(alpha) = alpha * rho with rho = sum_t 2 S^2 / (%ssigma_t^2) = %s, that of one Gaussian"
+                + " mechanism of mu = sqrt(2 rho) = %s (worst case: the replaced example is used in round 1)%n",
+                trust == ServerTrust.TRUSTED ? "/M" : "", trust == ServerTrust.TRUSTED ? "M^2 " : "",
+                EpsilonFormat.upwardSignificant(rho, 6), EpsilonFormat.upwardSignificant(Math.sqrt(2 * rho), 6)));
         s.append(String.format(Locale.ROOT, "  For comparison, zCDP's conversion of that rho (the papers' Theorems 5.1 and 6.1): epsilon"
                 + " = %s at delta = %s; the guarantee is the ledger's \"spent\" line below, priced by its accountant%n",
                 EpsilonFormat.upward(ZCdp.epsilon(rho, delta)), delta));

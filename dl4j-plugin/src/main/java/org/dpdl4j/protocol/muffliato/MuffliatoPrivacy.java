@@ -106,8 +106,9 @@ public final class MuffliatoPrivacy {
                         + "  pairwise network DP (observer v of the messages its neighbours send, knowing its own noise; exact per"
                         + " round, composed over rounds as in the paper, reported beside local DP, not in its place; planned: sigma"
                         + " = %s over all %d rounds):%n"
-                        + "    mean %.4f, median %.4f, p90 %.4f, max %.4f over %d ordered pairs (same conversion for local DP: %.4f)%n",
-                EpsilonFormat.upward(spent.epsilon()), spent.delta(), sigma, rounds, s.mean(), s.median(), s.p90(), s.max(),
-                (long) pairwise.size() * (pairwise.size() - 1), s.local());
+                        + "    mean %s, median %s, p90 %s, max %s over %d ordered pairs (same conversion for local DP: %s)%n",
+                EpsilonFormat.upward(spent.epsilon()), spent.delta(), sigma, rounds, EpsilonFormat.upward(s.mean()),
+                EpsilonFormat.upward(s.median()), EpsilonFormat.upward(s.p90()), EpsilonFormat.upward(s.max()),
+                (long) pairwise.size() * (pairwise.size() - 1), EpsilonFormat.upward(s.local()));
     }
 }

@@ -9,6 +9,7 @@ import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.NoiseStreams;
 import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -131,8 +132,8 @@ public final class RelayRecal extends CompositeRun {
             } catch (PrivacyBudgetExceededException over) {
                 exhausted[i] = true;
                 exhaustion.add(String.format(Locale.ROOT, "agent %d stopped publishing at iteration %d after %d publications"
-                        + " (epsilon %.6g; one more would exceed the budget %s)", i, k + 1, activations[i],
-                        ledger().orElseThrow().spentBy(i).epsilon(), ledger().orElseThrow().budget()));
+                        + " (epsilon %s; one more would exceed the budget %s)", i, k + 1, activations[i],
+                        EpsilonFormat.upward(ledger().orElseThrow().spentBy(i).epsilon(), 6), ledger().orElseThrow().budget()));
                 measuredNoLoss();
                 return;
             }

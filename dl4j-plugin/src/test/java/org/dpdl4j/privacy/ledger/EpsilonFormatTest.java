@@ -20,6 +20,15 @@ class EpsilonFormatTest {
     }
 
     @Test
+    void lowerBoundsAreRoundedDown() {
+        assertEquals("0.1234", EpsilonFormat.downward(0.12346, 4), "to nearest would read 0.1235, above what was proven");
+        assertEquals("0.8305", EpsilonFormat.downward(0.8305, 4), "the double nearest 0.8305 lies just below it: on the grid");
+        assertEquals("0.000", EpsilonFormat.downward(0.0, 3));
+        assertEquals("1.999999", EpsilonFormat.downward(1.9999999, 6));
+        assertEquals("NaN", EpsilonFormat.downward(Double.NaN, 4));
+    }
+
+    @Test
     void boundsToSignificantDigitsAreRoundedUpToo() {
         assertEquals("1.81e-05", EpsilonFormat.upwardSignificant(1.8000001e-5, 3), "to nearest would read 1.80e-05");
         assertEquals("1.80e-05", EpsilonFormat.upwardSignificant(18 * 1e-6, 3), "18 releases of 1e-6: on the grid");

@@ -17,6 +17,7 @@ import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
 import org.dpdl4j.experiments.report.Plots;
 import org.dpdl4j.experiments.report.Series;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 
 /**
  * The audits in the sub-directories of one folder, side by side: each audit's claimed epsilon (the accountant's) and
@@ -47,8 +48,8 @@ public final class AuditCollection {
         List<Row> rows = read(dir);
         StringBuilder csv = new StringBuilder("run,kind,epsilon,epsilon_lower,canaries,steps,sampling_rate\n");
         for (Row r : rows) {
-            csv.append(String.format(Locale.ROOT, "%s,%s,%.6f,%.6f,%d,%d,%.6f%n", r.run(), r.kind(), r.epsilon(),
-                    r.epsilonLower(), r.canaries(), r.steps(), r.samplingRate()));
+            csv.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%d,%.6f%n", r.run(), r.kind(), EpsilonFormat.upward(r.epsilon(), 6),
+                    EpsilonFormat.downward(r.epsilonLower(), 6), r.canaries(), r.steps(), r.samplingRate()));
         }
         AtomicFiles.replace(dir.resolve("audits.csv"), csv.toString());
         Plots.write(dir.resolve("epsilon-lower.png"), figure(rows));

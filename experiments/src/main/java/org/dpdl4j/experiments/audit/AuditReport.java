@@ -37,8 +37,9 @@ public record AuditReport(String title, AuditResult audit, double epsilon, Strin
         console.printf(Locale.ROOT, "training accuracy %.4f (on the private training data, not covered by the guarantee)%n",
                 accuracy);
         console.println("Wrote " + dir.path() + ": " + dir.listing());
-        console.printf(Locale.ROOT, "epsilon_lower=%.6f%n", audit.epsilonLower());
-        console.printf(Locale.ROOT, "epsilon=%.6f%n", epsilon);
+        // the lower bound rounded down and the accountant's epsilon up: neither line claims more than was shown
+        console.println("epsilon_lower=" + EpsilonFormat.downward(audit.epsilonLower(), 6));
+        console.println("epsilon=" + EpsilonFormat.upward(epsilon, 6));
         console.flush();
     }
 
@@ -73,7 +74,7 @@ public record AuditReport(String title, AuditResult audit, double epsilon, Strin
                         | | |
                         | --- | --- |
                         | accountant's epsilon (delta = %s) | %s |
-                        | audit's epsilon lower bound (%.0f%% confidence) | %.4f |
+                        | audit's epsilon lower bound (%s%% confidence) | %s |
                         | guesses | %d right of %d (kPlus = %d, kMinus = %d) |
                         | canaries | %d, %d included (%s) |
                         | membership inference | AUC %.4f, TPR %.4f at FPR 1%%, %.4f at FPR 0.1%% |
@@ -85,9 +86,15 @@ public record AuditReport(String title, AuditResult audit, double epsilon, Strin
                         below the accountant's epsilon is expected of a correct mechanism and no sign of a flaw; a bound
                         above it means the mechanism or its analysis is broken (or, with probability at most one minus the
                         confidence, bad luck). Guesses: %s.
-                        """, title, audit.delta(), EpsilonFormat.upward(epsilon), 100 * audit.confidence(), audit.epsilonLower(),
+                        """, title, audit.delta(), EpsilonFormat.upward(epsilon), confidencePercent(audit.confidence()),
+                EpsilonFormat.downward(audit.epsilonLower(), 4),
                 audit.guesses().correct(), audit.guesses().guesses(), audit.guesses().kPlus(), audit.guesses().kMinus(),
                 audit.canaries(), audit.included(), canaries, audit.auc(), audit.tprAtFpr1pct(), audit.tprAtFpr01pct(), run,
                 accuracy, audit.plan().describe());
+    }
+
+    /** The confidence in percent as given (0.95 reads 95, 0.999 reads 99.9, never rounded up to 100). */
+    private static String confidencePercent(double confidence) {
+        return new java.math.BigDecimal(Double.toString(confidence)).movePointRight(2).stripTrailingZeros().toPlainString();
     }
 }
