@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.dpdl4j.graph.Graph;
 import org.dpdl4j.graph.MixingMatrix;
 import org.dpdl4j.graph.SymmetricEigendecomposition;
 import org.dpdl4j.graph.Topologies;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
+import org.dpdl4j.privacy.ledger.PrivacyBudget;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -237,5 +241,27 @@ class MuffliatoAccountantTest {
         assertThrows(IllegalArgumentException.class, () -> PairwiseNetworkDp.of(
                 MixingMatrix.metropolisHastings(Topologies.ring(5)), GossipScheme.PLAIN, 0).noiseMultiplierFor(1, 1, DELTA,
                 PairwiseNetworkDp.Target.MEAN));
+    }
+    @Test
+    void afterAResumeUnderChangedSettingsThePairwiseFiguresSayTheyCoverOnlyTheCurrentOnes() {
+        MuffliatoPrivacy privacy = new MuffliatoPrivacy(PairwiseNetworkDp.of(MixingMatrix.metropolisHastings(star(4)),
+                GossipScheme.PLAIN, 2), 1.0, 4.0, DELTA, 6);
+        RunLedger first = new RunLedger(
+                LedgerAccounting.standard(privacy.relation()),
+                PrivacyBudget.unlimited(DELTA), true);
+        for (int round = 0; round < 3; round++) {
+            first.spend(round, IntStream.range(0, 5).mapToObj(privacy::roundOf).toList());
+        }
+        assertTrue(!privacy.statement(first).contains("resumed under changed settings"), privacy.statement(first));
+        for (boolean changed : new boolean[]{false, true}) {
+            RunLedger resumed = new RunLedger(
+                    LedgerAccounting.standard(privacy.relation()),
+                    PrivacyBudget.unlimited(DELTA), true);
+            resumed.continueFrom(first.ledger(), changed);
+            resumed.spend(3, IntStream.range(0, 5).mapToObj(privacy::roundOf).toList());
+            String text = privacy.statement(resumed);
+            assertEquals(changed, text.contains("The run was resumed under changed settings: these pairwise figures are those"
+                    + " of the current settings alone"), text);
+        }
     }
 }
