@@ -9,8 +9,7 @@ import java.util.TreeSet;
  *
  * @param round         the round
  * @param checked       the coordinates every party proved (all p, or k chosen after the commitments)
- * @param verdicts      one per party, in party order: the proofs' findings, a message that differs from the published
- *                      value, or a missing opening
+ * @param verdicts      one per party, in party order: the proofs' findings, or a missing opening
  * @param lost          the parties taken out of the round: failed a check or dropped out
  * @param survivors     the parties whose values the average is over
  * @param average       without lost parties null (average the parties' messages as unverified GOPA does); else the

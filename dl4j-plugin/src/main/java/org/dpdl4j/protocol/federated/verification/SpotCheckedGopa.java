@@ -29,8 +29,9 @@ import java.util.TreeSet;
  *   <li>once all commitments are published, proves range, cancellation and sum on the k coordinates drawn from them
  *       ({@link SpotCheck}), or on all p;</li>
  * </ol>
- * then {@link SpotCheckVerifier} names the parties that fail; a party whose sent message differs from its committed
- * published value fails too. When some party is lost (failed or dropped out after the pairwise exchange), the
+ * then {@link SpotCheckVerifier} names the parties that fail. What a party sends the server is its published value
+ * (in value units) and nothing else: the floating-point reveal beside it would leak the update's low-order bits (see
+ * {@link #sendPublished}). When some party is lost (failed or dropped out after the pairwise exchange), the
  * {@link LossGate} is told before the survivors open their terms with the lost parties, and the round's average is the
  * survivors' exact aggregate less the opened terms.
  *
@@ -102,8 +103,8 @@ public final class SpotCheckedGopa {
      * Verifies one round.
      *
      * @param clipped  [K, p]: the parties' updates, clipped to norm C
-     * @param messages [K, p]: what the parties send, {@code GopaAveraging.reveal} of {@code clipped}; a lying party's
-     *                 row is changed in place to what it would send
+     * @param messages [K, p]: {@code GopaAveraging.reveal} of {@code clipped}; every party that publishes has its row
+     *                 replaced in place by its published value, what it sends (a lying party's, by what it publishes)
      * @param streams  the parties' streams the messages were drawn from
      * @param gate     told of lost parties before their neighbours open their terms; may refuse by throwing
      */
@@ -112,7 +113,7 @@ public final class SpotCheckedGopa {
         int p = (int) clipped.size(1);
         double[] commitSeconds = new double[n];
         double[] proveSeconds = new double[n];
-        List<PartySecrets> secrets = new ArrayList<>(reveal.secrets(clipped, streams, round, random));
+        List<PartySecrets> secrets = new ArrayList<>(reveal.secrets(roundable(clipped, clip), streams, round, random));
         applyValueLies(secrets, messages, p);
         List<PartyCommitments> published = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
@@ -126,6 +127,7 @@ public final class SpotCheckedGopa {
         for (int k : dropped) {
             published.set(k, null);
         }
+        sendPublished(published, messages);
         int[] chosen = SpotCheck.coordinates(group, round, published, p, coordinatesPerRound);
         List<SpotCheckProof> proofs = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
@@ -135,7 +137,7 @@ public final class SpotCheckedGopa {
         }
         SpotCheckVerifier verifier = new SpotCheckVerifier(group, graph, round, p);
         SpotCheckVerifier.Checked checked = verifier.verify(published, proofs, chosen, agreements);
-        Map<Integer, List<Finding>> extra = messageMismatches(published, secrets, messages, checked.report());
+        Map<Integer, List<Finding>> extra = new HashMap<>();
         SortedSet<Integer> lost = new TreeSet<>(checked.report().failedParties());
         lost.addAll(extra.keySet());
         double[] average = null;
@@ -238,30 +240,38 @@ public final class SpotCheckedGopa {
     }
 
     /**
-     * The parties whose sent message is not their committed published value (in value units, within the fixed-point
-     * rounding of its parts and the messages' floating-point rounding): what the server averages must be what was proven.
+     * The values the parties commit to: each update scaled to norm at most {@code C (1 - sqrt(p) 2^-16)}, so that its
+     * fixed-point encoding, which moves each coordinate by at most half a unit ({@code C 2^-16} in value units), keeps
+     * norm at most C: what a party publishes then has the sensitivity 2C its rounds are priced with.
      */
-    private Map<Integer, List<Finding>> messageMismatches(List<PartyCommitments> published, List<PartySecrets> secrets,
-                                                          INDArray messages, VerificationReport report) {
-        Map<Integer, List<Finding>> out = new HashMap<>();
-        double[][] sent = messages.castTo(DataType.DOUBLE).toDoubleMatrix();
+    static INDArray roundable(INDArray clipped, double clip) {
+        int p = (int) clipped.size(1);
+        double bound = clip * (1 - Math.sqrt(p) * 0x1p-16);
+        if (!(bound > 0)) {
+            throw new IllegalArgumentException("verifiable GOPA encodes each coordinate to 2^-16 of its range, which for p = " + p
+                    + " coordinates can move an update by more than C; verify a model of fewer than 2^32 parameters");
+        }
+        INDArray values = clipped.castTo(DataType.DOUBLE).dup();
+        org.dpdl4j.optim.RowClipping.clip(values, bound);
+        return values;
+    }
+
+    /**
+     * What every party that published sends the server: its published value in value units, nothing else. A message
+     * computed beside it (the unverified reveal, in floating point) would hand the server the difference of the two, the
+     * sum of the parts' rounding errors, whose value part is a function of the update's low-order bits: with the
+     * rounding of the noise parts alone to hide it, the server could tell a party's update from any other.
+     */
+    private void sendPublished(List<PartyCommitments> published, INDArray messages) {
         for (int k = 0; k < published.size(); k++) {
             PartyCommitments c = published.get(k);
-            if (c == null || report.verdict(k).failures().contains(VerificationFailure.MALFORMED)) {
+            if (c == null) {
                 continue;
             }
-            int parts = secrets.get(k).pairwise().size() + 2;
             for (int i = 0; i < c.dimension(); i++) {
-                double committed = reveal.toValueScale(FixedPoint.decode(c.publishedAt(i)));
-                double tolerance = parts * reveal.width() * 0x1p-17 + 1e-5 * (Math.abs(sent[k][i]) + Math.abs(committed) + clip);
-                if (!(Math.abs(sent[k][i] - committed) <= tolerance)) {
-                    out.computeIfAbsent(k, x -> new ArrayList<>()).add(new Finding(VerificationFailure.PUBLISHED_VALUE_MISMATCH,
-                            "coordinate " + i + ": sent " + sent[k][i] + " but committed to the published value " + committed));
-                    break;
-                }
+                messages.putScalar(k, i, reveal.toValueScale(FixedPoint.decode(c.publishedAt(i))));
             }
         }
-        return out;
     }
 
     /** The survivors' openings of their terms with the lost parties, as honest survivors open them. */

@@ -98,4 +98,43 @@ class SpotCheckedGopaTest {
             throw new IllegalStateException("over budget");
         }));
     }
+    @Test
+    void aPartySendsItsPublishedFixedPointValueAndNothingThatLeaksItsLowOrderBits() {
+        SpotCheckedGopa gopa = new SpotCheckedGopa(graph, C, SIGMA_ETA, 4.0, 3, VerifiableRound.repeatable(4));
+        INDArray clipped = clipped();
+        INDArray floats = new GopaAveraging(graph, SIGMA_ETA, 4.0, DataType.DOUBLE).reveal(clipped, streams, 5);
+        INDArray sent = floats.dup();
+        RoundVerification r = gopa.verify(5, clipped, sent, streams, (round, lost) -> { });
+        assertTrue(r.allPassed(), r.verdicts().toString());
+        for (int k = 0; k < N; k++) {
+            for (int i = 0; i < P; i++) {
+                // on the fixed-point grid of [-C, C]: a function of the published integer alone
+                double units = (sent.getDouble(k, i) + C) / (2 * C) * FixedPoint.ONE;
+                assertEquals(Math.rint(units), units, 1e-6, "party " + k + ", coordinate " + i);
+                // the float reveal to the rounding of the parts and the margin the encoding is clipped by
+                double tolerance = (graph.maxDegree() + 2) * 2 * C * 0x1p-17 + C * Math.sqrt(P) * 0x1p-16;
+                assertEquals(floats.getDouble(k, i), sent.getDouble(k, i), tolerance, "party " + k + ", coordinate " + i);
+            }
+        }
+    }
+
+    @Test
+    void anUpdateAtTheClipKeepsNormAtMostTheClipOnceEncoded() {
+        int p = 4096;
+        double c = 3.0;
+        for (long seed = 1; seed <= 5; seed++) {
+            Nd4j.getRandom().setSeed(seed);
+            INDArray row = Nd4j.randn(DataType.DOUBLE, 1, p);
+            row.divi(row.norm2Number()).muli(c);   // norm exactly C: clipping alone leaves it there
+            INDArray values = SpotCheckedGopa.roundable(row, c);
+            double squared = 0;
+            for (int i = 0; i < p; i++) {
+                double unit = (values.getDouble(0, i) + c) / (2 * c);
+                double encoded = -c + 2 * c * FixedPoint.decode(FixedPoint.encode(unit));
+                squared += encoded * encoded;
+            }
+            assertTrue(Math.sqrt(squared) <= c, "encoded norm " + Math.sqrt(squared) + " > C = " + c);
+            assertTrue(values.norm2Number().doubleValue() < c * (1 - Math.sqrt(p) * 0x1p-16) * (1 + 1e-12));
+        }
+    }
 }
