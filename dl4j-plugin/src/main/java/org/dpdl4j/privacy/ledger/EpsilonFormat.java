@@ -22,13 +22,7 @@ public final class EpsilonFormat {
 
     /** {@code epsilon} with {@code decimals} decimals, rounded up. */
     public static String upward(double epsilon, int decimals) {
-        if (!Double.isFinite(epsilon)) {
-            return Double.toString(epsilon);
-        }
-        BigDecimal exact = new BigDecimal(epsilon);
-        BigDecimal nearest = exact.setScale(decimals, RoundingMode.HALF_EVEN);
-        boolean onTheGrid = Math.abs(nearest.doubleValue() - epsilon) <= 1e-12 * Math.abs(epsilon);
-        return (onTheGrid ? nearest : exact.setScale(decimals, RoundingMode.CEILING)).toPlainString();
+        return rounded(epsilon, decimals, RoundingMode.CEILING);
     }
 
     /**
@@ -36,13 +30,18 @@ public final class EpsilonFormat {
      * so that a shown lower bound never claims more leakage than was proven; "Infinity" or "NaN" as Java writes them.
      */
     public static String downward(double lowerBound, int decimals) {
-        if (!Double.isFinite(lowerBound)) {
-            return Double.toString(lowerBound);
+        return rounded(lowerBound, decimals, RoundingMode.FLOOR);
+    }
+
+    /** {@code value} with {@code decimals} decimals, rounded in {@code direction} unless within 1e-12 of a shown value. */
+    private static String rounded(double value, int decimals, RoundingMode direction) {
+        if (!Double.isFinite(value)) {
+            return Double.toString(value);
         }
-        BigDecimal exact = new BigDecimal(lowerBound);
+        BigDecimal exact = new BigDecimal(value);
         BigDecimal nearest = exact.setScale(decimals, RoundingMode.HALF_EVEN);
-        boolean onTheGrid = Math.abs(nearest.doubleValue() - lowerBound) <= 1e-12 * Math.abs(lowerBound);
-        return (onTheGrid ? nearest : exact.setScale(decimals, RoundingMode.FLOOR)).toPlainString();
+        boolean onTheGrid = Math.abs(nearest.doubleValue() - value) <= 1e-12 * Math.abs(value);
+        return (onTheGrid ? nearest : exact.setScale(decimals, direction)).toPlainString();
     }
 
     /**
