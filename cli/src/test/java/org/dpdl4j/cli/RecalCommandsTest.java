@@ -98,6 +98,7 @@ class RecalCommandsTest {
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("follow the public feature bound ||x|| <= 1000.0") && !privacy.contains("Not accounted"), privacy);
+        assertTrue(privacy.contains("Released model: the mean of what the agents last published;"), privacy);
         CommandRun tooSmall = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
                 "10", "--clip", "1", "--epsilon", "2", "--noise", "seeded", "--feature-norm-bound", "0.001", "--out",
                 dir.resolve("small").toString());
@@ -107,6 +108,18 @@ class RecalCommandsTest {
                 "10", "--clip", "1", "--epsilon", "2", "--alpha", "0.001", "--feature-norm-bound", "1000", "--out",
                 dir.resolve("alpha").toString());
         assertTrue(withAlpha.exitCode() != 0 && withAlpha.err().contains("drop --feature-norm-bound"), withAlpha.both());
+    }
+
+    @Test
+    void savedNodeModelsOfAPrivatePrimalDualRunAreNotCoveredAsReleases(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("nodes");
+        CommandRun r = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "40",
+                "--clip", "1", "--epsilon", "2", "--noise", "seeded", "--save-node-models", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("Covers: model.zip (the released model)")
+                && privacy.contains("model-node-<i>.zip are the agents' internal states, which they never publish"), privacy);
+        assertTrue(Files.exists(out.resolve("model-node-0.zip")));
     }
 
     @Test

@@ -119,6 +119,14 @@ public interface TrainingRun extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Whether {@link #partyParameters()} are post-processings of what the parties released, so that the run's privacy
+     * statement covers them when they are saved; false where they are internal states a party never publishes.
+     */
+    default boolean partyModelsReleased() {
+        return true;
+    }
+
     /** A network with the run's configuration and {@link #parameters()}: what {@code ModelSerializer} saves. */
     MultiLayerNetwork model();
 

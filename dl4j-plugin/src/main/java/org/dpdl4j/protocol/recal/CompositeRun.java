@@ -123,9 +123,26 @@ public abstract class CompositeRun extends AbstractTrainingRun {
         return org.dpdl4j.privacy.ledger.FormerZcdpRounds.changeSince(saved, protocol());
     }
 
-    /** {@code ||output - reference|| / ||reference||}. */
+    /**
+     * {@code ||iterate - reference|| / ||reference||}: the convergence of what the algorithm computes, as the papers
+     * measure it (for the private gossip baselines the agents' exact iterates, which are not what they release).
+     */
     public double relativeError(INDArray reference) {
-        return output().sub(reference).norm2Number().doubleValue() / reference.norm2Number().doubleValue();
+        return iterate().sub(reference).norm2Number().doubleValue() / reference.norm2Number().doubleValue();
+    }
+
+    /** What {@link #relativeError} measures: by default the released {@link #output()}. */
+    protected INDArray iterate() {
+        return output();
+    }
+
+    /**
+     * The agents' local models are their internal iterates, which they never publish as such: a statement does not cover
+     * them (the released model, {@link #output()}, is a post-processing of what was published).
+     */
+    @Override
+    public boolean partyModelsReleased() {
+        return false;
     }
 
     public CompositeProblem problem() {

@@ -18,6 +18,10 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * vector by every agent to each of its neighbours in the same iteration, with Gaussian noise of std
  * {@code sigma_i zeta^((m-1)/2)} at the m-th publication (the same schedule and accountant as DP-RECAL, with every
  * agent publishing every iteration). A neighbour mixes what it received; an agent uses its own exact vector.
+ *
+ * <p>A private run releases the mean of what the agents last published ({@link #output()}; the model before any
+ * publication): the exact iterates are internal state that no observer sees, so releasing them would leave the
+ * guarantee. {@link #relativeError} still measures the iterates, as the papers do.
  */
 abstract class GossipRun extends CompositeRun {
     protected final MixingMatrix mixing;
@@ -31,6 +35,8 @@ abstract class GossipRun extends CompositeRun {
     private final INDArray ownWeight;
     private final long edgesBothWays;
     protected long publications;
+    /** What every agent last published (with its noise), as rows; null before the first publication. */
+    private INDArray lastPublished;
 
     GossipRun(String protocol, RunSettings settings, RunLedger ledger, CompositeProblem problem, LinearModel model, long iterations,
               MixingMatrix mixing, double alpha, double clip, DecayingNoisePrivacy privacy, NoiseStreams streams,
@@ -109,7 +115,9 @@ abstract class GossipRun extends CompositeRun {
             streams.privateNoise(i, iteration).addGaussian(noise.getRow(i), privacy.std(i, m));
         }
         messages += edgesBothWays;
-        return w.mmul(v.add(noise)).subi(noise.muliColumnVector(ownWeight));
+        INDArray published = v.add(noise);
+        lastPublished = published;
+        return w.mmul(published).subi(noise.muliColumnVector(ownWeight));
     }
 
     /** Every agent's publications once all planned iterations are done. */
@@ -129,9 +137,21 @@ abstract class GossipRun extends CompositeRun {
         }
     }
 
-    /** The mean of the agents' models. */
+    /**
+     * The released model: the mean of the agents' exact models without privacy; with privacy the mean of what they last
+     * published (a post-processing of the releases the ledger prices), or the initial model before any publication.
+     */
     @Override
     public INDArray output() {
+        if (privacy == null) {
+            return iterate();
+        }
+        return lastPublished == null ? problem.zeros() : lastPublished.mean(0).reshape(problem.rows(), problem.columns());
+    }
+
+    /** The mean of the agents' exact models. */
+    @Override
+    protected INDArray iterate() {
         return models().mean(0).reshape(problem.rows(), problem.columns());
     }
 
@@ -182,18 +202,31 @@ abstract class GossipRun extends CompositeRun {
                 "Privacy statement: %s, record-level DP against an eavesdropper on every channel"
                         + " (replace-one adjacency; each agent's internal state is conditioned on)%n  per publication: %s%n"
                         + "  every record gradient clipped to G_rec = %s; sensitivity 2 alpha G_rec%n  %d agents, each published"
-                        + " %d times (every agent publishes every iteration)%n%s%n", protocol(), mechanism, clip,
-                problem.agentCount(), publications, origin.statementLine())
+                        + " %d times (every agent publishes every iteration)%n  Released model: the mean of what the"
+                        + " agents last published%s; their exact iterates are internal state, never released%n%s%n",
+                protocol(), mechanism, clip, problem.agentCount(), publications,
+                publications == 0 ? " (nothing yet: the initial model)" : "", origin.statementLine())
                 + LedgerStatement.text(ledger().orElseThrow());
     }
 
     /** The base state plus the protocol's arrays. */
     protected final RunState.Builder baseState() {
-        return RunState.builder().number("messages", messages).number("publications", publications);
+        RunState.Builder b = RunState.builder().number("messages", messages).number("publications", publications);
+        return lastPublished == null ? b : b.array("published", lastPublished);
     }
 
+    /**
+     * @throws IllegalStateException for a private run's checkpoint that has publications but not what they were (saved
+     *                               before the released model was their mean): resuming it would release the exact iterates
+     */
     protected final void restoreBase(RunState state) {
         messages = state.longValue("messages");
         publications = state.longValue("publications");
+        lastPublished = state.arrays().containsKey("published") ? state.array("published", stacked().shape()) : null;
+        if (privacy != null && publications > 0 && lastPublished == null) {
+            throw new IllegalStateException("this " + protocol() + " checkpoint was saved before a private run released the mean"
+                    + " of its publications, and it does not hold them: its model cannot be released without leaving the"
+                    + " guarantee. Start the run again");
+        }
     }
 }

@@ -116,11 +116,15 @@ final class RunOutputs {
 
     /** Which files the statement covers: the released models, not the operator's record of the training. */
     private String coverage() {
-        return "Covers: model.zip" + (saveNodeModels && run.partyParameters().isPresent() ? " and model-node-<i>.zip" : "")
-                + " (the released model" + (run.partyParameters().isPresent() ? "s" : "") + "). Not covered: metrics.csv,"
+        boolean nodeFiles = saveNodeModels && run.partyParameters().isPresent();
+        boolean nodesReleased = nodeFiles && run.partyModelsReleased();
+        return "Covers: model.zip" + (nodesReleased ? " and model-node-<i>.zip" : "")
+                + " (the released model" + (nodesReleased ? "s" : "") + "). Not covered: metrics.csv,"
                 + (run.partyParameters().isPresent() ? " nodes.csv," : "") + " summary.md and training.png evaluate the"
-                + " models on the training and test data without noise, and checkpoint.bin holds the run's whole state:"
-                + " they are the operator's record, not for release.\n";
+                + " models on the training and test data without noise, "
+                + (nodeFiles && !nodesReleased ? "model-node-<i>.zip are the agents' internal states, which they never"
+                + " publish, " : "")
+                + "and checkpoint.bin holds the run's whole state: they are the operator's record, not for release.\n";
     }
 
     private void writeNodeModels(INDArray parties) {
