@@ -127,10 +127,11 @@ class FederatedTrainCommandTest {
                 "--colluding-sets", "sampled:10", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err());
         String privacy = Files.readString(out.resolve("privacy.txt"));
-        assertTrue(privacy.contains("WARNING: this epsilon is an ESTIMATE, not a guarantee: GOPA's kappa is the largest over 10"
+        assertTrue(privacy.contains("WARNING: this epsilon is not a guarantee: it is an ESTIMATE: GOPA's kappa is the largest over 10"
                 + " randomly sampled colluding sets"), privacy);
         String summary = Files.readString(out.resolve("summary.md"));
-        assertTrue(summary.contains("an ESTIMATE, see privacy.txt"), summary);
+        assertTrue(summary.contains("not a guarantee, see privacy.txt"), summary);
+        assertTrue(privacy.contains("Covers nothing as a guarantee (see the WARNING above)"), privacy);
     }
 
     @Test

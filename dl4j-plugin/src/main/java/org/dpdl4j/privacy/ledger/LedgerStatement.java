@@ -85,7 +85,7 @@ public final class LedgerStatement {
         if (segments > 1) {
             s.append("  The run was resumed under changed settings: the epsilon above composes every segment.\n");
         }
-        run.estimate().ifPresent(why -> s.append("  WARNING: this epsilon is an ESTIMATE, not a guarantee: ").append(why)
+        run.notAGuarantee().ifPresent(why -> s.append("  WARNING: this epsilon is not a guarantee: ").append(why)
                 .append('\n'));
         if (!ledger.allSecure()) {
             s.append("  WARNING: some randomness (noise, or the choice of batches) came from a seeded (reproducible) source:"

@@ -34,8 +34,8 @@ public final class RunLedger {
     private EpsilonBound earlierWorst;
     private final Set<Integer> touched = new HashSet<>();
     private final Set<DpEvent> checked = new HashSet<>();
-    /** Why the events' parameters are estimated rather than bounds (null: every event is a bound). */
-    private String estimate;
+    /** Why what the ledger prices is not a guarantee (null: it is one, up to the noise source's caveat). */
+    private String notAGuarantee;
 
     /**
      * @param accounting  how the ledger is priced
@@ -306,19 +306,19 @@ public final class RunLedger {
     }
 
     /**
-     * Marks what this ledger prices as an estimate, not a guarantee: a protocol whose events carry a parameter it
-     * estimated (GOPA's kappa over sampled colluding sets) says so here, and every statement of the ledger says it with
-     * the epsilon.
+     * Marks what this ledger prices as not a guarantee: a protocol whose events carry a parameter it estimated (GOPA's
+     * kappa over sampled colluding sets), or that runs another algorithm than the one its events analyse (Decor's
+     * reference-code compatibility), says so here, and everything that shows the ledger's epsilon says it too.
      *
-     * @param why what was estimated and how to get a guarantee instead
+     * @param why why the epsilon is not a guarantee, and how to get one
      */
-    public void markEstimate(String why) {
-        this.estimate = Objects.requireNonNull(why, "why");
+    public void markNotAGuarantee(String why) {
+        this.notAGuarantee = Objects.requireNonNull(why, "why");
     }
 
-    /** Why the epsilon is only an estimate; empty when it is a guarantee (up to the noise source's caveat). */
-    public java.util.Optional<String> estimate() {
-        return java.util.Optional.ofNullable(estimate);
+    /** Why the epsilon is not a guarantee; empty when it is one (up to the noise source's caveat). */
+    public java.util.Optional<String> notAGuarantee() {
+        return java.util.Optional.ofNullable(notAGuarantee);
     }
 
     /** Whether the run's noise comes from a secure source. */

@@ -137,6 +137,10 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         this.mixing = Objects.requireNonNull(mixing, "mixing matrix");
         this.data = List.copyOf(data);
         this.config = Objects.requireNonNull(config, "config");
+        if (ledger != null && config.compatibility().any()) {
+            ledger.markNotAGuarantee("reference-code compatibility is on (" + config.compatibility() + "): the run is not the"
+                    + " analysed algorithm, and its ledger prices the analysed one; leave the compatibility off for a guarantee");
+        }
         this.streams = Objects.requireNonNull(streams, "noise streams");
         int n = graph.vertexCount();
         if (this.data.size() != n) {
@@ -614,10 +618,6 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         }
         s.append(String.format(java.util.Locale.ROOT, "  sigma_cdp = %s, sigma_cor = %s, C = %s, %d nodes, %d rounds planned%n",
                 config.sigmaCdp(), config.sigmaCor(), config.clipNorm(), graph.vertexCount(), config.rounds()));
-        if (config.compatibility().any()) {
-            s.append("  WARNING: reference-code compatibility is on (").append(config.compatibility()).append("): this is not"
-                    + " the analysed algorithm and the ledger below does not cover it.\n");
-        }
         return s + org.dpdl4j.privacy.ledger.LedgerStatement.text(l);
     }
 

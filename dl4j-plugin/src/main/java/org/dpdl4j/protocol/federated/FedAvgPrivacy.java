@@ -140,7 +140,7 @@ public final class FedAvgPrivacy {
      * statement's warning).
      */
     String kappaEstimate() {
-        return "GOPA's kappa is the largest over " + kappa.setsEvaluated() + " randomly sampled colluding sets, not the"
+        return "it is an ESTIMATE: GOPA's kappa is the largest over " + kappa.setsEvaluated() + " randomly sampled colluding sets, not the"
                 + " worst case over all of them; --colluding-sets worst gives a guarantee (exact, or Theorem 1's upper bound"
                 + " when the sets are too many to enumerate)";
     }

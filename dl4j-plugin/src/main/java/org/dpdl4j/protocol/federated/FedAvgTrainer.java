@@ -121,7 +121,7 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
         this.privacy = privacy;
         this.mechanism = privacy == null ? null : privacy.describe(config);
         if (privacy != null && privacy.kappa() != null && !privacy.kappa().isGuarantee()) {
-            ledger.markEstimate(privacy.kappaEstimate());
+            ledger.markNotAGuarantee(privacy.kappaEstimate());
         }
         partitionReport(partitionReport);
         this.template = Objects.requireNonNull(template, "template network");

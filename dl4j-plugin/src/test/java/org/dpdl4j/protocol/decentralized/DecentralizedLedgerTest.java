@@ -169,6 +169,17 @@ class DecentralizedLedgerTest {
     }
 
     @Test
+    void referenceCodeCompatibilityMarksTheLedgerAsNotAGuarantee() {
+        try (DecentralizedTrainer compat = decor(20).compatibility(DecorCompatibility.REFERENCE_CODE).target(5, DELTA).build();
+             DecentralizedTrainer plain = decor(20).target(5, DELTA).build()) {
+            assertTrue(compat.ledger().orElseThrow().notAGuarantee().orElseThrow().contains("not the analysed algorithm"));
+            String statement = compat.privacyStatement();
+            assertTrue(statement.contains("WARNING: this epsilon is not a guarantee: reference-code compatibility is on"), statement);
+            assertTrue(plain.ledger().orElseThrow().notAGuarantee().isEmpty());
+        }
+    }
+
+    @Test
     void theBudgetStopsARunWithGivenNoiseBeforeItIsExceeded() {
         DecentralizedRunBuilder given = decor(100).noise(2.0, 5.0);
         double[] planned = new double[2];

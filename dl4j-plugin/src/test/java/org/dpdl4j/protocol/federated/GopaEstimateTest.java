@@ -28,13 +28,13 @@ class GopaEstimateTest {
             sampled.runToEnd();
             worst.runToEnd();
             RunLedger ledger = sampled.ledger().orElseThrow();
-            assertTrue(ledger.estimate().orElseThrow().contains("20 randomly sampled colluding sets"), ledger.estimate().get());
+            assertTrue(ledger.notAGuarantee().orElseThrow().contains("20 randomly sampled colluding sets"), ledger.notAGuarantee().get());
             String statement = sampled.privacyStatement();
             assertTrue(statement.contains("accountant's ESTIMATE, from the sampled kappa above"), statement);
-            assertTrue(statement.contains("WARNING: this epsilon is an ESTIMATE, not a guarantee: GOPA's kappa"), statement);
+            assertTrue(statement.contains("WARNING: this epsilon is not a guarantee: it is an ESTIMATE: GOPA's kappa"), statement);
             assertTrue(statement.contains("--colluding-sets worst gives a guarantee"), statement);
 
-            assertFalse(worst.ledger().orElseThrow().estimate().isPresent());
+            assertFalse(worst.ledger().orElseThrow().notAGuarantee().isPresent());
             String guaranteed = worst.privacyStatement();
             assertFalse(guaranteed.contains("ESTIMATE"), guaranteed);
             assertTrue(sampled.epsilon() <= worst.epsilon() * (1 + 1e-9), "a sample of the sets is at most their worst case: "

@@ -17,6 +17,7 @@ import org.dpdl4j.experiments.report.TerminalTable;
 import org.dpdl4j.experiments.workload.Evaluation;
 import org.dpdl4j.experiments.workload.Workload;
 import org.dpdl4j.privacy.ledger.EpsilonFormat;
+import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.runtime.EpochRun;
 import org.dpdl4j.runtime.RunCheckpoint;
 import org.dpdl4j.runtime.TrainingRun;
@@ -118,13 +119,23 @@ final class RunOutputs {
     private String coverage() {
         boolean nodeFiles = saveNodeModels && run.partyParameters().isPresent();
         boolean nodesReleased = nodeFiles && run.partyModelsReleased();
-        return "Covers: model.zip" + (nodesReleased ? " and model-node-<i>.zip" : "")
-                + " (the released model" + (nodesReleased ? "s" : "") + "). Not covered: metrics.csv,"
-                + (run.partyParameters().isPresent() ? " nodes.csv," : "") + " summary.md and training.png evaluate the"
-                + " models on the training and test data without noise, "
+        String models = "model.zip" + (nodesReleased ? " and model-node-<i>.zip" : "");
+        String reports = run.reports().keySet().stream().sorted().map(name -> " " + name + ",").reduce("", String::concat);
+        return (isGuarantee(run.ledger().orElseThrow()) ? "Covers: " + models + " (the released model" + (nodesReleased ? "s" : "")
+                + ")." : "Covers nothing as a guarantee (see the WARNING above): " + models + " holds the model such a run"
+                + " would release.")
+                + " Not covered: metrics.csv," + (run.partyParameters().isPresent() ? " nodes.csv," : "") + " summary.md and"
+                + " training.png evaluate the models on the training and test data without noise, "
                 + (nodeFiles && !nodesReleased ? "model-node-<i>.zip are the agents' internal states, which they never"
                 + " publish, " : "")
+                + (reports.isEmpty() ? "" : reports.substring(1, reports.length() - 1) + " and config.json describe the"
+                + " parties' data and the run exactly, ")
                 + "and checkpoint.bin holds the run's whole state: they are the operator's record, not for release.\n";
+    }
+
+    /** Whether the ledger's epsilon is a guarantee: secure randomness, and nothing marked it otherwise. */
+    private static boolean isGuarantee(RunLedger ledger) {
+        return ledger.notAGuarantee().isEmpty() && ledger.ledger().allSecure();
     }
 
     private void writeNodeModels(INDArray parties) {
@@ -198,8 +209,8 @@ final class RunOutputs {
                 t.addRow("optimality gap (1/n) sum ||x_i - x*||^2", String.format(Locale.ROOT, "%.5g", last.optimalityGap()));
             }
         }
-        run.ledger().ifPresent(l -> t.addRow("epsilon (delta = " + l.delta() + (l.estimate().isPresent() ? "; an ESTIMATE, see"
-                + " privacy.txt" : "") + ")", EpsilonFormat.upward(l.epsilon())));
+        run.ledger().ifPresent(l -> t.addRow("epsilon (delta = " + l.delta() + (isGuarantee(l) ? "" : "; not a guarantee, see"
+                + " privacy.txt") + ")", EpsilonFormat.upward(l.epsilon())));
         run.resolved().forEach((k, v) -> t.addRow(k, v instanceof Double d ? String.format(Locale.ROOT, "%.6g", d) : String.valueOf(v)));
         if (run instanceof org.dpdl4j.optim.DeviceRun d) {
             t.addRow("computed on", d.computedOn());

@@ -288,7 +288,7 @@ public final class TrainingSession {
                 bar.field("loss", run.lastLoss());
             }
             // rounded up, as in the statements; "eps~" when the ledger prices an estimate
-            run.ledger().ifPresent(l -> bar.field(l.estimate().isPresent() ? "eps~" : "eps", EpsilonFormat.upward(l.epsilon())));
+            run.ledger().ifPresent(l -> bar.field(l.notAGuarantee().isPresent() ? "eps~" : "eps", EpsilonFormat.upward(l.epsilon())));
             if (checkpointEvery > 0 && run.completedSteps() % checkpointEvery == 0) {
                 // saved before this step's row is written: a row that is due starts the next sum afresh
                 RunCheckpoint.save(run, checkpoint, rowDue() ? notes(0, 0) : notes());
@@ -383,7 +383,7 @@ public final class TrainingSession {
             }
             run.ledger().ifPresent(l -> {
                 out.printf(Locale.ROOT, "  spent so far: epsilon = %s (delta = %s%s)%s%n", EpsilonFormat.upward(l.epsilon()), l.delta(),
-                        l.estimate().isPresent() ? "; an ESTIMATE" : "",
+                        l.notAGuarantee().isPresent() ? "; not a guarantee" : "",
                         report.newSegment() ? "; the new settings start a new segment of the ledger, composed with the saved one" : "");
             });
             Path history = saved.file().toAbsolutePath().getParent().resolve("metrics.csv");
