@@ -118,10 +118,17 @@ class RecalCommandsTest {
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         // seeded noise: nothing is covered as a guarantee, and the node files are not even what such a run releases
-        assertTrue(privacy.contains("Covers nothing as a guarantee (see the WARNING above): model.zip holds the model")
-                && privacy.contains("model-node-<i>.zip are the agents' internal states, which they never publish")
+        assertTrue(privacy.contains("Covers nothing as a guarantee (see the WARNING above); model.zip holds the model")
+                && privacy.contains("model-node-<i>.zip (the agents' internal states, which they never publish)")
                 && !privacy.contains("and model-node-<i>.zip"), privacy);
         assertTrue(Files.exists(out.resolve("model-node-0.zip")));
+        Path secure = dir.resolve("secure");
+        CommandRun s = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "40",
+                "--clip", "1", "--epsilon", "2", "--save-node-models", "--out", secure.toString());
+        assertEquals(0, s.exitCode(), s.both());
+        String covered = Files.readString(secure.resolve("privacy.txt"));
+        assertTrue(covered.contains("Covers: model.zip (the released model). Not covered")
+                && covered.contains("model-node-<i>.zip (the agents' internal states"), covered);
     }
 
     @Test

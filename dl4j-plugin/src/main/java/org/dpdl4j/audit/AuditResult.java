@@ -63,10 +63,15 @@ public record AuditResult(int canaries, int included, Guesses guesses, GuessPlan
 
     /** A few lines for people: the bound, its confidence and guesses, and the membership statistics. */
     public String text() {
-        return String.format(Locale.ROOT, "epsilon lower bound %s at %.1f%% confidence (delta = %.3g): %d of %d guesses"
+        return String.format(Locale.ROOT, "epsilon lower bound %s at %s%% confidence (delta = %.3g): %d of %d guesses"
                         + " right (kPlus = %d, kMinus = %d; %s)%n%d canaries, %d included; membership inference on the same"
                         + " scores: AUC %.4f, TPR %.4f at FPR 1%%, %.4f at FPR 0.1%%%n",
-                EpsilonFormat.downward(epsilonLower, 4), 100 * confidence, delta, guesses.correct(), guesses.guesses(), guesses.kPlus(),
+                EpsilonFormat.downward(epsilonLower, 4), confidencePercent(confidence), delta, guesses.correct(), guesses.guesses(), guesses.kPlus(),
                 guesses.kMinus(), plan.describe(), canaries, included, auc, tprAtFpr1pct, tprAtFpr01pct);
+    }
+
+    /** A confidence in percent as given, never rounded (0.95 reads 95, 0.9999 reads 99.99, not 100). */
+    public static String confidencePercent(double confidence) {
+        return new java.math.BigDecimal(Double.toString(confidence)).movePointRight(2).stripTrailingZeros().toPlainString();
     }
 }

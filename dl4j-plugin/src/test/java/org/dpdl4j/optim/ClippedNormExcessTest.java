@@ -26,9 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * How far above C a clipped example's contribution can land because every engine computes norms and clip factors in
  * float32, the figure the README's "What the guarantee assumes" gives (about 1e-6 relative, bounded here by
- * {@value #EXCESS_BOUND}). Two measures per engine, every example clipped: the example's true norm (its batch-of-one
- * gradient in double precision, from the same float parameters and inputs) over the norm the engine clipped by, in a
- * batch; and the double-precision norm of what the engine hands back for that example alone, over C. An engine whose
+ * {@value #EXCESS_BOUND}). Every example clipped, the example's true norm (its batch-of-one gradient in double precision,
+ * from the same float parameters and inputs) over the norm the engine clipped by, in a batch; and for the single-model
+ * engines also the double-precision norm of what the engine hands back for that example alone, over C. An engine whose
  * norms drift (a reduced-precision product, a lost term) fails here before it can under-report a run.
  */
 class ClippedNormExcessTest {

@@ -131,7 +131,13 @@ class FederatedTrainCommandTest {
                 + " randomly sampled colluding sets"), privacy);
         String summary = Files.readString(out.resolve("summary.md"));
         assertTrue(summary.contains("not a guarantee, see privacy.txt"), summary);
-        assertTrue(privacy.contains("Covers nothing as a guarantee (see the WARNING above)"), privacy);
+        assertTrue(privacy.contains("Covers nothing as a guarantee (see the WARNING above)")
+                && privacy.contains("partition.txt (the parties' data and the run, exactly); config.json"), privacy);
+        CommandRun dry = CommandRun.of("train", "--data-dir", dataDir, "--algo", "gopa", "--dataset", "a9a", "--machines", "6",
+                "--rounds", "2", "--local-steps", "1", "--batch-size", "16", "--clip", "1", "--epsilon", "2", "--colluding-fraction",
+                "0.2", "--gopa-k", "2", "--colluding-sets", "sampled:10", "--noise", "seeded", "--dry-run");
+        assertEquals(0, dry.exitCode(), dry.both());
+        assertTrue(dry.out().contains("WARNING: this epsilon is not a guarantee: it is an ESTIMATE"), dry.out());
     }
 
     @Test

@@ -253,15 +253,16 @@ final class CorrectnessCheck {
     }
 
     /**
-     * How far above C the clipped examples' true norms land because the GPU computed the norms it clipped by in float32
-     * (the README's "What the guarantee assumes"); 0 when nothing was clipped or every norm erred low.
+     * How far above C an example's contribution lands because the GPU computed the norm it clipped by in float32 (the
+     * README's "What the guarantee assumes"): its true norm times the factor min(1, C / norm) the GPU applied, over C.
+     * A clipped example whose norm erred low counts, and so does one left unclipped because its norm erred below C; 0
+     * when every contribution stays within C.
      */
     static double clipExcess(float[] used, double[] truth, double clip) {
         double worst = 0;
         for (int i = 0; i < truth.length; i++) {
-            if (used[i] > clip) {
-                worst = Math.max(worst, truth[i] / used[i] - 1);
-            }
+            double factor = used[i] > clip ? clip / used[i] : 1.0;
+            worst = Math.max(worst, truth[i] * factor / clip - 1);
         }
         return worst;
     }

@@ -33,13 +33,15 @@ class DeviceCheckHarnessTest {
     }
 
     @Test
-    void clipExcessCountsOnlyClippedExamplesWhoseTrueNormIsLarger() {
-        // clipped at 2 though its true norm is 2.0001 (5e-5 above); unclipped; clipped by a norm above the truth
+    void clipExcessIsHowFarAContributionLandsAboveC() {
+        // clipped by 2 though its true norm is 2.0001 (5e-5 above); unclipped and within C; clipped by a norm above the truth
         float[] used = {2f, 0.5f, 3f};
         double[] truth = {2.0001, 0.6, 2.9};
         assertEquals(5e-5, CorrectnessCheck.clipExcess(used, truth, 1.0), 1e-12);
         assertEquals(0.0, CorrectnessCheck.clipExcess(new float[]{0.5f}, new double[]{0.9}, 1.0));
         assertEquals(0.0, CorrectnessCheck.clipExcess(new float[]{3f}, new double[]{2.9}, 1.0));
+        // left unclipped because its norm erred just below C, though its true norm is above: 2e-5 above C
+        assertEquals(2e-5, CorrectnessCheck.clipExcess(new float[]{0.99999f}, new double[]{1.00002}, 1.0), 1e-12);
     }
 
     @Test

@@ -6,10 +6,10 @@ import java.math.RoundingMode;
 import java.util.Locale;
 
 /**
- * Epsilons (and other upper bounds: delta, rho) as text for statements: rounded up, never to nearest, so that a shown
- * bound is never below the bound it shows (1.00004 reads 1.0001, not 1.0000). A value within a relative 1e-12 of a shown value reads as that value: a run
- * calibrated to epsilon = 4 whose bound computes to 4.000000000000002 reads 4.0000, as that excess is below the
- * floating-point error of the accountants themselves.
+ * Bounds as text for statements, never rounded to nearest: upper bounds (epsilon, delta, rho) up, so that a shown bound
+ * is never below the bound it shows (1.00004 reads 1.0001, not 1.0000), and an audit's lower bounds down. A value within
+ * a relative 1e-12 of a shown value reads as that value: a run calibrated to epsilon = 4 whose bound computes to
+ * 4.000000000000002 reads 4.0000, as that excess is below the floating-point error of the accountants themselves.
  */
 public final class EpsilonFormat {
     private EpsilonFormat() {
@@ -27,7 +27,8 @@ public final class EpsilonFormat {
 
     /**
      * A lower bound (an audit's epsilon that a run provably does not beat) with {@code decimals} decimals, rounded down,
-     * so that a shown lower bound never claims more leakage than was proven; "Infinity" or "NaN" as Java writes them.
+     * so that a shown lower bound claims no more leakage than was proven (but for the relative 1e-12 within which a value
+     * reads as the shown one); "Infinity" or "NaN" as Java writes them.
      */
     public static String downward(double lowerBound, int decimals) {
         return rounded(lowerBound, decimals, RoundingMode.FLOOR);

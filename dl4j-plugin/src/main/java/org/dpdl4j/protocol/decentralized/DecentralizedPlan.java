@@ -26,6 +26,6 @@ record DecentralizedPlan(DecentralizedConfig config, DecentralizedPrivacy privac
     Optional<PlannedLedger> plannedLedger(boolean secureNoise) {
         return privacy == null ? Optional.empty() : Optional.of(new PlannedLedger(
                 PrivacyLedger.plannedRepetition(privacy.perRound(), privacy.describe(), config.rounds(), secureNoise),
-                privacy.relation()));
+                privacy.relation(), config.compatibility().notAGuarantee()));
     }
 }

@@ -138,8 +138,7 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
         this.data = List.copyOf(data);
         this.config = Objects.requireNonNull(config, "config");
         if (ledger != null && config.compatibility().any()) {
-            ledger.markNotAGuarantee("reference-code compatibility is on (" + config.compatibility() + "): the run is not the"
-                    + " analysed algorithm, and its ledger prices the analysed one; leave the compatibility off for a guarantee");
+            ledger.markNotAGuarantee(config.compatibility().notAGuarantee());
         }
         this.streams = Objects.requireNonNull(streams, "noise streams");
         int n = graph.vertexCount();
@@ -598,8 +597,8 @@ public final class DecentralizedTrainer extends AbstractTrainingRun implements D
     }
 
     /**
-     * The per-round analysis (unit, relation, kappa and its exactness, the noise levels), a warning when
-     * reference-code compatibility changes the algorithm, then the ledger.
+     * The per-round analysis (unit, relation, kappa and its exactness, the noise levels), then the ledger (whose warning
+     * says when reference-code compatibility changes the algorithm).
      */
     @Override
     public String privacyStatement() {

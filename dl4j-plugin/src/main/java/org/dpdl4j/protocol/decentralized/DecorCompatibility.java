@@ -19,4 +19,10 @@ public record DecorCompatibility(boolean pairwiseNoiseDrawnOnce, boolean scaleBy
     public boolean any() {
         return pairwiseNoiseDrawnOnce || scaleByMixingWeight;
     }
+
+    /** Why a run with a deviation on has no guarantee (its ledger's mark); null for the paper's algorithm. */
+    public String notAGuarantee() {
+        return any() ? "reference-code compatibility is on (" + this + "): the run is not the analysed algorithm, and its"
+                + " ledger prices the analysed one; leave the compatibility off for a guarantee" : null;
+    }
 }

@@ -30,6 +30,6 @@ record FedAvgPlan(FedAvgConfig config, FedAvgPrivacy privacy, Graph gopaGraph, G
     Optional<PlannedLedger> plannedLedger(boolean secureNoise) {
         return privacy == null ? Optional.empty() : Optional.of(new PlannedLedger(
                 PrivacyLedger.plannedRepetition(privacy.perRound(), privacy.describe(config), config.rounds(), secureNoise),
-                privacy.relation()));
+                privacy.relation(), privacy.notAGuarantee()));
     }
 }

@@ -136,10 +136,13 @@ public final class FedAvgPrivacy {
     }
 
     /**
-     * Why GOPA's epsilon is an estimate when its kappa is the largest over sampled colluding sets (the ledger's and every
-     * statement's warning).
+     * Why the epsilon is not a guarantee, the ledger's mark: GOPA's kappa the largest over sampled colluding sets, an
+     * estimate; null when it is a guarantee.
      */
-    String kappaEstimate() {
+    String notAGuarantee() {
+        if (kappa == null || kappa.isGuarantee()) {
+            return null;
+        }
         return "it is an ESTIMATE: GOPA's kappa is the largest over " + kappa.setsEvaluated() + " randomly sampled colluding sets, not the"
                 + " worst case over all of them; --colluding-sets worst gives a guarantee (exact, or Theorem 1's upper bound"
                 + " when the sets are too many to enumerate)";

@@ -120,8 +120,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
         }
         this.privacy = privacy;
         this.mechanism = privacy == null ? null : privacy.describe(config);
-        if (privacy != null && privacy.kappa() != null && !privacy.kappa().isGuarantee()) {
-            ledger.markNotAGuarantee(privacy.kappaEstimate());
+        if (privacy != null && privacy.notAGuarantee() != null) {
+            ledger.markNotAGuarantee(privacy.notAGuarantee());
         }
         partitionReport(partitionReport);
         this.template = Objects.requireNonNull(template, "template network");

@@ -110,7 +110,7 @@ public final class MuffliatoPrivacy {
                 EpsilonFormat.upward(spent.epsilon()), spent.delta(), sigma, rounds, EpsilonFormat.upward(s.mean()),
                 EpsilonFormat.upward(s.median()), EpsilonFormat.upward(s.p90()), EpsilonFormat.upward(s.max()),
                 (long) pairwise.size() * (pairwise.size() - 1), EpsilonFormat.upward(s.local()))
-                + (spent.ledger().lastSegment() > 0 ? "    The run was resumed under changed settings: these pairwise figures"
+                + (spent.segment() > 0 ? "    The run was resumed under changed settings: these pairwise figures"
                 + " are those of the current settings alone and do not cover the earlier segments' rounds, which may have"
                 + " spent more; only local DP above composes every round released.\n" : "");
     }

@@ -38,6 +38,8 @@ public final class CoordinateDescentRun extends PersonalizedRun {
     private final ReleasePlan plan;
     private final NoiseStreams streams;
     private final String mechanism;
+    /** Whether the ledger holds the plan's warm start (charged before the first release, or on resuming a run without it). */
+    private boolean warmStartCharged;
 
     /**
      * @param plan    the privacy plan, null for the non-private algorithm
@@ -67,8 +69,9 @@ public final class CoordinateDescentRun extends PersonalizedRun {
 
     @Override
     protected void takeStep(long k) {
-        if (k == 0 && plan != null && plan.warmStart() > 0) {
+        if (plan != null && plan.warmStart() > 0 && !warmStartCharged) {
             spend(warmStart(plan));
+            warmStartCharged = true;
         }
         int i = schedule[(int) k];
         double epsilon = plan == null ? 0 : plan.budget(i, wakes[i]);
@@ -170,8 +173,8 @@ public final class CoordinateDescentRun extends PersonalizedRun {
      */
     private static List<Charge> warmStart(ReleasePlan plan) {
         double epsilon = plan.warmStart();
-        return List.of(Charge.ofAll(new ZCdpEvent(epsilon * epsilon / 2),
-                "private warm start (pure epsilon = " + epsilon + ", as its zCDP bound)"));
+        return List.of(Charge.ofAll(new ZCdpEvent(epsilon * epsilon / 2), String.format(Locale.ROOT,
+                "private warm start (pure epsilon = %.6g, as its zCDP bound)", epsilon)));
     }
 
     /** Agent i's release at budget {@code epsilon}: what both the step and its pricing charge. */
@@ -204,7 +207,8 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         }
         return base.toBuilder().array("released_budgets", Nd4j.createFromArray(releasedBudgets(wakes)))
                 .number("warm_start", plan.warmStart()).number("release_delta", plan.releaseDelta())
-                .number("plan_lipschitz", plan.lipschitz()).number("plan_mechanism", plan.mechanism().ordinal()).build();
+                .number("plan_lipschitz", plan.lipschitz()).number("plan_mechanism", plan.mechanism().ordinal())
+                .number("warm_start_charged", warmStartCharged ? 1 : 0).build();
     }
 
     /**
@@ -237,6 +241,8 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                         + " --releases, --allocation, --release and --feature-norm-bound, or start a new run");
             }
         }
+        // a checkpoint saved before the warm start was charged to the ledger has none: it is charged at the next step
+        warmStartCharged = state.numbers().containsKey("warm_start_charged") && state.longValue("warm_start_charged") == 1;
         super.restoreState(state, completed);
     }
 
@@ -330,11 +336,13 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         double[] advanced = new double[n];
         int worstSum = 0;
         int worstAdvanced = 0;
+        double deltaAdvanced = 0;   // the guarantee is for every agent: the largest of their deltas
         for (int i = 0; i < n; i++) {
             sums[i] = epsilonSum(i);
             advanced[i] = epsilonAdvanced(i);
             worstSum = sums[i] > sums[worstSum] ? i : worstSum;
             worstAdvanced = advanced[i] > advanced[worstAdvanced] ? i : worstAdvanced;
+            deltaAdvanced = Math.max(deltaAdvanced, plan.deltaAdvanced(i, wakes[i]));
         }
         long[] released = releases();
         long most = java.util.Arrays.stream(released).max().orElse(0);
@@ -348,14 +356,14 @@ public final class CoordinateDescentRun extends PersonalizedRun {
                         + "  %s%n  %d of %d ticks done; the most releases by one agent: %d%n"
                         + "  The guarantee (the run's epsilon): (%s, %s)-DP for every agent, the plain composition of its"
                         + " releases (agent %d has the largest epsilon; the delta is the most releases')%n"
-                        + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %s): epsilon = %s"
-                        + " (agent %d, delta %s)%n"
+                        + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %s): (%s, %s)-DP for"
+                        + " every agent (agent %d has the largest epsilon; the delta is the largest of the agents')%n"
                         + "  The ledger below prices the same releases (by %s): epsilon = %s at delta = %s, the figure"
                         + " the progress bar and the metrics show. It is a third bound of the same releases, not an extra cost;"
                         + " %s%n",
                 mechanism, completedSteps(), plannedSteps(), most, EpsilonFormat.upward(sums[worstSum], 6), sumDelta, worstSum,
                 EpsilonFormat.upwardSignificant(plan.deltaBar(), 3), EpsilonFormat.upward(advanced[worstAdvanced], 6),
-                worstAdvanced, EpsilonFormat.upwardSignificant(plan.deltaAdvanced(worstAdvanced, wakes[worstAdvanced]), 3),
+                EpsilonFormat.upwardSignificant(deltaAdvanced, 3), worstAdvanced,
                 l.accounting().method(), EpsilonFormat.upward(l.epsilon()),
                 l.delta(), l.epsilon() > sums[worstSum]
                         ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%s, %s)-DP.",

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 import org.dpdl4j.data.synthetic.FeatureNorm;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
+import org.dpdl4j.privacy.accounting.AdvancedComposition;
 import org.dpdl4j.privacy.accounting.NeighbouringRelation;
-import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.accounting.ZCdpEvent;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
+import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
@@ -230,11 +232,21 @@ class PersonalizedOraclesTest {
         run.runToEnd();
         long[] released = run.releases();
         long most = java.util.Arrays.stream(released).max().orElseThrow();
-        assertTrue(java.util.Arrays.stream(released).min().orElseThrow() < most, "agents released different numbers of times");
+        int largestEpsilon = 0;
+        for (int i = 1; i < released.length; i++) {
+            largestEpsilon = run.epsilonSum(i) > run.epsilonSum(largestEpsilon) ? i : largestEpsilon;
+        }
+        assertTrue(released[largestEpsilon] < most, "the case the statement must get right: the agent of the largest epsilon"
+                + " released " + released[largestEpsilon] + " times, another " + most);
         String statement = run.privacyStatement();
-        String delta = org.dpdl4j.privacy.ledger.EpsilonFormat.upwardSignificant(most * 1e-6, 3);
-        assertTrue(statement.contains("-DP for every agent") && statement.contains(", " + delta + ")-DP for every agent"),
+        String delta = EpsilonFormat.upwardSignificant(most * 1e-6, 3);
+        assertTrue(statement.contains(", " + delta + ")-DP for every agent, the plain composition"),
                 "the delta of " + most + " releases, " + delta + ": " + statement);
+        double[] deltas = new double[(int) most];
+        java.util.Arrays.fill(deltas, 1e-6);
+        String advanced = EpsilonFormat.upwardSignificant(AdvancedComposition.totalDelta(Math.exp(-5), deltas), 3);
+        assertTrue(statement.contains(", " + advanced + ")-DP for every agent (agent"), "advanced composition's delta of "
+                + most + " releases, " + advanced + ": " + statement);
     }
 
     @Test
@@ -255,6 +267,40 @@ class PersonalizedOraclesTest {
             ledgerEpsilon[warm] = run.ledger().orElseThrow().epsilon();
         }
         assertTrue(ledgerEpsilon[1] > ledgerEpsilon[0], "the warm start costs: " + java.util.Arrays.toString(ledgerEpsilon));
+    }
+
+    @Test
+    void aResumedRunChargesItsWarmStartOnceAndARunSavedWithoutTheChargeAtItsNextStep() {
+        PersonalizedProblem problem = Instances.problem(Instances.generated(10, 3, FeatureNorm.L1, 12), 1.0);
+        int[] schedule = WakeSchedule.draw(problem.agentCount(), 200, new SplittableRandom(13));
+        ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, 1.0, 0.5, BudgetAllocation.EQUAL_SPLIT, 10,
+                0, Math.exp(-5), 0.2);
+        ZCdpEvent warm = new ZCdpEvent(0.2 * 0.2 / 2);
+        CoordinateDescentRun first = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
+                schedule, plan, new SeededNoiseStreams(11));
+        first.run(50);
+        org.dpdl4j.runtime.RunState saved = first.state();
+        org.dpdl4j.runtime.RunState.Builder older = org.dpdl4j.runtime.RunState.builder();
+        saved.arrays().forEach(older::array);
+        saved.numbers().forEach((k, v) -> {
+            if (k.equals("warm_start_charged")) {
+                return;
+            }
+            if (v.contains(".") || v.contains("E") || v.contains("N") || v.contains("I")) {
+                older.number(k, Double.parseDouble(v));
+            } else {
+                older.number(k, Long.parseLong(v));
+            }
+        });
+        for (org.dpdl4j.runtime.RunState state : new org.dpdl4j.runtime.RunState[]{saved, older.build()}) {
+            CoordinateDescentRun resumed = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem,
+                    randomModels(problem, 10), schedule, plan, new SeededNoiseStreams(11));
+            resumed.restore(state, 50);
+            resumed.step();
+            // this fresh ledger stands for the checkpoint's: the saved run had charged it, the older one had not
+            boolean charged = resumed.ledger().orElseThrow().ledger().entries().stream().anyMatch(e -> e.event().equals(warm));
+            assertEquals(state != saved, charged, state == saved ? "charged once, before the save" : "charged at the next step");
+        }
     }
 
     @Test

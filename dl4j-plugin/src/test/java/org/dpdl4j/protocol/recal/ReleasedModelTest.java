@@ -52,7 +52,6 @@ class ReleasedModelTest {
                 // noise calibrated to epsilon 2 on 40 records: the published mean is far from the exact iterates
                 assertTrue(distance(run.output(), gossip.iterate()) > 0.1 * gossip.iterate().norm2Number().doubleValue(),
                         algorithm + ": the released model is the published, noisy one");
-                assertEquals(distance(run.parameters(), run.linearModel().flat(run.output())), 0.0, 0.0);
                 assertFalse(run.partyModelsReleased(), algorithm + ": the local iterates are internal state");
                 // a checkpoint keeps what was published: the resumed run releases the same model
                 RunState state = run.state();

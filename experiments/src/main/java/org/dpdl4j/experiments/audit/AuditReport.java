@@ -86,15 +86,10 @@ public record AuditReport(String title, AuditResult audit, double epsilon, Strin
                         below the accountant's epsilon is expected of a correct mechanism and no sign of a flaw; a bound
                         above it means the mechanism or its analysis is broken (or, with probability at most one minus the
                         confidence, bad luck). Guesses: %s.
-                        """, title, audit.delta(), EpsilonFormat.upward(epsilon), confidencePercent(audit.confidence()),
+                        """, title, audit.delta(), EpsilonFormat.upward(epsilon), AuditResult.confidencePercent(audit.confidence()),
                 EpsilonFormat.downward(audit.epsilonLower(), 4),
                 audit.guesses().correct(), audit.guesses().guesses(), audit.guesses().kPlus(), audit.guesses().kMinus(),
                 audit.canaries(), audit.included(), canaries, audit.auc(), audit.tprAtFpr1pct(), audit.tprAtFpr01pct(), run,
                 accuracy, audit.plan().describe());
-    }
-
-    /** The confidence in percent as given (0.95 reads 95, 0.999 reads 99.9, never rounded up to 100). */
-    private static String confidencePercent(double confidence) {
-        return new java.math.BigDecimal(Double.toString(confidence)).movePointRight(2).stripTrailingZeros().toPlainString();
     }
 }

@@ -47,6 +47,7 @@ final class DryRun {
         RunLedger ledger = new RunLedger(new LedgerAccounting(RunOptions.accountants(settings), planned.relation()),
                 PrivacyBudget.unlimited(settings.get(RunOptions.DELTA, 1e-5)), planned.ledger().allSecure());
         ledger.continueFrom(planned.ledger(), false);
+        planned.markIfNotAGuarantee(ledger);
         out.print("Planned privacy (every planned step taken):\n" + LedgerStatement.text(ledger));
         out.printf(Locale.ROOT, "epsilon=%s%n", EpsilonFormat.upward(ledger.epsilon(), 6));
         out.flush();

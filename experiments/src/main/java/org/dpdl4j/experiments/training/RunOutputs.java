@@ -120,17 +120,23 @@ final class RunOutputs {
         boolean nodeFiles = saveNodeModels && run.partyParameters().isPresent();
         boolean nodesReleased = nodeFiles && run.partyModelsReleased();
         String models = "model.zip" + (nodesReleased ? " and model-node-<i>.zip" : "");
-        String reports = run.reports().keySet().stream().sorted().map(name -> " " + name + ",").reduce("", String::concat);
-        return (isGuarantee(run.ledger().orElseThrow()) ? "Covers: " + models + " (the released model" + (nodesReleased ? "s" : "")
-                + ")." : "Covers nothing as a guarantee (see the WARNING above): " + models + " holds the model such a run"
-                + " would release.")
-                + " Not covered: metrics.csv," + (run.partyParameters().isPresent() ? " nodes.csv," : "") + " summary.md and"
-                + " training.png evaluate the models on the training and test data without noise, "
-                + (nodeFiles && !nodesReleased ? "model-node-<i>.zip are the agents' internal states, which they never"
-                + " publish, " : "")
-                + (reports.isEmpty() ? "" : reports.substring(1, reports.length() - 1) + " and config.json describe the"
-                + " parties' data and the run exactly, ")
-                + "and checkpoint.bin holds the run's whole state: they are the operator's record, not for release.\n";
+        String covers = isGuarantee(run.ledger().orElseThrow())
+                ? "Covers: " + models + " (the released model" + (nodesReleased ? "s" : "") + ")."
+                : "Covers nothing as a guarantee (see the WARNING above); " + models + (nodesReleased ? " hold the models"
+                        : " holds the model") + " such a run would release.";
+        List<String> record = new ArrayList<>();
+        record.add("metrics.csv, " + (run.partyParameters().isPresent() ? "nodes.csv, " : "") + "summary.md and training.png"
+                + " (the models evaluated on the training and test data without noise)");
+        if (nodeFiles && !nodesReleased) {
+            record.add("model-node-<i>.zip (the agents' internal states, which they never publish)");
+        }
+        if (!run.reports().isEmpty()) {
+            record.add(String.join(", ", new java.util.TreeSet<>(run.reports().keySet())) + " (the parties' data and the run,"
+                    + " exactly)");
+        }
+        record.add("config.json (the run's settings and what they resolved to)");
+        record.add("checkpoint.bin (the run's whole state)");
+        return covers + " Not covered, the operator's record and not for release: " + String.join("; ", record) + ".\n";
     }
 
     /** Whether the ledger's epsilon is a guarantee: secure randomness, and nothing marked it otherwise. */

@@ -22,7 +22,8 @@ import java.util.TreeSet;
 /**
  * GOPA's rounds made verifiable by spot checks, beside the training's own reveal. In each round every party
  * <ol>
- *   <li>maps its clipped update from [-C, C] onto [0, 1] (clipping to norm C bounds every coordinate by C) and commits
+ *   <li>scales its clipped update to norm {@code C (1 - sqrt(p) 2^-16)} (so that its fixed-point encoding keeps norm at
+ *       most C), maps it from [-C, C] onto [0, 1] (clipping to norm C bounds every coordinate by C) and commits
  *       to every coordinate of it, of its pairwise terms and of its private noise, the draws of {@code GopaAveraging}
  *       ({@link VerifiableGopaReveal#secrets}); the two ends of every edge sign what they will publish for it
  *       ({@link EdgeAgreement});</li>
@@ -103,8 +104,8 @@ public final class SpotCheckedGopa {
      * Verifies one round.
      *
      * @param clipped  [K, p]: the parties' updates, clipped to norm C
-     * @param messages [K, p]: {@code GopaAveraging.reveal} of {@code clipped}; every party that publishes has its row
-     *                 replaced in place by its published value, what it sends (a lying party's, by what it publishes)
+     * @param messages [K, p]: {@code GopaAveraging.reveal} of {@code clipped}; replaced in place by what the parties send:
+     *                 a party's published value (a lying party's, what it publishes), NaN for a party that dropped out
      * @param streams  the parties' streams the messages were drawn from
      * @param gate     told of lost parties before their neighbours open their terms; may refuse by throwing
      */
@@ -114,7 +115,7 @@ public final class SpotCheckedGopa {
         double[] commitSeconds = new double[n];
         double[] proveSeconds = new double[n];
         List<PartySecrets> secrets = new ArrayList<>(reveal.secrets(roundable(clipped, clip), streams, round, random));
-        applyValueLies(secrets, messages, p);
+        applyValueLies(secrets, p);
         List<PartyCommitments> published = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
             long start = System.nanoTime();
@@ -122,7 +123,7 @@ public final class SpotCheckedGopa {
             commitSeconds[k] += seconds(start);
         }
         EdgeAgreements agreements = signAgreements(round, secrets, published, commitSeconds);
-        applyPublishedLies(round, secrets, published, messages, p);
+        applyPublishedLies(round, secrets, published, p);
         Set<Integer> dropped = dropOuts.getOrDefault(round, Set.of());
         for (int k : dropped) {
             published.set(k, null);
@@ -139,7 +140,6 @@ public final class SpotCheckedGopa {
         SpotCheckVerifier.Checked checked = verifier.verify(published, proofs, chosen, agreements);
         Map<Integer, List<Finding>> extra = new HashMap<>();
         SortedSet<Integer> lost = new TreeSet<>(checked.report().failedParties());
-        lost.addAll(extra.keySet());
         double[] average = null;
         SortedSet<Integer> survivors = survivorsOf(published, lost);
         if (!lost.isEmpty()) {
@@ -183,24 +183,19 @@ public final class SpotCheckedGopa {
     }
 
     /** Lies in what a party holds, before it commits: the out-of-range value. */
-    private void applyValueLies(List<PartySecrets> secrets, INDArray messages, int p) {
+    private void applyValueLies(List<PartySecrets> secrets, int p) {
         lies.forEach((k, lie) -> {
             if (lie == Lie.RANGE) {
                 PartySecrets s = secrets.get(k);
                 long[] values = new long[p];
                 java.util.Arrays.fill(values, FixedPoint.ONE + FixedPoint.ONE / 2);
                 secrets.set(k, new PartySecrets(values, s.valueBlindings(), s.pairwise(), s.privateNoise(), s.noiseBlindings()));
-                INDArray row = messages.getRow(k);
-                for (int i = 0; i < p; i++) {
-                    double honest = reveal.toValueScale(FixedPoint.decode(s.values()[i]));
-                    row.putScalar(i, row.getDouble(i) + reveal.toValueScale(1.5) - honest);
-                }
             }
         });
     }
 
-    /** Lies in what a party publishes, after the edges' agreements are signed. */
-    private void applyPublishedLies(long round, List<PartySecrets> secrets, List<PartyCommitments> published, INDArray messages, int p) {
+    /** Lies in what a party publishes (and so sends), after the edges' agreements are signed. */
+    private void applyPublishedLies(long round, List<PartySecrets> secrets, List<PartyCommitments> published, int p) {
         long bias = FixedPoint.ONE / 2;   // C in value units
         lies.forEach((k, lie) -> {
             PartySecrets s = secrets.get(k);
@@ -216,14 +211,12 @@ public final class SpotCheckedGopa {
                 PartySecrets lying = new PartySecrets(s.values(), s.valueBlindings(), terms, s.privateNoise(), s.noiseBlindings());
                 secrets.set(k, lying);
                 published.set(k, PartyCommitments.commit(group, k, round, lying));
-                messages.getRow(k).addi(reveal.width() * FixedPoint.decode(bias));
             } else if (lie == Lie.PUBLISHED_VALUE) {
                 long[] values = c.published();
                 for (int i = 0; i < p; i++) {
                     values[i] += bias;
                 }
                 published.set(k, new PartyCommitments(k, round, values, c.values(), c.noise(), c.pairwise()));
-                messages.getRow(k).addi(reveal.width() * FixedPoint.decode(bias));
             }
         });
     }
@@ -266,6 +259,7 @@ public final class SpotCheckedGopa {
         for (int k = 0; k < published.size(); k++) {
             PartyCommitments c = published.get(k);
             if (c == null) {
+                messages.getRow(k).assign(Double.NaN);   // a party that dropped out sends nothing
                 continue;
             }
             for (int i = 0; i < c.dimension(); i++) {
