@@ -16,6 +16,7 @@ import org.dpdl4j.privacy.ledger.PrivacyBudget;
 import org.dpdl4j.privacy.ledger.PrivacyLedger;
 import org.dpdl4j.privacy.ledger.RunLedger;
 import org.dpdl4j.privacy.noise.SeededNoiseStreams;
+import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -26,6 +27,17 @@ class PersonalizedOraclesTest {
     private static RunLedger ledger() {
         return new RunLedger(new LedgerAccounting(AccountantFactory.standard(), NeighbouringRelation.REPLACE_ONE),
                 PrivacyBudget.unlimited(1e-5), false);
+    }
+
+    /** Ten agents of the collaborative task, features L1-bounded (the Laplace release's norm). */
+    private static PersonalizedProblem tenAgents() {
+        return Instances.problem(Instances.generated(10, 3, FeatureNorm.L1, 12), 1.0);
+    }
+
+    /** Private coordinate descent of {@code plan} from random models, with seeded noise and the standard ledger. */
+    private static CoordinateDescentRun privateRun(PersonalizedProblem problem, int[] schedule, ReleasePlan plan) {
+        return new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10), schedule, plan,
+                new SeededNoiseStreams(11));
     }
 
     private static INDArray randomModels(PersonalizedProblem problem, long seed) {
@@ -127,8 +139,7 @@ class PersonalizedOraclesTest {
             double epsilonBar = 2.0;
             ReleasePlan plan = ReleasePlan.of(problem, schedule, mechanism, 1.0, epsilonBar, BudgetAllocation.EQUAL_SPLIT, 100,
                     1e-6, Math.exp(-5), 0);
-            CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
-                    schedule, plan, new SeededNoiseStreams(11));
+            CoordinateDescentRun run = privateRun(problem, schedule, plan);
             double sum = 0;
             long count = 0;
             while (!run.isFinished()) {
@@ -205,7 +216,7 @@ class PersonalizedOraclesTest {
 
     @Test
     void oracle6TheThreeWayMinimumIsAtMostThePlainSumAndExactForOneRelease() {
-        PersonalizedProblem problem = Instances.problem(Instances.generated(10, 3, FeatureNorm.L1, 12), 1.0);
+        PersonalizedProblem problem = tenAgents();
         int[] schedule = WakeSchedule.draw(problem.agentCount(), 2000, new SplittableRandom(13));
         ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, 1.0, 5.0, BudgetAllocation.EQUAL_SPLIT, 150,
                 0, Math.exp(-5), 0.05);
@@ -227,8 +238,7 @@ class PersonalizedOraclesTest {
         int[] schedule = WakeSchedule.draw(problem.agentCount(), 400, new SplittableRandom(13));
         ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.GAUSSIAN, 1.0, 0.5, BudgetAllocation.OPTIMAL, 30,
                 1e-6, Math.exp(-5), 0);
-        CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
-                schedule, plan, new SeededNoiseStreams(11));
+        CoordinateDescentRun run = privateRun(problem, schedule, plan);
         run.runToEnd();
         long[] released = run.releases();
         long most = java.util.Arrays.stream(released).max().orElseThrow();
@@ -251,14 +261,13 @@ class PersonalizedOraclesTest {
 
     @Test
     void aWarmStartIsChargedToEveryAgentsLedgerAsThePlanCountsIt() {
-        PersonalizedProblem problem = Instances.problem(Instances.generated(10, 3, FeatureNorm.L1, 12), 1.0);
+        PersonalizedProblem problem = tenAgents();
         int[] schedule = WakeSchedule.draw(problem.agentCount(), 200, new SplittableRandom(13));
         double[] ledgerEpsilon = new double[2];
         for (int warm = 0; warm < 2; warm++) {
             ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, 1.0, 0.5, BudgetAllocation.EQUAL_SPLIT, 10,
                     0, Math.exp(-5), warm * 0.2);
-            CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
-                    schedule, plan, new SeededNoiseStreams(11));
+            CoordinateDescentRun run = privateRun(problem, schedule, plan);
             run.runToEnd();
             PrivacyLedger spent = run.ledger().orElseThrow().ledger();
             assertEquals(run.plannedLedger().orElseThrow(), spent, "the run charges what its pricing plans");
@@ -271,16 +280,15 @@ class PersonalizedOraclesTest {
 
     @Test
     void aResumedRunChargesItsWarmStartOnceAndARunSavedWithoutTheChargeAtItsNextStep() {
-        PersonalizedProblem problem = Instances.problem(Instances.generated(10, 3, FeatureNorm.L1, 12), 1.0);
+        PersonalizedProblem problem = tenAgents();
         int[] schedule = WakeSchedule.draw(problem.agentCount(), 200, new SplittableRandom(13));
         ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, 1.0, 0.5, BudgetAllocation.EQUAL_SPLIT, 10,
                 0, Math.exp(-5), 0.2);
         ZCdpEvent warm = new ZCdpEvent(0.2 * 0.2 / 2);
-        CoordinateDescentRun first = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
-                schedule, plan, new SeededNoiseStreams(11));
+        CoordinateDescentRun first = privateRun(problem, schedule, plan);
         first.run(50);
-        org.dpdl4j.runtime.RunState saved = first.state();
-        org.dpdl4j.runtime.RunState.Builder older = org.dpdl4j.runtime.RunState.builder();
+        RunState saved = first.state();
+        RunState.Builder older = RunState.builder();
         saved.arrays().forEach(older::array);
         saved.numbers().forEach((k, v) -> {
             if (k.equals("warm_start_charged")) {
@@ -292,9 +300,8 @@ class PersonalizedOraclesTest {
                 older.number(k, Long.parseLong(v));
             }
         });
-        for (org.dpdl4j.runtime.RunState state : new org.dpdl4j.runtime.RunState[]{saved, older.build()}) {
-            CoordinateDescentRun resumed = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem,
-                    randomModels(problem, 10), schedule, plan, new SeededNoiseStreams(11));
+        for (RunState state : new RunState[]{saved, older.build()}) {
+            CoordinateDescentRun resumed = privateRun(problem, schedule, plan);
             resumed.restore(state, 50);
             resumed.step();
             // this fresh ledger stands for the checkpoint's: the saved run had charged it, the older one had not
@@ -305,13 +312,12 @@ class PersonalizedOraclesTest {
 
     @Test
     void theStatementSaysWhichBoundIsTheGuaranteeWhenTheLedgersRenyiFigureIsLooser() {
-        PersonalizedProblem problem = Instances.problem(Instances.generated(10, 3, FeatureNorm.L1, 12), 1.0);
+        PersonalizedProblem problem = tenAgents();
         int[] schedule = WakeSchedule.draw(problem.agentCount(), 400, new SplittableRandom(13));
         // few releases of a pure-DP mechanism: the Renyi conversion at delta is above their plain sum
         ReleasePlan plan = ReleasePlan.of(problem, schedule, ReleaseMechanism.LAPLACE, 1.0, 0.5, BudgetAllocation.EQUAL_SPLIT, 3,
                 0, Math.exp(-5), 0);
-        CoordinateDescentRun run = new CoordinateDescentRun(RunSettings.empty(), ledger(), problem, randomModels(problem, 10),
-                schedule, plan, new SeededNoiseStreams(11));
+        CoordinateDescentRun run = privateRun(problem, schedule, plan);
         run.runToEnd();
         double ledgerEpsilon = run.ledger().orElseThrow().epsilon();
         assertTrue(ledgerEpsilon > 0.5, "the Renyi figure of three Laplace releases: " + ledgerEpsilon);
