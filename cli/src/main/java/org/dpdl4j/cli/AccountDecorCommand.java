@@ -126,6 +126,10 @@ public final class AccountDecorCommand implements Callable<Integer> {
             if (epsilon != null) {
                 throw new ParameterException(spec.commandLine(), "--epsilon is a calibration target; use it with --calibrate");
             }
+            if (spec.commandLine().getParseResult().hasMatchedOption("--grid-size")) {
+                throw new ParameterException(spec.commandLine(), "--grid-size is the calibration's sigma_cdp grid; use it"
+                        + " with --calibrate --epsilon E, or drop it");
+            }
         }
     }
 

@@ -196,10 +196,28 @@ public final class AttackCommand implements Runnable {
             return new ParameterException(spec.commandLine(), message);
         }
 
+        /** Whether the user gave the option on the command line (not its default). */
+        boolean given(String option) {
+            return spec.commandLine().getParseResult().hasMatchedOption(option);
+        }
+
+        /** Refuses each of the options the user gave that the attack does not read. */
+        void refuseGiven(String why, String fix, String... options) {
+            for (String option : options) {
+                if (given(option)) {
+                    throw bad(option + " has no effect " + why + "; " + fix);
+                }
+            }
+        }
+
         @Override
         public Integer call() throws IOException {
             if (!"mnist".equals(options.dataset.toLowerCase(Locale.ROOT))) {
                 throw bad("--dataset: unknown data set '" + options.dataset + "' for attacks; supported: mnist");
+            }
+            if (modelKind() != ModelKind.MLP && given("--hidden-activation")) {
+                throw bad("--hidden-activation has no effect with --model " + options.model + " (only the mlp has a choice"
+                        + " of hidden activation); drop it, or use --model mlp");
             }
             ReleaseAttack.Settings settings = new ReleaseAttack.Settings(options.algo, options.observer, modelKind(),
                     options.hiddenActivation, pixelScaling(), dataType("--model-precision", options.modelPrecision),
@@ -252,6 +270,9 @@ public final class AttackCommand implements Runnable {
         OptimisationOptions optimisation;
 
         DlgConfig dlgConfig() {
+            if (!optimisation.optimizer.equalsIgnoreCase("adam")) {
+                refuseGiven("with --optimizer " + optimisation.optimizer, "drop it, or add --optimizer adam", "--adam-lr");
+            }
             OptimizerConfig optimizer = switch (optimisation.optimizer.toLowerCase(Locale.ROOT)) {
                 case "lbfgs" -> LbfgsConfig.pytorchDefaults();
                 case "adam" -> {
@@ -310,7 +331,20 @@ public final class AttackCommand implements Runnable {
         InversionAttack attack() {
             // The optimisation settings are checked whatever the method: a bad value is an error, never ignored.
             DlgConfig dlg = dlgConfig();
-            return switch (method.toLowerCase(Locale.ROOT)) {
+            String m = method.toLowerCase(Locale.ROOT);
+            if (m.equals("ig") || m.equals("analytic")) {
+                refuseGiven("with --method " + m + " (they set DLG's and iDLG's optimisation)", "drop it, or use --method"
+                        + " dlg, idlg or auto", "--iterations", "--optimizer", "--adam-lr", "--precision", "--engine");
+            }
+            if (m.equals("dlg") || m.equals("idlg") || m.equals("analytic")) {
+                refuseGiven("with --method " + m + " (it sets Inverting Gradients)", "drop it, or use --method ig or auto",
+                        "--ig-iterations", "--ig-lr", "--ig-tv", "--ig-restarts", "--ig-unsigned", "--ig-whole-gradient");
+            }
+            if (m.equals("analytic")) {
+                refuseGiven("with --method analytic (the inversion is exact, with no iterations)", "drop it",
+                        "--snapshot-every");
+            }
+            return switch (m) {
                 case "auto" -> new StrongestAttack(new AnalyticInversion(), new IdlgAttack(dlg),
                         new InvertingGradientsAttack(igConfig()));
                 case "dlg" -> new DlgAttack(dlg);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.dpdl4j.audit.AuditResult;
 import org.dpdl4j.data.mnist.PixelScaling;
 import org.dpdl4j.experiments.audit.AuditCollection;
@@ -223,6 +224,10 @@ public final class AuditCommand implements Callable<Integer> {
             }
             if (dataset.equalsIgnoreCase("synthetic") && data.dataDir != null) {
                 throw bad("--data-dir does not apply to --dataset synthetic, which is generated from --seed; drop it");
+            }
+            if (hidden.stream().anyMatch(h -> h == null || h < 1)) {
+                throw bad("--hidden " + hidden.stream().map(String::valueOf).collect(Collectors.joining(","))
+                        + ": every hidden layer needs at least 1 unit; give sizes such as 128 or 256,128");
             }
             if (!dataset.equalsIgnoreCase("mnist") && spec.commandLine().getParseResult().hasMatchedOption("--pixel-scaling")) {
                 throw bad("--pixel-scaling applies to --dataset mnist only; drop it");

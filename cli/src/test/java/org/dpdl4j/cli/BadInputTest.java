@@ -77,6 +77,7 @@ class BadInputTest {
         Files.createDirectories(dirAsFile.resolve("a9a.t.gz"));
         gzip(dirAsFile.resolve("a9a.gz"), "+1 3:1\n-1 5:1\n");
         namesAndTracesFiles();
+        Files.writeString(tmp.resolve("space-lr.json"), "{\"lr\": {\"log\": [0.01, 1]}}");
     }
 
     /** The files of the cases on internal names, traces, wrong diagnoses and silent acceptance (end of the list). */
@@ -197,6 +198,50 @@ class BadInputTest {
                 train("private without clip", "--clip", "--algo", "decor", "--epsilon", "1"),
                 train("epsilon and sigma", "either --epsilon", "--algo", "decor", "--clip", "1", "--epsilon", "3",
                         "--sigma-cdp", "2", "--sigma-cor", "4"),
+                train("sigma-cor with epsilon", "--sigma-cor goes with --sigma-cdp && drop --sigma-cor", "--algo", "decor",
+                        "--clip", "1", "--epsilon", "3", "--sigma-cor", "4"),
+                train("noise pair with explicit noise", "--noise-pair chooses among the noise pairs && drop --noise-pair",
+                        "--algo", "decor", "--clip", "1", "--sigma-cdp", "2", "--sigma-cor", "4", "--noise-pair", "middle"),
+                // options that would have no effect in this combination, or take another value than the one given
+                bad("client sampling without a rate", "--client-sampling has no effect without --client-rate", "train",
+                        "--dataset", "a9a", "--data-dir", dir("data-small"), "--algo", "fedavg", "--machines", "4",
+                        "--client-sampling", "fixed", "--out", out("client-sampling")),
+                bad("fixed client rate of no whole number", "--client-rate 0.25 with --client-sampling fixed && not a whole"
+                        + " number && e.g. 0.2 or 0.3", "train", "--dataset", "a9a", "--data-dir", dir("data-small"), "--algo",
+                        "fedavg", "--machines", "10", "--client-rate", "0.25", "--client-sampling", "fixed", "--out",
+                        out("client-rate")),
+                bad("colluding sets without colluders", "--colluding-sets chooses && --colluding-fraction", "train",
+                        "--dataset", "a9a", "--data-dir", dir("data-small"), "--algo", "gopa", "--machines", "4", "--clip", "1",
+                        "--epsilon", "2", "--colluding-sets", "sampled:10", "--out", out("colluding-sets")),
+                train("alpha and step scale", "--step-scale multiplies the default step alpha && not both", "--algo",
+                        "pg-extra", "--nodes", "16", "--alpha", "0.1", "--step-scale", "0.5"),
+                train("mu without theta", "--mu splits the correction step && --theta", "--algo", "recal", "--nodes", "16", "--mu", "0.5"),
+                bad("tune pool with grid search", "--pool has no effect with --search grid && --grid-points", "tune", "--algo",
+                        "sgd", "--tuning-data", "public", "--dataset", "a9a", "--data-dir", dir("data-small"), "--space",
+                        dir("space-lr.json"), "--search", "grid", "--pool", "8", "--out", out("t-pool")),
+                bad("tune grid points with random search", "--grid-points has no effect with random search && --search grid",
+                        "tune", "--algo", "sgd", "--tuning-data", "public", "--dataset", "a9a", "--data-dir", dir("data-small"), "--space",
+                        dir("space-lr.json"), "--grid-points", "5", "--out", out("t-grid")),
+                bad("attack ig with DLG's iterations", "--iterations has no effect with --method ig && --method dlg, idlg or"
+                        + " auto", "attack", "dlg", "--target-index", "0", "--method", "ig", "--iterations", "5", "--out",
+                        out("a-ig")),
+                bad("attack dlg with Inverting Gradients' steps", "--ig-lr has no effect with --method dlg && --method ig or"
+                        + " auto", "attack", "dlg", "--target-index", "0", "--method", "dlg", "--ig-lr", "0.5", "--out",
+                        out("a-dlg")),
+                bad("attack Adam's rate with L-BFGS", "--adam-lr has no effect with --optimizer lbfgs && --optimizer adam",
+                        "attack", "idlg", "--target-index", "0", "--adam-lr", "0.5", "--out", out("a-adam")),
+                bad("attack hidden activation of softmax", "--hidden-activation has no effect with --model softmax", "attack",
+                        "dlg", "--target-index", "0", "--model", "softmax", "--hidden-activation", "tanh", "--out",
+                        out("a-hidden")),
+                bad("quick reproduction with seeds", "--seeds has no effect with --quick", "reproduce", "dp-sgd", "--dataset",
+                        "a9a", "--quick", "--seeds", "5", "--out", out("r-quick-seeds")),
+                bad("account decor grid without calibration", "--grid-size is the calibration's && --calibrate", "account",
+                        "decor", "--topology", "ring", "--nodes", "8", "--clip", "1", "--sigma-cdp", "1", "--sigma-cor", "2",
+                        "--steps", "10", "--delta", "1e-5", "--grid-size", "100"),
+                bad("audit hidden layer of no units", "--hidden 0: every hidden layer needs at least 1 unit", "audit",
+                        "--hidden", "0", "--out", out("audit-hidden")),
+                train("torus of another size", "torus 3x3 has 9 nodes, but 16 were requested && give 9 nodes", "--algo",
+                        "dsgd", "--topology", "torus:3x3", "--nodes", "16"),
                 // privacy loss distributions certify even 1e-4 (with z near 5000); Renyi DP cannot
                 train("impossible epsilon", "cannot be reached", "--algo", "dp-sgd", "--clip", "1", "--epsilon", "0.0001",
                         "--epochs", "100", "--accountant", "rdp"),
@@ -462,6 +507,12 @@ class BadInputTest {
                 "--rounds", "5", "--delta", "0.5", "--noise", "seeded", "--out", out("delta"));
         assertEquals(0, r.exitCode(), r.both());
         assertTrue(r.out().contains("warning: --delta 0.5 is at least 1/N") && r.out().contains("in the clear"), r.out());
+        assertTrue(r.out().contains("Defaults for synthetic-lsq (give an option to change it): ") && r.out().contains("--unit user"),
+                "the data set's defaults the run took are named: " + r.out());
+        CommandRun dry = CommandRun.of("train", "--dataset", "synthetic-lsq", "--algo", "ldp", "--clip", "1", "--sigma-cdp", "5",
+                "--rounds", "5", "--delta", "0.5", "--noise", "seeded", "--dry-run");
+        assertEquals(0, dry.exitCode(), dry.both());
+        assertTrue(dry.out().contains("warning: --delta 0.5 is at least 1/N"), "a dry run warns too: " + dry.out());
     }
 
     /** A run refused after claiming --out (a new directory, a user's empty or non-empty one) leaves it as it was. */

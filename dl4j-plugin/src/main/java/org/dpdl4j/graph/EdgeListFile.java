@@ -110,7 +110,8 @@ public final class EdgeListFile {
             for (int t = 0; t < 2; t++) {
                 if (r[t] >= n) {
                     throw new IllegalArgumentException(where(file, r[2]) + "vertex " + r[t] + " is out of range: the graph has "
-                            + n + " vertices with ids 0.." + (n - 1));
+                            + n + " vertices with ids 0.." + (n - 1) + "; give as many nodes as the file's vertices (--nodes "
+                            + (r[t] + 1) + " or more), or renumber the file's vertices from 0");
                 }
             }
             Edge e = Edge.between(r[0], r[1]);

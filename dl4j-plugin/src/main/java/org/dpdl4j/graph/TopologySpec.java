@@ -124,7 +124,8 @@ public sealed interface TopologySpec {
         public Graph build(int n, long seed) {
             if ((long) rows * cols != n) {
                 throw new IllegalArgumentException("torus " + rows + "x" + cols + " has " + ((long) rows * cols)
-                        + " nodes, but " + n + " were requested");
+                        + " nodes, but " + n + " were requested; give " + ((long) rows * cols) + " nodes, or a shape"
+                        + " whose rows x columns is " + n);
             }
             return Topologies.torus(rows, cols);
         }

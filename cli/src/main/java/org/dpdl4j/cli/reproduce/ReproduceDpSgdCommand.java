@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce dp-sgd}: central DP-SGD accuracy against epsilon ({@link DpSgdReproduction}). */
@@ -71,6 +72,10 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (quick && spec.commandLine().getParseResult().hasMatchedOption("--seeds")) {
+            throw new ParameterException(spec.commandLine(), "--seeds has no effect with --quick (a smoke run of one grid"
+                    + " point and one seed); drop one of them");
+        }
         return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid,
                 resume, data.resolve(), out, chosenFrom, accountant))
                 .run(spec.commandLine().getOut());

@@ -94,7 +94,7 @@ class FederatedTrainCommandTest {
         String[][] runs = {
                 {"--algo", "fedavg", "--weighting", "size", "--client-rate", "0.6"},
                 {"--algo", "dp-fedavg-local", "--clip", "1", "--epsilon", "2"},
-                {"--algo", "dp-fedavg-central", "--clip", "1", "--epsilon", "2", "--client-rate", "0.5", "--client-sampling", "fixed"},
+                {"--algo", "dp-fedavg-central", "--clip", "1", "--epsilon", "2", "--client-rate", "0.6", "--client-sampling", "fixed"},
                 {"--algo", "gopa", "--clip", "1", "--epsilon", "2", "--colluding-fraction", "0.2", "--gopa-k", "2"}};
         for (String[] algo : runs) {
             Path out = tmp.resolve(algo[1]);

@@ -239,8 +239,17 @@ public final class DecentralizedProtocol implements ConfiguredProtocol<Decentral
             if (algorithm == DecentralizedAlgorithm.DECOR && !s.has(SIGMA_COR)) {
                 throw SIGMA_COR.invalid("Decor with --sigma-cdp also needs --sigma-cor");
             }
+            if (s.has(NOISE_PAIR)) {
+                throw NOISE_PAIR.invalid("--noise-pair chooses among the noise pairs that meet --epsilon; with --sigma-cdp"
+                        + " and --sigma-cor the pair is yours: drop --noise-pair, or give --epsilon instead");
+            }
             b.noise(s.get(SIGMA_CDP).orElseThrow(), s.get(SIGMA_COR, 0.0)).delta(delta);
         } else {
+            if (s.has(SIGMA_COR)) {
+                throw SIGMA_COR.invalid("--sigma-cor goes with --sigma-cdp; with --epsilon both noise levels are calibrated"
+                        + " (--noise-pair chooses among the pairs that meet it): drop --sigma-cor, or give --sigma-cdp instead"
+                        + " of --epsilon");
+            }
             b.target(s.get(EPSILON).orElseThrow(), delta);
         }
         s.get(EPSILON_BUDGET).ifPresent(b::budget);

@@ -135,8 +135,7 @@ public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
         int clients = (int) (long) s.get(MACHINES, DEFAULT_CLIENTS);
         DataShape data = DataShape.of(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), clients,
                 s.get(SEED, 1L));
-        ClientSampling sampling = FedAvgRunSpec.sampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"),
-                clients);
+        ClientSampling sampling = clientSampling(s, clients);
         return new FedAvgMemory(variant, inputs.model().footprint(), data, clients, sampling,
                 (int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH), (int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).estimate();
     }
@@ -160,6 +159,29 @@ public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
         return spec.plannedLedger();
     }
 
+    /** The client sampling the settings ask for, refused where it has no effect or would take another rate. */
+    private static ClientSampling clientSampling(RunSettings s, int clients) {
+        return FedAvgRunSpec.sampling(s.get(CLIENT_RATE, 1.0), fixedSizeClients(s, clients), clients);
+    }
+
+    private static boolean fixedSizeClients(RunSettings s, int clients) {
+        double rate = s.get(CLIENT_RATE, 1.0);
+        if (s.has(CLIENT_SAMPLING) && rate == 1) {
+            throw CLIENT_SAMPLING.invalid("--client-sampling has no effect without --client-rate below 1 (every client takes"
+                    + " part in every round); give --client-rate Q, or drop --client-sampling");
+        }
+        boolean fixed = s.get(CLIENT_SAMPLING, "poisson").equals("fixed");
+        if (fixed && rate < 1) {
+            try {
+                FedAvgRunSpec.sampling(rate, true, clients);
+            } catch (IllegalArgumentException e) {
+                throw CLIENT_RATE.invalid("--client-rate " + rate + " with --client-sampling fixed: " + e.getMessage()
+                        + " (or change --machines)");
+            }
+        }
+        return fixed;
+    }
+
     /** A builder holding everything the settings say (clients, rounds, noise, target), checked, but no model. */
     private FedAvgRunBuilder configured(RunSettings s, RunInputs inputs) {
         if (inputs.hasUsers()) {
@@ -174,7 +196,7 @@ public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
                 .localBatch((int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH))
                 .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
                 .serverRate(s.get(SERVER_LR, 1.0))
-                .clientSampling(s.get(CLIENT_RATE, 1.0), s.get(CLIENT_SAMPLING, "poisson").equals("fixed"))
+                .clientSampling(s.get(CLIENT_RATE, 1.0), fixedSizeClients(s, clients))
                 .noiseKind(RunOptions.noiseKind(s, variant.isPrivate())).seed(seed);
         if (variant == FedAvgVariant.FEDAVG) {
             b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);
@@ -192,6 +214,10 @@ public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
             }
             if (s.has(NOISE_MULTIPLIER) && !s.has(PAIRWISE_MULTIPLIER)) {
                 throw PAIRWISE_MULTIPLIER.invalid("gopa with --noise-multiplier also needs --pairwise-multiplier (sigma_Delta / S)");
+            }
+            if (s.has(COLLUDING_SETS) && s.get(COLLUDING_FRACTION, 0.0) == 0) {
+                throw COLLUDING_SETS.invalid("--colluding-sets chooses which colluding sets are analysed, and without"
+                        + " --colluding-fraction there are none; give --colluding-fraction F, or drop --colluding-sets");
             }
             b.gopaK((int) (long) s.get(GOPA_K, DEFAULT_GOPA_K)).colluders(s.get(COLLUDING_FRACTION, 0.0),
                     CollusionAnalysis.parse(s.get(COLLUDING_SETS, "worst"), seed));

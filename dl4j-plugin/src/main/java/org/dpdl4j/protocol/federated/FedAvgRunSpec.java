@@ -142,11 +142,37 @@ public record FedAvgRunSpec(FedAvgVariant variant, PartySource data, Integer cli
         return sampling(clientRate, fixedSizeClients, n);
     }
 
-    /** Every client (rate 1), exactly round(q N) of them, or each with probability q. */
+    /**
+     * Every client (rate 1), exactly q N of them, or each with probability q. A fixed-size rate must pick a whole
+     * number of clients: the run would otherwise take another rate than the one asked for.
+     */
     static ClientSampling sampling(double rate, boolean fixedSize, int clients) {
-        return rate == 1 ? new ClientSampling.Everyone()
-                : fixedSize ? new ClientSampling.FixedSize(Math.max(1, (int) Math.round(rate * clients)))
-                : new ClientSampling.Poisson(rate);
+        if (rate == 1) {
+            return new ClientSampling.Everyone();
+        }
+        if (!fixedSize) {
+            return new ClientSampling.Poisson(rate);
+        }
+        long count = Math.round(rate * clients);
+        if (count < 1 || Math.abs(rate * clients - count) > 1e-9 * clients) {
+            throw new IllegalArgumentException(fixedSizeRefusal(rate, clients));
+        }
+        return new ClientSampling.FixedSize((int) count);
+    }
+
+    /** Why a fixed-size client rate that picks no whole number of the clients is refused, naming the nearest valid rates. */
+    static String fixedSizeRefusal(double rate, int clients) {
+        long below = Math.max(1, (long) Math.floor(rate * clients));
+        long above = Math.min(clients, below + 1);
+        String nearest = below == above || above == clients ? rate(below, clients) : rate(below, clients) + " or " + rate(above, clients);
+        return "fixed-size client sampling takes exactly q x " + clients + " clients a round, and rate " + rate + " gives "
+                + (rate * clients) + ", not a whole number from 1 to " + (clients - 1) + "; use a rate of k/" + clients
+                + ", e.g. " + nearest;
+    }
+
+    private static String rate(long k, int clients) {
+        return java.math.BigDecimal.valueOf(k).divide(java.math.BigDecimal.valueOf(clients), java.math.MathContext.DECIMAL64)
+                .stripTrailingZeros().toPlainString();
     }
 
     /**

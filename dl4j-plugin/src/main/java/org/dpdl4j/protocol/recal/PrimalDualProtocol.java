@@ -164,8 +164,17 @@ public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRu
             b.split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), graph.vertexCount());
         }
         if (algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC) {
-            b.relaxation(s.get(THETA, 2.0), s.get(MU, algorithm == PrimalDualAlgorithm.DP_RECAL ? 0.0 : 1.0));
+            double theta = s.get(THETA, 2.0);
+            if (theta == 2 && s.has(MU)) {
+                throw MU.invalid("--mu splits the correction step, which theta = 2 (the default --theta) does not take;"
+                        + " give --theta other than 2 with it, or drop --mu");
+            }
+            b.relaxation(theta, s.get(MU, algorithm == PrimalDualAlgorithm.DP_RECAL ? 0.0 : 1.0));
         } else {
+            if (s.has(STEP_SIZE) && s.has(STEP_SCALE)) {
+                throw STEP_SCALE.invalid("--step-scale multiplies the default step alpha, and --alpha replaces it; give one"
+                        + " of them, not both");
+            }
             s.get(STEP_SIZE).ifPresent(b::alpha);
         }
         if (algorithm.isPrivate()) {

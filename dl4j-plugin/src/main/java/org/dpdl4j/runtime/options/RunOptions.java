@@ -25,7 +25,8 @@ public final class RunOptions {
             "Passes over the training data (central training); a fraction plans the steps of part of an epoch.");
     public static final RunOption<Long> BATCH_SIZE = RunOption.of("batch-size", "B", ValueType.integer(0, Integer.MAX_VALUE),
             MECHANISM, "Examples per step (the expected number under Poisson sampling); 0 = all local data, where the"
-                    + " protocol allows it.");
+                    + " protocol allows it. With fixed-size batches a party holding fewer than B examples uses all of them"
+                    + " at each step (partition.txt lists every party's size).");
     public static final RunOption<Double> LEARNING_RATE = RunOption.of("lr", "ETA", ValueType.realAbove(0, 1e6), FREE,
             "Learning rate.");
     public static final RunOption<Double> WEIGHT_DECAY = RunOption.of("weight-decay", "LAMBDA", ValueType.realAtLeast(0, 1e6),

@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.training;
 
+import org.dpdl4j.privacy.ledger.DeltaAdvice;
 import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -25,7 +26,9 @@ final class DryRun {
     private DryRun() {
     }
 
-    static Outcome print(Protocol protocol, RunSettings settings, RunInputs inputs, MemoryEstimate memory, PrintWriter out) {
+    /** @param units the number of training examples, the smallest number of protected units (for the delta warning) */
+    static Outcome print(Protocol protocol, RunSettings settings, RunInputs inputs, long units, MemoryEstimate memory,
+                         PrintWriter out) {
         out.printf(Locale.ROOT, "Dry run of %s: priced from its settings and the data's sizes; nothing is trained or"
                 + " written.%n", protocol.name());
         out.printf(Locale.ROOT, "Memory at its largest: %s native, %s heap (%s)%n", MemoryCheck.size(memory.nativeBytes()),
@@ -48,6 +51,7 @@ final class DryRun {
                 PrivacyBudget.unlimited(settings.get(RunOptions.DELTA, 1e-5)), planned.ledger().allSecure());
         ledger.continueFrom(planned.ledger(), false);
         planned.markIfNotAGuarantee(ledger);
+        DeltaAdvice.forUnits(ledger.delta(), units).ifPresent(warning -> out.println("warning: --" + warning));
         out.print("Planned privacy (every planned step taken):\n" + LedgerStatement.text(ledger));
         out.printf(Locale.ROOT, "epsilon=%s%n", EpsilonFormat.upward(ledger.epsilon(), 6));
         out.flush();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.util.ModelSerializer;
 import org.dpdl4j.attacks.observe.PartitionSchemes;
@@ -112,13 +113,15 @@ public final class TrainingSession {
                     + " --resume; drop it");
         }
         Workload workload = Workloads.load(settings, protocol, dataDir);
-        RunSettings runSettings = keepSavedAccountant(
-                WorkloadDefaults.apply(withoutSession(settings), protocol, dataset, workload.train().size()), saved);
+        RunSettings given = withoutSession(settings);
+        RunSettings withDefaults = WorkloadDefaults.apply(given, protocol, dataset, workload.train().size());
+        announceDefaults(given, withDefaults, dataset);
+        RunSettings runSettings = keepSavedAccountant(withDefaults, saved);
         RunInputs inputs = workload.inputs();
         // Before the run directory and before anything large: a run that cannot fit says so instead of being killed.
         MemoryEstimate memory = protocol.memory(runSettings, inputs).plus(Evaluation.memory(workload));
         if (settings.get(SessionOptions.DRY_RUN, false)) {
-            return DryRun.print(protocol, runSettings, inputs, memory, out);
+            return DryRun.print(protocol, runSettings, inputs, workload.train().size(), memory, out);
         }
         MemoryCheck.require(memory);
         String purpose = "dpdl4j train --algo " + protocol.name() + " --dataset " + dataset;
@@ -151,6 +154,17 @@ public final class TrainingSession {
             out.println("warning: " + warning + " (pass --strict-data to refuse such files)");
         }
         out.flush();
+    }
+
+    /** Names the data set's defaults the run takes for options the user left out, so that none is taken unseen. */
+    private void announceDefaults(RunSettings given, RunSettings withDefaults, String dataset) {
+        String filled = withDefaults.all().stream().filter(setting -> !given.has(setting.option()))
+                .map(setting -> setting.option().flag() + " " + setting.text())
+                .collect(Collectors.joining(", "));
+        if (!filled.isEmpty()) {
+            out.println("Defaults for " + dataset + " (give an option to change it): " + filled);
+            out.flush();
+        }
     }
 
     /**
