@@ -12,6 +12,7 @@ import org.dpdl4j.privacy.accounting.ZCdpAccountant;
 import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.protocol.recal.DecayingNoisePrivacy;
+import org.dpdl4j.protocol.recal.PrimalDualAlgorithm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -104,6 +105,7 @@ public final class AccountRecalCommand implements Callable<Integer> {
                 delta, exact
                 ? "the exact Gaussian curve of mu" : "zCDP's conversion, epsilon = rho + 2 sqrt(rho ln(1/delta))");
         out.println("  Assumes every record's gradient is clipped and the agent's internal state is conditioned on (as in the paper).");
+        out.println("  WARNING: this epsilon is not a guarantee: " + PrimalDualAlgorithm.DP_RECAL.notAGuarantee() + ".");
         if (sigma == null) {
             out.printf(Locale.ROOT, "sigma=%s%n", s);
         }

@@ -23,6 +23,7 @@ class RecalCommandsTest {
             CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--sigma", "30", "--zeta", "0.999",
                     "--delta", "1e-5", "--accountant", accountant);
             assertEquals(0, r.exitCode(), r.both());
+            assertTrue(r.out().contains("WARNING: this epsilon is not a guarantee: dp-recal prices each publication"), r.out());
             assertEquals(rho, r.lastValue(5, "rho"), 1e-12 * rho);
             assertEquals(ZCdp.epsilon(rho, 1e-5), r.lastValue(4, "epsilon_zcdp"), 1e-12);
             assertEquals(exact, r.lastValue(3, "epsilon_gaussian"), 1e-12);
@@ -86,6 +87,12 @@ class RecalCommandsTest {
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("DP-RECAL") && privacy.contains("local communication involvement"), privacy);
+        assertTrue(privacy.contains("not a guarantee: dp-recal prices each publication with the sensitivity of the gradient"
+                + " it adds, conditioned on the agent's internal state") && privacy.contains("(m + 1)/2"), privacy);
+        CommandRun dry = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
+                "320", "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--dry-run");
+        assertEquals(0, dry.exitCode(), dry.both());
+        assertTrue(dry.out().contains("WARNING: this epsilon is not a guarantee: dp-recal"), dry.out());
         assertTrue(Files.readString(out.resolve("metrics.csv")).lines().count() > 2);
         assertTrue(Files.exists(out.resolve("model.zip")));
     }
@@ -99,6 +106,8 @@ class RecalCommandsTest {
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("follow the public feature bound ||x|| <= 1000.0") && !privacy.contains("Not accounted"), privacy);
         assertTrue(privacy.contains("Released model: the mean of what the agents last published;"), privacy);
+        assertTrue(privacy.contains("WARNING: this epsilon is not a guarantee: dp-pg-extra prices each publication")
+                && privacy.contains("each agent's own exact iterate, which enters its every mixing step"), privacy);
         CommandRun tooSmall = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
                 "10", "--clip", "1", "--epsilon", "2", "--noise", "seeded", "--feature-norm-bound", "0.001", "--out",
                 dir.resolve("small").toString());
@@ -127,7 +136,9 @@ class RecalCommandsTest {
                 "--clip", "1", "--epsilon", "2", "--save-node-models", "--out", secure.toString());
         assertEquals(0, s.exitCode(), s.both());
         String covered = Files.readString(secure.resolve("privacy.txt"));
-        assertTrue(covered.contains("Covers: model.zip (the released model). Not covered")
+        // secure noise, but the paper's accounting conditions on the agents' state: still not a guarantee
+        assertTrue(covered.contains("WARNING: this epsilon is not a guarantee: dp-recal prices each publication")
+                && covered.contains("Covers nothing as a guarantee (see the WARNING above)")
                 && covered.contains("model-node-<i>.zip (the agents' internal states"), covered);
     }
 

@@ -56,4 +56,19 @@ class TuneCommandTest {
         String renyiPrivacy = Files.readString(renyi.resolve("privacy.txt"));
         assertTrue(renyiPrivacy.contains("priced by: rdp"), "the accountant asked for, not the default: " + renyiPrivacy);
     }
+
+    /** A tuning of candidates whose epsilon is not a guarantee is not one either, and says why. */
+    @Test
+    void tuningCandidatesWithoutAGuaranteeReleasesNone(@TempDir Path dir) throws Exception {
+        String data = CommandRun.realDataDir("tuning on a9a");
+        Path space = Files.writeString(dir.resolve("space.json"), "{\"zeta\": {\"choice\": [\"0.99\", \"1\"]}}");
+        Path out = dir.resolve("t");
+        CommandRun r = CommandRun.of("tune", "--algo", "dp-pg-extra", "--dataset", "a9a", "--data-dir", data, "--space",
+                space.toString(), "--pool", "2", "--candidates", "geometric:2", "--epsilon-total", "5", "--clip", "1", "--nodes",
+                "4", "--rounds", "5", "--noise", "seeded", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.both());
+        String privacy = Files.readString(out.resolve("privacy.txt"));
+        assertTrue(privacy.contains("WARNING: this epsilon is not a guarantee: neither is a candidate's: dp-pg-extra prices each"
+                + " publication"), privacy);
+    }
 }

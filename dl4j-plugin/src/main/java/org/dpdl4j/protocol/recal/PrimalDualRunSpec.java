@@ -90,6 +90,9 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         NoiseStreams streams = privacy.noise().streams(p.agentCount(), seed);
         Plan plan = plan(p, linear.layout(), () -> streams.sampling(0, 0));
         RunLedger ledger = plan.privacy() == null ? null : privacy.ledger(NeighbouringRelation.REPLACE_ONE, privacy.noise().isSecure());
+        if (ledger != null) {
+            ledger.markNotAGuarantee(algorithm.notAGuarantee());
+        }
         MixingMatrix mixing = MixingMatrix.metropolisHastings(graph);
         boolean isPrivate = algorithm.isPrivate();
         CompositeRun run = switch (algorithm) {
@@ -141,7 +144,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         PrivacyLedger planned = algorithm.isRelay()
                 ? plan.privacy().plannedRelay(plan.path(), privacy.ledger(NeighbouringRelation.REPLACE_ONE, noise.isSecure()))
                 : plan.privacy().plannedSynchronous(plan.publications()[0], noise.isSecure());
-        return Optional.of(new PlannedLedger(planned, NeighbouringRelation.REPLACE_ONE));
+        return Optional.of(new PlannedLedger(planned, NeighbouringRelation.REPLACE_ONE, algorithm.notAGuarantee()));
     }
 
     /** What every run needs, whatever its model and data. */

@@ -1,5 +1,6 @@
 package org.dpdl4j.experiments.tuning;
 
+import org.dpdl4j.privacy.ledger.DeltaAdvice;
 import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.tuning.TuningCost;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -68,6 +69,8 @@ public final class TuningSession {
     private final RunSettings settings;
     private final List<String> arguments;
     private final PrintWriter out;
+    /** Why the priced candidates' epsilon is not a guarantee, once the tuning is priced; null when it is one. */
+    private String candidatesNotAGuarantee;
 
     /**
      * @param protocol  the protocol to tune
@@ -164,7 +167,16 @@ public final class TuningSession {
             // priced is what runs; --accountant tightest asks for the PLD's tighter price.
             setup = setup.withFixed(RunOptions.ACCOUNTANT, AccountantFactory.ADDITIVE);
         }
-        CandidatePool pool = settings.get(TuningOptions.SEARCH, "random").equals("grid")
+        boolean grid = settings.get(TuningOptions.SEARCH, "random").equals("grid");
+        if (grid && settings.has(TuningOptions.POOL)) {
+            throw TuningOptions.POOL.invalid("--pool has no effect with --search grid (the grid is the pool); set the"
+                    + " grid's size with --grid-points, or drop --pool");
+        }
+        if (!grid && settings.has(TuningOptions.GRID_POINTS)) {
+            throw TuningOptions.GRID_POINTS.invalid("--grid-points has no effect with random search; add --search grid, or"
+                    + " drop --grid-points (--pool sets the random pool's size)");
+        }
+        CandidatePool pool = grid
                 ? CandidatePool.grid(space, settings.get(TuningOptions.GRID_POINTS, 3L).intValue())
                 : CandidatePool.random(space, settings.get(TuningOptions.POOL, 32L).intValue(), seed);
         NoiseKind noise = fixed.get(RunOptions.NOISE, NoiseKind.SECURE);
@@ -182,7 +194,10 @@ public final class TuningSession {
             Pricing pricing = new Pricing(pool, score, count, fixed.get(RunOptions.DELTA, 1e-5), seed);
             setup = pricing.calibrated(setup);
             cost = Optional.of(pricing.cost(setup));
+            candidatesNotAGuarantee = pricing.notAGuarantee;
             announce(cost.get(), pool, count, pricing.candidateEpsilon);
+            DeltaAdvice.forUnits(cost.get().delta(), workload.train().size())
+                    .ifPresent(warning -> out.println("warning: --" + warning));
         }
         long k = publicData ? pool.size() : count.sample(noise.sampling(new NoiseKey(seed, "tuning-count", 0, 0)));
         RandomGenerator draws = publicData ? null : noise.sampling(new NoiseKey(seed, "tuning-draws", 0, 0));
@@ -219,6 +234,8 @@ public final class TuningSession {
         private final ValidationScore score;
         private final CandidateCount count;
         private final double delta;
+        /** Why a pool member's epsilon is not a guarantee (then neither is the tuning's), or null. */
+        private String notAGuarantee;
         private final long seed;
         private double candidateEpsilon = Double.NaN;
 
@@ -300,6 +317,9 @@ public final class TuningSession {
                         + " bounded in advance; tune it with --tuning-data public on data declared public"));
                 planned.add(p.ledger());
                 relations.add(p.relation());
+                if (p.notAGuarantee() != null) {
+                    notAGuarantee = p.notAGuarantee();
+                }
             }
             return TuningCost.of(planned, relations, score.event(), count, delta, setup.accountants());
         }
@@ -356,10 +376,14 @@ public final class TuningSession {
         return new TuningResult(dir.path(), all, best, bestSettings, cost, ledger);
     }
 
-    /** The released model's ledger: one application of the tuning's event. */
+    /** The released model's ledger: one application of the tuning's event, not a guarantee where a candidate's is not. */
     private RunLedger tuningLedger(TuningCost cost, boolean secureNoise) {
-        return cost.ledger(settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.delta()))
+        RunLedger ledger = cost.ledger(settings.get(TuningOptions.EPSILON_TOTAL).map(e -> new PrivacyBudget(e, cost.delta()))
                 .orElse(PrivacyBudget.unlimited(cost.delta())), secureNoise);
+        if (candidatesNotAGuarantee != null) {
+            ledger.markNotAGuarantee("neither is a candidate's: " + candidatesNotAGuarantee);
+        }
+        return ledger;
     }
 
     /** {@code best.json}: released, so it holds neither K nor the best candidate's place. */
