@@ -349,7 +349,7 @@ public final class RunCheckpoint {
             throw new CheckpointException(file, former + ". Start a new run, or " + policy.howToAllow() + " to continue with"
                     + " this version's mechanism (the saved and the new steps then compose in the ledger)");
         }
-        boolean newSegment = !mechanism.isEmpty() || former != null;
+        boolean newSegment = !mechanism.isEmpty() || former != null || unrecorded(run, saved);
         if (saved.completedSteps() >= run.plannedSteps()) {
             throw new CheckpointException(file, "is of a finished run: all " + saved.completedSteps() + " planned "
                     + run.stepUnit() + "s are done" + (saved.completedSteps() > run.plannedSteps()
@@ -392,6 +392,15 @@ public final class RunCheckpoint {
         return new ResumeReport(saved.completedSteps(), changes, false);
     }
 
+    /**
+     * Whether the checkpoint records no settings while the run does: a run built from Java before its protocol recorded
+     * them. Nothing then tells what changed, so a resume continues in a new segment of the ledger, as after a change of
+     * mechanism (what the ledger composes is priced event by event either way).
+     */
+    private static boolean unrecorded(TrainingRun run, Saved saved) {
+        return saved.settings().values().isEmpty() && !run.settings().texts().isEmpty();
+    }
+
     /** Whether a change only names a setting's default on one side and leaves it unset on the other. */
     private static boolean isTheDefault(SettingChange change, String defaultText) {
         return !defaultText.isEmpty() && (change.saved() == null ? defaultText.equals(change.now())
@@ -411,7 +420,7 @@ public final class RunCheckpoint {
             throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
                     + "; only a " + saved.protocol() + " run can continue it: resume it with that protocol, or start a new run");
         }
-        List<SettingChange> changes = run.settings().changesFrom(saved.settings());
+        List<SettingChange> changes = unrecorded(run, saved) ? List.of() : run.settings().changesFrom(saved.settings());
         java.util.Map<String, String> fixed = run.settingsFixedOnResume();
         List<SettingChange> identity = changes.stream()
                 .filter(c -> c.rule() == ResumeRule.IDENTITY || fixed.containsKey(c.name()) && !isTheDefault(c, fixed.get(c.name())))

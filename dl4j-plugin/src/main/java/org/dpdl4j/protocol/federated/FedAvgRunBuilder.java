@@ -104,7 +104,7 @@ public final class FedAvgRunBuilder extends PrivateRunBuilder<FedAvgRunBuilder> 
         return this;
     }
 
-    /** The fraction of clients in a round (default 1), Poisson (default) or exactly round(q N). */
+    /** The fraction of clients in a round (default 1), Poisson (default) or exactly q N (which must be a whole number). */
     public FedAvgRunBuilder clientSampling(double rate, boolean fixedSize) {
         this.clientRate = rate;
         this.fixedSizeClients = fixedSize;

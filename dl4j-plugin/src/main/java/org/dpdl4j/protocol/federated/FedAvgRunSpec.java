@@ -32,7 +32,7 @@ import org.dpdl4j.runtime.options.RunSettings;
  * @param localRate          the clients' learning rate
  * @param serverRate         the server's step on the averaged update
  * @param clientRate         the fraction of clients in a round
- * @param fixedSizeClients   exactly round(q N) clients a round instead of Poisson sampling
+ * @param fixedSizeClients   exactly q N clients a round (a whole number) instead of Poisson sampling
  * @param weighting          plain FedAvg's weights
  * @param clip               S, the clip of each client's update (NaN for plain FedAvg)
  * @param noiseMultiplier    the given noise std over S, NaN when calibrated to the target

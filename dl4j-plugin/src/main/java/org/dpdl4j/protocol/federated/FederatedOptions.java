@@ -28,7 +28,7 @@ public final class FederatedOptions {
             "FedAvg family: fraction of clients taking part in a round; default 1 (everyone).");
     public static final RunOption<String> CLIENT_SAMPLING = RunOption.of("client-sampling", "S", ValueType.choice("poisson", "fixed"),
             MECHANISM, "With --client-rate < 1: poisson (each client independently; add/remove accounting) or fixed (exactly"
-                    + " round(Q M) clients; replace-one accounting); default poisson.");
+                    + " Q M clients, which must be a whole number; replace-one accounting); default poisson.");
     public static final RunOption<String> WEIGHTING = RunOption.of("weighting", "W", ValueType.choice("uniform", "size"), FREE,
             "fedavg: weights of the updates, uniform (1/K) or size (m_k / sum m); default uniform.");
     public static final RunOption<Double> SERVER_LR = RunOption.of("server-lr", "ETA", ValueType.realAbove(0, 1e6), FREE,

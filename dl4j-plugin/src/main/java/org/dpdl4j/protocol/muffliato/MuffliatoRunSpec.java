@@ -13,6 +13,8 @@ import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.ModelFootprint;
 import org.dpdl4j.runtime.PartySource;
 import org.dpdl4j.runtime.PrivacySetup;
+import org.dpdl4j.runtime.options.PartyOptions;
+import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 
 /**
@@ -67,7 +69,24 @@ public record MuffliatoRunSpec(Graph graph, PartySource data, boolean sumObjecti
             ledger = stops.ledger(plan.privacy().relation(), privacy.noise().isSecure());
         }
         return new MuffliatoGd(template, local.data(), sumObjective, plan.config(), plan.gossip(), privacy.noise().streams(graph, seed),
-                plan.privacy(), ledger, recorded != null ? recorded : RunSettings.empty(), local.report());
+                plan.privacy(), ledger, recorded != null ? recorded : toSettings(), local.report());
+    }
+
+    /**
+     * The settings a checkpoint of a run built without command-line settings records, so that a resume under another
+     * noise, target or schedule is seen (and starts a new segment of the ledger, whose statement then says its pairwise
+     * figures cover the current settings only): the way back from this description to settings.
+     */
+    public RunSettings toSettings() {
+        RunSettings r = RunSettings.empty().with(RunOptions.SEED, privacy.seed()).with(RunOptions.ROUNDS, rounds)
+                .with(PartyOptions.NODES, Integer.toString(graph.vertexCount())).with(RunOptions.NOISE, privacy.noise())
+                .with(MuffliatoOptions.GOSSIP_STEPS, (long) gossipSteps).with(MuffliatoOptions.GOSSIP, scheme.label())
+                .with(RunOptions.LEARNING_RATE, stepSize).with(RunOptions.CLIP, clip);
+        if (privacy.byTarget()) {
+            return r.with(RunOptions.EPSILON, privacy.targetEpsilon()).with(RunOptions.DELTA, privacy.delta())
+                    .with(MuffliatoOptions.CALIBRATE_TO, calibrateTo.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        }
+        return Double.isNaN(sigma) ? r : r.with(RunOptions.NOISE_MULTIPLIER, sigma / clip).with(RunOptions.DELTA, privacy.delta());
     }
 
     /**

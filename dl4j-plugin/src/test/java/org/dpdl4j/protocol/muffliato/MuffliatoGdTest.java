@@ -77,6 +77,13 @@ class MuffliatoGdTest {
             }
             org.dpdl4j.runtime.RunCheckpoint.save(first, file);
         }
+        try (MuffliatoGd strict = base(FederatedFixtures.softmax(4, 3, 5)).sigma(2.0).delta(1e-5).build()) {
+            // a run built from Java records its settings too, so the change of noise is seen, not resumed unnoticed
+            org.dpdl4j.runtime.CheckpointException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.dpdl4j.runtime.CheckpointException.class, () -> org.dpdl4j.runtime.RunCheckpoint.resume(strict,
+                            org.dpdl4j.runtime.RunCheckpoint.read(file), org.dpdl4j.runtime.ResumePolicy.strict()));
+            assertTrue(refused.getMessage().contains("noise-multiplier"), refused.getMessage());
+        }
         try (MuffliatoGd resumed = base(FederatedFixtures.softmax(4, 3, 5)).sigma(2.0).delta(1e-5).build()) {
             org.dpdl4j.runtime.RunCheckpoint.resume(resumed, org.dpdl4j.runtime.RunCheckpoint.read(file),
                     org.dpdl4j.runtime.ResumePolicy.allowingChanges());
@@ -88,6 +95,25 @@ class MuffliatoGdTest {
             assertTrue(text.contains("epsilon = " + org.dpdl4j.privacy.ledger.EpsilonFormat.upward(spent) + " at delta"), text);
             assertTrue(!text.contains("epsilon = " + org.dpdl4j.privacy.ledger.EpsilonFormat.upward(resumed.privacy().localEpsilon())
                     + " at delta"), text);
+            assertTrue(text.contains("The run was resumed under changed settings: these pairwise figures are those"), text);
+        }
+    }
+
+    /** A checkpoint saved before a run built from Java recorded its settings resumes into a new segment of the ledger. */
+    @Test
+    void aCheckpointThatRecordsNoSettingsResumesIntoANewSegment(@TempDir java.nio.file.Path dir) {
+        java.nio.file.Path file = dir.resolve("old.ckpt");
+        try (MuffliatoGd old = base(FederatedFixtures.softmax(4, 3, 5)).sigma(1.0).delta(1e-5).spec()
+                .create(FederatedFixtures.softmax(4, 3, 5), org.dpdl4j.runtime.options.RunSettings.empty())) {
+            old.step();
+            org.dpdl4j.runtime.RunCheckpoint.save(old, file);
+        }
+        try (MuffliatoGd resumed = base(FederatedFixtures.softmax(4, 3, 5)).sigma(2.0).delta(1e-5).build()) {
+            org.dpdl4j.runtime.ResumeReport report = org.dpdl4j.runtime.RunCheckpoint.resume(resumed,
+                    org.dpdl4j.runtime.RunCheckpoint.read(file), org.dpdl4j.runtime.ResumePolicy.strict());
+            assertTrue(report.newSegment(), "nothing tells what changed: the saved rounds are a segment of their own");
+            resumed.runToEnd();
+            assertTrue(resumed.privacyStatement().contains("The run was resumed under changed settings"), resumed.privacyStatement());
         }
     }
 

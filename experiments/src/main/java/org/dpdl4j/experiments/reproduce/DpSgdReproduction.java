@@ -48,6 +48,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * {@code dpdl4j reproduce dp-sgd}: central DP-SGD accuracy against epsilon, tuned honestly - every
@@ -155,7 +156,8 @@ public final class DpSgdReproduction {
             throw new IllegalArgumentException("--wide-grid applies to the MLP; drop it with --model cnn");
         }
         Path outDir = out != null ? out : Path.of("results", "central-dp-sgd", dataset + (cnn ? "-cnn" : "") + (quick ? "-quick" : ""));
-        if (resume && !Files.isRegularFile(outDir.resolve("tuning.csv")) && !Files.isRegularFile(outDir.resolve("results.csv"))) {
+        if (resume && Stream.of("tuning.csv", "results.csv").map(outDir::resolve)
+                .noneMatch(f -> Files.isRegularFile(f) || Files.isRegularFile(EarlierRows.kept(f)))) {
             throw new IllegalArgumentException("--resume: " + outDir + " holds no earlier tuning.csv or results.csv of this"
                     + " reproduction, so there is nothing to resume; drop --resume to start afresh, or give the --out of the"
                     + " run to continue");
@@ -215,7 +217,8 @@ public final class DpSgdReproduction {
     private int grid(PrintWriter pw, boolean mnist, TrainTest data, LabelEncoding enc, TrainTest tuning, List<Double> grid,
                      List<Setting> settings, Map<Double, Setting> earlierChoice, int nSeeds, Path outDir) throws IOException {
         // A resumed run reads what the earlier one finished, then writes both files afresh in the usual order,
-        // reusing those rows, so its files are those of an uninterrupted run.
+        // reusing those rows, so its files are those of an uninterrupted run; the earlier rows stay on disk (kept
+        // beside the files) until the new files are whole.
         // Tuning files written before settings could evaluate a parameter average have no ema column: their rows
         // evaluated the last iterate.
         List<String> resultFiles = List.of("tuning.csv", "results.csv");
@@ -224,18 +227,16 @@ public final class DpSgdReproduction {
             // so that rows it is about to delete never decide the accountant.
             for (String f : resultFiles) {
                 Files.deleteIfExists(outDir.resolve(f));
+                EarlierRows.discardKept(outDir.resolve(f));
             }
             DirectoryAccounting.forget(outDir);
         }
         // Every run here is calibrated and priced by one accounting; a directory never mixes two.
         DirectoryAccounting.claim(outDir, accountant, resultFiles, "pass --accountant %s",
                 "leave out --resume to start afresh");
-        EarlierRows earlierTuning = resume ? EarlierRows.of(outDir.resolve("tuning.csv")).withDefault("ema", "0.0")
+        EarlierRows earlierTuning = resume ? EarlierRows.keep(outDir.resolve("tuning.csv"), Map.of("ema", "0.0"))
                 : EarlierRows.none();
-        EarlierRows earlierResults = resume ? EarlierRows.of(outDir.resolve("results.csv")) : EarlierRows.none();
-        for (String f : resultFiles) {
-            Files.deleteIfExists(outDir.resolve(f));
-        }
+        EarlierRows earlierResults = resume ? EarlierRows.keep(outDir.resolve("results.csv"), Map.of()) : EarlierRows.none();
         long total = (earlierChoice != null ? 0 : (long) grid.size() * settings.size()) + (long) grid.size() * nSeeds + nSeeds;
         List<double[]> finals = new ArrayList<>();
         List<Setting> chosen = new ArrayList<>();
@@ -318,6 +319,9 @@ public final class DpSgdReproduction {
             table.addRow(grid.get(i), meanStd(finals.get(i)), chosen.get(i).describe());
         }
         table.addRow("non-private", meanStd(nonPrivate), "SGD, same model");
+        for (String f : resultFiles) {
+            EarlierRows.discardKept(outDir.resolve(f));   // the files now hold every row again
+        }
         AtomicFiles.replace(outDir.resolve("summary.md"), markdown(table, earlierChoice != null ? List.of() : settings, chosen, mnist));
         writeFigure(outDir, grid, finals, nonPrivate);
         pw.println();

@@ -1,13 +1,18 @@
 package org.dpdl4j.experiments.reproduce;
 
 import org.dpdl4j.experiments.report.CsvTable;
+import org.dpdl4j.experiments.report.MetricsCsv;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -37,6 +42,50 @@ final class EarlierRows {
     /** The whole rows of {@code file}, or none when it does not exist (a torn last line is ignored). */
     static EarlierRows of(Path file) {
         return new EarlierRows(Files.exists(file) ? CsvTable.readWholeRows(file) : null, Map.of());
+    }
+
+    /**
+     * The rows a resumed run reuses, kept out of the way while it writes {@code file} afresh: {@code file} is moved to
+     * {@link #kept}, which {@link #discardKept} deletes once the new file is whole, so that a run stopped midway loses
+     * none of them. When an earlier resume stopped midway both files exist: the rows it wrote join the kept ones (laid
+     * out in its columns, {@code defaults} filling those the kept file lacks), so its newly trained rows are kept too.
+     *
+     * @param defaults the value of a column the kept file lacks (as {@link #withDefault})
+     */
+    static EarlierRows keep(Path file, Map<String, String> defaults) throws IOException {
+        Path kept = kept(file);
+        if (Files.exists(kept) && Files.exists(file)) {
+            CsvTable old = CsvTable.readWholeRows(kept);
+            CsvTable partial = CsvTable.readWholeRows(file);
+            List<String> header = partial.header();
+            Set<List<String>> rows = new LinkedHashSet<>();
+            for (List<String> row : old.rows()) {
+                rows.add(header.stream().map(c -> {
+                    int index = old.header().indexOf(c);
+                    return index >= 0 ? row.get(index) : defaults.getOrDefault(c, "");
+                }).toList());
+            }
+            rows.addAll(partial.rows());
+            MetricsCsv.replace(kept, header, List.copyOf(rows));
+            Files.delete(file);
+        } else if (Files.exists(file)) {
+            Files.move(file, kept, StandardCopyOption.ATOMIC_MOVE);
+        }
+        EarlierRows rows = of(kept);
+        for (Map.Entry<String, String> d : defaults.entrySet()) {
+            rows = rows.withDefault(d.getKey(), d.getValue());
+        }
+        return rows;
+    }
+
+    /** Deletes the rows {@link #keep} kept, once the file they were written again into is whole. */
+    static void discardKept(Path file) throws IOException {
+        Files.deleteIfExists(kept(file));
+    }
+
+    /** Where {@link #keep} keeps {@code file}'s rows: {@code file} with {@code .earlier} appended. */
+    static Path kept(Path file) {
+        return file.resolveSibling(file.getFileName() + ".earlier");
     }
 
     /** No earlier rows. */

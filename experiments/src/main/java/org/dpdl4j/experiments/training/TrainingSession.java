@@ -221,6 +221,8 @@ public final class TrainingSession {
         private final long checkpointEvery;
         private double lossSum;
         private long lossCount;
+        /** Where to save the checkpoint that is due at a step whose row is due too, once the row is written; else null. */
+        private Path checkpointAfterRow;
 
         RunLoop(TrainingRun run, Workload workload, RunDirectory dir, RunCheckpoint.Saved saved) {
             this.run = run;
@@ -304,8 +306,13 @@ public final class TrainingSession {
             // rounded up, as in the statements; "eps~" when the ledger prices an estimate
             run.ledger().ifPresent(l -> bar.field(l.notAGuarantee().isPresent() ? "eps~" : "eps", EpsilonFormat.upward(l.epsilon())));
             if (checkpointEvery > 0 && run.completedSteps() % checkpointEvery == 0) {
-                // saved before this step's row is written: a row that is due starts the next sum afresh
-                RunCheckpoint.save(run, checkpoint, rowDue() ? notes(0, 0) : notes());
+                if (rowDue()) {
+                    // saved once this step's row is in metrics.csv: a crash while it is evaluated then resumes from the
+                    // checkpoint before, which evaluates the row again, instead of from one that counts it as written
+                    checkpointAfterRow = checkpoint;
+                } else {
+                    RunCheckpoint.save(run, checkpoint, notes());
+                }
             }
         }
 
@@ -363,6 +370,10 @@ public final class TrainingSession {
         private void row(MetricsCsv csv, ProgressBar bar) {
             MetricsTable.Row row = evaluate();
             csv.append(table.values(row));
+            if (checkpointAfterRow != null) {
+                RunCheckpoint.save(run, checkpointAfterRow, notes());   // the row's loss sum was reset by evaluate()
+                checkpointAfterRow = null;
+            }
             if (workload.classification()) {
                 bar.field("acc", row.testAccuracy());
             }

@@ -55,4 +55,27 @@ class EarlierRowsTest {
         assertTrue(EarlierRows.of(dir.resolve("absent.csv")).find(Map.of("epsilon", 1)).isEmpty());
         assertTrue(EarlierRows.none().find(Map.of()).isEmpty());
     }
+
+    /** A resume keeps the rows it reuses on disk until its new file is whole; a resume stopped midway loses none. */
+    @Test
+    void keptRowsSurviveAResumeThatStopsBeforeWritingThemAgain() throws IOException {
+        Path file = dir.resolve("tuning.csv");
+        Files.writeString(file, "epsilon,lr,validation_accuracy\n1.0,0.5,0.91\n3.0,1.0,0.975\n");
+        EarlierRows first = EarlierRows.keep(file, Map.of("ema", "0.0"));
+        assertTrue(!Files.exists(file) && Files.exists(EarlierRows.kept(file)), "moved aside, not deleted");
+        assertEquals("0.975", first.value(first.find(Map.of("epsilon", 3, "ema", 0)).orElseThrow(), "validation_accuracy"));
+
+        // the resume wrote one reused row and one newly trained row, then stopped
+        Files.writeString(file, "epsilon,lr,ema,validation_accuracy\n1.0,0.5,0.0,0.91\n2.0,0.5,0.999,0.95\n");
+        EarlierRows second = EarlierRows.keep(file, Map.of("ema", "0.0"));
+        assertTrue(!Files.exists(file), "the partial file joined the kept rows");
+        assertEquals(List.of("epsilon,lr,ema,validation_accuracy", "1.0,0.5,0.0,0.91", "3.0,1.0,0.0,0.975", "2.0,0.5,0.999,0.95"),
+                Files.readAllLines(EarlierRows.kept(file)), "every row once, in the newer columns");
+        assertEquals("0.95", second.value(second.find(Map.of("epsilon", 2, "ema", 0.999)).orElseThrow(), "validation_accuracy"));
+        assertEquals("0.975", second.value(second.find(Map.of("epsilon", 3)).orElseThrow(), "validation_accuracy"));
+
+        EarlierRows.discardKept(file);
+        assertTrue(!Files.exists(EarlierRows.kept(file)));
+        assertTrue(EarlierRows.keep(file, Map.of()).find(Map.of()).isEmpty(), "nothing to keep: no rows");
+    }
 }
