@@ -156,7 +156,7 @@ public final class RunCheckpoint {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
-            syncDirectory(dir);
+            DirectorySync.sync(dir);
         } catch (IOException e) {
             try {
                 Files.deleteIfExists(tmp);
@@ -166,15 +166,6 @@ public final class RunCheckpoint {
             String reason = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
             throw new java.io.UncheckedIOException("could not write checkpoint " + file + ": " + reason
                     + " (the previous checkpoint, if any, is intact)", e);
-        }
-    }
-
-    /** Makes the rename durable where the platform allows opening a directory. */
-    private static void syncDirectory(Path dir) {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            // not every platform can sync a directory; the file itself is on the disk
         }
     }
 

@@ -9,11 +9,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
+import org.dpdl4j.runtime.DirectorySync;
 import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * Whole-file writes that a crash never leaves half done: the content goes to a temporary file beside the target,
- * is flushed to disk, and is renamed over the target. The temporary file gets the permissions of run files
+ * is flushed to disk, and is renamed over the target, and the directory is flushed too. The temporary file gets the permissions of run files
  * ({@link RunFilePermissions}: readable by its owner alone by default) before it is renamed, so the target never holds
  * its content under wider permissions (and a run directory, readable by its owner alone, hides the temporary file).
  */
@@ -49,6 +50,7 @@ public final class AtomicFiles {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
             }
+            DirectorySync.sync(dir);   // the files a run writes in order (statement, then model) reach the disk in order
             return target;
         } finally {
             Files.deleteIfExists(temporary);

@@ -34,6 +34,7 @@ import org.dpdl4j.experiments.workload.Workloads;
 import org.dpdl4j.privacy.ledger.DeltaAdvice;
 import org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException;
 import org.dpdl4j.runtime.AbstractTrainingRun;
+import org.dpdl4j.runtime.CheckpointException;
 import org.dpdl4j.runtime.EpochRun;
 import org.dpdl4j.runtime.MemoryCheck;
 import org.dpdl4j.runtime.MemoryEstimate;
@@ -135,6 +136,7 @@ public final class TrainingSession {
                 : RunDirectory.fresh(protocol.name() + "-" + dataset);
              TrainingRun run = protocol.create(runSettings, inputs)) {
             RunEngines.place(run, settings);
+            saved.ifPresent(TrainingSession::requireUnchanged);
             run.ledger().ifPresent(l -> warnAboutDelta(l.delta(), workload));
             if (settings.get(SessionOptions.SAVE_NODE_MODELS, false) && run.partyParameters().isEmpty()) {
                 throw SessionOptions.SAVE_NODE_MODELS.invalid("--save-node-models has no effect: " + protocol.name()
@@ -201,11 +203,25 @@ public final class TrainingSession {
         return r;
     }
 
+    /**
+     * Refuses to continue a checkpoint that changed after it was read and before the run directory was claimed: another
+     * run was still writing it, and continuing the older one would overwrite what that run spent.
+     */
+    private static void requireUnchanged(RunCheckpoint.Saved saved) {
+        RunCheckpoint.Saved now = RunCheckpoint.read(saved.file());
+        if (now.completedSteps() != saved.completedSteps() || !now.writtenAt().equals(saved.writtenAt())) {
+            throw new CheckpointException(saved.file(), "changed while this run started (saved " + now.writtenAt() + " after "
+                    + now.completedSteps() + " steps; another run was writing it): wait for that run to end, then resume again");
+        }
+    }
+
     private static RunCheckpoint.Saved readCheckpoint(String path) {
         Path p = Path.of(path);
         return RunCheckpoint.read(Files.isDirectory(p) ? p.resolve(RunCheckpoint.FILE_NAME) : p);
     }
 
+    /** How often a run without --checkpoint-every saves a checkpoint while it trains. */
+    private static final java.time.Duration DEFAULT_CHECKPOINT_INTERVAL = java.time.Duration.ofMinutes(10);
     /** The names under which the loop's running loss is saved with the run's checkpoint. */
     private static final String LOSS_SUM = "loss-since-last-row.sum";
     private static final String LOSS_COUNT = "loss-since-last-row.count";
@@ -223,6 +239,8 @@ public final class TrainingSession {
         private long lossCount;
         /** Where to save the checkpoint that is due at a step whose row is due too, once the row is written; else null. */
         private Path checkpointAfterRow;
+        /** When the last periodic checkpoint was due (or training started). */
+        private long lastCheckpointNanos = System.nanoTime();
 
         RunLoop(TrainingRun run, Workload workload, RunDirectory dir, RunCheckpoint.Saved saved) {
             this.run = run;
@@ -305,7 +323,8 @@ public final class TrainingSession {
             }
             // rounded up, as in the statements; "eps~" when the ledger prices an estimate
             run.ledger().ifPresent(l -> bar.field(l.notAGuarantee().isPresent() ? "eps~" : "eps", EpsilonFormat.upward(l.epsilon())));
-            if (checkpointEvery > 0 && run.completedSteps() % checkpointEvery == 0) {
+            if (checkpointDue()) {
+                lastCheckpointNanos = System.nanoTime();
                 if (rowDue()) {
                     // saved once this step's row is in metrics.csv: a crash while it is evaluated then resumes from the
                     // checkpoint before, which evaluates the row again, instead of from one that counts it as written
@@ -314,6 +333,16 @@ public final class TrainingSession {
                     RunCheckpoint.save(run, checkpoint, notes());
                 }
             }
+        }
+
+        /**
+         * Whether a periodic checkpoint is due after the step just taken: every --checkpoint-every steps, or without it
+         * once {@link #DEFAULT_CHECKPOINT_INTERVAL} of training has passed since the last one, so that a crash of a
+         * long run loses at most that much.
+         */
+        private boolean checkpointDue() {
+            return checkpointEvery > 0 ? run.completedSteps() % checkpointEvery == 0
+                    : System.nanoTime() - lastCheckpointNanos >= DEFAULT_CHECKPOINT_INTERVAL.toNanos() && !run.isFinished();
         }
 
         /** Whether the step just taken ends with a row of metrics.csv. */
