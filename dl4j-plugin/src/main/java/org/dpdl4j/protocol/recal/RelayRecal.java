@@ -50,7 +50,6 @@ public final class RelayRecal extends CompositeRun {
     private final INDArray s;
     private final long[] activations;
     private final boolean[] exhausted;
-    private final List<String> exhaustion = new ArrayList<>();
     private final INDArray grad;
     private final List<java.util.function.Consumer<BatonPublication>> taps = new ArrayList<>();
 
@@ -131,9 +130,6 @@ public final class RelayRecal extends CompositeRun {
                 spend(List.of(privacy.publicationOf(i, activations[i] + 1)));
             } catch (PrivacyBudgetExceededException over) {
                 exhausted[i] = true;
-                exhaustion.add(String.format(Locale.ROOT, "agent %d stopped publishing at iteration %d after %d publications"
-                        + " (epsilon %s; one more would exceed the budget %s)", i, k + 1, activations[i],
-                        EpsilonFormat.upward(ledger().orElseThrow().spentBy(i).epsilon(), 6), ledger().orElseThrow().budget()));
                 measuredNoLoss();
                 return;
             }
@@ -224,9 +220,38 @@ public final class RelayRecal extends CompositeRun {
         return path.clone();
     }
 
-    /** Agents that stopped publishing because their budget was spent, in words (empty when none). */
+    /**
+     * Agents that stopped publishing because their budget was spent, in words, in the order they stopped (empty when
+     * none). Worked out from the saved flags, counts and path, so a resumed run lists the agents stopped before it.
+     */
     public List<String> exhaustedAgents() {
-        return List.copyOf(exhaustion);
+        List<long[]> stops = new ArrayList<>();   // {iteration, agent}
+        for (int i = 0; i < exhausted.length; i++) {
+            if (exhausted[i]) {
+                stops.add(new long[] {refusedAt(i), i});
+            }
+        }
+        stops.sort(java.util.Comparator.comparingLong(a -> a[0]));
+        List<String> lines = new ArrayList<>();
+        for (long[] stop : stops) {
+            int i = (int) stop[1];
+            lines.add(String.format(Locale.ROOT, "agent %d stopped publishing at iteration %d after %d publications (epsilon %s;"
+                    + " one more would exceed the budget %s)", i, stop[0], activations[i],
+                    EpsilonFormat.upward(ledger().orElseThrow().spentBy(i).epsilon(), 6), ledger().orElseThrow().budget()));
+        }
+        return lines;
+    }
+
+    /** The iteration (1-based) at which agent i's next publication was refused: its visit after its last publication. */
+    private long refusedAt(int agent) {
+        long visits = 0;
+        for (int k = 0; k < path.length; k++) {
+            if (path[k] == agent && ++visits == activations[agent] + 1) {
+                return k + 1;
+            }
+        }
+        throw new IllegalStateException("agent " + agent + " is marked stopped but its path has no visit after its "
+                + activations[agent] + " publications");
     }
 
     public RecalSteps steps() {
@@ -264,7 +289,7 @@ public final class RelayRecal extends CompositeRun {
                         + "  per publication: %s%n  every record gradient clipped to G_rec = %s; sensitivity 4 beta_i tau_i G_rec"
                         + " (theta = 2)%n  %d agents, %d of %d iterations done, local communication involvement (LCI) %d%n",
                 mechanism, clip, problem.agentCount(), completedSteps(), plannedSteps(), lci()));
-        for (String e : exhaustion) {
+        for (String e : exhaustedAgents()) {
             b.append("  ").append(e).append(System.lineSeparator());
         }
         b.append(origin.statementLine()).append(System.lineSeparator());

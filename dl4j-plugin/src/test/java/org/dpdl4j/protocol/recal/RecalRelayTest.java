@@ -110,6 +110,9 @@ class RecalRelayTest {
         }
     }
 
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path tempDir;
+
     @Test
     void anAgentOverItsPlannedLciStopsPublishingAndTheRunSaysSo() {
         RelayRecal run = dpRecal(800, 1.0, 60, 4);
@@ -122,6 +125,24 @@ class RecalRelayTest {
         assertTrue(run.privacyStatement().contains("Not accounted: the step sizes"), run.privacyStatement());
         assertTrue(run.epsilon() <= 4 * (1 + 1e-12), "epsilon " + run.epsilon());
         assertEquals(4, run.epsilon(), 1e-6, "an agent that published 60 times spent exactly the target");
+        assertTrue(run.exhaustedAgents().get(0).matches("agent \\d+ stopped publishing at iteration \\d+ after 60 publications"
+                + " \\(epsilon .*"), run.exhaustedAgents().toString());
+
+        // a run resumed after some agents stopped still lists them, as the uninterrupted run does
+        java.nio.file.Path file = tempDir.resolve("recal.ckpt");
+        try (RelayRecal first = dpRecal(800, 1.0, 60, 4)) {
+            for (int step = 0; step < 700; step++) {
+                first.step();
+            }
+            assertTrue(!first.exhaustedAgents().isEmpty(), "some agent stopped before the checkpoint");
+            org.dpdl4j.runtime.RunCheckpoint.save(first, file);
+        }
+        try (RelayRecal resumed = dpRecal(800, 1.0, 60, 4)) {
+            org.dpdl4j.runtime.RunCheckpoint.resume(resumed, org.dpdl4j.runtime.RunCheckpoint.read(file),
+                    org.dpdl4j.runtime.ResumePolicy.strict());
+            resumed.runToEnd();
+            assertEquals(run.exhaustedAgents(), resumed.exhaustedAgents());
+        }
     }
 
     /** Publications an earlier version recorded as zCDP statements do not go on as one mechanism with today's. */
