@@ -84,6 +84,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
     private BlockEngine blockEngine;
     private PartyBlocks split;
     private BlockRunner<FedAvgBlockInput, FedAvgBlockOutput> blocks;
+    /** The name of the verification log in a checkpoint's state. */
+    private static final String VERIFICATION_STATE = "verification";
     private SpotCheckedGopa verification;
     private VerificationLog verificationLog;
 
@@ -684,7 +686,11 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
 
     @Override
     public RunState state() {
-        return RunState.builder().array("theta", theta).build();
+        RunState.Builder b = RunState.builder().array("theta", theta);
+        if (verificationLog != null && verificationLog.rounds() > 0) {
+            b.array(VERIFICATION_STATE, Nd4j.createFromArray(verificationLog.toArray()));   // verification.csv goes on after a resume
+        }
+        return b.build();
     }
 
     @Override
@@ -705,5 +711,8 @@ public final class FedAvgTrainer extends AbstractTrainingRun implements DeviceDi
             throw new IllegalArgumentException("the saved run is at round " + savedRound + " but this run has " + config.rounds() + " rounds");
         }
         theta.assign(state.array("theta", theta.shape()));
+        if (verificationLog != null && state.arrays().containsKey(VERIFICATION_STATE)) {
+            verificationLog = VerificationLog.fromArray(sizes.length, state.array(VERIFICATION_STATE).toDoubleMatrix());
+        }
     }
 }

@@ -111,4 +111,37 @@ class GopaVerifiedTrainingTest {
             assertTrue(java.util.Arrays.stream(verified.parameters().toDoubleVector()).allMatch(Double::isFinite));
         }
     }
+
+    /** A resumed verified run's verification.csv holds every round since the first, as the uninterrupted run's does. */
+    @Test
+    void aResumedVerifiedRunKeepsTheRoundsBeforeItsCheckpoint(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path file = dir.resolve("gopa.ckpt");
+        String[] whole;
+        try (FedAvgTrainer uninterrupted = run(3)) {
+            uninterrupted.verification().orElseThrow().dropOut(1, 4);
+            for (int r = 0; r < 3; r++) {
+                uninterrupted.step();
+            }
+            whole = withoutTimes(rows(uninterrupted));
+        }
+        try (FedAvgTrainer first = run(3)) {
+            first.verification().orElseThrow().dropOut(1, 4);
+            first.step();
+            first.step();
+            org.dpdl4j.runtime.RunCheckpoint.save(first, file);
+        }
+        try (FedAvgTrainer resumed = run(3)) {
+            org.dpdl4j.runtime.RunCheckpoint.resume(resumed, org.dpdl4j.runtime.RunCheckpoint.read(file),
+                    org.dpdl4j.runtime.ResumePolicy.strict());
+            resumed.step();
+            assertArrayEquals(whole, withoutTimes(rows(resumed)), "rounds 1 and 2 (party 4 dropped out of round 2) and 3");
+            assertEquals(1, resumed.verificationLog().orElseThrow().lostRounds().get(4));
+            assertTrue(resumed.resolved().get("verification").toString().contains("3 rounds"));
+        }
+    }
+
+    /** The rows without their three timing columns, which differ from run to run. */
+    private static String[] withoutTimes(String[] rows) {
+        return java.util.Arrays.stream(rows).map(r -> r.replaceAll("(,[^,]*){3}$", "")).toArray(String[]::new);
+    }
 }
