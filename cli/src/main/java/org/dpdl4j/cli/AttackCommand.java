@@ -329,8 +329,6 @@ public final class AttackCommand implements Runnable {
 
         @Override
         InversionAttack attack() {
-            // The optimisation settings are checked whatever the method: a bad value is an error, never ignored.
-            DlgConfig dlg = dlgConfig();
             String m = method.toLowerCase(Locale.ROOT);
             if (m.equals("ig") || m.equals("analytic")) {
                 refuseGiven("with --method " + m + " (they set DLG's and iDLG's optimisation)", "drop it, or use --method"
@@ -344,6 +342,8 @@ public final class AttackCommand implements Runnable {
                 refuseGiven("with --method analytic (the inversion is exact, with no iterations)", "drop it",
                         "--snapshot-every");
             }
+            // The optimisation settings are checked whatever the method: a bad value is an error, never ignored.
+            DlgConfig dlg = dlgConfig();
             return switch (m) {
                 case "auto" -> new StrongestAttack(new AnalyticInversion(), new IdlgAttack(dlg),
                         new InvertingGradientsAttack(igConfig()));

@@ -340,7 +340,7 @@ public final class RunCheckpoint {
             throw new CheckpointException(file, former + ". Start a new run, or " + policy.howToAllow() + " to continue with"
                     + " this version's mechanism (the saved and the new steps then compose in the ledger)");
         }
-        boolean newSegment = !mechanism.isEmpty() || former != null || unrecorded(run, saved);
+        boolean newSegment = !mechanism.isEmpty() || former != null;
         if (saved.completedSteps() >= run.plannedSteps()) {
             throw new CheckpointException(file, "is of a finished run: all " + saved.completedSteps() + " planned "
                     + run.stepUnit() + "s are done" + (saved.completedSteps() > run.plannedSteps()
@@ -384,12 +384,44 @@ public final class RunCheckpoint {
     }
 
     /**
-     * Whether the checkpoint records no settings while the run does: a run built from Java before its protocol recorded
-     * them. Nothing then tells what changed, so a resume continues in a new segment of the ledger, as after a change of
-     * mechanism (what the ledger composes is priced event by event either way).
+     * Whether the checkpoint records no settings (beyond the accountant its ledger names) while the run does: a run built
+     * from Java before its protocol recorded them, which nothing can check against this run.
      */
     private static boolean unrecorded(TrainingRun run, Saved saved) {
-        return saved.settings().values().isEmpty() && !run.settings().texts().isEmpty();
+        java.util.Set<String> recorded = new java.util.HashSet<>(saved.settings().values().keySet());
+        recorded.remove(RunOptions.ACCOUNTANT.name());
+        java.util.Set<String> now = new java.util.HashSet<>(run.settings().texts().keySet());
+        now.remove(RunOptions.ACCOUNTANT.name());
+        return recorded.isEmpty() && !now.isEmpty();
+    }
+
+    /**
+     * What tells two writings of a checkpoint apart, read from its header alone (no state): its step count and when it
+     * was written, as {@link Saved#completedSteps} and {@link Saved#writtenAt} give them.
+     *
+     * @throws CheckpointException when the file cannot be read
+     */
+    public static String stamp(Path file) {
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+            in.skipNBytes(HEADER_BYTES);
+            int jsonLength = in.readInt();
+            if (jsonLength < 2 || jsonLength > Files.size(file)) {
+                throw new CheckpointException(file, "has a malformed header (JSON length " + jsonLength + ")");
+            }
+            JsonNode meta = JSON.readTree(in.readNBytes(jsonLength));
+            return stamp(integer(meta, "completedSteps", file), meta.path("writtenAt").asText("unknown"));
+        } catch (IOException e) {
+            throw new CheckpointException(file, "cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** The stamp of a checkpoint read whole. */
+    public static String stamp(Saved saved) {
+        return stamp(saved.completedSteps(), saved.writtenAt());
+    }
+
+    private static String stamp(long completedSteps, String writtenAt) {
+        return completedSteps + " steps, saved " + writtenAt;
     }
 
     /** Whether a change only names a setting's default on one side and leaves it unset on the other. */
@@ -411,7 +443,12 @@ public final class RunCheckpoint {
             throw new CheckpointException(file, "is of a " + saved.protocol() + " run, but this run is " + run.protocol()
                     + "; only a " + saved.protocol() + " run can continue it: resume it with that protocol, or start a new run");
         }
-        List<SettingChange> changes = unrecorded(run, saved) ? List.of() : run.settings().changesFrom(saved.settings());
+        if (unrecorded(run, saved)) {
+            throw new CheckpointException(file, "records no settings (it was saved by a run built from Java before its"
+                    + " protocol recorded them), so nothing tells whether it belongs to this run or what its mechanism was;"
+                    + " start a new run, or resume it with the version that saved it");
+        }
+        List<SettingChange> changes = run.settings().changesFrom(saved.settings());
         java.util.Map<String, String> fixed = run.settingsFixedOnResume();
         List<SettingChange> identity = changes.stream()
                 .filter(c -> c.rule() == ResumeRule.IDENTITY || fixed.containsKey(c.name()) && !isTheDefault(c, fixed.get(c.name())))

@@ -86,6 +86,19 @@ class RunCheckpointTest {
         assertTrue(RunCheckpoint.read(file).ledger().isEmpty(), "a run without a guarantee saves no ledger");
     }
 
+    /** The header's stamp matches the whole read, and tells a later writing apart (what a resume checks after its claim). */
+    @Test
+    void aStampReadFromTheHeaderTellsWritingsApart() {
+        ToyRun run = ToyRun.of(10);
+        Path file = saved(run, 4);
+        RunCheckpoint.Saved first = RunCheckpoint.read(file);
+        assertEquals(RunCheckpoint.stamp(first), RunCheckpoint.stamp(file));
+        run.run(2);
+        RunCheckpoint.save(run, file);
+        assertTrue(!RunCheckpoint.stamp(file).equals(RunCheckpoint.stamp(first)), RunCheckpoint.stamp(file));
+        assertTrue(RunCheckpoint.stamp(file).startsWith("6 steps, saved "), RunCheckpoint.stamp(file));
+    }
+
     @Test
     void everyAlteredByteIsRefusedSayingWhatIsWrong() throws IOException {
         Path file = saved(ToyRun.of(10), 3);

@@ -1,10 +1,16 @@
 package org.dpdl4j.cuda.check;
 
+import org.dpdl4j.cuda.engine.Backend;
+import org.dpdl4j.cuda.engine.DeviceArray;
 import org.dpdl4j.cuda.engine.JavaBackend;
+import org.dpdl4j.cuda.engine.Kernels;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +36,64 @@ class DeviceCheckHarnessTest {
         assertTrue(out.contains("CHECK PASS cnn batch=64 C=") && out.contains("norms vs reference"), out);
         assertTrue(out.matches("(?s).*CHECK PASS cnn batch=32 C=[^\\n]*clipping active\\): clipped sum vs double oracle.*"), out);
         assertTrue(out.matches("(?s).*CHECK PASS mlp batch=256 C=[^\\n]*clipping active\\): clip excess over C.*"), out);
+    }
+
+    /**
+     * The negative control: a backend whose Philox noise is 1% too large, or whose clip factors are 1% off, fails the
+     * correctness check, and one whose gossip is 1% off fails the round check, so a passing check on the GPU means the
+     * comparisons compared something.
+     */
+    @Test
+    void aBackendOffByOnePercentFailsTheCheck() {
+        for (String kernel : new String[]{"addPhiloxGaussian", "clipFactors"}) {
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            int failures = new CorrectnessCheck(perturbed(kernel), new PrintStream(text, true, StandardCharsets.UTF_8)).run();
+            String out = text.toString(StandardCharsets.UTF_8);
+            assertTrue(failures > 0 && out.contains("CHECK FAIL"), kernel + " 1% off:\n" + out);
+        }
+        assertTrue(CorrectnessCheck.noiseMomentsExcess(new float[1000]) > 5, "zeros are not N(0, 1) noise");
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        int failures = new RoundCheck(perturbed("mixRows"), new PrintStream(text, true, StandardCharsets.UTF_8)).run();
+        assertTrue(failures > 0, "gossip 1% off:\n" + text.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The reference backend with one kernel's float argument (Philox's std) or its output (clip factors) 1% off. */
+    private static Backend perturbed(String kernel) {
+        JavaBackend real = new JavaBackend();
+        Kernels kernels = real.kernels();
+        Kernels off = (Kernels) Proxy.newProxyInstance(Kernels.class.getClassLoader(), new Class<?>[]{Kernels.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals(kernel) && kernel.equals("addPhiloxGaussian")) {
+                        args[args.length - 1] = (Float) args[args.length - 1] * 1.01f;
+                    }
+                    Object result = invoke(method, kernels, args);
+                    if (method.getName().equals(kernel) && kernel.equals("clipFactors")) {
+                        scale(real, (DeviceArray) args[2], (Integer) args[3]);   // the factors [b]
+                    }
+                    if (method.getName().equals(kernel) && kernel.equals("mixRows")) {
+                        scale(real, (DeviceArray) args[0], (Integer) args[5] * (Integer) args[6]);   // the mixed rows [n, p]
+                    }
+                    return result;
+                });
+        return (Backend) Proxy.newProxyInstance(Backend.class.getClassLoader(), new Class<?>[]{Backend.class},
+                (proxy, method, args) -> method.getName().equals("kernels") ? off : invoke(method, real, args));
+    }
+
+    private static void scale(JavaBackend backend, DeviceArray array, int count) {
+        float[] values = new float[count];
+        backend.download(array, values, 0);
+        for (int i = 0; i < count; i++) {
+            values[i] *= 1.01f;
+        }
+        backend.upload(values, 0, array);
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     @Test

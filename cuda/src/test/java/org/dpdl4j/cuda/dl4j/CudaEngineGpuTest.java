@@ -3,9 +3,7 @@ package org.dpdl4j.cuda.dl4j;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dpdl4j.cuda.device.CudaBackend;
 import org.dpdl4j.cuda.device.CudaProbe;
-import org.dpdl4j.cuda.engine.DenseDpStep;
 import org.dpdl4j.cuda.engine.JavaBackend;
-import org.dpdl4j.cuda.engine.StepNoise;
 import org.dpdl4j.optim.DpModelValidator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,7 +13,6 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -92,25 +89,14 @@ class CudaEngineGpuTest {
     @Test
     void philoxNoiseEqualsTheReference() {
         MultiLayerNetwork net = EngineCases.network(Activation.RELU, Activation.SOFTMAX, LossFunction.MCXENT, new int[]{30, 20, 5});
-        var model = DenseModels.of(DpModelValidator.validate(net));
-        int p = (int) model.numParams();
-        float[] gpu = new float[p];
-        float[] cpu = new float[p];
-        try (CudaBackend backend = CudaBackend.open();
-             DenseDpStep onGpu = new DenseDpStep(backend, model);
-             DenseDpStep onCpu = new DenseDpStep(new JavaBackend(), model)) {
-            for (DenseDpStep s : new DenseDpStep[]{onGpu, onCpu}) {
-                s.parameters().set(new float[p]);
-                s.loadBatch(new float[0], new float[0], null, 0);
-                s.clippedSum(1.0);
-                s.parameters().step(new StepNoise.SeededPhilox(99, 5, 1f), 1.0, -1.0);   // params := 0 + noise
-            }
-            onGpu.parameters().read(gpu);
-            onCpu.parameters().read(cpu);
+        float[] gpu;
+        try (CudaBackend backend = CudaBackend.open()) {
+            gpu = DeviceStepTest.philoxStep(backend, net, 1f);
         }
-        for (int j = 0; j < p; j++) {
+        float[] cpu = DeviceStepTest.philoxStep(new JavaBackend(), net, 1f);
+        for (int j = 0; j < cpu.length; j++) {
             assertTrue(Math.abs(gpu[j] - cpu[j]) <= 1e-6f * Math.max(1f, Math.abs(cpu[j])), "draw " + j + ": " + gpu[j] + " vs " + cpu[j]);
         }
-        assertArrayEquals(new float[0], new float[0]);
+        DeviceStepTest.assertNoiseOfStd(gpu, 1.0);   // equal draws that are noise, not equal zeros
     }
 }

@@ -56,4 +56,44 @@ class DeviceStepTest {
             }
         }
     }
+
+    /** Seeded Philox noise reaches the parameters at the asked scale: the step adds it, neither dropped nor rescaled. */
+    @Test
+    void seededPhiloxNoiseEntersTheStepAtItsStd() {
+        MultiLayerNetwork net = EngineCases.network(Activation.RELU, Activation.SOFTMAX, LossFunction.MCXENT, new int[]{30, 20, 5});
+        float[] draws = philoxStep(new JavaBackend(), net, 2.5f);
+        assertNoiseOfStd(draws, 2.5);
+    }
+
+    /** The parameters after one step from zero with no data, learning rate -1 and divisor 1: the noise itself. */
+    static float[] philoxStep(org.dpdl4j.cuda.engine.Backend backend, MultiLayerNetwork net, float std) {
+        var model = DenseModels.of(DpModelValidator.validate(net));
+        int p = (int) model.numParams();
+        float[] out = new float[p];
+        try (DenseDpStep step = new DenseDpStep(backend, model)) {
+            step.parameters().set(new float[p]);
+            step.loadBatch(new float[0], new float[0], null, 0);
+            step.clippedSum(1.0);
+            step.parameters().step(new StepNoise.SeededPhilox(99, 5, std), 1.0, -1.0);   // params := 0 + noise
+            step.parameters().read(out);
+        }
+        return out;
+    }
+
+    /** The draws' mean and variance are those of N(0, std^2) within 5 standard errors. */
+    static void assertNoiseOfStd(float[] draws, double std) {
+        int n = draws.length;
+        double mean = 0;
+        for (float v : draws) {
+            mean += v;
+        }
+        mean /= n;
+        double var = 0;
+        for (float v : draws) {
+            var += (v - mean) * (v - mean);
+        }
+        var /= n - 1;
+        assertTrue(Math.abs(mean) < 5 * std / Math.sqrt(n), "mean " + mean + " of " + n + " draws of std " + std);
+        assertTrue(Math.abs(var / (std * std) - 1) < 5 * Math.sqrt(2.0 / n), "variance " + var + " of draws of std " + std);
+    }
 }

@@ -162,6 +162,9 @@ public record FedAvgRunSpec(FedAvgVariant variant, PartySource data, Integer cli
 
     /** Why a fixed-size client rate that picks no whole number of the clients is refused, naming the nearest valid rates. */
     static String fixedSizeRefusal(double rate, int clients) {
+        if (clients == 1) {
+            return "fixed-size client sampling of 1 client can only take it in every round; use client rate 1, or more clients";
+        }
         long below = Math.max(1, (long) Math.floor(rate * clients));
         long above = Math.min(clients, below + 1);
         String nearest = below == above || above == clients ? rate(below, clients) : rate(below, clients) + " or " + rate(above, clients);

@@ -54,6 +54,9 @@ final class EarlierRows {
      */
     static EarlierRows keep(Path file, Map<String, String> defaults) throws IOException {
         Path kept = kept(file);
+        if (Files.exists(kept) && Files.exists(file) && Files.readString(file).indexOf('\n') < 0) {
+            Files.delete(file);   // stopped before its header was whole: it holds no row
+        }
         if (Files.exists(kept) && Files.exists(file)) {
             CsvTable old = CsvTable.readWholeRows(kept);
             CsvTable partial = CsvTable.readWholeRows(file);

@@ -18,8 +18,8 @@ public final class SessionOptions {
     public static final RunOption<Long> EVAL_EVERY = RunOption.of("eval-every", "K", ValueType.integer(1, Long.MAX_VALUE), FREE,
             "Evaluate the model every K rounds (steps); default: every epoch for central training, else rounds/50.");
     public static final RunOption<Long> CHECKPOINT_EVERY = RunOption.of("checkpoint-every", "K", ValueType.integer(0, Long.MAX_VALUE),
-            FREE, "Also write a checkpoint every K rounds (steps); 0 (default): every 10 minutes of training, at the end"
-                    + " and when the run stops.");
+            FREE, "Also write a checkpoint every K rounds (steps), 0 for none; without it, every 10 minutes of training."
+                    + " A checkpoint is written at the end and when the run stops in any case.");
     public static final RunOption<String> RESUME = RunOption.of("resume", "RUN", ValueType.text("a run directory or its checkpoint.bin"),
             FREE, "Continue a run from its checkpoint (a run directory or its checkpoint.bin), in its own directory unless"
                     + " --out names another; its settings must be the saved ones unless --continue-with-new-settings.");

@@ -208,10 +208,10 @@ public final class TrainingSession {
      * run was still writing it, and continuing the older one would overwrite what that run spent.
      */
     private static void requireUnchanged(RunCheckpoint.Saved saved) {
-        RunCheckpoint.Saved now = RunCheckpoint.read(saved.file());
-        if (now.completedSteps() != saved.completedSteps() || !now.writtenAt().equals(saved.writtenAt())) {
-            throw new CheckpointException(saved.file(), "changed while this run started (saved " + now.writtenAt() + " after "
-                    + now.completedSteps() + " steps; another run was writing it): wait for that run to end, then resume again");
+        String now = RunCheckpoint.stamp(saved.file());
+        if (!now.equals(RunCheckpoint.stamp(saved))) {
+            throw new CheckpointException(saved.file(), "changed while this run started (it now holds " + now + "; another"
+                    + " run was writing it): wait for that run to end, then resume again");
         }
     }
 
@@ -222,6 +222,8 @@ public final class TrainingSession {
 
     /** How often a run without --checkpoint-every saves a checkpoint while it trains. */
     private static final java.time.Duration DEFAULT_CHECKPOINT_INTERVAL = java.time.Duration.ofMinutes(10);
+    /** The loop's --checkpoint-every when it is not given: by time, every {@link #DEFAULT_CHECKPOINT_INTERVAL}. */
+    private static final long EVERY_FEW_MINUTES = -1;
     /** The names under which the loop's running loss is saved with the run's checkpoint. */
     private static final String LOSS_SUM = "loss-since-last-row.sum";
     private static final String LOSS_COUNT = "loss-since-last-row.count";
@@ -249,7 +251,7 @@ public final class TrainingSession {
             this.saved = saved;
             this.unit = run instanceof EpochRun ? "epoch" : run.stepUnit();
             this.table = new MetricsTable(unit, workload, run.ledger().isPresent());
-            this.checkpointEvery = settings.get(SessionOptions.CHECKPOINT_EVERY, 0L);
+            this.checkpointEvery = settings.get(SessionOptions.CHECKPOINT_EVERY, EVERY_FEW_MINUTES);
         }
 
         Outcome execute() throws IOException {
@@ -336,13 +338,15 @@ public final class TrainingSession {
         }
 
         /**
-         * Whether a periodic checkpoint is due after the step just taken: every --checkpoint-every steps, or without it
-         * once {@link #DEFAULT_CHECKPOINT_INTERVAL} of training has passed since the last one, so that a crash of a
-         * long run loses at most that much.
+         * Whether a periodic checkpoint is due after the step just taken: every --checkpoint-every steps (never with 0),
+         * or without it once {@link #DEFAULT_CHECKPOINT_INTERVAL} of training has passed since the last one, so that a
+         * crash of a long run loses at most that much.
          */
         private boolean checkpointDue() {
-            return checkpointEvery > 0 ? run.completedSteps() % checkpointEvery == 0
-                    : System.nanoTime() - lastCheckpointNanos >= DEFAULT_CHECKPOINT_INTERVAL.toNanos() && !run.isFinished();
+            if (checkpointEvery == EVERY_FEW_MINUTES) {
+                return System.nanoTime() - lastCheckpointNanos >= DEFAULT_CHECKPOINT_INTERVAL.toNanos() && !run.isFinished();
+            }
+            return checkpointEvery > 0 && run.completedSteps() % checkpointEvery == 0;
         }
 
         /** Whether the step just taken ends with a row of metrics.csv. */

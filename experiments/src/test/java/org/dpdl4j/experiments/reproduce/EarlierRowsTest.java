@@ -74,6 +74,13 @@ class EarlierRowsTest {
         assertEquals("0.95", second.value(second.find(Map.of("epsilon", 2, "ema", 0.999)).orElseThrow(), "validation_accuracy"));
         assertEquals("0.975", second.value(second.find(Map.of("epsilon", 3)).orElseThrow(), "validation_accuracy"));
 
+        // a resume that stopped before its header was whole left a file with no row: the kept rows stay as they are
+        Files.writeString(file, "epsilon,lr,e");
+        EarlierRows third = EarlierRows.keep(file, Map.of("ema", "0.0"));
+        assertTrue(!Files.exists(file));
+        assertEquals(4, Files.readAllLines(EarlierRows.kept(file)).size());
+        assertEquals("0.95", third.value(third.find(Map.of("epsilon", 2)).orElseThrow(), "validation_accuracy"));
+
         EarlierRows.discardKept(file);
         assertTrue(!Files.exists(EarlierRows.kept(file)));
         assertTrue(EarlierRows.keep(file, Map.of()).find(Map.of()).isEmpty(), "nothing to keep: no rows");
