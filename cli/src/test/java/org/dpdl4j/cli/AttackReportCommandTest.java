@@ -34,7 +34,7 @@ class AttackReportCommandTest {
         String md = Files.readString(out.resolve("report.md"));
         assertTrue(md.contains("## The failure threshold, derived"), md);
         assertTrue(md.contains("Produced by `dpdl4j attack report --images 2 --protocols"), md);
-        assertTrue(md.contains("over 60000 steps") || md.contains("60000"), "the calibration is stated: " + md);
+        assertTrue(md.contains("60000 planned steps (1 epoch) at rate 1/60000"), "the calibration is stated: " + md);
         assertEquals(1 + 4, Files.readAllLines(out.resolve("results.csv")).size(), "2 protocols x 2 attacks");
     }
 

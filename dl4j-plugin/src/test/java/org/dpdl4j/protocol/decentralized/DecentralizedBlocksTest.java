@@ -129,7 +129,10 @@ class DecentralizedBlocksTest {
                         "loss of round " + t + ": " + one.lastLoss() + " vs " + split.lastLoss());
                 assertSame(one.params(), split.params(), one.protocol() + ", " + blocks + " blocks, round " + t);
             }
-            if (one.ledger().isPresent()) {
+            boolean isPrivate = one.config().algorithm().isPrivate();
+            assertEquals(isPrivate, one.ledger().isPresent(), "a private run keeps a ledger, a non-private one none");
+            assertEquals(isPrivate, split.ledger().isPresent());
+            if (isPrivate) {
                 assertEquals(one.epsilon(), split.epsilon());
                 assertEquals(one.ledger().get().ledger(), split.ledger().get().ledger());
             }

@@ -60,7 +60,10 @@ class FedAvgBlocksTest {
                 assertBitwise(one.lastMessages(), split.lastMessages(), what + ": messages");
                 assertBitwise(one.parameters(), split.parameters(), what + ": global model");
             }
-            if (one.ledger().isPresent()) {
+            boolean isPrivate = config.variant().isPrivate();
+            assertEquals(isPrivate, one.ledger().isPresent(), "a private run keeps a ledger, a non-private one none");
+            assertEquals(isPrivate, split.ledger().isPresent());
+            if (isPrivate) {
                 assertEquals(one.ledger().get().ledger(), split.ledger().get().ledger());
             }
         }
