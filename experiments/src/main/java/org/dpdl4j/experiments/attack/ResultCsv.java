@@ -1,15 +1,13 @@
 package org.dpdl4j.experiments.attack;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.dpdl4j.attacks.AttackResult;
 import org.dpdl4j.attacks.Snapshot;
-import org.dpdl4j.runtime.RunFilePermissions;
+import org.dpdl4j.experiments.report.AtomicFiles;
 
 /** Attack results as CSV: the snapshot trace of one attack, or one summary row per attack. */
 public final class ResultCsv {
@@ -35,14 +33,13 @@ public final class ResultCsv {
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
         }
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("iteration,evaluations,matching_loss,mse,psnr,ssim\n");
-            for (Snapshot s : result.snapshots()) {
-                w.write(s.iteration() + "," + s.evaluations() + "," + number(s.matchingLoss()) + "," + number(s.mse())
-                        + "," + number(s.psnr()) + "," + number(s.ssim()) + "\n");
-            }
+        StringBuilder text = new StringBuilder("iteration,evaluations,matching_loss,mse,psnr,ssim\n");
+        for (Snapshot s : result.snapshots()) {
+            text.append(s.iteration()).append(',').append(s.evaluations()).append(',').append(number(s.matchingLoss()))
+                    .append(',').append(number(s.mse())).append(',').append(number(s.psnr())).append(',')
+                    .append(number(s.ssim())).append('\n');
         }
-        RunFilePermissions.restrictFile(file);
+        AtomicFiles.replace(file, text.toString());
     }
 
     /** Writes a header and one summary row per result. */
@@ -50,13 +47,11 @@ public final class ResultCsv {
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
         }
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write(SUMMARY_HEADER + "\n");
-            for (AttackResult r : results) {
-                w.write(summaryRow(r) + "\n");
-            }
+        StringBuilder text = new StringBuilder(SUMMARY_HEADER).append('\n');
+        for (AttackResult r : results) {
+            text.append(summaryRow(r)).append('\n');
         }
-        RunFilePermissions.restrictFile(file);
+        AtomicFiles.replace(file, text.toString());
     }
 
     private static String number(double v) {

@@ -1,8 +1,6 @@
 package org.dpdl4j.experiments.campaign;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +12,8 @@ import java.util.Objects;
 import org.dpdl4j.attacks.image.PanelGrid;
 import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.privacy.accounting.AccountantFactory;
-import org.dpdl4j.runtime.RunFilePermissions;
 
 /**
  * Writes a campaign's results: {@code report.md} (setup, calibration, the derivation of the failure threshold, the
@@ -55,12 +53,9 @@ public final class CampaignReport {
         return files;
     }
 
+    /** Whole or not at all: the journal the report is built from is deleted once every file is written. */
     private static Path writeText(Path file, String text) throws IOException {
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write(text);
-        }
-        RunFilePermissions.restrictFile(file);
-        return file;
+        return AtomicFiles.replace(file, text);
     }
 
     /** The aggregate table as CSV. */
@@ -141,8 +136,8 @@ public final class CampaignReport {
             rows.add(cells);
             labels.add(key.algorithm() + " / " + key.observer() + "\neps " + key.epsilonLabel());
         }
-        new PanelGrid(workload.shape(), 2).writePng(attack + ": reconstructions of MNIST training images by protocol,"
-                + " observer and epsilon (captions: PSNR)", columns, labels, rows, file);
+        AtomicFiles.replace(file, f -> new PanelGrid(workload.shape(), 2).writePng(attack + ": reconstructions of MNIST training"
+                + " images by protocol, observer and epsilon (captions: PSNR)", columns, labels, rows, f));
     }
 
     /** The report in Markdown. */

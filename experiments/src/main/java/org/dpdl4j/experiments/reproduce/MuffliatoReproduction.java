@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
 import org.dpdl4j.experiments.report.Plots;
@@ -68,7 +69,7 @@ public final class MuffliatoReproduction {
         List<String> checks = new ArrayList<>();
         distance(g, acc, checks, log);
         utility(g, w, acc, checks, log);
-        Files.writeString(s.out().resolve("checks.txt"), String.join("\n", checks) + "\n");
+        AtomicFiles.replace(s.out().resolve("checks.txt"), String.join("\n", checks) + "\n");
         checks.forEach(log::println);
         log.flush();
         return 0;
@@ -116,7 +117,7 @@ public final class MuffliatoReproduction {
             csv.append(String.format(Locale.ROOT, "%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g%n", d, count, sumE / count, sumEps / count,
                     minEps, maxEps, sumPaper / count, maxPaper, local));
         }
-        Files.writeString(s.out().resolve("distance.csv"), csv);
+        AtomicFiles.replace(s.out().resolve("distance.csv"), csv.toString());
         double[] x = rows.stream().mapToDouble(r -> r[0]).toArray();
         Panel panel = new Panel(String.format(Locale.ROOT, "%s, n = %d, T = %d, sigma/Delta = %.3g", s.topology(), n, s.steps(), z),
                 "graph distance between u and v", "epsilon of u towards v (delta " + s.delta() + ")",
@@ -186,7 +187,7 @@ public final class MuffliatoReproduction {
             log.printf(Locale.ROOT, "epsilon %.3g: sigma/Delta local %.4g, pairwise-mean %.4g; mse local %.4g, pairwise %.4g (plain %.4g),"
                     + " central %.4g%n", x[i], zLocal, zMean, ldp[i], mean[i], meanPlain[i], central[i]);
         }
-        Files.writeString(s.out().resolve("utility.csv"), csv);
+        AtomicFiles.replace(s.out().resolve("utility.csv"), csv.toString());
         Panel panel = new Panel(String.format(Locale.ROOT, "private averaging, %s, n = %d, d = %d, T = %d", s.topology(), n, d, s.steps()),
                 "target epsilon (delta " + s.delta() + ")", "mean squared error of the nodes' estimates",
                 List.of(new Series("local DP noise, Chebyshev gossip", x, ldp),
