@@ -45,21 +45,24 @@ final class OperatorRecord {
         folder.writeConfig(config, provenance);
     }
 
-    /** {@code candidates.csv}: every candidate in order, with the best score so far. */
+    /**
+     * {@code candidates.csv}: every candidate in order, with the best score so far. Written whole after every candidate
+     * (and at the end), so that a tuning stopped midway keeps the candidates it trained.
+     */
     void writeCandidates(SearchSpace space, List<CandidateResult> all) {
         List<String> header = new ArrayList<>(List.of("candidate", "pool_index"));
         header.addAll(space.options());
         header.addAll(List.of("outcome", "score", "best_so_far", "run_epsilon", "steps", "planned_steps"));
-        try (MetricsCsv csv = MetricsCsv.create(folder.file("candidates.csv"), header)) {
-            double bestSoFar = Double.NEGATIVE_INFINITY;
-            for (CandidateResult r : all) {
-                bestSoFar = Math.max(bestSoFar, r.score());
-                List<Object> row = new ArrayList<>(List.of(r.number() + 1, r.poolIndex()));
-                space.options().forEach(o -> row.add(r.values().get(o)));
-                row.addAll(List.of(r.outcome().label(), r.score(), bestSoFar, r.epsilon(), r.steps(), r.planned()));
-                csv.append(row);
-            }
+        List<List<Object>> rows = new ArrayList<>();
+        double bestSoFar = Double.NEGATIVE_INFINITY;
+        for (CandidateResult r : all) {
+            bestSoFar = Math.max(bestSoFar, r.score());
+            List<Object> row = new ArrayList<>(List.of(r.number() + 1, r.poolIndex()));
+            space.options().forEach(o -> row.add(r.values().get(o)));
+            row.addAll(List.of(r.outcome().label(), r.score(), bestSoFar, r.epsilon(), r.steps(), r.planned()));
+            rows.add(row);
         }
+        MetricsCsv.replace(folder.file("candidates.csv"), header, rows);
     }
 
     /** The table of every candidate (the terminal shows it too: the operator's screen). */

@@ -206,7 +206,10 @@ public final class TuningSession {
         OperatorRecord record = new OperatorRecord(dir, protocol.name(), !publicData);
         record.writeConfig(config(space, pool, count, k, cost), Provenance.capture(Map.of("seed", seed), arguments));
         List<CandidateResult> results = Collections.synchronizedList(new ArrayList<>());
-        CandidateTrainer trainer = new CandidateTrainer(setup, score, k, results::add);
+        CandidateTrainer trainer = new CandidateTrainer(setup, score, k, r -> {
+            results.add(r);
+            record.writeCandidates(space, List.copyOf(results));   // the operator's record keeps what a stop would lose
+        });
         runArbiter(new PoolSampler(pool, k, draws, seeds), k, score, trainer);
         return report(dir, record, setup, space, results, cost, publicData, noise, held);
     }
