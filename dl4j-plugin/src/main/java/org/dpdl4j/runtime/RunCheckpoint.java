@@ -274,14 +274,23 @@ public final class RunCheckpoint {
         return new RunSettings.Saved(values, rules);
     }
 
+    /** Opens a checkpoint past its binary header and reads its JSON metadata; the stream then stands at the state. */
+    private static JsonNode readMeta(Path file, DataInputStream in) throws IOException {
+        in.skipNBytes(HEADER_BYTES);
+        int jsonLength = in.readInt();
+        if (jsonLength < 2 || jsonLength > Files.size(file)) {
+            throw new CheckpointException(file, "has a malformed header (JSON length " + jsonLength + ")");
+        }
+        return JSON.readTree(in.readNBytes(jsonLength));
+    }
+
+    private static DataInputStream open(Path file) throws IOException {
+        return new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
+    }
+
     private static Saved parse(Path file) {
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
-            in.skipNBytes(HEADER_BYTES);
-            int jsonLength = in.readInt();
-            if (jsonLength < 2 || jsonLength > Files.size(file)) {
-                throw new CheckpointException(file, "has a malformed header (JSON length " + jsonLength + ")");
-            }
-            JsonNode meta = JSON.readTree(in.readNBytes(jsonLength));
+        try (DataInputStream in = open(file)) {
+            JsonNode meta = readMeta(file, in);
             String protocol = text(meta, "protocol", file);
             long completed = integer(meta, "completedSteps", file);
             long planned = integer(meta, "plannedSteps", file);
@@ -402,13 +411,8 @@ public final class RunCheckpoint {
      * @throws CheckpointException when the file cannot be read
      */
     public static String stamp(Path file) {
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
-            in.skipNBytes(HEADER_BYTES);
-            int jsonLength = in.readInt();
-            if (jsonLength < 2 || jsonLength > Files.size(file)) {
-                throw new CheckpointException(file, "has a malformed header (JSON length " + jsonLength + ")");
-            }
-            JsonNode meta = JSON.readTree(in.readNBytes(jsonLength));
+        try (DataInputStream in = open(file)) {
+            JsonNode meta = readMeta(file, in);
             return stamp(integer(meta, "completedSteps", file), meta.path("writtenAt").asText("unknown"));
         } catch (IOException e) {
             throw new CheckpointException(file, "cannot be read: " + e.getMessage(), e);

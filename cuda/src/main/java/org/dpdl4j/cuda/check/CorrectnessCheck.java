@@ -203,27 +203,7 @@ final class CorrectnessCheck {
         }
         report("Philox noise vs reference (max abs)", c.name() + " " + p + " draws", worst);
         report("Philox noise's moments vs N(0, 1) (0 within 5 standard errors, else the larger z-score)", c.name() + " " + p
-                + " draws", noiseMomentsExcess(drawn[0]));
-    }
-
-    /**
-     * How far draws meant to be N(0, 1) are from it: 0 when their mean and variance are within 5 standard errors of 0 and
-     * 1, else the larger z-score; equal draws that are not noise at all (zeros, a wrong scale) fail here.
-     */
-    static double noiseMomentsExcess(float[] draws) {
-        int n = draws.length;
-        double mean = 0;
-        for (float v : draws) {
-            mean += v;
-        }
-        mean /= n;
-        double var = 0;
-        for (float v : draws) {
-            var += (v - mean) * (v - mean);
-        }
-        var /= n - 1;
-        double z = Math.max(Math.abs(mean) * Math.sqrt(n), Math.abs(var - 1) / Math.sqrt(2.0 / n));
-        return z <= 5 ? 0 : z;
+                + " draws", NoiseMoments.excess(drawn[0]));
     }
 
     private void report(String what, String where, double error) {

@@ -51,7 +51,7 @@ class DeviceCheckHarnessTest {
             String out = text.toString(StandardCharsets.UTF_8);
             assertTrue(failures > 0 && out.contains("CHECK FAIL"), kernel + " 1% off:\n" + out);
         }
-        assertTrue(CorrectnessCheck.noiseMomentsExcess(new float[1000]) > 5, "zeros are not N(0, 1) noise");
+        assertTrue(NoiseMoments.excess(new float[1000]) > 5, "zeros are not N(0, 1) noise");
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         int failures = new RoundCheck(perturbed("mixRows"), new PrintStream(text, true, StandardCharsets.UTF_8)).run();
         assertTrue(failures > 0, "gossip 1% off:\n" + text.toString(StandardCharsets.UTF_8));
