@@ -394,7 +394,8 @@ public final class RunCheckpoint {
 
     /**
      * Whether the checkpoint records no settings (beyond the accountant its ledger names) while the run does: a run built
-     * from Java before its protocol recorded them, which nothing can check against this run.
+     * from Java that records none (or did not before its protocol recorded them), which nothing can check against this
+     * run.
      */
     private static boolean unrecorded(TrainingRun run, Saved saved) {
         java.util.Set<String> recorded = new java.util.HashSet<>(saved.settings().values().keySet());
@@ -414,7 +415,9 @@ public final class RunCheckpoint {
         try (DataInputStream in = open(file)) {
             JsonNode meta = readMeta(file, in);
             return stamp(integer(meta, "completedSteps", file), meta.path("writtenAt").asText("unknown"));
-        } catch (IOException e) {
+        } catch (CheckpointException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
             throw new CheckpointException(file, "cannot be read: " + e.getMessage(), e);
         }
     }
@@ -448,9 +451,9 @@ public final class RunCheckpoint {
                     + "; only a " + saved.protocol() + " run can continue it: resume it with that protocol, or start a new run");
         }
         if (unrecorded(run, saved)) {
-            throw new CheckpointException(file, "records no settings (it was saved by a run built from Java before its"
-                    + " protocol recorded them), so nothing tells whether it belongs to this run or what its mechanism was;"
-                    + " start a new run, or resume it with the version that saved it");
+            throw new CheckpointException(file, "records no settings (a run built from Java that recorded none), while this"
+                    + " run has its settings, so nothing tells whether the checkpoint belongs to it or what its mechanism was;"
+                    + " resume it as it was built (from Java, with the same description), or start a new run");
         }
         List<SettingChange> changes = run.settings().changesFrom(saved.settings());
         java.util.Map<String, String> fixed = run.settingsFixedOnResume();

@@ -39,9 +39,10 @@ class DeviceCheckHarnessTest {
     }
 
     /**
-     * The negative control: a backend whose Philox noise is 1% too large, or whose clip factors are 1% off, fails the
-     * correctness check, and one whose gossip is 1% off fails the round check, so a passing check on the GPU means the
-     * comparisons compared something.
+     * The negative control: a backend whose Philox noise is 1% too large (caught by the comparison with the reference's
+     * draws), or whose clip factors are 1% off, fails the correctness check, and one whose gossip is 1% off fails the
+     * round check, so a passing check on the GPU means the comparisons compared something; noise that is not noise at all
+     * fails the moments check.
      */
     @Test
     void aBackendOffByOnePercentFailsTheCheck() {

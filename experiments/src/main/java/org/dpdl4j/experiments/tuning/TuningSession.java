@@ -208,7 +208,14 @@ public final class TuningSession {
         List<CandidateResult> results = Collections.synchronizedList(new ArrayList<>());
         CandidateTrainer trainer = new CandidateTrainer(setup, score, k, r -> {
             results.add(r);
-            record.writeCandidates(space, List.copyOf(results));   // the operator's record keeps what a stop would lose
+            try {
+                record.writeCandidates(space, List.copyOf(results));   // the operator's record keeps what a stop would lose
+            } catch (java.io.UncheckedIOException e) {
+                // not the candidate's failure: say so, and leave the write to the end of the tuning, which reports its own
+                out.println("warning: could not write " + OperatorRecord.FOLDER + "/candidates.csv after candidate "
+                        + results.size() + " (" + e.getMessage() + "); it is written again when the tuning ends");
+                out.flush();
+            }
         });
         runArbiter(new PoolSampler(pool, k, draws, seeds), k, score, trainer);
         return report(dir, record, setup, space, results, cost, publicData, noise, held);
