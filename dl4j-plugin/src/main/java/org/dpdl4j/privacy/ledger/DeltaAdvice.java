@@ -26,4 +26,9 @@ public final class DeltaAdvice {
                 + " such a delta allows publishing some training examples in the clear; choose delta well below 1/%d, e.g. %s",
                 delta, units, units, better));
     }
+
+    /** {@link #forUnits} as a command's warning line about its {@code --delta} option. */
+    public static Optional<String> optionWarning(double delta, long units) {
+        return forUnits(delta, units).map(warning -> "warning: --" + warning);
+    }
 }

@@ -161,25 +161,21 @@ public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
 
     /** The client sampling the settings ask for, refused where it has no effect or would take another rate. */
     private static ClientSampling clientSampling(RunSettings s, int clients) {
-        return FedAvgRunSpec.sampling(s.get(CLIENT_RATE, 1.0), fixedSizeClients(s, clients), clients);
-    }
-
-    private static boolean fixedSizeClients(RunSettings s, int clients) {
         double rate = s.get(CLIENT_RATE, 1.0);
         if (s.has(CLIENT_SAMPLING) && rate == 1) {
             throw CLIENT_SAMPLING.invalid("--client-sampling has no effect without --client-rate below 1 (every client takes"
                     + " part in every round); give --client-rate Q, or drop --client-sampling");
         }
-        boolean fixed = s.get(CLIENT_SAMPLING, "poisson").equals("fixed");
-        if (fixed && rate < 1) {
-            try {
-                FedAvgRunSpec.sampling(rate, true, clients);
-            } catch (IllegalArgumentException e) {
-                throw CLIENT_RATE.invalid("--client-rate " + rate + " with --client-sampling fixed: " + e.getMessage()
-                        + " (or change --machines)");
-            }
+        try {
+            return FedAvgRunSpec.sampling(rate, fixedSizeClients(s), clients);
+        } catch (IllegalArgumentException e) {
+            throw CLIENT_RATE.invalid("--client-rate " + rate + " with --client-sampling fixed: " + e.getMessage()
+                    + " (or change --machines)");
         }
-        return fixed;
+    }
+
+    private static boolean fixedSizeClients(RunSettings s) {
+        return s.get(CLIENT_SAMPLING, "poisson").equals("fixed");
     }
 
     /** A builder holding everything the settings say (clients, rounds, noise, target), checked, but no model. */
@@ -190,13 +186,14 @@ public final class FedAvgProtocol implements ConfiguredProtocol<FedAvgRunSpec> {
         }
         long seed = s.get(SEED, 1L);
         int clients = (int) (long) s.get(MACHINES, DEFAULT_CLIENTS);
+        clientSampling(s, clients);   // refused here naming the options, before the builder's check of the same rate
         FedAvgRunBuilder b = FedAvgTrainer.builder().variant(variant)
                 .split(inputs.train(), inputs.splits().apply(s.get(PARTITION, DEFAULT_PARTITION)), clients)
                 .rounds(s.get(ROUNDS, DEFAULT_ROUNDS)).localSteps((int) (long) s.get(LOCAL_STEPS, 5L))
                 .localBatch((int) (long) s.get(BATCH_SIZE, DEFAULT_LOCAL_BATCH))
                 .localRate(new LearningRate.Constant(s.require(LEARNING_RATE, name() + " needs the clients' learning rate")))
                 .serverRate(s.get(SERVER_LR, 1.0))
-                .clientSampling(s.get(CLIENT_RATE, 1.0), fixedSizeClients(s, clients))
+                .clientSampling(s.get(CLIENT_RATE, 1.0), fixedSizeClients(s))
                 .noiseKind(RunOptions.noiseKind(s, variant.isPrivate())).seed(seed);
         if (variant == FedAvgVariant.FEDAVG) {
             b.weighting(s.get(WEIGHTING, "uniform").equals("size") ? UpdateWeighting.BY_DATA_SIZE : UpdateWeighting.UNIFORM);

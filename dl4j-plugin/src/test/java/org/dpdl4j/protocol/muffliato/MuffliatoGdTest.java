@@ -79,10 +79,8 @@ class MuffliatoGdTest {
         }
         try (MuffliatoGd strict = base(FederatedFixtures.softmax(4, 3, 5)).sigma(2.0).delta(1e-5).build()) {
             // a run built from Java records its settings too, so the change of noise is seen, not resumed unnoticed
-            org.dpdl4j.runtime.CheckpointException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                    org.dpdl4j.runtime.CheckpointException.class, () -> org.dpdl4j.runtime.RunCheckpoint.resume(strict,
-                            org.dpdl4j.runtime.RunCheckpoint.read(file), org.dpdl4j.runtime.ResumePolicy.strict()));
-            assertTrue(refused.getMessage().contains("noise-multiplier"), refused.getMessage());
+            String refused = refusedResume(strict, file, org.dpdl4j.runtime.ResumePolicy.strict());
+            assertTrue(refused.contains("noise-multiplier"), refused);
         }
         try (MuffliatoGd resumed = base(FederatedFixtures.softmax(4, 3, 5)).sigma(2.0).delta(1e-5).build()) {
             org.dpdl4j.runtime.RunCheckpoint.resume(resumed, org.dpdl4j.runtime.RunCheckpoint.read(file),
@@ -109,11 +107,16 @@ class MuffliatoGdTest {
             org.dpdl4j.runtime.RunCheckpoint.save(old, file);
         }
         try (MuffliatoGd resumed = base(FederatedFixtures.softmax(4, 3, 5)).sigma(1.0).delta(1e-5).build()) {
-            org.dpdl4j.runtime.CheckpointException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                    org.dpdl4j.runtime.CheckpointException.class, () -> org.dpdl4j.runtime.RunCheckpoint.resume(resumed,
-                            org.dpdl4j.runtime.RunCheckpoint.read(file), org.dpdl4j.runtime.ResumePolicy.allowingChanges()));
-            assertTrue(refused.getMessage().contains("records no settings"), refused.getMessage());
+            String refused = refusedResume(resumed, file, org.dpdl4j.runtime.ResumePolicy.allowingChanges());
+            assertTrue(refused.contains("records no settings"), refused);
         }
+    }
+
+    /** The message of the refusal to resume {@code run} from {@code file} under {@code policy}. */
+    private static String refusedResume(MuffliatoGd run, java.nio.file.Path file, org.dpdl4j.runtime.ResumePolicy policy) {
+        return org.junit.jupiter.api.Assertions.assertThrows(org.dpdl4j.runtime.CheckpointException.class,
+                () -> org.dpdl4j.runtime.RunCheckpoint.resume(run, org.dpdl4j.runtime.RunCheckpoint.read(file), policy))
+                .getMessage();
     }
 
     @Test

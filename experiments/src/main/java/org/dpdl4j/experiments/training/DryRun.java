@@ -51,7 +51,7 @@ final class DryRun {
                 PrivacyBudget.unlimited(settings.get(RunOptions.DELTA, 1e-5)), planned.ledger().allSecure());
         ledger.continueFrom(planned.ledger(), false);
         planned.markIfNotAGuarantee(ledger);
-        DeltaAdvice.forUnits(ledger.delta(), units).ifPresent(warning -> out.println("warning: --" + warning));
+        DeltaAdvice.optionWarning(ledger.delta(), units).ifPresent(out::println);
         out.print("Planned privacy (every planned step taken):\n" + LedgerStatement.text(ledger));
         out.printf(Locale.ROOT, "epsilon=%s%n", EpsilonFormat.upward(ledger.epsilon(), 6));
         out.flush();

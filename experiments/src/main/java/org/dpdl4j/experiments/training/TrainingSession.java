@@ -174,8 +174,8 @@ public final class TrainingSession {
      * training examples, the smallest number of protected units any protocol here has.
      */
     private void warnAboutDelta(double delta, Workload workload) {
-        DeltaAdvice.forUnits(delta, workload.train().size()).ifPresent(warning -> {
-            out.println("warning: --" + warning);
+        DeltaAdvice.optionWarning(delta, workload.train().size()).ifPresent(warning -> {
+            out.println(warning);
             out.flush();
         });
     }

@@ -196,8 +196,7 @@ public final class TuningSession {
             cost = Optional.of(pricing.cost(setup));
             candidatesNotAGuarantee = pricing.notAGuarantee;
             announce(cost.get(), pool, count, pricing.candidateEpsilon);
-            DeltaAdvice.forUnits(cost.get().delta(), workload.train().size())
-                    .ifPresent(warning -> out.println("warning: --" + warning));
+            DeltaAdvice.optionWarning(cost.get().delta(), workload.train().size()).ifPresent(out::println);
         }
         long k = publicData ? pool.size() : count.sample(noise.sampling(new NoiseKey(seed, "tuning-count", 0, 0)));
         RandomGenerator draws = publicData ? null : noise.sampling(new NoiseKey(seed, "tuning-draws", 0, 0));
