@@ -13,6 +13,7 @@ import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.privacy.ledger.LedgerAccounting;
 import org.dpdl4j.protocol.recal.DecayingNoisePrivacy;
 import org.dpdl4j.protocol.recal.PrimalDualAlgorithm;
+import org.dpdl4j.protocol.recal.PublicationSensitivity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,11 +28,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "recal", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Privacy of DP-RECAL (record level, replace-one) for an agent that publishes K times.",
-            "K is its local communication involvement (LCI); with sensitivity D and noise std S zeta^((m-1)/2) at its m-th"
-                + " publication the publications compose to one Gaussian mechanism of mu^2 = 2 rho, rho = D^2/(2 S^2)"
-                + " (zeta^-K - 1)/(zeta^-1 - 1): epsilon is the exact Gaussian curve's at mu (by default), or the paper's"
-                + " rho + 2 sqrt(rho ln(1/delta)) (--accountant rdp); the run's guarantee is that of its most active agent."
-                + " With --epsilon instead of --sigma, prints the sigma that meets it."})
+            "K is its local communication involvement (LCI); with sensitivity D (m + 1)/2 and noise std S zeta^((m-1)/2)"
+                + " at its m-th publication (the drift of its unpublished state priced: least squares with tau <= 1/L) the"
+                + " publications compose to one Gaussian mechanism of mu^2 = 2 rho, rho = D^2/(2 S^2) sum_m ((m + 1)/2)^2"
+                + " zeta^-(m-1); with --paper-accounting every publication has sensitivity D, the state conditioned on as in"
+                + " the paper (not a proven bound), and rho = D^2/(2 S^2) (zeta^-K - 1)/(zeta^-1 - 1). epsilon is the exact"
+                + " Gaussian curve's at mu (by default), or the paper's rho + 2 sqrt(rho ln(1/delta)) (--accountant rdp);"
+                + " the run's guarantee is that of its most active agent. With --epsilon instead of --sigma, prints the"
+                + " sigma that meets it."})
 public final class AccountRecalCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -63,6 +67,10 @@ public final class AccountRecalCommand implements Callable<Integer> {
                     + " conversion) or additive (default: ${DEFAULT-VALUE}).")
     private String accountant;
 
+    @Option(names = "--paper-accounting", description = "price every publication with sensitivity D, the agent's state"
+            + " conditioned on as the paper does: the paper's figure, not a proven bound")
+    private boolean paperAccounting;
+
     @Override
     public Integer call() {
         if (zeta > 1) {
@@ -78,13 +86,16 @@ public final class AccountRecalCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--accountant: " + e.getMessage(), e);
         }
+        PublicationSensitivity growth = paperAccounting ? PublicationSensitivity.CONDITIONED_ON_STATE
+                : PublicationSensitivity.STATE_DRIFT;
         double s;
         try {
-            s = sigma != null ? sigma : DecayingNoisePrivacy.calibrate(sensitivity, zeta, lci, epsilon, delta, accounting.factory());
+            s = sigma != null ? sigma : DecayingNoisePrivacy.calibrate(sensitivity, zeta, lci, epsilon, delta, accounting.factory(),
+                    growth);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        double rho = DecayingNoisePrivacy.rho(sensitivity, s, zeta, lci);
+        double rho = DecayingNoisePrivacy.rho(sensitivity, s, zeta, lci, growth);
         if (Double.isInfinite(rho)) {
             throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT, "with --zeta %s over --lci %d"
                     + " publications the noise decays to nothing (zeta^-K overflows), so the guarantee exceeds the largest"
@@ -95,17 +106,24 @@ public final class AccountRecalCommand implements Callable<Integer> {
         boolean exact = accounting.pricesGaussiansExactly() && epsGaussian <= epsZcdp;
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "Privacy statement: DP-RECAL, one agent, record-level DP, replace-one adjacency%n");
-        out.printf(Locale.ROOT, "  %d publications, sensitivity %s, noise std %s x zeta^((m-1)/2), zeta = %s%n", lci, sensitivity, s, zeta);
+        out.printf(Locale.ROOT, "  %d publications, sensitivity %s%s, noise std %s x zeta^((m-1)/2), zeta = %s%n", lci, sensitivity,
+                paperAccounting ? "" : " x (m + 1)/2 at the m-th", s, zeta);
         out.printf(Locale.ROOT, "  first publication: rho = %s; last: rho = %s; noise std at the last: %.6g%n",
-                EpsilonFormat.upwardSignificant(DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, 1), 6),
-                EpsilonFormat.upwardSignificant(DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, lci), 6),
+                EpsilonFormat.upwardSignificant(DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, 1, growth), 6),
+                EpsilonFormat.upwardSignificant(DecayingNoisePrivacy.publicationRho(sensitivity, s, zeta, lci, growth), 6),
                 s * Math.pow(zeta, (lci - 1) / 2.0));
         out.printf(Locale.ROOT, "  composed over the publications (sequential: one Gaussian mechanism of mu = sqrt(2 rho) = %s) and"
                 + " the max over agents (parallel): epsilon at delta = %s by %s%n", EpsilonFormat.upwardSignificant(Math.sqrt(2 * rho), 6),
                 delta, exact
                 ? "the exact Gaussian curve of mu" : "zCDP's conversion, epsilon = rho + 2 sqrt(rho ln(1/delta))");
-        out.println("  Assumes every record's gradient is clipped and the agent's internal state is conditioned on (as in the paper).");
-        out.println("  WARNING: this epsilon is not a guarantee: " + PrimalDualAlgorithm.DP_RECAL.notAGuarantee() + ".");
+        if (paperAccounting) {
+            out.println("  Assumes every record's gradient is clipped and the agent's internal state is conditioned on (as in the paper).");
+            out.println("  WARNING: this epsilon is not a guarantee: " + PrimalDualAlgorithm.DP_RECAL.notAGuarantee() + ".");
+        } else {
+            out.println("  Assumes least squares with every record's gradient clipped and the primal step tau <= 1/L (--step-scale"
+                    + " <= 2 in a run), whose clipped gradient step is nonexpansive: the agent's unpublished state moves by at"
+                    + " most 2 tau G_rec per publication.");
+        }
         if (sigma == null) {
             out.printf(Locale.ROOT, "sigma=%s%n", s);
         }

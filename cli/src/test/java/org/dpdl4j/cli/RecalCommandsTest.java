@@ -21,9 +21,9 @@ class RecalCommandsTest {
         assertTrue(exact < 0.9 * ZCdp.epsilon(rho, 1e-5), "the exact curve is the tighter here: " + exact);
         for (String accountant : new String[] {"tightest", "rdp"}) {
             CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--sigma", "30", "--zeta", "0.999",
-                    "--delta", "1e-5", "--accountant", accountant);
+                    "--delta", "1e-5", "--accountant", accountant, "--paper-accounting");
             assertEquals(0, r.exitCode(), r.both());
-            assertTrue(r.out().contains("WARNING: this epsilon is not a guarantee: dp-recal prices each publication"), r.out());
+            assertTrue(r.out().contains("WARNING: this epsilon is not a guarantee: dp-recal priced each publication"), r.out());
             assertEquals(rho, r.lastValue(5, "rho"), 1e-12 * rho);
             assertEquals(ZCdp.epsilon(rho, 1e-5), r.lastValue(4, "epsilon_zcdp"), 1e-12);
             assertEquals(exact, r.lastValue(3, "epsilon_gaussian"), 1e-12);
@@ -33,18 +33,39 @@ class RecalCommandsTest {
         }
     }
 
+    /** By default the m-th publication has sensitivity D (m + 1)/2 (the drift of the agent's state), a proven bound. */
+    @Test
+    void accountRecalPricesTheDriftOfTheStateByDefault() {
+        double sum = 0;
+        for (int m = 1; m <= 600; m++) {
+            sum += (m + 1) * (m + 1) / 4.0 * Math.pow(0.999, -(m - 1));
+        }
+        double rho = sum / (2 * 3000.0 * 3000.0);
+        CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--sigma", "3000", "--zeta", "0.999",
+                "--delta", "1e-5");
+        assertEquals(0, r.exitCode(), r.both());
+        assertTrue(!r.out().contains("WARNING") && r.out().contains("sensitivity 1.0 x (m + 1)/2 at the m-th")
+                && r.out().contains("Assumes least squares"), r.out());
+        assertEquals(rho, r.lastValue(5, "rho"), 1e-12 * rho);
+        assertEquals(GaussianPrivacyCurve.epsilon(Math.sqrt(2 * rho), 1e-5), r.lastValue(1, "epsilon"), 1e-12);
+    }
+
     @Test
     void accountRecalCalibratesSigmaToATargetOnTheChosenAccountantsCurve() {
+        double drift = (601.0 * 602 * 1203 / 6 - 1) / 4;   // sum_{m=1..600} ((m + 1)/2)^2
         CommandRun r = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--epsilon", "2", "--delta", "1e-5");
         assertEquals(0, r.exitCode(), r.both());
         double eps = r.lastValue(1, "epsilon");
         assertTrue(eps <= 2 && eps > 2 - 1e-9, "epsilon " + eps);
         double mu = GaussianPrivacyCurve.mu(2, 1e-5);
-        assertEquals(Math.sqrt(600 / (mu * mu)), r.lastValue(6, "sigma"), 1e-6);
+        assertEquals(Math.sqrt(drift / (mu * mu)), r.lastValue(6, "sigma"), 1e-6 * Math.sqrt(drift));
+        CommandRun paper = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--epsilon", "2", "--delta", "1e-5",
+                "--paper-accounting");
+        assertEquals(Math.sqrt(600 / (mu * mu)), paper.lastValue(6, "sigma"), 1e-6);
         CommandRun renyi = CommandRun.of("account", "recal", "--lci", "600", "--sensitivity", "1", "--epsilon", "2", "--delta", "1e-5",
                 "--accountant", "rdp");
         assertEquals(0, renyi.exitCode(), renyi.both());
-        assertEquals(Math.sqrt(600 / (2 * ZCdp.rho(2, 1e-5))), renyi.lastValue(6, "sigma"), 1e-6);
+        assertEquals(Math.sqrt(drift / (2 * ZCdp.rho(2, 1e-5))), renyi.lastValue(6, "sigma"), 1e-6 * Math.sqrt(drift));
         double zcdp = renyi.lastValue(1, "epsilon");
         assertTrue(zcdp <= 2 && zcdp > 2 - 1e-9, "epsilon " + zcdp);
         assertTrue(renyi.lastValue(6, "sigma") > 1.1 * r.lastValue(6, "sigma"), "the paper's conversion needs more noise");
@@ -87,12 +108,22 @@ class RecalCommandsTest {
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("DP-RECAL") && privacy.contains("local communication involvement"), privacy);
-        assertTrue(privacy.contains("not a guarantee: dp-recal prices each publication with the sensitivity of the gradient"
-                + " it adds, conditioned on the agent's internal state") && privacy.contains("(m + 1)/2"), privacy);
+        // least squares at the default steps: priced with the drift of the agents' state, a proven bound
+        assertTrue(privacy.contains("the drift of each agent's unpublished state is priced")
+                && !privacy.contains("WARNING: this epsilon is not a guarantee"), privacy);
         CommandRun dry = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
                 "320", "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--dry-run");
         assertEquals(0, dry.exitCode(), dry.both());
-        assertTrue(dry.out().contains("WARNING: this epsilon is not a guarantee: dp-recal"), dry.out());
+        assertTrue(!dry.out().contains("WARNING: this epsilon is not a guarantee"), dry.out());
+        Path paper = dir.resolve("paper");
+        CommandRun p = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "320",
+                "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--paper-accounting",
+                "--out", paper.toString());
+        assertEquals(0, p.exitCode(), p.both());
+        String paperPrivacy = Files.readString(paper.resolve("privacy.txt"));
+        assertTrue(paperPrivacy.contains("not a guarantee: dp-recal priced each publication with the sensitivity of the gradient"
+                + " it adds, conditioned on the agent's internal state") && paperPrivacy.contains("(m + 1)/2")
+                && paperPrivacy.contains("here the paper's accounting was asked for (--paper-accounting)"), paperPrivacy);
         assertTrue(Files.readString(out.resolve("metrics.csv")).lines().count() > 2);
         assertTrue(Files.exists(out.resolve("model.zip")));
     }
@@ -136,9 +167,8 @@ class RecalCommandsTest {
                 "--clip", "1", "--epsilon", "2", "--save-node-models", "--out", secure.toString());
         assertEquals(0, s.exitCode(), s.both());
         String covered = Files.readString(secure.resolve("privacy.txt"));
-        // secure noise, but the paper's accounting conditions on the agents' state: still not a guarantee
-        assertTrue(covered.contains("WARNING: this epsilon is not a guarantee: dp-recal prices each publication")
-                && covered.contains("Covers nothing as a guarantee (see the WARNING above)")
+        // secure noise and the proven accounting: a guarantee for model.zip, not for the agents' internal states
+        assertTrue(!covered.contains("WARNING") && covered.contains("Covers: model.zip (the released model)")
                 && covered.contains("model-node-<i>.zip (the agents' internal states"), covered);
     }
 

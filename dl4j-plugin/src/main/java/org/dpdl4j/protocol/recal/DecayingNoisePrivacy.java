@@ -27,19 +27,28 @@ import org.dpdl4j.privacy.ledger.RunLedger;
  * disjoint data (parallel composition: the run's guarantee is the most exposed agent's). The ledger records every
  * publication as the Gaussian release it is, so the run's accountant prices it: by the exact Gaussian curve by default,
  * by the paper's {@code epsilon = rho + 2 sqrt(rho ln(1/delta))} with Renyi DP alone. Record-level, replace-one
- * adjacency; the state an agent continues from is conditioned on, as in the paper.
+ * adjacency. How the sensitivity of an agent's successive publications grows is {@link PublicationSensitivity}: constant
+ * with the state an agent continues from conditioned on, as in the paper, or growing with the drift of that state, the
+ * proven bound of least squares.
  */
 public final class DecayingNoisePrivacy {
     private final double[] sensitivity;
     private final double[] sigma;
     private final double zeta;
+    private final PublicationSensitivity growth;
+
+    /** The paper's accounting ({@link PublicationSensitivity#CONDITIONED_ON_STATE}). */
+    public DecayingNoisePrivacy(double[] sensitivity, double[] sigma, double zeta) {
+        this(sensitivity, sigma, zeta, PublicationSensitivity.CONDITIONED_ON_STATE);
+    }
 
     /**
-     * @param sensitivity every agent's Delta_i
+     * @param sensitivity every agent's Delta_i, the sensitivity of its first publication
      * @param sigma       every agent's first-publication noise std sigma_i
      * @param zeta        the attenuation coefficient in (0, 1]
+     * @param growth      how the sensitivity of later publications grows
      */
-    public DecayingNoisePrivacy(double[] sensitivity, double[] sigma, double zeta) {
+    public DecayingNoisePrivacy(double[] sensitivity, double[] sigma, double zeta, PublicationSensitivity growth) {
         if (sensitivity.length != sigma.length) {
             throw new IllegalArgumentException("give one sensitivity and one sigma per agent");
         }
@@ -53,6 +62,7 @@ public final class DecayingNoisePrivacy {
         this.sensitivity = sensitivity.clone();
         this.sigma = sigma.clone();
         this.zeta = zeta;
+        this.growth = java.util.Objects.requireNonNull(growth, "growth");
     }
 
     static void requireZeta(double zeta) {
@@ -68,28 +78,39 @@ public final class DecayingNoisePrivacy {
         requireZeta(zeta);
     }
 
-    /** rho of the m-th publication (m >= 1) with sensitivity {@code delta} and first std {@code sigma}. */
+    /** rho of the m-th publication (m >= 1) with sensitivity {@code delta} and first std {@code sigma}, the paper's way. */
     public static double publicationRho(double sensitivity, double sigma, double zeta, long m) {
+        return publicationRho(sensitivity, sigma, zeta, m, PublicationSensitivity.CONDITIONED_ON_STATE);
+    }
+
+    /** rho of the m-th publication (m >= 1) with first sensitivity {@code delta} growing as {@code growth} says. */
+    public static double publicationRho(double sensitivity, double sigma, double zeta, long m, PublicationSensitivity growth) {
         requirePublication(zeta, m);
-        return ZCdp.gaussianRho(sensitivity, sigma) / Math.pow(zeta, m - 1);
+        return ZCdp.gaussianRho(sensitivity * growth.factor(m), sigma) / Math.pow(zeta, m - 1);
     }
 
     /** {@code sum_{m=1..K} zeta^-(m-1)} = {@code (zeta^-K - 1) / (zeta^-1 - 1)}; K when zeta = 1. */
     public static double decaySum(double zeta, long publications) {
+        return decaySum(zeta, publications, PublicationSensitivity.CONDITIONED_ON_STATE);
+    }
+
+    /** {@code sum_{m=1..K} factor(m)^2 zeta^-(m-1)} with the factors of {@code growth}. */
+    public static double decaySum(double zeta, long publications, PublicationSensitivity growth) {
         requireZeta(zeta);
         if (publications < 0) {
             throw new IllegalArgumentException("the number of publications must be >= 0, got " + publications);
         }
-        if (zeta == 1) {
-            return publications;
-        }
-        double l = -Math.log(zeta);
-        return Math.expm1(publications * l) / Math.expm1(l);
+        return growth.decaySum(zeta, publications);
     }
 
     /** rho of K publications (Theorem 3 for one agent): {@code Delta^2 / (2 sigma^2) * decaySum(zeta, K)}. */
     public static double rho(double sensitivity, double sigma, double zeta, long publications) {
-        return ZCdp.gaussianRho(sensitivity, sigma) * decaySum(zeta, publications);
+        return rho(sensitivity, sigma, zeta, publications, PublicationSensitivity.CONDITIONED_ON_STATE);
+    }
+
+    /** rho of K publications whose sensitivity grows as {@code growth} says. */
+    public static double rho(double sensitivity, double sigma, double zeta, long publications, PublicationSensitivity growth) {
+        return ZCdp.gaussianRho(sensitivity, sigma) * decaySum(zeta, publications, growth);
     }
 
     /**
@@ -110,20 +131,26 @@ public final class DecayingNoisePrivacy {
      */
     public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta,
                                    AccountantFactory accountants) {
+        return calibrate(sensitivity, zeta, publications, epsilon, delta, accountants, PublicationSensitivity.CONDITIONED_ON_STATE);
+    }
+
+    /** {@link #calibrate(double, double, long, double, double, AccountantFactory)} for publications growing as {@code growth} says. */
+    public static double calibrate(double sensitivity, double zeta, long publications, double epsilon, double delta,
+                                   AccountantFactory accountants, PublicationSensitivity growth) {
         if (publications < 1) {
             throw new IllegalArgumentException("calibrate for at least one publication, got " + publications);
         }
         LedgerAccounting accounting = new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE);
         double muSquared = accounting.gaussianMuSquared(epsilon, delta);
-        double s = sensitivity * Math.sqrt(decaySum(zeta, publications) / muSquared);
+        double s = sensitivity * Math.sqrt(decaySum(zeta, publications, growth) / muSquared);
         if (!Double.isFinite(s)) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "no finite noise keeps %d publications with zeta = %s"
                     + " within epsilon = %s: zeta^-K overflows; raise zeta towards 1 or publish less", publications, zeta, epsilon));
         }
         double closedForm = Calibrator.safeSide(s, x -> closedFormEpsilon(sensitivity, x, zeta, publications, delta,
-                accounting.pricesGaussiansExactly()), epsilon).noise();
-        return Calibrator.safeSide(closedForm, x -> ledgerEpsilon(sensitivity, x, zeta, publications, delta, accountants), epsilon)
-                .noise();
+                accounting.pricesGaussiansExactly(), growth), epsilon).noise();
+        return Calibrator.safeSide(closedForm, x -> ledgerEpsilon(sensitivity, x, zeta, publications, delta, accountants, growth),
+                epsilon).noise();
     }
 
     /**
@@ -131,34 +158,34 @@ public final class DecayingNoisePrivacy {
      * conversion of rho.
      */
     private static double closedFormEpsilon(double sensitivity, double sigma, double zeta, long publications, double delta,
-                                            boolean exactCurve) {
-        double rho = rho(sensitivity, sigma, zeta, publications);
+                                            boolean exactCurve, PublicationSensitivity growth) {
+        double rho = rho(sensitivity, sigma, zeta, publications, growth);
         return exactCurve ? GaussianPrivacyCurve.epsilon(Math.sqrt(2 * rho), delta) : ZCdp.epsilon(rho, delta);
     }
 
     /** The epsilon of K publications of one agent as its run's ledger, priced by {@code accountants}, adds them up. */
     static double ledgerEpsilon(double sensitivity, double sigma, double zeta, long publications, double delta,
-                                AccountantFactory accountants) {
+                                AccountantFactory accountants, PublicationSensitivity growth) {
         PrivacyLedger plan = new PrivacyLedger();
         for (long m = 1; m <= publications; m++) {
-            plan.add(new LedgerEntry(publicationEvent(sensitivity, sigma, zeta, m), 1, LedgerEntry.ALL_PARTIES, "plan", true, 0));
+            plan.add(new LedgerEntry(publicationEvent(sensitivity, sigma, zeta, m, growth), 1, LedgerEntry.ALL_PARTIES, "plan", true, 0));
         }
         return new LedgerAccounting(accountants, NeighbouringRelation.REPLACE_ONE).bound(plan, delta, Conversion.STANDARD).epsilon();
     }
 
     /**
-     * The m-th publication of sensitivity {@code Delta} and first std {@code sigma}, as the ledger records it: a Gaussian
-     * release under replace-one, whose noise multiplier is the std over half the sensitivity (the event's bound C, a
-     * replaced record moving the sum by 2C = Delta).
+     * The m-th publication of first sensitivity {@code Delta} (growing as {@code growth} says) and first std
+     * {@code sigma}, as the ledger records it: a Gaussian release under replace-one, whose noise multiplier is the std
+     * over half the m-th sensitivity (the event's bound C, a replaced record moving the sum by 2C).
      */
-    static GaussianEvent publicationEvent(double sensitivity, double sigma, double zeta, long m) {
+    static GaussianEvent publicationEvent(double sensitivity, double sigma, double zeta, long m, PublicationSensitivity growth) {
         requirePublication(zeta, m);
-        return new GaussianEvent(sigma * Math.pow(zeta, (m - 1) / 2.0) / (sensitivity / 2));
+        return new GaussianEvent(sigma * Math.pow(zeta, (m - 1) / 2.0) / (sensitivity * growth.factor(m) / 2));
     }
 
     /** The Gaussian release of agent i's m-th publication. */
     public GaussianEvent publication(int agent, long m) {
-        return publicationEvent(sensitivity[agent], sigma[agent], zeta, m);
+        return publicationEvent(sensitivity[agent], sigma[agent], zeta, m, growth);
     }
 
     /** Agent i's m-th publication, as the ledger charges it. */
@@ -207,7 +234,7 @@ public final class DecayingNoisePrivacy {
 
     /** rho of agent i after K publications. */
     public double rhoOf(int agent, long publications) {
-        return rho(sensitivity[agent], sigma[agent], zeta, publications);
+        return rho(sensitivity[agent], sigma[agent], zeta, publications, growth);
     }
 
     /** The run's rho after the given publication counts: the largest agent's. */
@@ -231,14 +258,20 @@ public final class DecayingNoisePrivacy {
         return zeta;
     }
 
+    /** How the sensitivity of an agent's later publications grows. */
+    public PublicationSensitivity growth() {
+        return growth;
+    }
+
     public int agents() {
         return sigma.length;
     }
 
     /** One line for the ledger's entries. */
     public String describe() {
-        return String.format(Locale.ROOT, "Gaussian publication, sensitivity %s, std %s x zeta^((m-1)/2), zeta = %s",
-                uniformOrRange(sensitivity), uniformOrRange(sigma), zeta);
+        return String.format(Locale.ROOT, "Gaussian publication, sensitivity %s%s, std %s x zeta^((m-1)/2), zeta = %s",
+                uniformOrRange(sensitivity), growth == PublicationSensitivity.STATE_DRIFT ? " x (m+1)/2" : "",
+                uniformOrRange(sigma), zeta);
     }
 
     private static String uniformOrRange(double[] v) {

@@ -40,26 +40,31 @@ public enum PrimalDualAlgorithm {
     }
 
     /**
-     * Why a private run's epsilon is not a proven bound, or null for the algorithms without noise. Each publication is
-     * priced with the sensitivity of the gradient it adds, the agent's internal state conditioned on, as the papers do
-     * (spec 5.4); but that state (an agent's exact primal iterate, and for the gossip baselines its own exact term in
-     * every mixing) carries all its earlier gradients and is never published, so an observer of the publications is not
-     * given it. With DP-RECAL on least squares, whose clipped gradient step is nonexpansive, the m-th publication can
-     * move by (m + 1)/2 times the priced sensitivity (a record whose clipped gradient stays constant, in a direction no
-     * other record's features reach); the baselines' feedback is different, and no bound for it is proven here.
+     * Why a private run priced the papers' way has an epsilon that is not a proven bound, or null for the algorithms
+     * without noise. Each publication is priced with the sensitivity of the gradient it adds, the agent's internal
+     * state conditioned on, as the papers do (spec 5.4); but that state (an agent's exact primal iterate, and for the
+     * gossip baselines its own exact term in every mixing) carries all its earlier gradients and is never published, so
+     * an observer of the publications is not given it. DP-RECAL on least squares is priced with the drift of that state
+     * instead ({@link PublicationSensitivity#STATE_DRIFT}) unless the paper's accounting is asked for; the baselines'
+     * feedback is different, and no bound for it is proven here.
      */
     public String notAGuarantee() {
         if (!isPrivate) {
             return null;
         }
-        String state = this == DP_RECAL ? "the agent's exact primal iterate, which carries every earlier gradient of its"
-                + " data and is never published; on least squares the m-th publication can move by up to (m + 1)/2 times"
-                + " the priced sensitivity" : "each agent's own exact iterate, which enters its every mixing step, carries"
-                + " its earlier gradients and is never published";
+        if (this == DP_RECAL) {
+            return cliName + " priced each publication with the sensitivity of the gradient it adds, conditioned on the agent's"
+                    + " internal state as the paper does; that state is the agent's exact primal iterate, which carries every"
+                    + " earlier gradient of its data and is never published (the m-th publication can move by up to (m + 1)/2"
+                    + " times the priced sensitivity), so the epsilon is the paper's figure, not a proven bound. The proven"
+                    + " accounting of that drift applies to least squares with tau_i <= 1/L_i (--step-scale <= 2) without"
+                    + " --paper-accounting";
+        }
         return cliName + " prices each publication with the sensitivity of the gradient it adds, conditioned on the"
-                + " agent's internal state as the paper does; that state is " + state + ", so the epsilon is the paper's"
+                + " agent's internal state as the paper does; that state is each agent's own exact iterate, which enters its"
+                + " every mixing step, carries its earlier gradients and is never published, so the epsilon is the paper's"
                 + " figure, not a proven bound. For a guarantee, use a protocol whose agents continue from what they publish"
-                + " (decor, ldp or cdp)";
+                + " (decor, ldp or cdp), or dp-recal on least squares";
     }
 
     public String summary() {

@@ -106,7 +106,7 @@ public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRu
                     RunOptions.FEATURE_NORM_BOUND));
         }
         if (algorithm == PrimalDualAlgorithm.DP_RECAL) {
-            out.add(LCI);
+            out.addAll(List.of(LCI, PrimalDualOptions.PAPER_ACCOUNTING));
         }
         return out;
     }
@@ -193,6 +193,7 @@ public final class PrimalDualProtocol implements ConfiguredProtocol<PrimalDualRu
             s.get(EPSILON_BUDGET).ifPresent(b::budget);
             b.zeta(s.get(ZETA, 1.0));
             s.get(LCI).ifPresent(b::plannedLci);
+            b.paperAccounting(s.get(PrimalDualOptions.PAPER_ACCOUNTING, false));
             s.get(RunOptions.FEATURE_NORM_BOUND).ifPresent(b::featureNormBound);
         }
         return b;

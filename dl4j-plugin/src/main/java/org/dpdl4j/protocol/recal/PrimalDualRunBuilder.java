@@ -43,6 +43,7 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
     private double zeta = 1;
     private double noiseMultiplier = Double.NaN;
     private long plannedLci;
+    private boolean paperAccounting;
     private RunSettings settings = RunSettings.empty();
     private CompositeProblem problem;
 
@@ -154,6 +155,17 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
         return this;
     }
 
+    /**
+     * DP-RECAL: price every publication as the paper does, with the agent's internal state conditioned on: the paper's
+     * figure, which the run marks not a guarantee. Without it, least squares with {@code tau_i <= 1/L_i} (a step scale
+     * of at most 2) is priced with the drift of that state ({@link PublicationSensitivity#STATE_DRIFT}), a proven bound,
+     * and other runs are priced the paper's way and marked.
+     */
+    public PrimalDualRunBuilder paperAccounting(boolean value) {
+        this.paperAccounting = value;
+        return this;
+    }
+
     public PrimalDualRunBuilder settings(RunSettings value) {
         this.settings = Objects.requireNonNull(value, "settings");
         return this;
@@ -167,7 +179,7 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
         require(data == null || split == null, "give the agents' data either as agents(list) or as split(set, how, count)");
         PartySource source = data != null ? PartySource.given(data) : split != null ? PartySource.split(splitSet, split) : null;
         return new PrimalDualRunSpec(algorithm, graph, source, data != null ? null : agents, problem, iterations, penalty, theta,
-                mu, stepScale, alpha, featureNormBound, clip, zeta, noiseMultiplier, plannedLci, privacySetup());
+                mu, stepScale, alpha, featureNormBound, clip, zeta, noiseMultiplier, plannedLci, paperAccounting, privacySetup());
     }
 
     /**

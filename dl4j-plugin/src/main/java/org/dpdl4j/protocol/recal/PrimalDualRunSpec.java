@@ -43,12 +43,15 @@ import org.dpdl4j.runtime.options.RunSettings;
  * @param zeta            the noise attenuation in (0, 1]
  * @param noiseMultiplier sigma_i = z Delta_i instead of a target, NaN when calibrated
  * @param plannedLci      DP-RECAL: publications every agent is calibrated for, 0 for its count on the drawn path
+ * @param paperAccounting DP-RECAL: price every publication as the paper does, the agent's state conditioned on (not a
+ *                        proven bound), even where the proven accounting of the state's drift applies
+ *                        ({@link PublicationSensitivity})
  * @param privacy         the shared privacy set-up: target, delta, budget, noise kind, seed, accountant
  */
 public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, PartySource data, Integer agents,
                                 CompositeProblem problem, long iterations, Penalty penalty, double theta, double mu,
                                 double stepScale, double alpha, double featureNormBound, double clip, double zeta,
-                                double noiseMultiplier, long plannedLci, PrivacySetup privacy) {
+                                double noiseMultiplier, long plannedLci, boolean paperAccounting, PrivacySetup privacy) {
     public PrimalDualRunSpec {
         require(algorithm != null && penalty != null && privacy != null, "the algorithm, the penalty and the privacy set-up");
         if (!Double.isNaN(featureNormBound)) {
@@ -73,6 +76,9 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
             // recorded so that a library run's resume sees the bound its steps followed, as a command line's does
             settings = settings.with(org.dpdl4j.runtime.options.RunOptions.FEATURE_NORM_BOUND, featureNormBound);
         }
+        if (paperAccounting && !settings.has(PrimalDualOptions.PAPER_ACCOUNTING)) {
+            settings = settings.with(PrimalDualOptions.PAPER_ACCOUNTING, true);
+        }
         long seed = privacy.seed();
         requireRun();
         LinearModel linear = LinearModel.of(template);
@@ -90,8 +96,8 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         NoiseStreams streams = privacy.noise().streams(p.agentCount(), seed);
         Plan plan = plan(p, linear.layout(), () -> streams.sampling(0, 0));
         RunLedger ledger = plan.privacy() == null ? null : privacy.ledger(NeighbouringRelation.REPLACE_ONE, privacy.noise().isSecure());
-        if (ledger != null) {
-            ledger.markNotAGuarantee(algorithm.notAGuarantee());
+        if (ledger != null && plan.notAGuarantee() != null) {
+            ledger.markNotAGuarantee(plan.notAGuarantee());
         }
         MixingMatrix mixing = MixingMatrix.metropolisHastings(graph);
         boolean isPrivate = algorithm.isPrivate();
@@ -144,7 +150,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         PrivacyLedger planned = algorithm.isRelay()
                 ? plan.privacy().plannedRelay(plan.path(), privacy.ledger(NeighbouringRelation.REPLACE_ONE, noise.isSecure()))
                 : plan.privacy().plannedSynchronous(plan.publications()[0], noise.isSecure());
-        return Optional.of(new PlannedLedger(planned, NeighbouringRelation.REPLACE_ONE, algorithm.notAGuarantee()));
+        return Optional.of(new PlannedLedger(planned, NeighbouringRelation.REPLACE_ONE, plan.notAGuarantee()));
     }
 
     /** What every run needs, whatever its model and data. */
@@ -197,6 +203,8 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         int[] path = null;
         double step = Double.NaN;
         require(plannedLci == 0 || algorithm == PrimalDualAlgorithm.DP_RECAL, "a planned LCI applies to dp-recal only");
+        require(!paperAccounting || algorithm == PrimalDualAlgorithm.DP_RECAL, "the paper's accounting is an option of dp-recal"
+                + " only; " + algorithm.cliName() + " is always priced so");
         require(Double.isNaN(alpha) || !(algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC),
                 "alpha is the step size of PG-EXTRA and NIDS; RECAL's steps come from the agents' smoothness (use the step scale)");
         switch (algorithm) {
@@ -221,6 +229,19 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
             }
         }
         DecayingNoisePrivacy analysis = null;
+        String unproven = null;
+        PublicationSensitivity growth = PublicationSensitivity.CONDITIONED_ON_STATE;
+        if (algorithm == PrimalDualAlgorithm.DP_RECAL) {
+            String why = paperAccounting ? "the paper's accounting was asked for (--paper-accounting)"
+                    : PublicationSensitivity.whyNotProven(linear.loss(), steps.tau(), smoothness);
+            if (why == null) {
+                growth = PublicationSensitivity.STATE_DRIFT;
+            } else {
+                unproven = algorithm.notAGuarantee() + "; here " + why;
+            }
+        } else if (isPrivate) {
+            unproven = algorithm.notAGuarantee();
+        }
         if (isPrivate && (path != null || !algorithm.isRelay())) {
             double[] sensitivity = new double[n];
             double[] sigma = new double[n];
@@ -230,10 +251,10 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
                 long count = Math.max(1, publications[i]);
                 sigma[i] = privacy.byTarget()
                         ? DecayingNoisePrivacy.calibrate(sensitivity[i], zeta, count, privacy.targetEpsilon(), privacy.delta(),
-                        privacy.accountants())
+                        privacy.accountants(), growth)
                         : noiseMultiplier * sensitivity[i];
             }
-            analysis = new DecayingNoisePrivacy(sensitivity, sigma, zeta);
+            analysis = new DecayingNoisePrivacy(sensitivity, sigma, zeta, growth);
         }
         // What the run's constructor checks, in its order, so that pricing refuses what building refuses.
         linear.requireFits(p);
@@ -245,7 +266,7 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         }
         StepOrigin origin = publicBound ? StepOrigin.publicBound(featureNormBound, smoothness)
                 : Double.isNaN(alpha) ? StepOrigin.agentsData(smoothness) : StepOrigin.givenStep(alpha, smoothness);
-        return new Plan(steps, path, step, publications, analysis, origin);
+        return new Plan(steps, path, step, publications, analysis, origin, unproven);
     }
 
     /**
@@ -256,9 +277,10 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
      * @param publications every agent's planned publications
      * @param privacy      the accounting of a private run, else null
      * @param origin       where the steps come from, for the statement and the reported step condition
+     * @param notAGuarantee why a private run's ledger is not a proven bound, null when it is (or the run is not private)
      */
     private record Plan(RecalSteps steps, int[] path, double step, long[] publications, DecayingNoisePrivacy privacy,
-                        StepOrigin origin) {
+                        StepOrigin origin, String notAGuarantee) {
     }
 
     /** PG-EXTRA's default step: {@code lambda_min((I + W)/2) / max_i L_i}, half its convergence bound. */

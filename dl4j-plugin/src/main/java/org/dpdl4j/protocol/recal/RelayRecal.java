@@ -284,11 +284,16 @@ public final class RelayRecal extends CompositeRun {
             return "";
         }
         StringBuilder b = new StringBuilder(LedgerStatement.resumedPreamble(ledger().orElseThrow()));
+        boolean drift = privacy.growth() == PublicationSensitivity.STATE_DRIFT;
         b.append(String.format(Locale.ROOT, "Privacy statement: DP-RECAL, record-level DP against an eavesdropper on every"
-                        + " channel (replace-one adjacency; each agent's internal state is conditioned on, as in the paper)%n"
-                        + "  per publication: %s%n  every record gradient clipped to G_rec = %s; sensitivity 4 beta_i tau_i G_rec"
-                        + " (theta = 2)%n  %d agents, %d of %d iterations done, local communication involvement (LCI) %d%n",
-                mechanism, clip, problem.agentCount(), completedSteps(), plannedSteps(), lci()));
+                        + " channel (replace-one adjacency; %s)%n"
+                        + "  per publication: %s%n  every record gradient clipped to G_rec = %s; sensitivity Delta_i = 4 beta_i"
+                        + " tau_i G_rec%s%n  %d agents, %d of %d iterations done, local communication involvement (LCI) %d%n",
+                drift ? "the drift of each agent's unpublished state is priced: least squares, tau_i <= 1/L_i"
+                        : "each agent's internal state is conditioned on, as in the paper",
+                mechanism, clip, drift ? " at an agent's first publication and Delta_i (m + 1)/2 at its m-th (its state moves"
+                        + " by at most 2 tau_i G_rec per publication, its clipped gradient step being nonexpansive)" : " at every"
+                        + " publication", problem.agentCount(), completedSteps(), plannedSteps(), lci()));
         for (String e : exhaustedAgents()) {
             b.append("  ").append(e).append(System.lineSeparator());
         }
@@ -298,13 +303,42 @@ public final class RelayRecal extends CompositeRun {
 
     @Override
     public RunState state() {
-        return RunState.builder().array("x", x).array("lambda", lambda).array("y", y).array("s", s)
+        RunState.Builder b = RunState.builder().array("x", x).array("lambda", lambda).array("y", y).array("s", s)
                 .array("activations", Nd4j.createFromArray(activations)).array("path", Nd4j.createFromArray(path))
-                .array("exhausted", Nd4j.createFromArray(flags(exhausted))).number("messages", messages).build();
+                .array("exhausted", Nd4j.createFromArray(flags(exhausted))).number("messages", messages);
+        if (privacy != null) {
+            b.number(PRICED_WITH_DRIFT, privacy.growth() == PublicationSensitivity.STATE_DRIFT ? 1L : 0L);
+        }
+        return b.build();
+    }
+
+    /**
+     * The state's record of how the saved publications were priced (1 with the drift of the state, 0 the paper's way;
+     * absent from an earlier version's checkpoints, which priced every run the paper's way).
+     */
+    private static final String PRICED_WITH_DRIFT = "pricedWithDrift";
+
+    /** @throws IllegalArgumentException when the saved publications were priced by another rule than this run's */
+    private void requireSamePricing(RunState state) {
+        if (privacy == null) {
+            return;
+        }
+        boolean savedDrift = state.numbers().containsKey(PRICED_WITH_DRIFT) && state.longValue(PRICED_WITH_DRIFT) == 1;
+        boolean drift = privacy.growth() == PublicationSensitivity.STATE_DRIFT;
+        if (savedDrift != drift) {
+            throw new IllegalArgumentException("the saved run priced its publications " + (savedDrift
+                    ? "with the drift of each agent's state" : "the paper's way (conditioned on each agent's state: --paper-accounting,"
+                    + " which versions before the proven accounting used for every run)") + ", but this one prices them "
+                    + (drift ? "with the drift" : "the paper's way") + "; an agent's later publications cannot be priced by"
+                    + " another rule than its earlier ones. Resume " + (savedDrift ? "without --paper-accounting" : "with"
+                    + " --paper-accounting (an earlier version's checkpoint recorded no such setting, so allow the mechanism"
+                    + " change with it)") + ", or start a new run");
+        }
     }
 
     @Override
     protected void restoreState(RunState state, long completed) {
+        requireSamePricing(state);
         if (!java.util.Arrays.equals(state.array("path").toIntVector(), path)) {
             throw new IllegalArgumentException("the saved run's baton followed another path: the path is drawn when a run is set"
                     + " up, from secret randomness when the noise is secure, so such a run cannot be resumed; train it in one go,"

@@ -249,6 +249,8 @@ public final class RecalReproduction {
             if (settings.featureNormBound() != null) {
                 b.featureNormBound(settings.featureNormBound());
             }
+            // Table V's epsilons are the paper's figures: DP-RECAL is priced as the paper prices it (marked not a guarantee)
+            b.paperAccounting(algorithm == PrimalDualAlgorithm.DP_RECAL);
         }
         CompositeRun run = b.build();
         long every = Math.max(1, iterations / CURVE_POINTS);
