@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.data.synthetic.BelletAgent;
 import org.dpdl4j.data.synthetic.BelletCollaborativeClassification;
 import org.dpdl4j.data.synthetic.BelletConfig;
@@ -433,10 +434,11 @@ public final class PersonalizedReproduction {
             Outcome c = privateCd(b, epsilonBar, new Choice(privateMu, grid.get(k), false), settings.noiseSeeds());
             warm[k] = w.accuracy();
             cold[k] = c.accuracy();
-            sweep.append(String.format(Locale.ROOT, "%s,%d,true,%.6f,%.8g,%.6g,%.6g%n", epsilonBar, grid.get(k), w.accuracy(), w.objective(), w.epsilonSum(),
-                    w.epsilonAdvanced()));
-            sweep.append(String.format(Locale.ROOT, "%s,%d,false,%.6f,%.8g,%.6g,%.6g%n", epsilonBar, grid.get(k), c.accuracy(), c.objective(), c.epsilonSum(),
-                    c.epsilonAdvanced()));
+            // spent epsilons are rounded up, so that the file never shows less than was spent
+            sweep.append(String.format(Locale.ROOT, "%s,%d,true,%.6f,%.8g,%s,%s%n", epsilonBar, grid.get(k), w.accuracy(), w.objective(),
+                    EpsilonFormat.upwardSignificant(w.epsilonSum(), 6), EpsilonFormat.upwardSignificant(w.epsilonAdvanced(), 6)));
+            sweep.append(String.format(Locale.ROOT, "%s,%d,false,%.6f,%.8g,%s,%s%n", epsilonBar, grid.get(k), c.accuracy(), c.objective(),
+                    EpsilonFormat.upwardSignificant(c.epsilonSum(), 6), EpsilonFormat.upwardSignificant(c.epsilonAdvanced(), 6)));
         }
         AtomicFiles.replace(written.file("releases.csv"), sweep.toString());
         double[] local = new double[x.length];

@@ -36,6 +36,7 @@ import org.dpdl4j.protocol.recal.CompositeProblem;
 import org.dpdl4j.protocol.recal.CompositeRun;
 import org.dpdl4j.protocol.recal.Penalty;
 import org.dpdl4j.protocol.recal.PrimalDualAlgorithm;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.protocol.recal.PrimalDualRunBuilder;
 import org.dpdl4j.protocol.recal.ProximalSolver;
 import org.dpdl4j.protocol.recal.RelayRecal;
@@ -290,15 +291,15 @@ public final class RecalReproduction {
         for (Row r : rows) {
             String target = Double.isNaN(r.target) ? "" : String.valueOf(r.target);
             results.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%s%n", r.dataset, r.graph, r.algorithm, target,
-                    Double.isInfinite(r.epsilon) ? "inf" : String.format(Locale.ROOT, "%.6f", r.epsilon),
-                    Double.isNaN(r.target) ? "" : settings.delta(), Double.isNaN(r.rho) ? "" : String.format(Locale.ROOT, "%.6g", r.rho),
+                    Double.isInfinite(r.epsilon) ? "inf" : EpsilonFormat.upward(r.epsilon, 6),
+                    Double.isNaN(r.target) ? "" : settings.delta(), Double.isNaN(r.rho) ? "" : EpsilonFormat.upwardSignificant(r.rho, 6),
                     r.iterations, r.lci, r.messages, r.seconds, String.format(Locale.ROOT, "%.6e", r.error)));
             for (double[] p : r.curve) {
                 curves.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%d,%.6e%n", r.dataset, r.graph, r.algorithm, target,
                         (long) p[0], (long) p[1], p[2]));
             }
             table.addRow(r.dataset, r.graph, r.algorithm, Double.isNaN(r.target) ? "-" : target,
-                    Double.isInfinite(r.epsilon) ? "inf" : String.format(Locale.ROOT, "%.4f", r.epsilon), r.lci, r.messages,
+                    Double.isInfinite(r.epsilon) ? "inf" : EpsilonFormat.upward(r.epsilon, 4), r.lci, r.messages,
                     String.format(Locale.ROOT, "%.1f", r.seconds), String.format(Locale.ROOT, "%.3e", r.error));
         }
         AtomicFiles.replace(written.file("results.csv"), results.toString());
