@@ -45,7 +45,8 @@ public final class AccountRecalCommand implements Callable<Integer> {
     private long lci;
 
     @Option(converter = Converters.Positive.class, names = "--sensitivity", required = true, paramLabel = "D",
-            description = "L2 sensitivity of one publication: 4 beta tau G_rec with theta = 2 (1 x G_rec with the default steps)")
+            description = "L2 sensitivity of the first publication, 4 beta tau G_rec (1 x G_rec with the default steps; the m-th"
+                    + " has (m + 1)/2 times it unless --paper-accounting)")
     private double sensitivity;
 
     @Option(converter = Converters.Positive.class, names = "--sigma", paramLabel = "S", description = "noise std of the first publication")

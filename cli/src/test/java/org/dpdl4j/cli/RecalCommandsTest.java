@@ -108,11 +108,13 @@ class RecalCommandsTest {
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("DP-RECAL") && privacy.contains("local communication involvement"), privacy);
-        // least squares at the default steps: priced with the drift of the agents' state, a proven bound
+        // least squares at the default steps: priced with the drift of the agents' state, but the steps follow their data
         assertTrue(privacy.contains("the drift of each agent's unpublished state is priced")
-                && !privacy.contains("WARNING: this epsilon is not a guarantee"), privacy);
+                && privacy.contains("WARNING: this epsilon is not a guarantee: dp-recal's publications are priced with the drift")
+                && privacy.contains("--feature-norm-bound B"), privacy);
         CommandRun dry = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
-                "320", "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--dry-run");
+                "320", "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--dry-run",
+                "--feature-norm-bound", "1000");
         assertEquals(0, dry.exitCode(), dry.both());
         assertTrue(!dry.out().contains("WARNING: this epsilon is not a guarantee"), dry.out());
         Path paper = dir.resolve("paper");
@@ -164,10 +166,10 @@ class RecalCommandsTest {
         assertTrue(Files.exists(out.resolve("model-node-0.zip")));
         Path secure = dir.resolve("secure");
         CommandRun s = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "40",
-                "--clip", "1", "--epsilon", "2", "--save-node-models", "--out", secure.toString());
+                "--clip", "1", "--epsilon", "2", "--feature-norm-bound", "1000", "--save-node-models", "--out", secure.toString());
         assertEquals(0, s.exitCode(), s.both());
         String covered = Files.readString(secure.resolve("privacy.txt"));
-        // secure noise and the proven accounting: a guarantee for model.zip, not for the agents' internal states
+        // secure noise, public steps and the drift's pricing: a guarantee for model.zip, not for the agents' internal states
         assertTrue(!covered.contains("WARNING") && covered.contains("Covers: model.zip (the released model)")
                 && covered.contains("model-node-<i>.zip (the agents' internal states"), covered);
     }

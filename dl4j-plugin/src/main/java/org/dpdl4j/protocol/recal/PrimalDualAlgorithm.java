@@ -56,9 +56,9 @@ public enum PrimalDualAlgorithm {
             return cliName + " priced each publication with the sensitivity of the gradient it adds, conditioned on the agent's"
                     + " internal state as the paper does; that state is the agent's exact primal iterate, which carries every"
                     + " earlier gradient of its data and is never published (the m-th publication can move by up to (m + 1)/2"
-                    + " times the priced sensitivity), so the epsilon is the paper's figure, not a proven bound. The proven"
-                    + " accounting of that drift applies to least squares with tau_i <= 1/L_i (--step-scale <= 2) without"
-                    + " --paper-accounting";
+                    + " times the priced sensitivity), so the epsilon is the paper's figure, not a proven bound. The pricing of"
+                    + " that drift applies to least squares with tau_i <= 1/L_i (--step-scale <= 2) without --paper-accounting,"
+                    + " and is a proven bound with steps from a public bound (--feature-norm-bound)";
         }
         return cliName + " prices each publication with the sensitivity of the gradient it adds, conditioned on the"
                 + " agent's internal state as the paper does; that state is each agent's own exact iterate, which enters its"

@@ -79,6 +79,9 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         if (paperAccounting && !settings.has(PrimalDualOptions.PAPER_ACCOUNTING)) {
             settings = settings.with(PrimalDualOptions.PAPER_ACCOUNTING, true);
         }
+        require(settings.get(PrimalDualOptions.PAPER_ACCOUNTING, false) == paperAccounting, "the recorded settings say"
+                + " --paper-accounting " + settings.get(PrimalDualOptions.PAPER_ACCOUNTING, false) + " but the run is built with"
+                + " paperAccounting(" + paperAccounting + "): build it as it was recorded");
         long seed = privacy.seed();
         requireRun();
         LinearModel linear = LinearModel.of(template);
@@ -153,6 +156,18 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         return Optional.of(new PlannedLedger(planned, NeighbouringRelation.REPLACE_ONE, plan.notAGuarantee()));
     }
 
+    /**
+     * Why a DP-RECAL run priced with the drift of its agents' state is still not a guarantee when its steps follow the
+     * agents' own data: tau_i, beta_i and gamma come from each agent's smoothness, which the publications depend on
+     * (beta_i scales their public terms) and the ledger does not price, and the L_i the step condition is checked
+     * against is a power-iteration estimate.
+     */
+    static final String DATA_STEPS = "dp-recal's publications are priced with the drift of each agent's state, but its step"
+            + " sizes (tau_i, beta_i, gamma) follow each agent's smoothness L_i computed from its own data, as in the paper:"
+            + " the publications depend on them and the ledger does not price them, and the step condition tau_i <= 1/L_i the"
+            + " proof needs is checked against a power-iteration estimate of L_i. --feature-norm-bound B (featureNormBound(B))"
+            + " takes the steps from a public bound instead, and then the epsilon is a proven bound";
+
     /** What every run needs, whatever its model and data. */
     private void requireRun() {
         require(graph != null, "give the communication graph (graph(g))");
@@ -203,8 +218,8 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
         int[] path = null;
         double step = Double.NaN;
         require(plannedLci == 0 || algorithm == PrimalDualAlgorithm.DP_RECAL, "a planned LCI applies to dp-recal only");
-        require(!paperAccounting || algorithm == PrimalDualAlgorithm.DP_RECAL, "the paper's accounting is an option of dp-recal"
-                + " only; " + algorithm.cliName() + " is always priced so");
+        require(!paperAccounting || algorithm == PrimalDualAlgorithm.DP_RECAL, "--paper-accounting (paperAccounting(true))"
+                + " applies to dp-recal only, not to " + algorithm.cliName());
         require(Double.isNaN(alpha) || !(algorithm.isRelay() || algorithm == PrimalDualAlgorithm.RECAL_SYNC),
                 "alpha is the step size of PG-EXTRA and NIDS; RECAL's steps come from the agents' smoothness (use the step scale)");
         switch (algorithm) {
@@ -236,6 +251,9 @@ public record PrimalDualRunSpec(PrimalDualAlgorithm algorithm, Graph graph, Part
                     : PublicationSensitivity.whyNotProven(linear.loss(), steps.tau(), smoothness);
             if (why == null) {
                 growth = PublicationSensitivity.STATE_DRIFT;
+                if (!publicBound) {
+                    unproven = DATA_STEPS;
+                }
             } else {
                 unproven = algorithm.notAGuarantee() + "; here " + why;
             }

@@ -22,16 +22,9 @@ public enum PublicationSensitivity {
      * Every publication {@code Delta_i}, the agent's internal state conditioned on, as the paper prices it. The state is
      * never published, so this is the paper's figure, not a proven bound.
      */
-    CONDITIONED_ON_STATE("Delta_i at every publication, the agent's internal state conditioned on (the paper's accounting)"),
+    CONDITIONED_ON_STATE,
     /** The m-th publication {@code Delta_i (m + 1) / 2}: proven for least squares with {@code tau_i <= 1 / L_i}. */
-    STATE_DRIFT("Delta_i (m + 1)/2 at an agent's m-th publication, the drift of its state included (proven for least squares"
-            + " with tau_i <= 1/L_i)");
-
-    private final String description;
-
-    PublicationSensitivity(String description) {
-        this.description = description;
-    }
+    STATE_DRIFT;
 
     /** The m-th publication's sensitivity over {@code Delta_i} (m >= 1). */
     public double factor(long m) {
@@ -55,18 +48,18 @@ public enum PublicationSensitivity {
             double k = publications;
             return ((k + 1) * (k + 2) * (2 * k + 3) / 6 - 1) / 4;
         }
+        // O(K), compensated (Neumaier) so that the sum does not lose K roundings; it stops once it overflows
         double l = -Math.log(zeta);
         double sum = 0;
+        double lost = 0;
         for (long m = 1; m <= publications && Double.isFinite(sum); m++) {
             double f = factor(m);
-            sum += f * f * Math.exp((m - 1) * l);
+            double term = f * f * Math.exp((m - 1) * l);
+            double t = sum + term;
+            lost += Math.abs(sum) >= Math.abs(term) ? (sum - t) + term : (term - t) + sum;
+            sum = t;
         }
-        return sum;
-    }
-
-    /** What the accounting assumes, for a privacy statement. */
-    public String description() {
-        return description;
+        return Double.isFinite(sum) ? sum + lost : Double.POSITIVE_INFINITY;
     }
 
     /**

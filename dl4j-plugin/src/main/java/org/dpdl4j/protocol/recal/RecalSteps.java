@@ -66,7 +66,9 @@ public record RecalSteps(double[] tau, double[] beta, double gamma, double theta
      * the sensitivity of a publication.
      */
     public double gradientCoefficient(int i) {
-        return beta[i] * tau[i] * Math.abs(theta + (1 - mu) * (2 - theta));
+        // exactly 2 where the correction cancels (theta = 2, or mu = 0, where theta + (2 - theta) may round off 2)
+        double factor = theta == 2 || mu == 0 ? 2 : Math.abs(theta + (1 - mu) * (2 - theta));
+        return beta[i] * tau[i] * factor;
     }
 
     /** Whether the step that corrects y carries the active agent's fresh dual (then y is not noise-protected). */

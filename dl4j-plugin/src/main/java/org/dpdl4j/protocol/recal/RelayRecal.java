@@ -307,9 +307,25 @@ public final class RelayRecal extends CompositeRun {
                 .array("activations", Nd4j.createFromArray(activations)).array("path", Nd4j.createFromArray(path))
                 .array("exhausted", Nd4j.createFromArray(flags(exhausted))).number("messages", messages);
         if (privacy != null) {
-            b.number(PRICED_WITH_DRIFT, privacy.growth() == PublicationSensitivity.STATE_DRIFT ? 1L : 0L);
+            boolean drift = privacy.growth() == PublicationSensitivity.STATE_DRIFT;
+            b.number(PRICED_WITH_DRIFT, drift ? 1L : 0L);
+            if (drift) {
+                b.array(DRIFT_SENSITIVITY, Nd4j.createFromArray(sensitivities())).array(DRIFT_TAU, Nd4j.createFromArray(steps.tau()));
+            }
         }
         return b.build();
+    }
+
+    /** The saved first-publication sensitivities and primal steps of a drift-priced run, which its drift was built with. */
+    private static final String DRIFT_SENSITIVITY = "driftSensitivity";
+    private static final String DRIFT_TAU = "driftTau";
+
+    private double[] sensitivities() {
+        double[] d = new double[privacy.agents()];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = privacy.sensitivity(i);
+        }
+        return d;
     }
 
     /**
@@ -325,14 +341,26 @@ public final class RelayRecal extends CompositeRun {
         }
         boolean savedDrift = state.numbers().containsKey(PRICED_WITH_DRIFT) && state.longValue(PRICED_WITH_DRIFT) == 1;
         boolean drift = privacy.growth() == PublicationSensitivity.STATE_DRIFT;
-        if (savedDrift != drift) {
-            throw new IllegalArgumentException("the saved run priced its publications " + (savedDrift
-                    ? "with the drift of each agent's state" : "the paper's way (conditioned on each agent's state: --paper-accounting,"
-                    + " which versions before the proven accounting used for every run)") + ", but this one prices them "
-                    + (drift ? "with the drift" : "the paper's way") + "; an agent's later publications cannot be priced by"
-                    + " another rule than its earlier ones. Resume " + (savedDrift ? "without --paper-accounting" : "with"
-                    + " --paper-accounting (an earlier version's checkpoint recorded no such setting, so allow the mechanism"
-                    + " change with it)") + ", or start a new run");
+        if (savedDrift && !drift) {
+            throw new IllegalArgumentException("the saved run priced its publications with the drift of each agent's state, but"
+                    + " this one prices them the paper's way (--paper-accounting, a softmax model or a step scale above 2); an"
+                    + " agent's later publications cannot be priced by another rule than its earlier ones. Resume it as it was"
+                    + " saved, or start a new run");
+        }
+        if (!savedDrift && drift) {
+            throw new IllegalArgumentException("the saved run priced its publications the paper's way (it ran with"
+                    + " --paper-accounting, or was saved by a version before the drift's pricing), but this one prices them with"
+                    + " the drift of each agent's state; an agent's later publications cannot be priced by another rule than its"
+                    + " earlier ones. Resume it with --paper-accounting (a checkpoint of an earlier version recorded no such"
+                    + " setting: allow the mechanism change with it; a finished one cannot be reopened under another pricing),"
+                    + " or start a new run");
+        }
+        if (drift && !(java.util.Arrays.equals(state.array(DRIFT_SENSITIVITY).toDoubleVector(), sensitivities())
+                && java.util.Arrays.equals(state.array(DRIFT_TAU).toDoubleVector(), steps.tau()))) {
+            throw new IllegalArgumentException("the saved run's agents published with other sensitivities or primal steps (another"
+                    + " --clip or step scale) than this one's; priced with the drift of each agent's state, a publication carries"
+                    + " the drift that the agent's earlier steps built up with the clip and steps they ran with, so they cannot"
+                    + " change within a run. Resume with the saved --clip and steps, or start a new run");
         }
     }
 
