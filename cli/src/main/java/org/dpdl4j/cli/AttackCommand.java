@@ -68,8 +68,8 @@ public final class AttackCommand implements Runnable {
         String observer;
 
         @Option(names = "--model", defaultValue = "mlp", paramLabel = "MODEL",
-                description = "Attacked model: mlp (784-128-10), softmax, logistic (odd vs even digits), dlg-lenet"
-                        + " (default ${DEFAULT-VALUE}).")
+                description = "Attacked model: mlp (784-128-10), softmax, logistic (odd vs even digits), dlg-lenet, cnn (the"
+                        + " private tanh CNN) (default ${DEFAULT-VALUE}).")
         String model;
 
         @Option(names = "--hidden-activation", defaultValue = "relu", paramLabel = "ACT",

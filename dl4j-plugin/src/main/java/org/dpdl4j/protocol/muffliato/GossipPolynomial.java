@@ -20,6 +20,7 @@ public final class GossipPolynomial {
     static final double GAP_TOLERANCE = 1e-12;
 
     private final MixingMatrix w;
+    private final java.util.Map<DataType, INDArray> dense = new java.util.concurrent.ConcurrentHashMap<>();
     private final GossipScheme scheme;
     private final double lambda;
 
@@ -112,7 +113,13 @@ public final class GossipPolynomial {
         if (steps == 0) {
             return z.dup();
         }
-        INDArray mix = w.toINDArray(z.dataType() == DataType.DOUBLE ? DataType.DOUBLE : z.dataType());
+        // built once per data type: a round's gossip reuses it (it was rebuilt from the matrix's entries every round)
+        INDArray mix = dense.computeIfAbsent(z.dataType() == DataType.DOUBLE ? DataType.DOUBLE : z.dataType(), type -> {
+            try (org.nd4j.linalg.api.memory.MemoryWorkspace outside = org.nd4j.linalg.factory.Nd4j.getMemoryManager()
+                    .scopeOutOfWorkspaces()) {
+                return w.toINDArray(type);   // outlives the round's workspace it is first asked for in
+            }
+        });
         INDArray prev = z;
         INDArray cur = mix.mmul(z);
         double[] r = plain() ? null : ratios(steps);

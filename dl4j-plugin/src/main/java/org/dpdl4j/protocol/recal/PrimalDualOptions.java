@@ -28,7 +28,8 @@ public final class PrimalDualOptions {
     public static final RunOption<Boolean> PAPER_ACCOUNTING = RunOption.of("paper-accounting", "", ValueType.flag(), MECHANISM,
             "dp-recal: price every publication as the paper does, the agent's state conditioned on (the paper's figure,"
                     + " marked not a guarantee); without it least squares with --step-scale <= 2 is priced with the drift of"
-                    + " that state, a proven bound (the m-th publication's sensitivity (m + 1)/2 times the first's).");
+                    + " that state (the m-th publication's sensitivity (m + 1)/2 times the first's), a proven bound with"
+                    + " --feature-norm-bound and secure noise.");
     public static final RunOption<Double> STEP_SIZE = RunOption.of("alpha", "ALPHA", ValueType.realAbove(0, 1e6), IDENTITY,
             "PG-EXTRA and NIDS: the step size alpha instead of the default (lambda_min((I+W)/2)/max L_i, resp. 1/max L_i).");
 

@@ -120,7 +120,8 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
     /**
      * A public bound B on every record's feature norm: the default steps (and with them the sensitivities and noise)
      * follow it and the agents' record counts ({@link CompositeProblem#publicSmoothness}) instead of each agent's
-     * smoothness computed from its data, so that the ledger covers everything released. The steps are smaller (scale
+     * smoothness computed from its data, so that they carry nothing about the records (a DP-RECAL least-squares run
+     * priced with the drift of its agents' state, with secure noise, is then a guarantee). The steps are smaller (scale
      * them with {@link #stepScale}); a record beyond B is refused.
      */
     public PrimalDualRunBuilder featureNormBound(double value) {
@@ -158,8 +159,9 @@ public final class PrimalDualRunBuilder extends PrivateRunBuilder<PrimalDualRunB
     /**
      * DP-RECAL: price every publication as the paper does, with the agent's internal state conditioned on: the paper's
      * figure, which the run marks not a guarantee. Without it, least squares with {@code tau_i <= 1/L_i} (a step scale
-     * of at most 2) is priced with the drift of that state ({@link PublicationSensitivity#STATE_DRIFT}), a proven bound,
-     * and other runs are priced the paper's way and marked.
+     * of at most 2) is priced with the drift of that state ({@link PublicationSensitivity#STATE_DRIFT}), a proven bound
+     * when the steps follow a public bound ({@link #featureNormBound}; with steps from the agents' own data the run is
+     * marked, the steps being unpriced), and other runs are priced the paper's way and marked.
      */
     public PrimalDualRunBuilder paperAccounting(boolean value) {
         this.paperAccounting = value;

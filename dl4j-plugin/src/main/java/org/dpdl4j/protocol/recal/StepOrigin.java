@@ -25,13 +25,13 @@ record StepOrigin(String statementLine, double[] smoothness) {
     static StepOrigin publicBound(double featureNormBound, double[] smoothness) {
         return new StepOrigin(String.format(Locale.ROOT, "  Step sizes and noise std follow the public feature bound ||x||"
                 + " <= %s and the agents' record counts (L_i = c m_i (B^2 + 1) with an intercept, c m_i B^2 without), not"
-                + " the records' values: the ledger covers everything released.", featureNormBound), smoothness.clone());
+                + " the records' values.", featureNormBound), smoothness.clone());
     }
 
     /** PG-EXTRA's or NIDS's alpha was given; {@code smoothness} is what the defaults would have followed. */
     static StepOrigin givenStep(double alpha, double[] smoothness) {
         return new StepOrigin(String.format(Locale.ROOT, "  The step size alpha = %s was given, so the noise std does not"
-                + " depend on the data: the ledger covers everything released.", alpha), smoothness.clone());
+                + " depend on the data.", alpha), smoothness.clone());
     }
 
     /** A copy: the record's array is not shared. */

@@ -20,7 +20,7 @@ public final class PartyOptions {
             "Communication graph: ring, torus, complete, star, path, regular:D, erdos-renyi:P, k-out:K or file:PATH; default ring.");
     public static final RunOption<String> NODES = RunOption.of("nodes", "N",
             ValueType.checked("a whole number >= 1, or RxC for a torus", PartyOptions::nodeCount), IDENTITY,
-            "Number of nodes (RxC for a torus); default 16.");
+            "Number of nodes (RxC for a torus); default 16 (8 agents for recal, pg-extra, nids and their variants).");
 
     public static final RunOption<Long> MACHINES = RunOption.of("machines", "M", ValueType.integer(1, 1_000_000), IDENTITY,
             "Number of machines (clients, parties) holding the training data; default 10.");

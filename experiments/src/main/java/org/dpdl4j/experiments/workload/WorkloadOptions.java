@@ -26,7 +26,7 @@ public final class WorkloadOptions {
     public static final RunOption<String> MODEL = RunOption.of("model", "MODEL",
             ValueType.choice("mlp", "logistic", "softmax", "least-squares", "cnn"), IDENTITY,
             "mlp, logistic, softmax, least-squares or cnn (the private tanh CNN, mnist only; central training); default: mlp (mnist; softmax for the mu2 protocols), logistic (a9a,"
-                    + " covtype binary), softmax (covtype multiclass), least-squares (synthetic-lsq).");
+                    + " covtype binary), softmax (covtype multiclass), least-squares (synthetic-lsq; and on any data set for recal, pg-extra, nids and their variants).");
     public static final RunOption<String> HIDDEN = RunOption.of("hidden", "SIZES",
             ValueType.checked("hidden layer sizes, e.g. 128 or 256,128", WorkloadOptions::sizes), IDENTITY,
             "MLP hidden layer sizes, comma-separated; default 128.");
@@ -34,7 +34,7 @@ public final class WorkloadOptions {
             ValueType.choice(activations()), IDENTITY, "MLP hidden activation; default relu.");
     public static final RunOption<String> PIXELS = RunOption.of("pixels", "SCALE", ValueType.choice("unit", "standardized"),
             IDENTITY, "MNIST pixel scaling: unit (p/255, as the DP-mu^2-FL paper) or standardized; default unit for the"
-                    + " federated protocols, standardized otherwise.");
+                    + " federated protocols and for recal, pg-extra, nids and their variants, standardized otherwise.");
 
     public static final RunOption<Long> USERS = RunOption.of("users", "N", ValueType.integer(2, 100_000), IDENTITY,
             "collaborative: the number of users (agents); default 100.");
