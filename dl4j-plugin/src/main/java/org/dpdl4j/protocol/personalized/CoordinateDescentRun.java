@@ -65,6 +65,23 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         this.plan = plan;
         this.streams = streams;
         this.mechanism = plan == null ? null : plan.describe();
+        String unpriced = notAGuarantee(problem);
+        if (ledger != null && unpriced != null) {
+            ledger.markNotAGuarantee(unpriced);
+        }
+    }
+
+    /**
+     * Why a private run on {@code problem} has an epsilon that is not a guarantee, or null when it is: its update
+     * weights alpha_i, which scale the noise on every released model, and the budgets' split follow each agent's
+     * smoothness computed from its own records (the paper's choice), which the ledger does not price.
+     */
+    public static String notAGuarantee(PersonalizedProblem problem) {
+        return !Double.isNaN(problem.featureNormBound()) ? null : "each agent's update weight alpha_i, which scales the noise on"
+                + " its released models, and the optimal allocation's split of the budgets follow the smoothness L_i^loc"
+                + " computed from the agents' own records, as in the paper; the releases depend on them and the ledger does not"
+                + " price them. --feature-norm-bound B (withPublicSmoothness(B)) takes them from a public bound instead, and then"
+                + " the epsilon is a guarantee";
     }
 
     @Override
@@ -378,8 +395,8 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         if (Double.isNaN(bound)) {
             return "  Not accounted: each agent's update weight alpha_i, hence the noise on its released model, follows the"
                     + " smoothness L_i^loc computed from its own data, and the optimal allocation's split of the budgets follows"
-                    + " the agents' largest L_i (the paper's choices); an observer who learns them learns a little about the"
-                    + " data beyond this epsilon. --feature-norm-bound B takes them from a public bound instead.\n";
+                    + " the agents' largest L_i (the paper's choices), so the epsilon is not a guarantee (see the WARNING)."
+                    + " --feature-norm-bound B takes them from a public bound instead.\n";
         }
         return String.format(Locale.ROOT, "  Update weights alpha_i and the budgets' split follow the public feature bound"
                 + " ||x|| <= %s (L_i^loc = B^2/4 + 2 lambda_i), the record counts and the similarity graph, not the records'"

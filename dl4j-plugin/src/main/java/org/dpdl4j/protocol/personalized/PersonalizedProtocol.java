@@ -171,7 +171,7 @@ public final class PersonalizedProtocol implements ConfiguredProtocol<Personaliz
             return Optional.empty();
         }
         return Optional.of(new PlannedLedger(CoordinateDescentRun.plannedLedger(problem, schedule, plan, false),
-                NeighbouringRelation.REPLACE_ONE));
+                NeighbouringRelation.REPLACE_ONE, CoordinateDescentRun.notAGuarantee(problem)));
     }
 
     private PersonalizedRunSpec setup(RunSettings s, RunInputs inputs) {

@@ -80,10 +80,14 @@ class PublicSmoothnessTest {
                 run.runToEnd();
                 String text = run.privacyStatement();
                 if (p == own) {
+                    // weights and noise that follow the agents' own records: not a guarantee, and the statement says why
                     assertTrue(text.contains("Not accounted: each agent's update weight"), text);
+                    assertEquals(CoordinateDescentRun.notAGuarantee(p), run.ledger().orElseThrow().notAGuarantee().orElseThrow());
+                    assertTrue(text.contains("WARNING: this epsilon is not a guarantee: each agent's update weight"), text);
                 } else {
                     assertTrue(text.contains("follow the public feature bound ||x|| <= 1.0"), text);
                     assertFalse(text.contains("Not accounted"), text);
+                    assertTrue(run.ledger().orElseThrow().notAGuarantee().isEmpty());
                 }
             }
         }
