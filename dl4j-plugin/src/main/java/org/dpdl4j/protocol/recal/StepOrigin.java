@@ -16,8 +16,8 @@ record StepOrigin(String statementLine, double[] smoothness) {
     /** The steps follow each agent's smoothness L_i computed from its own data. */
     static StepOrigin agentsData(double[] smoothness) {
         return new StepOrigin("  Not accounted: the step sizes (and for PG-EXTRA and NIDS the noise std) follow each agent's"
-                + " smoothness L_i computed from its own data, as in the papers; an observer who learns them learns a little"
-                + " about the data beyond this epsilon. --feature-norm-bound B takes them from a public bound instead.",
+                + " smoothness L_i computed from its own data, as in the papers, so the epsilon is not a guarantee (see the"
+                + " WARNING). --feature-norm-bound B takes them from a public bound instead.",
                 smoothness.clone());
     }
 
