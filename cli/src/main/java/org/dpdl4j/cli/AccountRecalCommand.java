@@ -124,6 +124,8 @@ public final class AccountRecalCommand implements Callable<Integer> {
             out.println("  Assumes least squares with every record's gradient clipped and the primal step tau <= 1/L (--step-scale"
                     + " <= 2 in a run), whose clipped gradient step is nonexpansive: the agent's unpublished state moves by at"
                     + " most 2 tau G_rec per publication.");
+            out.println("  A proven bound when the steps follow a public feature bound (--feature-norm-bound) and the noise is"
+                    + " secure; a run whose steps follow the agents' own data marks this epsilon not a guarantee.");
         }
         if (sigma == null) {
             out.printf(Locale.ROOT, "sigma=%s%n", s);

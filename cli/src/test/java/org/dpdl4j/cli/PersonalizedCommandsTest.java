@@ -64,14 +64,27 @@ class PersonalizedCommandsTest {
         return CommandRun.of(args.toArray(String[]::new));
     }
 
+    /** The dry run says what the run says: weights from the users' own data are marked, a public bound is not. */
+    @Test
+    void theDryRunMarksWeightsFromTheUsersOwnData(@TempDir Path dir) {
+        CommandRun own = privateCd(dir.resolve("own"), "--noise", "seeded", "--dry-run");
+        assertEquals(0, own.exitCode(), own.both());
+        assertTrue(own.out().contains("WARNING: this epsilon is not a guarantee: each agent's update weight"), own.out());
+        CommandRun bounded = privateCd(dir.resolve("bounded"), "--noise", "seeded", "--dry-run", "--feature-norm-bound", "1");
+        assertEquals(0, bounded.exitCode(), bounded.both());
+        assertTrue(!bounded.out().contains("WARNING: this epsilon is not a guarantee"), bounded.out());
+    }
+
     @Test
     void privateCoordinateDescentTrainsEveryUserItsOwnModelWithAStatement(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("run");
         CommandRun r = privateCd(out, "--trade-off", "1", "--noise", "seeded");
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
-        assertTrue(privacy.contains("The guarantee (the run's epsilon): (2.000000, 0)-DP for every agent, the plain composition")
-                && privacy.contains("advanced composition"), privacy);
+        // weights from the users' own data: the same statement, marked not a guarantee
+        assertTrue(privacy.contains("The run's epsilon (not a guarantee: see the WARNING): (2.000000, 0)-DP for every agent, the"
+                + " plain composition") && privacy.contains("advanced composition")
+                && privacy.contains("WARNING: this epsilon is not a guarantee: each agent's update weight"), privacy);
         List<String> nodes = Files.readAllLines(out.resolve("nodes.csv"));
         assertEquals("node,train_examples,test_loss,test_accuracy", nodes.get(0));
         assertEquals(13, nodes.size(), "one row per user");

@@ -117,6 +117,11 @@ class RecalCommandsTest {
                 "--feature-norm-bound", "1000");
         assertEquals(0, dry.exitCode(), dry.both());
         assertTrue(!dry.out().contains("WARNING: this epsilon is not a guarantee"), dry.out());
+        CommandRun ownSteps = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds",
+                "320", "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--dry-run");
+        assertEquals(0, ownSteps.exitCode(), ownSteps.both());
+        assertTrue(ownSteps.out().contains("WARNING: this epsilon is not a guarantee: dp-recal's publications are priced with"
+                + " the drift"), ownSteps.out());
         Path paper = dir.resolve("paper");
         CommandRun p = CommandRun.of("train", "--algo", "dp-recal", "--dataset", "synthetic-lsq", "--nodes", "16", "--rounds", "320",
                 "--clip", "1", "--epsilon", "2", "--zeta", "0.99", "--noise", "seeded", "--penalty", "l1:0.01", "--paper-accounting",

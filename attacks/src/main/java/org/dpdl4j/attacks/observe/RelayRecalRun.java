@@ -154,7 +154,8 @@ public final class RelayRecalRun implements ProtocolScenario {
         long planned = BatonWalk.activations(AGENTS, run.path())[0];
         calibration.put("accounting", String.format(Locale.ROOT, "record level, agent 0's %d planned Gaussian publications"
                         + " (rho_m = Delta^2 / (2 sigma^2 zeta^(m-1)) each, composed to one Gaussian mechanism),"
-                        + " to (epsilon %s, delta %s); replace-one",
+                        + " to (epsilon %s, delta %s); replace-one; the paper's pricing (the agent's state conditioned on),"
+                        + " not a proven bound",
                 planned, epsilon, delta));
         calibration.put("noise", String.format(Locale.ROOT, "sigma_0 = %.4g on the dual (sensitivity 4 beta tau G_rec = %.4g,"
                         + " G_rec = %s), zeta = %s: std %.4g on the gradient at the first publication",

@@ -371,19 +371,20 @@ public final class CoordinateDescentRun extends PersonalizedRun {
         return LedgerStatement.resumedPreamble(l) + String.format(Locale.ROOT, "Privacy statement: private personalized"
                         + " coordinate descent, record-level DP of each agent's broadcast models against everything sent on the network, all other agents colluding (replace-one)%n"
                         + "  %s%n  %d of %d ticks done; the most releases by one agent: %d%n"
-                        + "  The guarantee (the run's epsilon): (%s, %s)-DP for every agent, the plain composition of its"
+                        + "  The run's epsilon (%s): (%s, %s)-DP for every agent, the plain composition of its"
                         + " releases (agent %d has the largest epsilon; the delta is the most releases')%n"
-                        + "  It also holds, by the advanced composition (three-way minimum, delta-bar = %s): (%s, %s)-DP for"
+                        + "  By the advanced composition (three-way minimum, delta-bar = %s): (%s, %s)-DP for"
                         + " every agent (agent %d has the largest epsilon; the delta is the largest of the agents')%n"
                         + "  The ledger below prices the same releases (by %s): epsilon = %s at delta = %s, the figure"
                         + " the progress bar and the metrics show. It is a third bound of the same releases, not an extra cost;"
                         + " %s%n",
-                mechanism, completedSteps(), plannedSteps(), most, EpsilonFormat.upward(sums[worstSum], 6), sumDelta, worstSum,
+                mechanism, completedSteps(), plannedSteps(), most, notAGuarantee(problem) == null ? "the guarantee"
+                        : "not a guarantee: see the WARNING", EpsilonFormat.upward(sums[worstSum], 6), sumDelta, worstSum,
                 EpsilonFormat.upwardSignificant(plan.deltaBar(), 3), EpsilonFormat.upward(advanced[worstAdvanced], 6),
                 EpsilonFormat.upwardSignificant(deltaAdvanced, 3), worstAdvanced,
                 l.accounting().method(), EpsilonFormat.upward(l.epsilon()),
                 l.delta(), l.epsilon() > sums[worstSum]
-                        ? String.format(Locale.ROOT, "here it is looser than the guarantee above, (%s, %s)-DP.",
+                        ? String.format(Locale.ROOT, "here it is looser than the plain composition above, (%s, %s)-DP.",
                                 EpsilonFormat.upward(sums[worstSum], 6), sumDelta)
                         : "at its delta it may be the tightest of the three, and all three hold.")
                 + smoothnessLine() + LedgerStatement.text(l);

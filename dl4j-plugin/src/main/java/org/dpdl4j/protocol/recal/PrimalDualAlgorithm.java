@@ -64,7 +64,8 @@ public enum PrimalDualAlgorithm {
                 + " agent's internal state as the paper does; that state is each agent's own exact iterate, which enters its"
                 + " every mixing step, carries its earlier gradients and is never published, so the epsilon is the paper's"
                 + " figure, not a proven bound. For a guarantee, use a protocol whose agents continue from what they publish"
-                + " (decor, ldp or cdp), or dp-recal on least squares";
+                + " (decor, ldp or cdp), or dp-recal on least squares with --feature-norm-bound, --step-scale <= 2 and secure"
+                + " noise";
     }
 
     public String summary() {

@@ -310,15 +310,18 @@ public final class RelayRecal extends CompositeRun {
             boolean drift = privacy.growth() == PublicationSensitivity.STATE_DRIFT;
             b.number(PRICED_WITH_DRIFT, drift ? 1L : 0L);
             if (drift) {
-                b.array(DRIFT_SENSITIVITY, Nd4j.createFromArray(sensitivities())).array(DRIFT_TAU, Nd4j.createFromArray(steps.tau()));
+                b.array(DRIFT_SENSITIVITY, Nd4j.createFromArray(sensitivities())).array(DRIFT_TAU, Nd4j.createFromArray(steps.tau()))
+                        .array(DRIFT_BETA, Nd4j.createFromArray(steps.beta())).number(DRIFT_CLIP, clip);
             }
         }
         return b.build();
     }
 
-    /** The saved first-publication sensitivities and primal steps of a drift-priced run, which its drift was built with. */
+    /** The saved sensitivities, primal and dual steps and clip of a drift-priced run, which its drift was built with. */
     private static final String DRIFT_SENSITIVITY = "driftSensitivity";
     private static final String DRIFT_TAU = "driftTau";
+    private static final String DRIFT_BETA = "driftBeta";
+    private static final String DRIFT_CLIP = "driftClip";
 
     private double[] sensitivities() {
         double[] d = new double[privacy.agents()];
@@ -355,12 +358,16 @@ public final class RelayRecal extends CompositeRun {
                     + " setting: allow the mechanism change with it; a finished one cannot be reopened under another pricing),"
                     + " or start a new run");
         }
+        // exact equality: the same settings give the same steps; with steps from the agents' data a resume on other
+        // hardware may differ in the last bit and is refused (safe)
         if (drift && !(java.util.Arrays.equals(state.array(DRIFT_SENSITIVITY).toDoubleVector(), sensitivities())
-                && java.util.Arrays.equals(state.array(DRIFT_TAU).toDoubleVector(), steps.tau()))) {
-            throw new IllegalArgumentException("the saved run's agents published with other sensitivities or primal steps (another"
-                    + " --clip or step scale) than this one's; priced with the drift of each agent's state, a publication carries"
-                    + " the drift that the agent's earlier steps built up with the clip and steps they ran with, so they cannot"
-                    + " change within a run. Resume with the saved --clip and steps, or start a new run");
+                && java.util.Arrays.equals(state.array(DRIFT_TAU).toDoubleVector(), steps.tau())
+                && state.numbers().containsKey(DRIFT_CLIP) && state.doubleValue(DRIFT_CLIP) == clip
+                && java.util.Arrays.equals(state.array(DRIFT_BETA).toDoubleVector(), steps.beta()))) {
+            throw new IllegalArgumentException("the saved run's agents published with other sensitivities, steps or clip (another"
+                    + " --clip, step scale or feature bound) than this one's; priced with the drift of each agent's state, a"
+                    + " publication carries the drift that the agent's earlier steps built up with the clip and steps they ran"
+                    + " with, so they cannot change within a run. Resume with the saved settings, or start a new run");
         }
     }
 

@@ -140,8 +140,17 @@ class RecalPricingTest {
             try (CompositeRun changed = recorded(other, false).build()) {
                 RuntimeException refused = assertThrows(RuntimeException.class,
                         () -> RunCheckpoint.resume(changed, RunCheckpoint.read(driftFile), ResumePolicy.allowingChanges()));
-                assertTrue(refused.getMessage().contains("other sensitivities or primal steps"), refused.getMessage());
+                assertTrue(refused.getMessage().contains("other sensitivities, steps or clip"), refused.getMessage());
             }
+        }
+        // the same first sensitivity and tau with another beta and clip (a bound of sqrt(2) B doubles L, step scale 2
+        // keeps tau, half the clip keeps 4 beta tau G): the drift built before would enter doubled; the bound is fixed
+        // on resume, and the saved steps would refuse it too
+        try (CompositeRun changed = recorded(dpRecal(false).featureNormBound(Math.sqrt(2) * BOUND).stepScale(2).clip(1), false)
+                .build()) {
+            RuntimeException refused = assertThrows(RuntimeException.class,
+                    () -> RunCheckpoint.resume(changed, RunCheckpoint.read(driftFile), ResumePolicy.allowingChanges()));
+            assertTrue(refused.getMessage().contains("feature-norm-bound"), refused.getMessage());
         }
         for (boolean paper : new boolean[] {true, false}) {
             try (CompositeRun same = recorded(dpRecal(false).featureNormBound(BOUND), paper).build()) {

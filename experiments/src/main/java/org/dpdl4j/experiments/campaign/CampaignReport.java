@@ -187,7 +187,7 @@ public final class CampaignReport {
         md.append(String.format(Locale.ROOT, "* **Attacked releases**: after %d rounds (steps) of ordinary training;"
                 + " the model accuracy column gives the state each release came from.%n", s.attackRound()));
         md.append(String.format(Locale.ROOT, "* **Privacy**: epsilon in {%s} at delta = %s, the noise calibrated as"
-                + " each protocol's trainer does (below) and priced by the `%s` accountant (%s). The per-example (or"
+                + " each protocol's trainer does (below; dp-recal as its paper prices it, which is not a proven bound) and priced by the `%s` accountant (%s). The per-example (or"
                 + " per-update) clip is C = %s. Noise comes from seeded streams: reproducible, distributed as the secure"
                 + " streams, but not secret.%n%n", epsilons(), s.delta(), s.accountant(),
                 AccountantFactory.describe(s.accountant()), s.clipNorm()));

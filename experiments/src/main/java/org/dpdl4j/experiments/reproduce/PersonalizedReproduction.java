@@ -261,7 +261,8 @@ public final class PersonalizedReproduction {
         TerminalTable table = new TerminalTable("Personalized learning: mean test accuracy over the agents (private CD: epsilon-bar"
                 + " + warm start, tuned mu / T_i / warm start in the CSV" + (Double.isNaN(settings.featureNormBound()) ? ""
                 : String.format(Locale.ROOT, "; private CD's smoothness from the public feature bound %s", settings.featureNormBound()))
-                + ")", header.toArray(String[]::new));
+                + (Double.isNaN(settings.featureNormBound()) ? "; update weights from the agents' own data, as in the paper: the"
+                + " epsilons are not guarantees" : "") + ")", header.toArray(String[]::new));
         StringBuilder ldpCsv = new StringBuilder("dim,epsilon_per_record,accuracy\n");
         List<double[]> byDim = new ArrayList<>();
         List<double[]> ldpByDim = new ArrayList<>();
@@ -294,21 +295,23 @@ public final class PersonalizedReproduction {
             for (int e = 0; e < bars.size(); e++) {
                 choices[e] = tunePrivate(validation, bars.get(e));
                 Outcome dp = privateCd(evaluation, bars.get(e), choices[e], settings.noiseSeeds());
-                csv.append(String.format(Locale.ROOT, "%d,private-cd,%s,%s,%d,%s,%.6f,%.8g,%.6g,%.6g,%.6g%n", p, bars.get(e),
-                        choices[e].mu(), choices[e].releases(), choices[e].warm(), dp.accuracy(), dp.objective(), dp.epsilonSum(),
-                        dp.epsilonAdvanced(), settings.deltaBar()));
+                csv.append(String.format(Locale.ROOT, "%d,private-cd,%s,%s,%d,%s,%.6f,%.8g,%s,%s,%.6g%n", p, bars.get(e),
+                        choices[e].mu(), choices[e].releases(), choices[e].warm(), dp.accuracy(), dp.objective(),
+                        EpsilonFormat.upwardSignificant(dp.epsilonSum(), 6), EpsilonFormat.upwardSignificant(dp.epsilonAdvanced(), 6),
+                        settings.deltaBar()));
                 row[3 + e] = dp.accuracy();
                 cells.add(fmt(dp.accuracy()));
                 if (smallest == null && dp.accuracy() > localAccuracy) {
                     smallest = bars.get(e);
                     smallestSpent = dp.epsilonSum();
                 }
-                console.printf(Locale.ROOT, "p = %d, epsilon-bar %s: private CD %.3f (mu %s, T_i %d, warm start %s, epsilon %.3g) [%.0f s]%n",
+                console.printf(Locale.ROOT, "p = %d, epsilon-bar %s: private CD %.3f (mu %s, T_i %d, warm start %s, epsilon %s) [%.0f s]%n",
                         p, bars.get(e), dp.accuracy(), choices[e].mu(), choices[e].releases(), choices[e].warm() ? "yes" : "no",
-                        dp.epsilonSum(), (System.nanoTime() - begin) / 1e9);
+                        EpsilonFormat.upwardSignificant(dp.epsilonSum(), 3), (System.nanoTime() - begin) / 1e9);
                 console.flush();
             }
-            cells.add(smallest == null ? "none in the sweep" : String.format(Locale.ROOT, "%s (%.3g)", label(smallest), smallestSpent));
+            cells.add(smallest == null ? "none in the sweep" : String.format(Locale.ROOT, "%s (%s)", label(smallest),
+                    EpsilonFormat.upwardSignificant(smallestSpent, 3)));
             table.addRow(cells.toArray());
             byDim.add(row);
             double[] ldpRow = new double[1 + settings.localDpEpsilons().size()];

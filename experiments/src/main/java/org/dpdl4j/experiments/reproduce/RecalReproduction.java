@@ -273,8 +273,9 @@ public final class RecalReproduction {
         double rho = algorithm.isPrivate() ? rhoOf(run.epsilon()) : Double.NaN;
         Row row = new Row(dataset, graphName, algorithm.cliName(), epsilon, algorithm.isPrivate() ? run.epsilon() : Double.POSITIVE_INFINITY,
                 rho, iterations, lci, run.messages(), seconds, error, curve, activations);
-        console.printf(Locale.ROOT, "  %-8s %-8s %-12s eps %-6s spent %-8.4g LCI %-5d messages %-6d %6.1f s  relative error %.3e%n",
-                dataset, graphName, algorithm.cliName(), Double.isNaN(epsilon) ? "-" : String.valueOf(epsilon), row.epsilon, lci,
+        console.printf(Locale.ROOT, "  %-8s %-8s %-12s eps %-6s spent %-8s LCI %-5d messages %-6d %6.1f s  relative error %.3e%n",
+                dataset, graphName, algorithm.cliName(), Double.isNaN(epsilon) ? "-" : String.valueOf(epsilon),
+                Double.isInfinite(row.epsilon) ? "inf" : EpsilonFormat.upwardSignificant(row.epsilon, 4), lci,
                 run.messages(), seconds, error);
         console.flush();
         run.close();
@@ -284,7 +285,8 @@ public final class RecalReproduction {
     private void write(List<Row> rows, PrintWriter console) throws IOException {
         StringBuilder results = new StringBuilder("dataset,graph,algorithm,target_epsilon,epsilon,delta,rho,iterations,lci,messages,seconds,relative_error\n");
         StringBuilder curves = new StringBuilder("dataset,graph,algorithm,target_epsilon,iteration,messages,relative_error\n");
-        TerminalTable table = new TerminalTable("Table V's shape: final relative error at equal (epsilon, delta = " + settings.delta()
+        TerminalTable table = new TerminalTable("Table V's shape (epsilons priced the papers' way: not guarantees):"
+                + " final relative error at equal (epsilon, delta = " + settings.delta()
                 + "), zeta = " + settings.zeta() + (settings.featureNormBound() == null ? ""
                 : ", the private algorithms' steps from the public feature bound B = " + settings.featureNormBound()),
                 "data", "graph", "algorithm", "target eps", "spent eps", "LCI", "messages", "time (s)", "rel. error");

@@ -47,6 +47,8 @@ final class GuaranteeSettings {
                 + " give --release-delta once on the command line");
         reason(DecentralizedOptions.REFERENCE_COMPAT, "it runs the reference code's deviations, which no ledger covers; drop"
                 + " it from the space");
+        reason(org.dpdl4j.protocol.recal.PrimalDualOptions.PAPER_ACCOUNTING, "it prices dp-recal the paper's way, which is not"
+                + " a proven bound and draws far less noise, so a search would favour it; drop it from the space");
     }
 
     private GuaranteeSettings() {
