@@ -310,26 +310,20 @@ public final class RelayRecal extends CompositeRun {
             boolean drift = privacy.growth() == PublicationSensitivity.STATE_DRIFT;
             b.number(PRICED_WITH_DRIFT, drift ? 1L : 0L);
             if (drift) {
-                b.array(DRIFT_SENSITIVITY, Nd4j.createFromArray(sensitivities())).array(DRIFT_TAU, Nd4j.createFromArray(steps.tau()))
-                        .array(DRIFT_BETA, Nd4j.createFromArray(steps.beta())).number(DRIFT_CLIP, clip);
+                b.array(DRIFT_TAU, Nd4j.createFromArray(steps.tau())).array(DRIFT_BETA, Nd4j.createFromArray(steps.beta()))
+                        .number(DRIFT_CLIP, clip);
             }
         }
         return b.build();
     }
 
-    /** The saved sensitivities, primal and dual steps and clip of a drift-priced run, which its drift was built with. */
-    private static final String DRIFT_SENSITIVITY = "driftSensitivity";
+    /**
+     * The saved primal and dual steps and clip of a drift-priced run, which its drift was built with (they fix the
+     * sensitivity 4 beta tau G_rec too: DP-RECAL runs with theta = 2 or mu = 0).
+     */
     private static final String DRIFT_TAU = "driftTau";
     private static final String DRIFT_BETA = "driftBeta";
     private static final String DRIFT_CLIP = "driftClip";
-
-    private double[] sensitivities() {
-        double[] d = new double[privacy.agents()];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = privacy.sensitivity(i);
-        }
-        return d;
-    }
 
     /**
      * The state's record of how the saved publications were priced (1 with the drift of the state, 0 the paper's way;
@@ -360,11 +354,10 @@ public final class RelayRecal extends CompositeRun {
         }
         // exact equality: the same settings give the same steps; with steps from the agents' data a resume on other
         // hardware may differ in the last bit and is refused (safe)
-        if (drift && !(java.util.Arrays.equals(state.array(DRIFT_SENSITIVITY).toDoubleVector(), sensitivities())
-                && java.util.Arrays.equals(state.array(DRIFT_TAU).toDoubleVector(), steps.tau())
+        if (drift && !(java.util.Arrays.equals(state.array(DRIFT_TAU).toDoubleVector(), steps.tau())
                 && state.numbers().containsKey(DRIFT_CLIP) && state.doubleValue(DRIFT_CLIP) == clip
                 && java.util.Arrays.equals(state.array(DRIFT_BETA).toDoubleVector(), steps.beta()))) {
-            throw new IllegalArgumentException("the saved run's agents published with other sensitivities, steps or clip (another"
+            throw new IllegalArgumentException("the saved run's agents published with other steps or clip (another"
                     + " --clip, step scale or feature bound) than this one's; priced with the drift of each agent's state, a"
                     + " publication carries the drift that the agent's earlier steps built up with the clip and steps they ran"
                     + " with, so they cannot change within a run. Resume with the saved settings, or start a new run");

@@ -259,10 +259,10 @@ public final class PersonalizedReproduction {
         bars.forEach(e -> header.add("private " + label(e)));
         header.add("smallest budget beating local (epsilon spent)");
         TerminalTable table = new TerminalTable("Personalized learning: mean test accuracy over the agents (private CD: epsilon-bar"
-                + " + warm start, tuned mu / T_i / warm start in the CSV" + (Double.isNaN(settings.featureNormBound()) ? ""
+                + " + warm start, tuned mu / T_i / warm start in the CSV" + (Double.isNaN(settings.featureNormBound())
+                ? "; update weights from the agents' own data, as in the paper: the epsilons are not guarantees"
                 : String.format(Locale.ROOT, "; private CD's smoothness from the public feature bound %s", settings.featureNormBound()))
-                + (Double.isNaN(settings.featureNormBound()) ? "; update weights from the agents' own data, as in the paper: the"
-                + " epsilons are not guarantees" : "") + ")", header.toArray(String[]::new));
+                + ")", header.toArray(String[]::new));
         StringBuilder ldpCsv = new StringBuilder("dim,epsilon_per_record,accuracy\n");
         List<double[]> byDim = new ArrayList<>();
         List<double[]> ldpByDim = new ArrayList<>();
