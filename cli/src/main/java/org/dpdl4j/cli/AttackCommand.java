@@ -147,7 +147,8 @@ public final class AttackCommand implements Runnable {
         int iterations;
 
         @Option(converter = Converters.PositiveInt.class, names = "--snapshot-every", defaultValue = "10", paramLabel = "K",
-                description = "Record the reconstruction every K steps (default ${DEFAULT-VALUE}).")
+                description = "Record the reconstruction every K steps (default ${DEFAULT-VALUE}); Inverting Gradients, which"
+                        + " takes about ten times the steps, every 10 K.")
         int snapshotEvery;
 
         @Option(names = "--optimizer", defaultValue = "lbfgs", paramLabel = "NAME",
@@ -358,7 +359,7 @@ public final class AttackCommand implements Runnable {
         private InvertingGradientsConfig igConfig() {
             try {
                 return new InvertingGradientsConfig(ig.iterations, ig.learningRate, ig.totalVariation, ig.restarts,
-                        !ig.unsigned, options.seed, Math.min(optimisation.snapshotEvery * 10, ig.iterations),
+                        !ig.unsigned, options.seed, (int) Math.min(10L * optimisation.snapshotEvery, ig.iterations),
                         ig.wholeGradient ? MatchingLoss.COSINE_DISTANCE : MatchingLoss.LAYERWISE_COSINE_DISTANCE);
             } catch (IllegalArgumentException e) {
                 throw bad("Inverting Gradients: " + e.getMessage());

@@ -21,6 +21,7 @@ import org.dpdl4j.attacks.observe.DecentralizedRun;
 import org.dpdl4j.attacks.observe.CampaignSettings;
 import org.dpdl4j.attacks.observe.RunWorkload;
 import org.dpdl4j.attacks.observe.ScenarioRun;
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.data.TrainTest;
@@ -153,9 +154,10 @@ final class AttackCompareCommand implements Callable<Integer> {
                         label);
             }
             Path png = run.file("compare.png");
-            new PanelGrid(ImageShape.MNIST, 4).writePng(String.format(Locale.ROOT, "%s on MNIST training image %d after"
-                    + " %d gossip rounds", attack, targetIndex, attackRound), titles, List.of("image " + targetIndex),
-                    List.of(cells), png);
+            String title = String.format(Locale.ROOT, "%s on MNIST training image %d after %d gossip rounds", attack,
+                    targetIndex, attackRound);
+            AtomicFiles.replace(png, f -> new PanelGrid(ImageShape.MNIST, 4).writePng(title, titles,
+                    List.of("image " + targetIndex), List.of(cells), f));
             console.println("wrote " + png);
             console.flush();
             return 0;

@@ -258,6 +258,10 @@ public final class AuditCommand implements Callable<Integer> {
                             + "); drop it for dp-sgd");
                 }
             }
+            if (DpSgdAudit.BLACK_BOX.equalsIgnoreCase(auditor) && spec.commandLine().getParseResult().hasMatchedOption("--canary")) {
+                throw bad("--canary chooses the white-box auditors' gradient canaries, which the black-box auditor does not"
+                        + " see (its canaries are mislabelled examples); use a white-box auditor or drop --canary");
+            }
             DpSgdAudit.Settings settings = new DpSgdAudit.Settings(dataset.toLowerCase(Locale.ROOT),
                     examples == null ? 0 : examples, hidden, epsilon, delta, clip, batchSize, epochs, learningRate,
                     canaries, auditor.toLowerCase(Locale.ROOT), canary.toLowerCase(Locale.ROOT), scaling, confidence, guesses, noise, seed,
@@ -323,14 +327,7 @@ public final class AuditCommand implements Callable<Integer> {
     }
 
     private int summarize(PrintWriter console) throws IOException {
-        for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs", "--batch-size",
-                "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary", "--pixel-scaling",
-                "--delta", "--confidence", "--guesses", "--auditor", "--observer", "--clients", "--rounds", "--local-steps",
-                "--client-rate", "--blank-features", "--nodes", "--topology")) {
-            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
-                throw bad(option + " does not apply with --summarize, which collects finished audits; drop it");
-            }
-        }
+        refuseRunOptions(List.of("--delta", "--confidence", "--guesses"), "--summarize, which collects finished audits");
         List<AuditCollection.Row> rows;
         try {
             rows = AuditCollection.summarize(summarize);
@@ -346,14 +343,22 @@ public final class AuditCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int rescore(PrintWriter console) throws IOException {
-        for (String option : List.of("--epsilon", "--out", "--examples", "--dataset", "--canaries", "--epochs",
-                "--batch-size", "--clip", "--learning-rate", "--hidden", "--noise", "--seed", "--data-dir", "--canary",
-                "--pixel-scaling", "--observer", "--clients", "--rounds", "--local-steps", "--client-rate", "--blank-features", "--nodes", "--topology")) {
+    /** The options of a new audit run (and {@code more}), refused by a mode that runs none. */
+    private void refuseRunOptions(List<String> more, String mode) {
+        List<String> options = new java.util.ArrayList<>(List.of("--algo", "--auditor", "--epsilon", "--out", "--examples",
+                "--dataset", "--canaries", "--epochs", "--batch-size", "--clip", "--learning-rate", "--hidden", "--noise",
+                "--seed", "--data-dir", "--canary", "--pixel-scaling", "--observer", "--clients", "--rounds", "--local-steps",
+                "--client-rate", "--blank-features", "--nodes", "--topology"));
+        options.addAll(more);
+        for (String option : options) {
             if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
-                throw bad(option + " does not apply with --rescore, which audits the scores of a finished run; drop it");
+                throw bad(option + " does not apply with " + mode + "; drop it");
             }
         }
+    }
+
+    private int rescore(PrintWriter console) throws IOException {
+        refuseRunOptions(List.of(), "--rescore, which audits the scores of a finished run");
         AuditResult r = DpSgdAudit.rescore(rescore, delta, confidence, guesses);
         console.print(r.text());
         console.println("epsilon_lower=" + EpsilonFormat.downward(r.epsilonLower(), 6));

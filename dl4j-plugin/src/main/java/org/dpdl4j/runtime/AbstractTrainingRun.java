@@ -96,16 +96,19 @@ public abstract class AbstractTrainingRun implements TrainingRun {
     }
 
     /**
-     * The mean loss the step measured.
+     * The mean loss the step measured. A loss that is not finite stops the run only when a parameter is not finite
+     * either: the parameters come from the released (noisy) steps, so whether the run stops says nothing more about the
+     * data, whereas the loss of a private batch alone may be infinite for one example the model gives no probability
+     * (its clipped gradient is still finite), and stopping on it would reveal that example unpriced.
      *
-     * @throws TrainingDivergedException when it is not finite
+     * @throws TrainingDivergedException when the loss and a parameter are not finite
      */
     protected final void measuredLoss(double loss) {
-        if (!Double.isFinite(loss)) {
-            lastLoss = loss;
-            throw new TrainingDivergedException(completed + 1, stepUnit(), "loss = " + loss, divergenceHint());
-        }
         lastLoss = loss;
+        if (!Double.isFinite(loss) && !finiteParameters()) {
+            throw new TrainingDivergedException(completed + 1, stepUnit(), "loss = " + loss + " and a parameter is not a"
+                    + " finite number", divergenceHint());
+        }
     }
 
     /** The step measured no loss (it saw no example). */
@@ -124,10 +127,14 @@ public abstract class AbstractTrainingRun implements TrainingRun {
      * @throws TrainingDivergedException when one is not
      */
     public void requireFiniteParameters() {
-        INDArray p = partyParameters().orElseGet(this::parameters);
-        if (BooleanIndexing.or(p, Conditions.isNan()) || BooleanIndexing.or(p, Conditions.isInfinite())) {
+        if (!finiteParameters()) {
             throw new TrainingDivergedException(completed, stepUnit(), "a parameter is not a finite number", divergenceHint());
         }
+    }
+
+    private boolean finiteParameters() {
+        INDArray p = partyParameters().orElseGet(this::parameters);
+        return !BooleanIndexing.or(p, Conditions.isNan()) && !BooleanIndexing.or(p, Conditions.isInfinite());
     }
 
     /**

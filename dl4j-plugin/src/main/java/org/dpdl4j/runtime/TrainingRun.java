@@ -15,8 +15,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@link RunCheckpoint}, and ending in DL4J models.
  *
  * <p>A step that would take the ledger past its budget is refused before anything happens
- * ({@link org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException}); a step whose loss is not finite stops the run
- * ({@link TrainingDivergedException}).
+ * ({@link org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException}); a step whose loss and parameters are not finite
+ * stops the run ({@link TrainingDivergedException}: a non-finite loss with finite parameters does not, since that loss
+ * comes from the private batch alone).
  */
 public interface TrainingRun extends AutoCloseable {
 
@@ -64,7 +65,7 @@ public interface TrainingRun extends AutoCloseable {
      *
      * @throws org.dpdl4j.privacy.ledger.PrivacyBudgetExceededException before a step that would exceed the budget
      *                                                                  (nothing changes)
-     * @throws TrainingDivergedException                               when the step's loss is not finite
+     * @throws TrainingDivergedException                               when the step's loss and a parameter are not finite
      */
     void step();
 

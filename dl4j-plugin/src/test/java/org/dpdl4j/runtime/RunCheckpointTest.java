@@ -209,6 +209,23 @@ class RunCheckpointTest {
         assertEquals(List.of(file), directoryListing(), "no temporary file is left behind");
     }
 
+    /**
+     * Whether a run stops is decided by its parameters (what its released steps made), not by the loss of a private
+     * batch alone, which one example the model gives no probability makes infinite.
+     */
+    @Test
+    void anInfiniteBatchLossWithFiniteParametersDoesNotStopTheRunButNonFiniteParametersDo() {
+        ToyRun run = ToyRun.of(10);
+        run.step();
+        run.measureLoss(Double.POSITIVE_INFINITY);
+        run.step();
+        assertEquals(2, run.completedSteps(), "an infinite loss alone does not stop the run");
+        assertEquals(Double.POSITIVE_INFINITY, run.lastLoss());
+        run.diverge();
+        TrainingDivergedException e = assertThrows(TrainingDivergedException.class, run::step);
+        assertTrue(e.getMessage().contains("loss = Infinity and a parameter is not a finite number"), e.getMessage());
+    }
+
     @Test
     void aSaveThatFailsLeavesNoTemporaryFile() throws IOException {
         Path occupied = dir.resolve("occupied");

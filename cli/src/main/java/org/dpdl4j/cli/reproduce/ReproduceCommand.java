@@ -1,7 +1,9 @@
 package org.dpdl4j.cli.reproduce;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce}: re-runs the experiments of the papers and writes results next to their numbers. */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
@@ -15,8 +17,12 @@ public final class ReproduceCommand implements Runnable {
             + " decentralized protocols draw it on the GPU with the node models) or secure (the default of train and the"
             + " library).";
 
+    @Spec
+    private CommandSpec spec;
+
     @Override
     public void run() {
-        CommandLine.usage(this, System.out);
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: use "
+                + String.join(", ", spec.subcommands().keySet()));
     }
 }

@@ -76,6 +76,10 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--seeds has no effect with --quick (a smoke run of one grid"
                     + " point and one seed); drop one of them");
         }
+        if (quick && wideGrid) {
+            throw new ParameterException(spec.commandLine(), "--wide-grid has no effect with --quick (a smoke run of one grid"
+                    + " point); drop one of them");
+        }
         return new DpSgdReproduction(new DpSgdReproduction.Settings(dataset, model, epsilons, delta, seeds, quick, wideGrid,
                 resume, data.resolve(), out, chosenFrom, accountant))
                 .run(spec.commandLine().getOut());

@@ -24,7 +24,8 @@ public final class ReproducePersonalizedCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "30 agents, p = 2 and 20, small grids (a smoke run, not the result).")
     boolean quick;
 
-    @Option(names = "--out", description = "Output directory; default results/personalized.")
+    @Option(names = "--out", description = "Output directory; default results/personalized (runs/personalized-quick with"
+            + " --quick).")
     Path out;
 
     @Option(names = "--feature-norm-bound", paramLabel = "B", description = "Private CD takes every agent's local smoothness"
@@ -34,7 +35,8 @@ public final class ReproducePersonalizedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path dir = out != null ? out : Path.of("results", "personalized");
+        // a smoke run never writes over the committed results
+        Path dir = out != null ? out : quick ? Path.of("runs", "personalized-quick") : Path.of("results", "personalized");
         PersonalizedReproduction.Settings s = quick ? PersonalizedReproduction.Settings.quick(dir)
                 : PersonalizedReproduction.Settings.full(dir);
         if (featureNormBound != null) {

@@ -43,7 +43,7 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
     @Mixin
     DataDirOption data;
 
-    @Option(names = "--out", description = "Output directory; default results/recal.")
+    @Option(names = "--out", description = "Output directory; default results/recal (runs/recal-quick with --quick).")
     Path out;
 
     @Option(names = "--accountant", defaultValue = AccountantFactory.TIGHTEST, paramLabel = "A",
@@ -60,7 +60,12 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path dir = out != null ? out : Path.of("results", "recal");
+        // a smoke run never writes over the committed results
+        Path dir = out != null ? out : quick ? Path.of("runs", "recal-quick") : Path.of("results", "recal");
+        if (quick && datasets != null && datasets.contains("mnist")) {
+            throw new ParameterException(spec.commandLine(), "--quick runs a covtype sample only, with no MNIST sample: drop"
+                    + " mnist from --datasets, or drop --quick to reproduce MNIST");
+        }
         RecalReproduction.Settings s = quick ? RecalReproduction.Settings.quick(data.resolve(), dir, accountant)
                 : RecalReproduction.Settings.full(data.resolve(), dir, accountant);
         if (epsilons != null || datasets != null || longRunFactor != null) {

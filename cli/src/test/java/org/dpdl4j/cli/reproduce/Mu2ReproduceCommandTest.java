@@ -69,7 +69,8 @@ class Mu2ReproduceCommandTest {
         CommandRun renyi = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1", "--epsilons", "4",
                 "--seeds", "1", "--no-reference", "--accountant", "rdp", "--out", papers.toString());
         assertEquals(0, renyi.exitCode(), renyi.err());
-        assertEquals("rdp", Files.readString(papers.resolve("accounting.txt")).strip());
+        assertEquals("rdp\ndelta=1.0E-5\ndiameter=0.1\nexamples=200\nnoise=seeded\nseed=1\n",
+                Files.readString(papers.resolve("accounting.txt")));
         double paperSigma = CsvTable.read(papers.resolve("mu2.csv")).doubles("sigma")[0];
         assertTrue(paperSigma > 1.15 * sigma[0], "zCDP's closed form needs more noise: " + paperSigma + " vs " + sigma[0]);
         assertEquals(4.0, CsvTable.read(papers.resolve("mu2.csv")).doubles("epsilon_achieved")[0], 1e-9);
@@ -79,7 +80,8 @@ class Mu2ReproduceCommandTest {
         Path earlier = tmp.resolve("mu2-earlier");
         Files.createDirectories(earlier);
         Files.copy(papers.resolve("mu2.csv"), earlier.resolve("mu2.csv"));
-        Files.writeString(earlier.resolve("accounting.txt"), "tightest\n");
+        Files.writeString(earlier.resolve("accounting.txt"), Files.readString(papers.resolve("accounting.txt"))
+                .replaceFirst("^rdp\n", "tightest\n"));
         CommandRun resumed = CommandRun.of("reproduce", "mu2", "--data-dir", env, "--examples", "200", "--machines", "1", "--epsilons",
                 "4", "--seeds", "1", "--no-reference", "--out", earlier.toString());
         assertEquals(1, resumed.exitCode());

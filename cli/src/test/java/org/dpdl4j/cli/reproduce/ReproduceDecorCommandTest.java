@@ -97,5 +97,18 @@ class ReproduceDecorCommandTest {
         String summary = Files.readString(out.resolve("summary.md"));
         assertTrue(summary.contains("- Noise: seeded") && summary.contains("`--noise secure` here"), summary);
         assertTrue(summary.contains("so the rows below 7 are shown, not checked."), summary);
+
+        // The rows record neither the noise source nor the rounds: a run that continues the directory must share them,
+        // or the summary would call seeded rows secure (or give them another T).
+        CommandRun secure = CommandRun.of("reproduce", "decor", "--task", "synthetic", "--epsilons", "5,10", "--topologies",
+                "ring", "--seeds", "1", "--tune-pairs", "1", "--rounds", "50", "--noise", "secure", "--out", out.toString());
+        assertEquals(1, secure.exitCode(), secure.both());
+        assertTrue(secure.err().contains("made with --noise seeded, but this run has --noise secure")
+                && secure.err().contains("--fresh"), secure.err());
+        CommandRun longer = CommandRun.of("reproduce", "decor", "--task", "synthetic", "--epsilons", "5,10", "--topologies",
+                "ring", "--seeds", "1", "--tune-pairs", "1", "--rounds", "60", "--out", out.toString());
+        assertEquals(1, longer.exitCode(), longer.both());
+        assertTrue(longer.err().contains("made with --rounds 50, but this run has --rounds 60"), longer.err());
+        assertEquals(summary, Files.readString(out.resolve("summary.md")), "a refused run changes nothing");
     }
 }

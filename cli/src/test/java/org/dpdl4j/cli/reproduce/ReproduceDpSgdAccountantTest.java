@@ -33,7 +33,7 @@ class ReproduceDpSgdAccountantTest {
         double zTightest = noiseMultiplier(tightest);
         assertTrue(zRdp > zTightest * 1.05, "Renyi DP alone needs more noise at epsilon 1: z = " + zRdp + " against "
                 + zTightest);
-        assertEquals("rdp", Files.readString(rdp.resolve("accounting.txt")).strip());
+        assertEquals(List.of("rdp", "delta=1.0E-5"), Files.readAllLines(rdp.resolve("accounting.txt")));
         String summary = Files.readString(rdp.resolve("summary.md"));
         assertTrue(summary.contains("--accountant rdp") && summary.contains("priced by the rdp accounting (Renyi DP alone"),
                 summary);
@@ -43,11 +43,17 @@ class ReproduceDpSgdAccountantTest {
         assertEquals(1, mixed.exitCode(), mixed.err() + mixed.out());
         assertTrue(mixed.err().contains("holds rows priced by the rdp accountant") && mixed.err().contains(
                 "pass --accountant rdp") && mixed.err().contains("leave out --resume to start afresh"), mixed.err());
+        // rows calibrated at one delta are not continued at another (the summary would claim the other for them)
+        CommandRun otherDelta = CommandRun.of("reproduce", "dp-sgd", "--dataset", "a9a", "--quick", "--resume", "--data-dir",
+                data, "--accountant", "rdp", "--delta", "1e-6", "--out", rdp.toString());
+        assertEquals(1, otherDelta.exitCode(), otherDelta.err() + otherDelta.out());
+        assertTrue(otherDelta.err().contains("made with --delta 1.0E-5, but this run has --delta 1.0E-6")
+                && otherDelta.err().contains("pass --delta 1.0E-5"), otherDelta.err());
         // Following that advice works: a fresh run at the default accounting replaces the rdp rows.
         CommandRun fresh = CommandRun.of("reproduce", "dp-sgd", "--dataset", "a9a", "--quick", "--data-dir", data, "--out",
                 rdp.toString());
         assertEquals(0, fresh.exitCode(), fresh.err() + fresh.out());
-        assertEquals("tightest", Files.readString(rdp.resolve("accounting.txt")).strip());
+        assertEquals("tightest", Files.readAllLines(rdp.resolve("accounting.txt")).get(0));
         assertTrue(noiseMultiplier(rdp) < zRdp, "the fresh rows are the default accounting's");
     }
 

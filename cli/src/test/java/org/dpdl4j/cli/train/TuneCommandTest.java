@@ -65,7 +65,7 @@ class TuneCommandTest {
         Path out = dir.resolve("t");
         CommandRun r = CommandRun.of("tune", "--algo", "dp-pg-extra", "--dataset", "a9a", "--data-dir", data, "--space",
                 space.toString(), "--pool", "2", "--candidates", "geometric:2", "--epsilon-total", "5", "--clip", "1", "--nodes",
-                "4", "--rounds", "5", "--noise", "seeded", "--out", out.toString());
+                "4", "--rounds", "5", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.both());
         String privacy = Files.readString(out.resolve("privacy.txt"));
         assertTrue(privacy.contains("WARNING: this epsilon is not a guarantee: neither is a candidate's: dp-pg-extra prices each"

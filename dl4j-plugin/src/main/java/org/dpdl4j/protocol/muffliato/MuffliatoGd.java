@@ -180,9 +180,13 @@ public final class MuffliatoGd extends AbstractTrainingRun {
         if (privacy != null) {
             r.put("clip", config.clip());
             r.put("sigma", config.sigma());
-            PairwiseSummary s = privacy.pairwise();
-            r.put("pairwiseEpsilonMean", s.mean());
-            r.put("pairwiseEpsilonMax", s.max());
+            // the pairwise figures are those of the current settings: after a resume under changed settings they would
+            // leave out what the earlier segments spent (privacy.txt says so), so they are not shown as the run's
+            if (ledger().orElseThrow().segment() == 0) {
+                PairwiseSummary s = privacy.pairwise();
+                r.put("pairwiseEpsilonMean", s.mean());
+                r.put("pairwiseEpsilonMax", s.max());
+            }
         }
         return r;
     }

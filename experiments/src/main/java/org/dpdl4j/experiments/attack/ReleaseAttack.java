@@ -28,6 +28,7 @@ import org.dpdl4j.data.TrainTest;
 import org.dpdl4j.data.catalog.DataDirectory;
 import org.dpdl4j.data.catalog.Datasets;
 import org.dpdl4j.data.mnist.PixelScaling;
+import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.Provenance;
 import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.models.Architecture;
@@ -166,7 +167,7 @@ public final class ReleaseAttack {
             String suffix = s.count() == 1 ? "" : "-" + first;
             ResultJson.write(result, run.file("result" + suffix + ".json"));
             ResultCsv.writeSnapshots(result, run.file("trace" + suffix + ".csv"));
-            ImageGrid.defaults().writePng(result, run.file("grid" + suffix + ".png"));
+            AtomicFiles.replace(run.file("grid" + suffix + ".png"), f -> ImageGrid.defaults().writePng(result, f));
             printCase(console, result, first);
         }
         if (s.count() > 1) {

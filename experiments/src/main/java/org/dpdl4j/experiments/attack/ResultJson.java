@@ -14,7 +14,7 @@ import org.dpdl4j.attacks.ImageOutcome;
 import org.dpdl4j.attacks.NoiseLevel;
 import org.dpdl4j.attacks.ReleaseOrigin;
 import org.dpdl4j.attacks.Snapshot;
-import org.dpdl4j.runtime.RunFilePermissions;
+import org.dpdl4j.experiments.report.AtomicFiles;
 
 /**
  * An attack result as JSON: metrics, per-example scores, the snapshot trace (metrics only; the images go to
@@ -103,12 +103,12 @@ public final class ResultJson {
         }
     }
 
-    /** Writes the result as indented JSON, creating parent directories. */
+    /** Writes the result as indented JSON (whole or not at all), creating parent directories. */
     public static void write(AttackResult result, Path file) throws IOException {
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
         }
-        MAPPER.writeValue(file.toFile(), toJson(result));
-        RunFilePermissions.restrictFile(file);
+        ObjectNode json = toJson(result);
+        AtomicFiles.replace(file, f -> MAPPER.writeValue(f.toFile(), json));
     }
 }

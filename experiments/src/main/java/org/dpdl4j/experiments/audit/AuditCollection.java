@@ -69,9 +69,10 @@ public final class AuditCollection {
                 }
                 JsonNode audit = JSON.readTree(run.resolve("audit.json").toFile());
                 JsonNode config = JSON.readTree(configFile.toFile()).path("config");
-                rows.add(new Row(run.getFileName().toString(), kind(config), audit.path("epsilon").asDouble(),
-                        audit.path("epsilon_lower").asDouble(), audit.path("canaries").asInt(), audit.path("steps").asLong(),
-                        audit.path("sampling_rate").asDouble()));
+                Path auditFile = run.resolve("audit.json");
+                rows.add(new Row(run.getFileName().toString(), kind(config), number(audit, "epsilon", auditFile),
+                        number(audit, "epsilon_lower", auditFile), (int) number(audit, "canaries", auditFile),
+                        (long) number(audit, "steps", auditFile), number(audit, "sampling_rate", auditFile)));
             }
         }
         if (rows.isEmpty()) {
@@ -80,6 +81,23 @@ public final class AuditCollection {
         }
         rows.sort(Comparator.comparing(Row::kind).thenComparingDouble(Row::epsilon).thenComparing(Row::run));
         return rows;
+    }
+
+    /** A number of an audit's record (written as a number, or as text such as "Infinity"); never a silent 0. */
+    private static double number(JsonNode audit, String field, Path file) {
+        JsonNode v = audit.path(field);
+        if (v.isNumber()) {
+            return v.asDouble();
+        }
+        if (v.isTextual()) {
+            try {
+                return Double.parseDouble(v.asText());
+            } catch (NumberFormatException e) {
+                // named below
+            }
+        }
+        throw new IllegalArgumentException(file + ": '" + field + "' is " + (v.isMissingNode() ? "missing" : "not a number ("
+                + v + ")") + "; rerun that audit, or move its folder out of the collection");
     }
 
     /**

@@ -79,6 +79,10 @@ public final class CampaignJournal implements AutoCloseable {
             throw new IllegalStateException(file + " already exists: it holds another campaign's finished rows; continue"
                     + " that campaign with --resume " + file.getParent() + " or give another --out");
         }
+        return begin(file, plan);
+    }
+
+    private static CampaignJournal begin(Path file, String plan) {
         CampaignJournal journal = new CampaignJournal(file, openForAppend(file), new HashMap<>(), new HashMap<>(), 0);
         ObjectNode line = JSON.createObjectNode().put("type", "plan").put("plan", plan);
         journal.write(line);
@@ -87,7 +91,8 @@ public final class CampaignJournal implements AutoCloseable {
 
     /**
      * Opens the journal an interrupted campaign left at {@code file} to continue it with the same plan. A last line cut
-     * off by the crash is dropped (that row runs again); any other unreadable line is an error.
+     * off by the crash is dropped (that row runs again), and a journal whose plan line was cut off (no row ran) starts
+     * again; any other unreadable line is an error.
      *
      * @throws IllegalStateException naming the problem and the fix: no journal, another plan, a damaged line
      */
@@ -147,7 +152,13 @@ public final class CampaignJournal implements AutoCloseable {
             }
         }
         if (lines.isEmpty()) {
-            throw damaged(file, 1, "the plan line is missing");
+            // the crash came before the plan line was whole: no row ran, so the journal starts again with this plan
+            try (FileChannel truncate = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                truncate.truncate(0);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the journal " + file + " again: " + e.getMessage(), e);
+            }
+            return begin(file, plan);
         }
         long whole = lines.stream().mapToLong(l -> l.getBytes(StandardCharsets.UTF_8).length + 1L).sum();
         if (!cut.isEmpty()) {

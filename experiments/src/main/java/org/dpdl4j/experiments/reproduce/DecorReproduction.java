@@ -119,6 +119,9 @@ public final class DecorReproduction {
         this.engineSettings = s.engine();
     }
 
+    /** The files that hold finished rows, which a later run of the same directory continues. */
+    private static final List<String> RESULT_FILES = List.of("results.csv", "noise-pair-tuning.csv", "lr-tuning.csv");
+
     /** Seed of the runs that choose a Decor noise pair, never used for reported results. */
     private static final long TUNING_SEED = 1_000_001L;
 
@@ -180,16 +183,21 @@ public final class DecorReproduction {
         int pairs = tunePairs != null ? tunePairs : task.equals("synthetic") ? 6 : 1;
         long roundCount = rounds != null ? rounds : t.settings().rounds();
         if (fresh) {
-            for (String previous : new String[]{"results.csv", "noise-pair-tuning.csv", "lr-tuning.csv"}) {
-                if (Files.deleteIfExists(dir.resolve(previous))) {
-                    pw.println("Discarding the earlier " + previous + " in " + dir);
+            // set aside (unread) until this run's files are whole: a crash before then loses no finished row
+            for (String previous : RESULT_FILES) {
+                if (Files.isRegularFile(dir.resolve(previous))) {
+                    pw.println("Replacing the earlier " + previous + " in " + dir + " (kept as " + previous + ".replaced"
+                            + " until this run's files are whole)");
                 }
+                EarlierRows.setAside(dir.resolve(previous));
             }
         }
         if (fresh) {
             DirectoryAccounting.forget(dir);
         }
-        DirectoryAccounting.claim(dir, accountantName, List.of("results.csv", "noise-pair-tuning.csv", "lr-tuning.csv"),
+        // one accounting, delta, noise source and number of rounds for every row (the rows record none of them)
+        DirectoryAccounting.claim(dir, accountantName, Map.of("delta", Double.toString(delta), "noise", noise.cliName(),
+                        "rounds", Long.toString(roundCount)), RESULT_FILES,
                 "pass --accountant %s", "--fresh to discard the earlier rows");
         FinishedRuns finished = FinishedRuns.read(dir.resolve("results.csv"), dir.resolve("noise-pair-tuning.csv"), dir.resolve("lr-tuning.csv"));
         if (!finished.isEmpty()) {
@@ -277,6 +285,9 @@ public final class DecorReproduction {
             bar.finish();
         }
         FinishedRuns.keepLatest(dir.resolve("results.csv"), header, List.of("epsilon_target", "epsilon_mode", "algorithm", "topology", "seed"));
+        for (String f : RESULT_FILES) {
+            EarlierRows.discardSetAside(dir.resolve(f));   // this run's files are whole: what a fresh run replaced goes
+        }
         DecorSummary summary = new DecorSummary(t, rows, settings, grid, reference, delta, roundCount, nSeeds, pairs, lrFactors, noise, commandLine());
         AtomicFiles.replace(dir.resolve("summary.md"), summary.markdown());
         Plots.write(dir.resolve("figure.png"), summary.figure());

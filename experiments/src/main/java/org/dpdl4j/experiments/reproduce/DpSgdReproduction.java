@@ -223,16 +223,20 @@ public final class DpSgdReproduction {
         // evaluated the last iterate.
         List<String> resultFiles = List.of("tuning.csv", "results.csv");
         if (!resume) {
-            // A fresh run discards the earlier rows (as it always did) before the directory's accounting is claimed,
-            // so that rows it is about to delete never decide the accountant.
+            // A fresh run replaces the earlier rows: they are set aside (X.csv.replaced, unread) before the directory's
+            // accounting is claimed, so that they never decide it, and deleted only once this run's files are whole.
             for (String f : resultFiles) {
-                Files.deleteIfExists(outDir.resolve(f));
+                if (Files.isRegularFile(outDir.resolve(f))) {
+                    pw.println("Replacing the earlier " + f + " in " + outDir + " (kept as " + f + ".replaced until this run's"
+                            + " files are whole)");
+                }
+                EarlierRows.setAside(outDir.resolve(f));
                 EarlierRows.discardKept(outDir.resolve(f));
             }
             DirectoryAccounting.forget(outDir);
         }
         // Every run here is calibrated and priced by one accounting; a directory never mixes two.
-        DirectoryAccounting.claim(outDir, accountant, resultFiles, "pass --accountant %s",
+        DirectoryAccounting.claim(outDir, accountant, Map.of("delta", Double.toString(delta)), resultFiles, "pass --accountant %s",
                 "leave out --resume to start afresh");
         EarlierRows earlierTuning = resume ? EarlierRows.keep(outDir.resolve("tuning.csv"), Map.of("ema", "0.0"))
                 : EarlierRows.none();
@@ -321,6 +325,7 @@ public final class DpSgdReproduction {
         table.addRow("non-private", meanStd(nonPrivate), "SGD, same model");
         for (String f : resultFiles) {
             EarlierRows.discardKept(outDir.resolve(f));   // the files now hold every row again
+            EarlierRows.discardSetAside(outDir.resolve(f));   // and a fresh run's rows replace the earlier ones for good
         }
         AtomicFiles.replace(outDir.resolve("summary.md"), markdown(table, earlierChoice != null ? List.of() : settings, chosen, mnist));
         writeFigure(outDir, grid, finals, nonPrivate);

@@ -91,6 +91,31 @@ final class EarlierRows {
         return file.resolveSibling(file.getFileName() + ".earlier");
     }
 
+    /**
+     * Sets the rows of {@code file} aside for a fresh run that replaces them ({@link #setAside(Path)}): they stay on
+     * disk, unread, until the fresh run's files are whole, so that a crash before then loses no finished row. When an
+     * earlier fresh run that never finished set rows aside already, those are the last whole results: they stay, and
+     * that run's partial {@code file} goes.
+     */
+    static void setAside(Path file) throws IOException {
+        Path aside = setAsidePath(file);
+        if (Files.isRegularFile(aside)) {
+            Files.deleteIfExists(file);
+        } else if (Files.isRegularFile(file)) {
+            Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /** Deletes the rows {@link #setAside} set aside, once the fresh run's files are whole. */
+    static void discardSetAside(Path file) throws IOException {
+        Files.deleteIfExists(setAsidePath(file));
+    }
+
+    /** Where {@link #setAside} keeps {@code file}'s rows: {@code file} with {@code .replaced} appended. */
+    static Path setAsidePath(Path file) {
+        return file.resolveSibling(file.getFileName() + ".replaced");
+    }
+
     /** No earlier rows. */
     static EarlierRows none() {
         return new EarlierRows(null, Map.of());

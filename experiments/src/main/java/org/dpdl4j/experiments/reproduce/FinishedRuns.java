@@ -23,38 +23,57 @@ final class FinishedRuns {
 
     static FinishedRuns read(Path results, Path tuning, Path lrTuning) {
         FinishedRuns f = new FinishedRuns();
-        if (Files.isRegularFile(results)) {
-            CsvTable t = CsvTable.readWholeRows(results);   // a row a crash cut off: its run is redone
-            for (int i = 0; i < t.size(); i++) {
-                List<String> r = t.rows().get(i);
-                double eps = Double.parseDouble(r.get(t.columnIndex("epsilon_target")));
-                DecorSetting s = new DecorSetting(DecentralizedAlgorithm.valueOf(r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT)),
-                        r.get(t.columnIndex("topology")));
-                long seed = Long.parseLong(r.get(t.columnIndex("seed")));
-                f.rows.put(key(eps, s, seed), new DecorReproduction.Row(eps, s, seed, num(t, r, "sigma_cdp"), num(t, r, "sigma_cor"),
-                        num(t, r, "clip"), num(t, r, "eta0"), num(t, r, "epsilon_proper"), num(t, r, "epsilon_reference_code"), num(t, r, "metric")));
-            }
-        }
-        if (Files.isRegularFile(tuning)) {
-            CsvTable t = CsvTable.readWholeRows(tuning);
-            for (List<String> r : t.rows()) {
-                if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
-                    f.chosenPairs.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|" + r.get(t.columnIndex("topology")),
-                            new double[]{num(t, r, "sigma_cdp"), num(t, r, "sigma_cor")});
-                }
-            }
-        }
-        if (Files.isRegularFile(lrTuning)) {
-            CsvTable t = CsvTable.readWholeRows(lrTuning);
-            for (List<String> r : t.rows()) {
-                if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
-                    f.chosenEta0.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|"
-                            + r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT) + "|" + r.get(t.columnIndex("topology")),
-                            num(t, r, "eta0"));
-                }
-            }
-        }
+        readEach(results, () -> f.readResults(results));
+        readEach(tuning, () -> f.readPairs(tuning));
+        readEach(lrTuning, () -> f.readRates(lrTuning));
         return f;
+    }
+
+    /** Reads a file of earlier rows when there is one, naming it (and the fix) when a cell is not what it should be. */
+    private static void readEach(Path file, Runnable read) {
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        try {
+            read.run();
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new IllegalArgumentException(file + " holds a row that cannot be read (" + e.getMessage() + "); mend it,"
+                    + " or discard the earlier rows with --fresh", e);
+        }
+    }
+
+    private void readResults(Path results) {
+        CsvTable t = CsvTable.readWholeRows(results);   // a row a crash cut off: its run is redone
+        for (int i = 0; i < t.size(); i++) {
+            List<String> r = t.rows().get(i);
+            double eps = Double.parseDouble(r.get(t.columnIndex("epsilon_target")));
+            DecorSetting s = new DecorSetting(DecentralizedAlgorithm.valueOf(r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT)),
+                    r.get(t.columnIndex("topology")));
+            long seed = Long.parseLong(r.get(t.columnIndex("seed")));
+            rows.put(key(eps, s, seed), new DecorReproduction.Row(eps, s, seed, num(t, r, "sigma_cdp"), num(t, r, "sigma_cor"),
+                    num(t, r, "clip"), num(t, r, "eta0"), num(t, r, "epsilon_proper"), num(t, r, "epsilon_reference_code"), num(t, r, "metric")));
+        }
+    }
+
+    private void readPairs(Path tuning) {
+        CsvTable t = CsvTable.readWholeRows(tuning);
+        for (List<String> r : t.rows()) {
+            if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
+                chosenPairs.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|" + r.get(t.columnIndex("topology")),
+                        new double[]{num(t, r, "sigma_cdp"), num(t, r, "sigma_cor")});
+            }
+        }
+    }
+
+    private void readRates(Path lrTuning) {
+        CsvTable t = CsvTable.readWholeRows(lrTuning);
+        for (List<String> r : t.rows()) {
+            if (Boolean.parseBoolean(r.get(t.columnIndex("chosen")))) {
+                chosenEta0.put(Double.parseDouble(r.get(t.columnIndex("epsilon_target"))) + "|"
+                        + r.get(t.columnIndex("algorithm")).toUpperCase(Locale.ROOT) + "|" + r.get(t.columnIndex("topology")),
+                        num(t, r, "eta0"));
+            }
+        }
     }
 
     /**

@@ -172,15 +172,22 @@ public final class Mu2Reproduction {
                      INDArray testY, INDArray trainY, MultiLayerNetwork probe, Mu2Constants constants, long totalRounds) throws IOException {
         List<Mu2Cell> cells = new ArrayList<>();
         Path csvFile = out.resolve("mu2.csv");
-        if (fresh && Files.deleteIfExists(csvFile)) {
-            pw.println("Discarding the earlier mu2.csv in " + out);
+        if (fresh) {
+            // set aside (unread) until this run's files are whole: a crash before then loses no finished row
+            if (Files.isRegularFile(csvFile)) {
+                pw.println("Replacing the earlier mu2.csv in " + out + " (kept as mu2.csv.replaced until this run's files"
+                        + " are whole)");
+            }
+            EarlierRows.setAside(csvFile);
         }
         if (fresh) {
             DirectoryAccounting.forget(out);
         }
-        // Every run here is calibrated and priced by one accounting, that of the rows already in the directory.
-        DirectoryAccounting.claim(out, accountant, List.of("mu2.csv"), "pass --accountant %s",
-                "--fresh to discard the earlier rows");
+        // Every run here is calibrated and priced by one accounting, that of the rows already in the directory, and made
+        // with the settings that its rows do not record.
+        DirectoryAccounting.claim(out, accountant, Map.of("delta", Double.toString(delta), "noise", noise.cliName(),
+                        "seed", Long.toString(seed), "diameter", Double.toString(diameter), "examples", Integer.toString(train.size())),
+                List.of("mu2.csv"), "pass --accountant %s", "--fresh to discard the earlier rows");
         Map<String, Mu2Cell> finished = Mu2FinishedRuns.read(csvFile, delta, constants);
         if (!finished.isEmpty()) {
             pw.println("Resuming: " + finished.size() + " finished runs in " + csvFile + " are kept (use --fresh to start over)");
@@ -232,6 +239,7 @@ public final class Mu2Reproduction {
         double minutes = (System.nanoTime() - startNanos) / 6e10;
         Mu2Report report = new Mu2Report(cells, constants, delta, seed, noise, train.size(), provenance, minutes, accountant);
         report.write(out);
+        EarlierRows.discardSetAside(csvFile);   // this run's files are whole: what a fresh run replaced goes
         pw.print(report.table().render());
         pw.println("Results: " + out.toAbsolutePath() + " (mu2.csv, mu2.png, README.md, " + DirectoryLock.LISTED + ")");
         pw.flush();

@@ -2,13 +2,13 @@ package org.dpdl4j.experiments.reproduce;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.dpdl4j.experiments.report.AtomicFiles;
+import org.dpdl4j.experiments.report.RunDirectory;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
 import org.dpdl4j.experiments.report.Plots;
@@ -62,7 +62,14 @@ public final class MuffliatoReproduction {
 
     /** Runs both experiments and writes their files; returns 0. */
     public int run(PrintWriter log) throws IOException {
-        Files.createDirectories(s.out());
+        // claimed like every --out: locked, private, and never another command's directory
+        try (RunDirectory claim = RunDirectory.claim(s.out(), "dpdl4j reproduce muffliato", "dpdl4j reproduce muffliato",
+                RunDirectory.Reuse.SAME_COMMAND)) {
+            return runIn(log);
+        }
+    }
+
+    private int runIn(PrintWriter log) throws IOException {
         Graph g = TopologySpec.resolve(s.topology(), s.nodes(), s.seed());
         MixingMatrix w = MixingMatrix.metropolisHastings(g);
         PairwiseNetworkDp acc = PairwiseNetworkDp.of(w, GossipScheme.CHEBYSHEV, s.steps());

@@ -217,7 +217,7 @@ final class RunOutputs {
         }
         run.ledger().ifPresent(l -> t.addRow("epsilon (delta = " + l.delta() + (isGuarantee(l) ? "" : "; not a guarantee, see"
                 + " privacy.txt") + ")", EpsilonFormat.upward(l.epsilon())));
-        run.resolved().forEach((k, v) -> t.addRow(k, v instanceof Double d ? String.format(Locale.ROOT, "%.6g", d) : String.valueOf(v)));
+        run.resolved().forEach((k, v) -> t.addRow(k, v instanceof Double d ? resolvedValue(k, d) : String.valueOf(v)));
         if (run instanceof org.dpdl4j.optim.DeviceRun d) {
             t.addRow("computed on", d.computedOn());
         }
@@ -229,6 +229,12 @@ final class RunOutputs {
                     String.format(Locale.ROOT, "%.4g / %.4g / %.4g", sorted[0], sorted[sorted.length / 2], sorted[sorted.length - 1]));
         }
         return t;
+    }
+
+    /** A resolved value as the summary shows it: an epsilon rounded up (never shown below what was spent). */
+    private static String resolvedValue(String key, double value) {
+        return key.toLowerCase(Locale.ROOT).contains("epsilon") ? EpsilonFormat.upwardSignificant(value, 6)
+                : String.format(Locale.ROOT, "%.6g", value);
     }
 
     static String format(double v) {

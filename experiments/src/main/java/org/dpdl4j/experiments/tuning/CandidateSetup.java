@@ -21,7 +21,7 @@ import org.dpdl4j.runtime.options.RunSettings;
 /**
  * How one candidate's run is built: the fixed settings, overridden by the candidate's values (protocol options, or
  * the network's hidden layers and activation), the workload's defaults for what is still missing, and the candidate's
- * own seed, on the training part of the held-out split.
+ * seed ({@link PoolSampler}), on the training part of the held-out split.
  */
 final class CandidateSetup {
     private static final List<RunOption<?>> NETWORK = List.of(WorkloadOptions.HIDDEN, WorkloadOptions.ACTIVATION);

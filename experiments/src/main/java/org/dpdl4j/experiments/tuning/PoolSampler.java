@@ -1,7 +1,10 @@
 package org.dpdl4j.experiments.tuning;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.deeplearning4j.arbiter.optimize.api.Candidate;
 import org.deeplearning4j.arbiter.optimize.api.CandidateGenerator;
@@ -11,10 +14,10 @@ import org.deeplearning4j.arbiter.optimize.api.ParameterSpace;
 /**
  * The candidate generator Arbiter's runner asks for candidates: exactly {@code count} of them, each a pool
  * configuration drawn uniformly at random with replacement (private tuning: every candidate is an independent draw
- * of the same mechanism, as the tuning bound requires), or the pool in order (tuning on public data). Each candidate
- * also gets its run's seed, drawn from a stream of its own: a released candidate's seed then says nothing about its
- * place in the tuning (a seed derived from the place would reveal how many candidates came before it, a lower bound
- * on K, which the tuning bound assumes secret).
+ * of the same mechanism, as the tuning bound requires), or the pool in order (tuning on public data), with its run's
+ * seed. The draws are made up front ({@link #draws()}), so that a private tuning can check every candidate against
+ * what it priced before any of them trains. A seed never comes from a candidate's place: a seed derived from it would
+ * reveal how many candidates came before, a lower bound on K, which the tuning bound assumes secret.
  */
 final class PoolSampler implements CandidateGenerator {
     /** The key of a candidate's pool index in its data parameters. */
@@ -22,41 +25,53 @@ final class PoolSampler implements CandidateGenerator {
     /** The key of a candidate's seed in its data parameters. */
     static final String SEED = "seed";
 
-    private final CandidatePool pool;
-    private final long count;
-    private final RandomGenerator random;
-    private final RandomGenerator seeds;
+    /** One candidate: which pool configuration, with which seed. */
+    record Draw(CandidatePool.Entry entry, long seed) {
+    }
+
+    private final List<Draw> draws;
+    private final ParameterSpace<?> space;
     private int given;
 
     /**
      * @param random the draws from the pool, or null to give the pool in order
-     * @param seeds  the candidates' seeds, one draw per candidate
+     * @param seeds  the candidates' seeds, one call per candidate
      */
-    PoolSampler(CandidatePool pool, long count, RandomGenerator random, RandomGenerator seeds) {
+    PoolSampler(CandidatePool pool, long count, RandomGenerator random, LongSupplier seeds) {
         if (random == null && count > pool.size()) {
             throw new IllegalArgumentException("cannot give " + count + " candidates in order from a pool of " + pool.size());
         }
-        this.pool = pool;
-        this.count = count;
-        this.random = random;
-        this.seeds = seeds;
+        if (count > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("cannot draw " + count + " candidates; expect fewer (--candidates)");
+        }
+        List<Draw> drawn = new ArrayList<>((int) count);
+        for (int i = 0; i < count; i++) {
+            drawn.add(new Draw(pool.get(random == null ? i : random.nextInt(pool.size())), seeds.getAsLong()));
+        }
+        this.draws = List.copyOf(drawn);
+        this.space = pool.space();
+    }
+
+    /** Every candidate this sampler gives, in order. */
+    List<Draw> draws() {
+        return draws;
     }
 
     @Override
     public boolean hasMoreCandidates() {
-        return given < count;
+        return given < draws.size();
     }
 
     @Override
     public Candidate<Map<String, String>> getCandidate() {
         if (!hasMoreCandidates()) {
-            throw new IllegalStateException("all " + count + " candidates were given");
+            throw new IllegalStateException("all " + draws.size() + " candidates were given");
         }
-        CandidatePool.Entry e = pool.get(random == null ? given : random.nextInt(pool.size()));
+        Draw d = draws.get(given);
         Map<String, Object> data = new HashMap<>();
-        data.put(POOL_INDEX, e.index());
-        data.put(SEED, (long) seeds.nextInt(Integer.MAX_VALUE));   // short and non-negative: readable in the train command
-        return new Candidate<>(e.values(), given++, e.flat(), data, null);
+        data.put(POOL_INDEX, d.entry().index());
+        data.put(SEED, d.seed());
+        return new Candidate<>(d.entry().values(), given++, d.entry().flat(), data, null);
     }
 
     @Override
@@ -66,7 +81,7 @@ final class PoolSampler implements CandidateGenerator {
 
     @Override
     public ParameterSpace<?> getParameterSpace() {
-        return pool.space();
+        return space;
     }
 
     @Override

@@ -10,11 +10,14 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 import org.deeplearning4j.arbiter.optimize.api.termination.MaxCandidatesCondition;
 import org.deeplearning4j.arbiter.optimize.config.OptimizationConfiguration;
@@ -55,8 +58,12 @@ import org.dpdl4j.privacy.accounting.AccountantFactory;
  * {@link GuaranteeSettings}). On data declared public nothing is accounted, every pool configuration is trained once,
  * and the best configuration is saved for {@code train}.
  *
+ * <p>Seeds. A run's seed draws its structure (graph, partition, initial model), and the cost is priced with the
+ * tuning's seed: with secure noise every private candidate runs with it; reproducible noise needs a seed per candidate,
+ * drawn at random, and each drawn candidate is priced again with its seed before any trains (refused when not covered).
+ *
  * <p>Files. Released, in the run directory itself, none of them holding K or a candidate's place: {@code best.json}
- * (the best configuration, its seed, drawn at random, and the {@code train} command that reruns it), {@code model.zip}
+ * (the best configuration, its seed, and the {@code train} command that reruns it), {@code model.zip}
  * and {@code privacy.txt} (the released model and its statement). The tuner's own record, which shows K and every
  * candidate and is not covered by the guarantee, is in the folder {@code operator/} ({@link OperatorRecord}); so is the
  * terminal's output, which is the operator's screen.
@@ -190,8 +197,8 @@ public final class TuningSession {
                 noise.source(new NoiseKey(seed, "tuning-score", 0, 0)));
         CandidateCount count = TuningOptions.candidates(settings.get(TuningOptions.CANDIDATES, "geometric:10"));
         Optional<TuningCost> cost = Optional.empty();
+        Pricing pricing = publicData ? null : new Pricing(pool, score, count, fixed.get(RunOptions.DELTA, 1e-5), seed);
         if (!publicData) {
-            Pricing pricing = new Pricing(pool, score, count, fixed.get(RunOptions.DELTA, 1e-5), seed);
             setup = pricing.calibrated(setup);
             cost = Optional.of(pricing.cost(setup));
             candidatesNotAGuarantee = pricing.notAGuarantee;
@@ -200,8 +207,17 @@ public final class TuningSession {
         }
         long k = publicData ? pool.size() : count.sample(noise.sampling(new NoiseKey(seed, "tuning-count", 0, 0)));
         RandomGenerator draws = publicData ? null : noise.sampling(new NoiseKey(seed, "tuning-draws", 0, 0));
-        // K must stay secret, so a private candidate's seed is a draw of the tuning's (secure) randomness, not its place
-        RandomGenerator seeds = (publicData ? NoiseKind.SEEDED : noise).sampling(new NoiseKey(seed, "tuning-seeds", 0, 0));
+        // A run's seed draws its structure (graph, partition, initial model), and the cost was priced with the tuning's
+        // seed. With secure noise every private candidate runs with that seed: its noise and sampling never come from a
+        // seed, so each candidate is an independent run of the priced mechanism. Reproducible noise comes from the seed,
+        // so each candidate needs its own, drawn (K must stay secret, so not from its place) and checked below.
+        boolean sharedSeed = !publicData && noise.isSecure();
+        RandomGenerator seeds = sharedSeed ? null
+                : (publicData ? NoiseKind.SEEDED : noise).sampling(new NoiseKey(seed, "tuning-seeds", 0, 0));
+        PoolSampler sampler = new PoolSampler(pool, k, draws, sharedSeed ? () -> seed : () -> seeds.nextInt(Integer.MAX_VALUE));
+        if (!publicData && !sharedSeed) {
+            pricing.requireCovered(setup, sampler.draws());
+        }
         OperatorRecord record = new OperatorRecord(dir, protocol.name(), !publicData);
         record.writeConfig(config(space, pool, count, k, cost), Provenance.capture(Map.of("seed", seed), arguments));
         List<CandidateResult> results = Collections.synchronizedList(new ArrayList<>());
@@ -216,7 +232,7 @@ public final class TuningSession {
                 out.flush();
             }
         });
-        runArbiter(new PoolSampler(pool, k, draws, seeds), k, score, trainer);
+        runArbiter(sampler, k, score, trainer);
         return report(dir, record, setup, space, results, cost, publicData, noise, held);
     }
 
@@ -332,6 +348,47 @@ public final class TuningSession {
             }
             return TuningCost.of(planned, relations, score.event(), count, delta, setup.accountants());
         }
+
+        /**
+         * Checks that every candidate, run with its own seed, spends only what its pool member was priced at with the
+         * tuning's seed: a seed that draws another graph or partition (and so another sampling rate, sensitivity or
+         * kappa) makes another mechanism, which the cost does not cover.
+         *
+         * @throws IllegalArgumentException naming the first candidate that is not covered, and the fix
+         */
+        void requireCovered(CandidateSetup setup, List<PoolSampler.Draw> draws) {
+            Map<Integer, PrivacyLedger> priced = new HashMap<>();
+            Set<String> checked = new HashSet<>();
+            for (int i = 0; i < draws.size(); i++) {
+                PoolSampler.Draw d = draws.get(i);
+                CandidatePool.Entry e = d.entry();
+                if (d.seed() == seed || !checked.add(e.index() + "/" + d.seed())) {
+                    continue;
+                }
+                PrivacyLedger member = priced.computeIfAbsent(e.index(),
+                        j -> setup.plannedLedger(e.values(), seed).orElseThrow().ledger());
+                Optional<PlannedLedger> run;
+                try {
+                    run = setup.plannedLedger(e.values(), d.seed());
+                } catch (IllegalArgumentException ex) {
+                    throw notCovered(e, d.seed(), "makes no run with it (" + ex.getMessage() + ")");
+                }
+                if (run.isEmpty() || !run.get().ledger().isCoveredBy(member)) {
+                    throw notCovered(e, d.seed(), "would spend what its cost, priced with the tuning's seed " + seed
+                            + ", does not cover: the seed also draws the run's graph or partition, and with them its"
+                            + " sampling rate, sensitivity or pairwise noise");
+                }
+            }
+        }
+
+        private IllegalArgumentException notCovered(CandidatePool.Entry e, long candidateSeed, String what) {
+            return new IllegalArgumentException("with reproducible noise (--noise " + settings.get(RunOptions.NOISE,
+                    NoiseKind.SECURE).cliName() + ") every candidate needs a seed of its own, and pool configuration "
+                    + e.index() + " " + e.values() + " with seed " + candidateSeed + " " + what + ". Tune with --noise secure"
+                    + " (every candidate then runs with the tuning's seed, which its noise and sampling never come from),"
+                    + " or fix settings whose privacy no seed changes (a fixed --topology such as ring or complete, an iid"
+                    + " --partition)");
+        }
     }
 
     private void announce(TuningCost cost, CandidatePool pool, CandidateCount count, double candidateEpsilon) {
@@ -359,15 +416,16 @@ public final class TuningSession {
         Optional<RunLedger> ledger = cost.map(c -> tuningLedger(c, secureNoise));
         Optional<Double> testAccuracy = best.filter(b -> held.training().test() != held.training().train())
                 .map(b -> Evaluation.of(b.model(), held.training().test(), true).accuracy());
+        // the statement first, then the model: a crash in between never leaves a released model without its statement
+        String statement = publicData ? TuningStatement.publicData()
+                : TuningStatement.privateTuning(cost.orElseThrow(), ledger.orElseThrow(), held.validation().size(), best.isPresent());
+        dir.writeText("privacy.txt", statement);
         if (best.isPresent()) {
             writeBest(dir, best.get(), bestSettings.get(), ledger, publicData, testAccuracy);
             if (!publicData) {
                 AtomicFiles.replace(dir.file("model.zip"), f -> ModelSerializer.writeModel(best.get().model(), f.toFile(), false));
             }
         }
-        String statement = publicData ? TuningStatement.publicData()
-                : TuningStatement.privateTuning(cost.orElseThrow(), ledger.orElseThrow(), held.validation().size(), best.isPresent());
-        dir.writeText("privacy.txt", statement);
         TerminalTable table = record.table(space, all, best);
         String bestLine = testAccuracy.map(a -> String.format(Locale.ROOT, "Best candidate: #%d, test accuracy %.4f%n",
                 best.get().number() + 1, a)).orElse("");

@@ -48,5 +48,12 @@ class AuditCollectionTest {
         Files.delete(dir.resolve("x").resolve("config.json"));
         IllegalArgumentException partial = assertThrows(IllegalArgumentException.class, () -> AuditCollection.summarize(dir));
         assertTrue(partial.getMessage().contains("no config.json"), partial.getMessage());
+        // a field the audit did not write is not read as 0 (an epsilon of 0 would claim more than was audited)
+        audit(dir, "x", "white-box", "random", 10, 1, 0);
+        Files.writeString(dir.resolve("x").resolve("audit.json"), "{\"epsilon_lower\": 0, \"canaries\": 10, \"steps\": 210,"
+                + " \"sampling_rate\": 0.0238}");
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> AuditCollection.summarize(dir));
+        assertTrue(missing.getMessage().contains("'epsilon' is missing") && missing.getMessage().contains("rerun that audit"),
+                missing.getMessage());
     }
 }

@@ -53,11 +53,12 @@ class CampaignJournalTest {
 
     @Test
     void resumingAfterAnyLineGivesTheUninterruptedRecords(@TempDir Path tmp) throws Exception {
-        for (int kept = 1; kept < lines.size(); kept++) {
+        // kept = 0: the crash cut the plan line itself, before any row ran
+        for (int kept = 0; kept < lines.size(); kept++) {
             Path file = tmp.resolve("journal-" + kept + ".jsonl");
             // The crash cut the next line off half way.
             String next = lines.get(kept);
-            Files.writeString(file, String.join("\n", lines.subList(0, kept)) + "\n"
+            Files.writeString(file, (kept == 0 ? "" : String.join("\n", lines.subList(0, kept)) + "\n")
                     + next.substring(0, next.length() / 2), StandardCharsets.UTF_8);
             List<String> log = new ArrayList<>();
             CampaignResult resumed;

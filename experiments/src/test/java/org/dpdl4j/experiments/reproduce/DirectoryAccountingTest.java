@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +41,38 @@ class DirectoryAccountingTest {
         DirectoryAccounting.forget(dir);
         DirectoryAccounting.claim(dir, "rdp", FILES, null, FRESH);
         assertEquals("rdp", Files.readString(dir.resolve(DirectoryAccounting.FILE)).strip());
+    }
+
+    @Test
+    void theSettingsEveryRowSharesAreRecordedAndAnotherValueIsRefused(@TempDir Path dir) throws Exception {
+        Map<String, String> seeded = Map.of("noise", "seeded", "delta", "1.0E-5");
+        DirectoryAccounting.claim(dir, "rdp", seeded, FILES, null, FRESH);
+        assertEquals("rdp\ndelta=1.0E-5\nnoise=seeded\n", Files.readString(dir.resolve(DirectoryAccounting.FILE)));
+        Files.writeString(dir.resolve("results.csv"), "epsilon,metric\n1,0.5\n");
+        DirectoryAccounting.claim(dir, "rdp", seeded, FILES, null, FRESH);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DirectoryAccounting.claim(dir, "rdp", Map.of("noise", "secure", "delta", "1.0E-5"), FILES, null, FRESH));
+        assertTrue(e.getMessage().contains("made with --noise seeded, but this run has --noise secure")
+                && e.getMessage().contains("pass --noise seeded") && e.getMessage().contains("--fresh"), e.getMessage());
+        assertEquals("rdp\ndelta=1.0E-5\nnoise=seeded\n", Files.readString(dir.resolve(DirectoryAccounting.FILE)),
+                "a refused claim records nothing");
+    }
+
+    @Test
+    void rowsWhoseSettingIsNotRecordedAreNotGuessed(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(DirectoryAccounting.FILE), "rdp\n");   // written by an earlier version
+        DirectoryAccounting.claim(dir, "rdp", Map.of("delta", "1.0E-6"), FILES, null, FRESH);   // no rows: nothing to mix
+        Files.writeString(dir.resolve(DirectoryAccounting.FILE), "rdp\n");
+        Files.writeString(dir.resolve("results.csv"), "epsilon,metric\n1,0.5\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DirectoryAccounting.claim(dir, "rdp", Map.of("delta", "1.0E-6"), FILES, null, FRESH));
+        assertTrue(e.getMessage().contains("does not record") && e.getMessage().contains("add the line 'delta=1.0E-6'"),
+                e.getMessage());
+        Files.writeString(dir.resolve(DirectoryAccounting.FILE), "rdp\ndelta=1.0E-6\n");   // the fix it names
+        DirectoryAccounting.claim(dir, "rdp", Map.of("delta", "1.0E-6"), FILES, null, FRESH);
+        Files.writeString(dir.resolve(DirectoryAccounting.FILE), "rdp\ndelta 1e-6\n");
+        e = assertThrows(IllegalArgumentException.class,
+                () -> DirectoryAccounting.claim(dir, "rdp", Map.of("delta", "1.0E-6"), FILES, null, FRESH));
+        assertTrue(e.getMessage().contains("is not name=value"), e.getMessage());
     }
 }

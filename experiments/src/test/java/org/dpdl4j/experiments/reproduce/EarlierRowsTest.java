@@ -85,4 +85,20 @@ class EarlierRowsTest {
         assertTrue(!Files.exists(EarlierRows.kept(file)));
         assertTrue(EarlierRows.keep(file, Map.of()).find(Map.of()).isEmpty(), "nothing to keep: no rows");
     }
+
+    @Test
+    void aFreshRunSetsTheEarlierRowsAsideUntilItsFilesAreWhole() throws IOException {
+        Path file = dir.resolve("results.csv");
+        Files.writeString(file, "epsilon,metric\n1,0.5\n");
+        EarlierRows.setAside(file);
+        assertTrue(Files.notExists(file), "the fresh run starts from no rows");
+        assertEquals("epsilon,metric\n1,0.5\n", Files.readString(EarlierRows.setAsidePath(file)));
+        // it crashed after a partial row; a second fresh run keeps the last whole results, not the partial ones
+        Files.writeString(file, "epsilon,metric\n2,0.");
+        EarlierRows.setAside(file);
+        assertTrue(Files.notExists(file));
+        assertEquals("epsilon,metric\n1,0.5\n", Files.readString(EarlierRows.setAsidePath(file)));
+        EarlierRows.discardSetAside(file);
+        assertTrue(Files.notExists(EarlierRows.setAsidePath(file)));
+    }
 }

@@ -121,7 +121,7 @@ class SearchSpaceTest {
         assertEquals(6, grid.size());
         assertEquals(3, grid.entries().stream().map(e -> e.values().get("lr")).distinct().count());
         assertTrue(grid.entries().stream().anyMatch(e -> e.values().get("lr").equals("0.1")));
-        PoolSampler sampler = new PoolSampler(grid, 1000, new java.util.SplittableRandom(1), new java.util.SplittableRandom(2));
+        PoolSampler sampler = new PoolSampler(grid, 1000, new java.util.SplittableRandom(1), new java.util.SplittableRandom(2)::nextLong);
         int[] hits = new int[grid.size()];
         int given = 0;
         while (sampler.hasMoreCandidates()) {

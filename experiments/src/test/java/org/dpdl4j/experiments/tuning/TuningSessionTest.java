@@ -22,6 +22,8 @@ import org.dpdl4j.models.ModelKind;
 import org.dpdl4j.privacy.noise.NoiseKey;
 import org.dpdl4j.privacy.noise.NoiseKind;
 import org.dpdl4j.runtime.ProtocolRegistry;
+import org.dpdl4j.protocol.decentralized.DecentralizedOptions;
+import org.dpdl4j.runtime.options.PartyOptions;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
 import org.dpdl4j.experiments.training.SessionOptions;
@@ -88,6 +90,10 @@ class TuningSessionTest {
                     "every candidate stays within its calibrated epsilon");
         }
         assertTrue(best.score() > 0.7, "the best candidate learned the task: " + best.score());
+        // reproducible noise comes from the seed, so each candidate draws one (DP-SGD's privacy does not depend on it),
+        // a draw rather than its place: a seed derived from the place would reveal a lower bound on K
+        assertTrue(result.candidates().stream().mapToLong(c -> c.seed() - c.number()).distinct().count()
+                == result.candidates().size(), "every candidate's seed is a draw, not its place plus a constant");
         Path run = dir.resolve("run");
         for (String f : List.of("best.json", "model.zip", "privacy.txt", "operator/config.json", "operator/candidates.csv",
                 "operator/summary.md", "operator/tuning.png")) {
@@ -121,6 +127,38 @@ class TuningSessionTest {
         assertEquals(4, r.candidates().size(), "2 learning rates x 2 epoch counts");
         assertTrue(r.cost().isEmpty() && Double.isInfinite(r.epsilon()));
         assertTrue(Files.readString(dir.resolve("p/privacy.txt")).contains("NOT ACCOUNTED"));
+    }
+
+    /**
+     * Example-level LDP: its nodes hold a Dirichlet partition drawn from the run's seed, and their smallest local size
+     * sets the sampling rate, so a candidate with a seed of its own is another mechanism than the one priced with the
+     * tuning's seed.
+     */
+    private static RunSettings ldp(Path out) {
+        return settings(out).withText(DecentralizedOptions.UNIT, "example").withText(PartyOptions.NODES, "4").withText(RunOptions.ROUNDS, "4")
+                .withText(RunOptions.BATCH_SIZE, "10").withText(TuningOptions.CANDIDATES, "geometric:2");
+    }
+
+    @Test
+    void aSeededTuningWhoseSeedDrawsThePrivacyIsRefusedBeforeTraining(@TempDir Path dir) {
+        var ldp = ProtocolRegistry.standard().get("ldp");
+        SearchSpace lr = new SearchSpace(List.of(SearchDimension.log("lr", 0.05, 2)));
+        var e = assertThrows(IllegalArgumentException.class, () -> new TuningSession(ldp, ldp(dir.resolve("seeded")), List.of(),
+                new PrintWriter(new StringWriter())).run(toy(), lr));
+        assertTrue(e.getMessage().contains("does not cover") && e.getMessage().contains("Tune with --noise secure"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("seeded/model.zip")));
+    }
+
+    @Test
+    void aSecureTuningRunsEveryCandidateWithTheSeedItsCostWasPricedWith(@TempDir Path dir) throws Exception {
+        var ldp = ProtocolRegistry.standard().get("ldp");
+        SearchSpace lr = new SearchSpace(List.of(SearchDimension.log("lr", 0.05, 2)));
+        TuningResult r = new TuningSession(ldp, ldp(dir.resolve("secure")).without(RunOptions.NOISE).withText(RunOptions.SEED, "7"),
+                List.of(), new PrintWriter(new StringWriter())).run(toy(), lr);
+        assertFalse(r.candidates().isEmpty());
+        assertTrue(r.candidates().stream().allMatch(c -> c.seed() == 7), "every candidate runs with the tuning's seed: "
+                + r.candidates().stream().map(CandidateResult::seed).toList());
+        assertTrue(r.epsilon() <= 3.0, "spent " + r.epsilon());
     }
 
     @Test
