@@ -100,6 +100,8 @@ class ReproduceDecorCommandTest {
 
         // The rows record neither the noise source nor the rounds: a run that continues the directory must share them,
         // or the summary would call seeded rows secure (or give them another T).
+        String accounting = Files.readString(out.resolve("accounting.txt"));
+        String resultRows = Files.readString(out.resolve("results.csv"));
         CommandRun secure = CommandRun.of("reproduce", "decor", "--task", "synthetic", "--epsilons", "5,10", "--topologies",
                 "ring", "--seeds", "1", "--tune-pairs", "1", "--rounds", "50", "--noise", "secure", "--out", out.toString());
         assertEquals(1, secure.exitCode(), secure.both());
@@ -110,5 +112,7 @@ class ReproduceDecorCommandTest {
         assertEquals(1, longer.exitCode(), longer.both());
         assertTrue(longer.err().contains("made with --rounds 50, but this run has --rounds 60"), longer.err());
         assertEquals(summary, Files.readString(out.resolve("summary.md")), "a refused run changes nothing");
+        assertEquals(accounting, Files.readString(out.resolve("accounting.txt")));
+        assertEquals(resultRows, Files.readString(out.resolve("results.csv")));
     }
 }

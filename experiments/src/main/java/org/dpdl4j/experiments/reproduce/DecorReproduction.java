@@ -182,6 +182,13 @@ public final class DecorReproduction {
         int nSeeds = seeds != null ? seeds : t.settings().seeds();
         int pairs = tunePairs != null ? tunePairs : task.equals("synthetic") ? 6 : 1;
         long roundCount = rounds != null ? rounds : t.settings().rounds();
+        if (tuneLr != null) {   // checked before any earlier row is set aside
+            for (double f : tuneLr) {
+                if (!(f > 0) || Double.isInfinite(f)) {
+                    throw new IllegalArgumentException("--tune-lr factors must be positive finite numbers, got " + f);
+                }
+            }
+        }
         if (fresh) {
             // set aside (unread) until this run's files are whole: a crash before then loses no finished row
             for (String previous : RESULT_FILES) {
@@ -218,13 +225,6 @@ public final class DecorReproduction {
                 "eta0", "epsilon_proper", "epsilon_reference_code", "metric");
         List<String> tuningHeader = List.of("epsilon_target", "topology", "sigma_cdp", "sigma_cor", "metric_on_tuning_seed", "chosen");
         List<String> lrHeader = List.of("epsilon_target", "algorithm", "topology", "eta0", "metric_on_tuning_seed", "chosen");
-        if (tuneLr != null) {
-            for (double f : tuneLr) {
-                if (!(f > 0) || Double.isInfinite(f)) {
-                    throw new IllegalArgumentException("--tune-lr factors must be positive finite numbers, got " + f);
-                }
-            }
-        }
         List<Double> lrFactors = tuneLr == null ? List.of() : List.copyOf(new java.util.LinkedHashSet<>(tuneLr));
         runs += (long) grid.size() * settings.size() * lrFactors.size();
         long calibrationMinLocal = minLocal(t, nSeeds, pairs > 1 || !lrFactors.isEmpty());

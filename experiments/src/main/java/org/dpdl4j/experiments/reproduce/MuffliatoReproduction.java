@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.dpdl4j.experiments.report.AtomicFiles;
 import org.dpdl4j.experiments.report.RunDirectory;
+import org.dpdl4j.privacy.ledger.EpsilonFormat;
 import org.dpdl4j.experiments.report.Figure;
 import org.dpdl4j.experiments.report.Panel;
 import org.dpdl4j.experiments.report.Plots;
@@ -121,8 +122,9 @@ public final class MuffliatoReproduction {
                 }
             }
             rows.add(new double[] {d, count, sumE / count, sumEps / count, minEps, maxEps, sumPaper / count, maxPaper, local});
-            csv.append(String.format(Locale.ROOT, "%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g%n", d, count, sumE / count, sumEps / count,
-                    minEps, maxEps, sumPaper / count, maxPaper, local));
+            // epsilons rounded up (never shown below the bound), the exposure to nearest
+            csv.append(String.format(Locale.ROOT, "%d,%d,%.6g,%s,%s,%s,%s,%s,%s%n", d, count, sumE / count, up6(sumEps / count),
+                    up6(minEps), up6(maxEps), up6(sumPaper / count), up6(maxPaper), up6(local)));
         }
         AtomicFiles.replace(s.out().resolve("distance.csv"), csv.toString());
         double[] x = rows.stream().mapToDouble(r -> r[0]).toArray();
@@ -162,7 +164,7 @@ public final class MuffliatoReproduction {
         }
         checks.add(String.format(Locale.ROOT, "[i] the paper's per-message sum is below the exact divergence for %.1f%% of the pairs"
                 + " (the messages share noise); the exact value is what dpdl4j reports", 100 * paperBelow / pairs));
-        log.printf(Locale.ROOT, "distance profile: %d distances, local DP epsilon %.4g%n", rows.size(), local);
+        log.printf(Locale.ROOT, "distance profile: %d distances, local DP epsilon %s%n", rows.size(), fmt(local));
     }
 
     private void utility(Graph g, MixingMatrix w, PairwiseNetworkDp acc, List<String> checks, PrintWriter log) throws IOException {
@@ -246,8 +248,14 @@ public final class MuffliatoReproduction {
         return ok ? "[x]" : "[ ]";
     }
 
+    /** An epsilon to 4 significant digits, rounded up. */
     private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.4g", v);
+        return EpsilonFormat.upwardSignificant(v, 4);
+    }
+
+    /** An epsilon to 6 significant digits, rounded up. */
+    private static String up6(double v) {
+        return EpsilonFormat.upwardSignificant(v, 6);
     }
 
     private static int[][] distances(Graph g) {

@@ -52,7 +52,8 @@ final class CandidateSetup {
                         .filter(n -> !n.equals(RunOptions.SEED.name())).toList()));
             }
             if (option.equals(RunOptions.SEED.name())) {
-                throw new IllegalArgumentException("search space: --seed is not a hyperparameter (every candidate gets its own)");
+                throw new IllegalArgumentException("search space: --seed is not a hyperparameter (every candidate runs with the"
+                        + " tuning's seed, or with reproducible noise with one drawn for it)");
             }
             if (fixed.has(byName.get(option))) {
                 throw new IllegalArgumentException("--" + option + " is both fixed and searched; drop it from the command or"

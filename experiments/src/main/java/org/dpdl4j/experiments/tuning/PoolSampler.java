@@ -29,6 +29,9 @@ final class PoolSampler implements CandidateGenerator {
     record Draw(CandidatePool.Entry entry, long seed) {
     }
 
+    /** More candidates than any tuning runs: the draws are made up front, one record each. */
+    private static final long MAX_CANDIDATES = 10_000_000;
+
     private final List<Draw> draws;
     private final ParameterSpace<?> space;
     private int given;
@@ -41,8 +44,9 @@ final class PoolSampler implements CandidateGenerator {
         if (random == null && count > pool.size()) {
             throw new IllegalArgumentException("cannot give " + count + " candidates in order from a pool of " + pool.size());
         }
-        if (count > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("cannot draw " + count + " candidates; expect fewer (--candidates)");
+        if (count > MAX_CANDIDATES) {
+            throw new IllegalArgumentException("cannot run " + count + " candidates (more than " + MAX_CANDIDATES + "); expect"
+                    + " fewer (--candidates)");
         }
         List<Draw> drawn = new ArrayList<>((int) count);
         for (int i = 0; i < count; i++) {

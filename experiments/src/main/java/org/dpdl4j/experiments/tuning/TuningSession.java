@@ -385,9 +385,10 @@ public final class TuningSession {
             return new IllegalArgumentException("with reproducible noise (--noise " + settings.get(RunOptions.NOISE,
                     NoiseKind.SECURE).cliName() + ") every candidate needs a seed of its own, and pool configuration "
                     + e.index() + " " + e.values() + " with seed " + candidateSeed + " " + what + ". Tune with --noise secure"
-                    + " (every candidate then runs with the tuning's seed, which its noise and sampling never come from),"
-                    + " or fix settings whose privacy no seed changes (a fixed --topology such as ring or complete, an iid"
-                    + " --partition)");
+                    + " (every candidate then runs with the tuning's seed, which its noise and sampling never come from;"
+                    + " a protocol whose secure spend is known only once its run is built, such as the random walk, relay or"
+                    + " personalized runs, is tuned with --tuning-data public on data declared public), or fix settings"
+                    + " whose privacy no seed changes (a fixed --topology such as ring or complete, an iid --partition)");
         }
     }
 

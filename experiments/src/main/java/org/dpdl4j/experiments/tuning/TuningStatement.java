@@ -40,8 +40,10 @@ final class TuningStatement {
         }
         s.append(epsilon(cost, ledger));
         s.append(released ? "  Released: model.zip, best.json (the best candidate's configuration, seed and noisy validation"
-                + " score) and this statement; none of them holds K or a candidate's place in the tuning (each candidate's"
-                + " seed is drawn at random, not from its place).\n"
+                + " score) and this statement; none of them holds K or a candidate's place in the tuning ("
+                + (ledger.secureNoise() ? "every candidate ran with the tuning's seed, which its cost was priced with and"
+                + " which draws no noise and no sampling" : "each candidate's seed is drawn at random, not from its place")
+                + ").\n"
                 : "  Released: this statement only. No candidate produced a model (K = 0, or every candidate diverged).\n");
         s.append(howAndBound(cost, "the training data less " + validation + " validation examples"));
         s.append("  Not covered: the folder " + OperatorRecord.FOLDER + "/ (the tuner's own record: config.json with the pool"

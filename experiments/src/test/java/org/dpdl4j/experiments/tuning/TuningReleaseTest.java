@@ -66,6 +66,7 @@ class TuningReleaseTest {
         String privacy = Files.readString(run.resolve("privacy.txt"));
         assertTrue(privacy.startsWith("Privacy of the released model"), privacy);
         assertTrue(privacy.contains("Not covered: the folder operator/"), privacy);
+        assertTrue(privacy.contains("every candidate ran with the tuning's seed, which its cost was priced with"), privacy);
         assertFalse(privacy.contains("WARNING"), privacy);
         assertFalse(privacy.contains("K = "), privacy);
         assertTrue(result.ledger().orElseThrow().secureNoise());

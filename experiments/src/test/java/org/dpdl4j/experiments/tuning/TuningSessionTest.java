@@ -145,8 +145,9 @@ class TuningSessionTest {
         SearchSpace lr = new SearchSpace(List.of(SearchDimension.log("lr", 0.05, 2)));
         var e = assertThrows(IllegalArgumentException.class, () -> new TuningSession(ldp, ldp(dir.resolve("seeded")), List.of(),
                 new PrintWriter(new StringWriter())).run(toy(), lr));
-        assertTrue(e.getMessage().contains("does not cover") && e.getMessage().contains("Tune with --noise secure"), e.getMessage());
-        assertFalse(Files.exists(dir.resolve("seeded/model.zip")));
+        assertTrue(e.getMessage().contains("does not cover") && e.getMessage().contains("Tune with --noise secure")
+                && e.getMessage().contains("pool configuration"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("seeded/operator/candidates.csv")), "refused before any candidate trained");
     }
 
     @Test
