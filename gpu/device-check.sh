@@ -109,7 +109,8 @@ EOF
     echo "== dpdl4j: correctness check and step benchmark"
     cache="$(mktemp -d "${TMPDIR:-/tmp}/dpdl4j-javacpp.XXXXXX")"   # where JavaCPP unpacks the JNI libraries
     set +e
-    timeout -k 10 "$check_timeout" "$HERE/runtime/bin/java" -Xmx8g -XX:+UseParallelGC \
+    # a JVM crash leaves its report with the results (hs_err.log), not in the working directory
+    timeout -k 10 "$check_timeout" "$HERE/runtime/bin/java" -Xmx8g -XX:+UseParallelGC -XX:ErrorFile="$results/hs_err.log" \
         --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
         -Dorg.bytedeco.javacpp.cachedir="$cache" -cp "$HERE/lib/*" org.dpdl4j.cuda.check.DeviceCheck \
         --deadline-seconds $((check_timeout > 90 ? check_timeout - 45 : check_timeout / 2)) "$@" 2>&1 \
@@ -152,7 +153,15 @@ EOF
         3) echo "device check: the CUDA engine cannot run here (UNUSABLE line in $results/dpdl4j.txt)" ;;
         4) echo "device check: no check failed, but parts stopped with errors (ERROR lines in $results/dpdl4j.txt)" ;;
         5) echo "device check: the check itself crashed (ERROR line in $results/dpdl4j.txt)" ;;
-        124|137) echo "device check: the Java part ran past $check_timeout s and was stopped" ;;
+        124|137)   # reported as 6 (or 1), so that it is not read as the time limit of the command that ran this script
+            if grep -q '^CHECK FAIL' "$results/dpdl4j.txt"; then
+                echo "device check: correctness checks FAILED (CHECK FAIL lines in $results/dpdl4j.txt), and the Java part"\
+                     "then ran past $check_timeout s and was stopped"
+                java_status=1
+            else
+                echo "device check: the Java part ran past $check_timeout s and was stopped (no check had failed)"
+                java_status=6
+            fi ;;
         *) echo "device check: the Java part failed with status $java_status (see $results/dpdl4j.txt)" ;;
     esac
     exit "$java_status"

@@ -3,6 +3,7 @@ package org.dpdl4j.cuda.check;
 import org.dpdl4j.cuda.device.CudaBackend;
 import org.dpdl4j.cuda.device.CudaProbe;
 import org.dpdl4j.cuda.device.CudaStatus;
+import org.dpdl4j.cuda.device.LoadedLibraries;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -98,6 +99,8 @@ public final class DeviceCheck {
         int failures = 0;
         try (CudaBackend gpu = CudaBackend.open()) {
             out.printf("# backend: %s (opened, kernels compiled, in %.2f s)%n", gpu.describe(), (System.nanoTime() - start) / 1e9);
+            // which copies of the libraries run (JavaCPP may take a toolkit's before LD_LIBRARY_PATH's)
+            LoadedLibraries.cuda().forEach(path -> out.println("# loaded: " + path));
             // the failures counted before a part stopped with an error count too
             CorrectnessCheck correctness = new CorrectnessCheck(gpu, out);
             parts.check("correctness", correctness::run);
