@@ -192,11 +192,7 @@ public final class DecorReproduction {
         if (fresh) {
             // set aside (unread) until this run's files are whole: a crash before then loses no finished row
             for (String previous : RESULT_FILES) {
-                if (Files.isRegularFile(dir.resolve(previous))) {
-                    pw.println("Replacing the earlier " + previous + " in " + dir + " (kept as " + previous + ".replaced"
-                            + " until this run's files are whole)");
-                }
-                EarlierRows.setAside(dir.resolve(previous));
+                EarlierRows.setAside(dir.resolve(previous), pw);
             }
         }
         if (fresh) {

@@ -27,11 +27,6 @@ final class DirectoryAccounting {
     private DirectoryAccounting() {
     }
 
-    /** As {@link #claim(Path, String, Map, List, String, String)} for a reproduction with no other setting to record. */
-    static void claim(Path dir, String accountant, List<String> resultFiles, String howToMatch, String howToDiscard) {
-        claim(dir, accountant, Map.of(), resultFiles, howToMatch, howToDiscard);
-    }
-
     /**
      * Checks that the rows already in {@code dir} (any of {@code resultFiles}) were priced by {@code accountant} and made
      * with {@code settings}, then records them.

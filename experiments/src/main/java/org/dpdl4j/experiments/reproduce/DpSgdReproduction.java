@@ -226,11 +226,7 @@ public final class DpSgdReproduction {
             // A fresh run replaces the earlier rows: they are set aside (X.csv.replaced, unread) before the directory's
             // accounting is claimed, so that they never decide it, and deleted only once this run's files are whole.
             for (String f : resultFiles) {
-                if (Files.isRegularFile(outDir.resolve(f))) {
-                    pw.println("Replacing the earlier " + f + " in " + outDir + " (kept as " + f + ".replaced until this run's"
-                            + " files are whole)");
-                }
-                EarlierRows.setAside(outDir.resolve(f));
+                EarlierRows.setAside(outDir.resolve(f), pw);
                 EarlierRows.discardKept(outDir.resolve(f));
             }
             DirectoryAccounting.forget(outDir);

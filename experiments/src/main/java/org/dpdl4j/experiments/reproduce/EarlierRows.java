@@ -4,6 +4,7 @@ import org.dpdl4j.experiments.report.CsvTable;
 import org.dpdl4j.experiments.report.MetricsCsv;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -95,13 +96,18 @@ final class EarlierRows {
      * Sets the rows of {@code file} aside for a fresh run that replaces them ({@link #setAside(Path)}): they stay on
      * disk, unread, until the fresh run's files are whole, so that a crash before then loses no finished row. When an
      * earlier fresh run that never finished set rows aside already, those are the last whole results: they stay, and
-     * that run's partial {@code file} goes.
+     * that run's partial {@code file} goes. Says on {@code out} what it did.
      */
-    static void setAside(Path file) throws IOException {
+    static void setAside(Path file, PrintWriter out) throws IOException {
         Path aside = setAsidePath(file);
         if (Files.isRegularFile(aside)) {
-            Files.deleteIfExists(file);
+            if (Files.deleteIfExists(file)) {
+                out.println("Discarding the partial " + file + " of a fresh run that never finished (the last whole rows"
+                        + " stay in " + aside.getFileName() + " until this run's files are whole)");
+            }
         } else if (Files.isRegularFile(file)) {
+            out.println("Replacing the earlier " + file + " (kept as " + aside.getFileName() + " until this run's files are"
+                    + " whole)");
             Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
         }
     }

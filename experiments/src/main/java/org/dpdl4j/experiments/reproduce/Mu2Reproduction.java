@@ -174,11 +174,7 @@ public final class Mu2Reproduction {
         Path csvFile = out.resolve("mu2.csv");
         if (fresh) {
             // set aside (unread) until this run's files are whole: a crash before then loses no finished row
-            if (Files.isRegularFile(csvFile)) {
-                pw.println("Replacing the earlier mu2.csv in " + out + " (kept as mu2.csv.replaced until this run's files"
-                        + " are whole)");
-            }
-            EarlierRows.setAside(csvFile);
+            EarlierRows.setAside(csvFile, pw);
         }
         if (fresh) {
             DirectoryAccounting.forget(out);

@@ -358,11 +358,10 @@ public final class TuningSession {
          */
         void requireCovered(CandidateSetup setup, List<PoolSampler.Draw> draws) {
             Map<Integer, PrivacyLedger> priced = new HashMap<>();
-            Set<String> checked = new HashSet<>();
-            for (int i = 0; i < draws.size(); i++) {
-                PoolSampler.Draw d = draws.get(i);
+            Set<Map.Entry<Integer, Long>> checked = new HashSet<>();
+            for (PoolSampler.Draw d : draws) {
                 CandidatePool.Entry e = d.entry();
-                if (d.seed() == seed || !checked.add(e.index() + "/" + d.seed())) {
+                if (d.seed() == seed || !checked.add(Map.entry(e.index(), d.seed()))) {
                     continue;
                 }
                 PrivacyLedger member = priced.computeIfAbsent(e.index(),

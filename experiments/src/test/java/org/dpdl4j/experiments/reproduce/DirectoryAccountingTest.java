@@ -20,26 +20,26 @@ class DirectoryAccountingTest {
     void rowsWrittenBeforeTheRecordWerePricedByRenyiDp(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("results.csv"), "epsilon,metric\n1,0.5\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> DirectoryAccounting.claim(dir, "tightest", FILES, "pass --accountant %s", FRESH));
+                () -> DirectoryAccounting.claim(dir, "tightest", Map.of(), FILES, "pass --accountant %s", FRESH));
         assertTrue(e.getMessage().contains("priced by the rdp accountant") && e.getMessage().contains("pass --accountant rdp")
                 && e.getMessage().contains("--fresh"), e.getMessage());
         assertTrue(Files.notExists(dir.resolve(DirectoryAccounting.FILE)), "a refused claim records nothing");
-        DirectoryAccounting.claim(dir, "rdp", FILES, "pass --accountant %s", FRESH);
+        DirectoryAccounting.claim(dir, "rdp", Map.of(), FILES, "pass --accountant %s", FRESH);
         assertEquals("rdp", Files.readString(dir.resolve(DirectoryAccounting.FILE)).strip());
     }
 
     @Test
     void theRecordDecidesAndForgettingItLetsAFreshRunChoose(@TempDir Path dir) throws Exception {
-        DirectoryAccounting.claim(dir, "tightest", FILES, null, FRESH);   // an empty directory takes any accountant
+        DirectoryAccounting.claim(dir, "tightest", Map.of(), FILES, null, FRESH);   // an empty directory takes any accountant
         Files.writeString(dir.resolve("results.csv"), "epsilon,metric\n1,0.5\n");
-        DirectoryAccounting.claim(dir, "tightest", FILES, null, FRESH);
+        DirectoryAccounting.claim(dir, "tightest", Map.of(), FILES, null, FRESH);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> DirectoryAccounting.claim(dir, "rdp", FILES, null, FRESH));
+                () -> DirectoryAccounting.claim(dir, "rdp", Map.of(), FILES, null, FRESH));
         assertTrue(e.getMessage().contains("priced by the tightest accountant") && e.getMessage().contains("another --out"),
                 e.getMessage());
         Files.delete(dir.resolve("results.csv"));
         DirectoryAccounting.forget(dir);
-        DirectoryAccounting.claim(dir, "rdp", FILES, null, FRESH);
+        DirectoryAccounting.claim(dir, "rdp", Map.of(), FILES, null, FRESH);
         assertEquals("rdp", Files.readString(dir.resolve(DirectoryAccounting.FILE)).strip());
     }
 

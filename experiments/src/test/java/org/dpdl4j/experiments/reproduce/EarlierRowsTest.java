@@ -90,12 +90,15 @@ class EarlierRowsTest {
     void aFreshRunSetsTheEarlierRowsAsideUntilItsFilesAreWhole() throws IOException {
         Path file = dir.resolve("results.csv");
         Files.writeString(file, "epsilon,metric\n1,0.5\n");
-        EarlierRows.setAside(file);
+        java.io.StringWriter said = new java.io.StringWriter();
+        EarlierRows.setAside(file, new java.io.PrintWriter(said, true));
+        assertTrue(said.toString().startsWith("Replacing the earlier " + file), said.toString());
         assertTrue(Files.notExists(file), "the fresh run starts from no rows");
         assertEquals("epsilon,metric\n1,0.5\n", Files.readString(EarlierRows.setAsidePath(file)));
         // it crashed after a partial row; a second fresh run keeps the last whole results, not the partial ones
         Files.writeString(file, "epsilon,metric\n2,0.");
-        EarlierRows.setAside(file);
+        EarlierRows.setAside(file, new java.io.PrintWriter(said, true));
+        assertTrue(said.toString().contains("Discarding the partial " + file), said.toString());
         assertTrue(Files.notExists(file));
         assertEquals("epsilon,metric\n1,0.5\n", Files.readString(EarlierRows.setAsidePath(file)));
         EarlierRows.discardSetAside(file);
