@@ -16,7 +16,9 @@ import picocli.CommandLine.Spec;
                         + " and a sweep of larger budgets), local models on locally private data, the gossip ADMM baseline and"
                         + " an eavesdropper's membership attack; writes results.csv, table.txt, local-dp.csv, releases.csv,"
                         + " gain-per-agent.csv, curves.csv, membership.csv and PNGs (default results/personalized). Needs no"
-                        + " data download."})
+                        + " data download.",
+                "What finishes is journaled as it ends, so that the same command run again after a crash or a kill goes on"
+                        + " from there."})
 public final class ReproducePersonalizedCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -33,6 +35,10 @@ public final class ReproducePersonalizedCommand implements Callable<Integer> {
             + " instead of from its data (the paper's choice, not priced by the ledger).")
     Double featureNormBound;
 
+    @Option(names = "--fresh", description = "Run everything again, discarding what an interrupted reproduction finished in"
+            + " --out (by default the same command goes on from there).")
+    boolean fresh;
+
     @Override
     public Integer call() throws Exception {
         // a smoke run never writes over the committed results
@@ -46,6 +52,6 @@ public final class ReproducePersonalizedCommand implements Callable<Integer> {
             }
             s = s.withFeatureNormBound(featureNormBound);
         }
-        return new PersonalizedReproduction(s).run(spec.commandLine().getOut());
+        return new PersonalizedReproduction(s, fresh).run(spec.commandLine().getOut());
     }
 }

@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
                 + " MNIST.",
                 "Over 8 agents, ring and complete graphs; writes results.csv, curves.csv, reference.csv, table.txt and PNGs"
                         + " of the relative error against iterations and messages and of the activations per agent (default"
-                        + " results/recal)."})
+                        + " results/recal).",
+                "Each finished run is journaled as it ends, so that the same command run again after a crash or a kill goes"
+                        + " on from there."})
 public final class ReproduceRecalCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -58,6 +60,10 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
             + " a record beyond B is refused.")
     Double featureNormBound;
 
+    @Option(names = "--fresh", description = "Run every run again, discarding those an interrupted reproduction finished in"
+            + " --out (by default the same command goes on from them).")
+    boolean fresh;
+
     @Override
     public Integer call() throws Exception {
         // a smoke run never writes over the committed results
@@ -81,6 +87,6 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
             }
             s = s.withFeatureNormBound(featureNormBound);
         }
-        return new RecalReproduction(s).run(spec.commandLine().getOut());
+        return new RecalReproduction(s, fresh).run(spec.commandLine().getOut());
     }
 }

@@ -5,15 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -22,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.dpdl4j.runtime.RunFilePermissions;
+import org.dpdl4j.experiments.report.JsonLinesJournal;
 
 /**
  * What a campaign has finished, one JSON line per tapped run and per row, written and forced to disk as each one
@@ -48,16 +43,14 @@ public final class CampaignJournal implements AutoCloseable {
     record FinishedRow(List<AttackRecord> records, List<AttackRecord> noiseOnly) {
     }
 
-    private final Path file;
-    private final FileChannel channel;
+    private final JsonLinesJournal lines;
     private final Map<String, FinishedRun> runs;
     private final Map<RowKey, FinishedRow> rows;
     private double elapsed;
 
-    private CampaignJournal(Path file, FileChannel channel, Map<String, FinishedRun> runs,
-                            Map<RowKey, FinishedRow> rows, double elapsed) {
-        this.file = file;
-        this.channel = channel;
+    private CampaignJournal(JsonLinesJournal lines, Map<String, FinishedRun> runs, Map<RowKey, FinishedRow> rows,
+                            double elapsed) {
+        this.lines = lines;
         this.runs = runs;
         this.rows = rows;
         this.elapsed = elapsed;
@@ -65,7 +58,7 @@ public final class CampaignJournal implements AutoCloseable {
 
     /** A journal that keeps nothing (tests, embedded use). */
     public static CampaignJournal none() {
-        return new CampaignJournal(null, null, new HashMap<>(), new HashMap<>(), 0);
+        return new CampaignJournal(null, new HashMap<>(), new HashMap<>(), 0);
     }
 
     /**
@@ -83,7 +76,7 @@ public final class CampaignJournal implements AutoCloseable {
     }
 
     private static CampaignJournal begin(Path file, String plan) {
-        CampaignJournal journal = new CampaignJournal(file, openForAppend(file), new HashMap<>(), new HashMap<>(), 0);
+        CampaignJournal journal = new CampaignJournal(JsonLinesJournal.append(file), new HashMap<>(), new HashMap<>(), 0);
         ObjectNode line = JSON.createObjectNode().put("type", "plan").put("plan", plan);
         journal.write(line);
         return journal;
@@ -102,15 +95,7 @@ public final class CampaignJournal implements AutoCloseable {
             throw new IllegalStateException("nothing to resume: " + file + " does not exist (a finished report deletes"
                     + " its journal, and a run that made none never started); start a new report without --resume");
         }
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the journal " + file + ": " + e.getMessage(), e);
-        }
-        List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
-        // Everything up to the last newline was written whole; what follows it is a line the crash cut off.
-        String cut = lines.remove(lines.size() - 1);
+        List<String> lines = JsonLinesJournal.wholeLines(file);   // a line the crash cut off is dropped: that row runs again
         Map<String, FinishedRun> runs = new HashMap<>();
         Map<RowKey, FinishedRow> rows = new HashMap<>();
         double elapsed = 0;
@@ -152,43 +137,17 @@ public final class CampaignJournal implements AutoCloseable {
             }
         }
         if (lines.isEmpty()) {
-            // the crash came before the plan line was whole: no row ran, so the journal starts again with this plan
-            try (FileChannel truncate = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                truncate.truncate(0);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the journal " + file + " again: " + e.getMessage(), e);
-            }
+            // the crash came before the plan line was whole (and wholeLines emptied the file): no row ran, so the
+            // journal starts again with this plan
             return begin(file, plan);
         }
-        long whole = lines.stream().mapToLong(l -> l.getBytes(StandardCharsets.UTF_8).length + 1L).sum();
-        if (!cut.isEmpty()) {
-            try {
-                // Drop the cut-off line, so what is appended next starts a line of its own.
-                try (FileChannel truncate = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    truncate.truncate(whole);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot drop the incomplete last line of " + file + ": " + e.getMessage(), e);
-            }
-        }
-        return new CampaignJournal(file, openForAppend(file), runs, rows, elapsed);
+        return new CampaignJournal(JsonLinesJournal.append(file), runs, rows, elapsed);
     }
 
     private static IllegalStateException damaged(Path file, int line, String why) {
         return new IllegalStateException(file + " line " + line + " is damaged: " + why + "; the journal cannot be"
                 + " continued: start a new report without --resume (or remove the damaged lines and everything after"
                 + " them to rerun those rows)");
-    }
-
-    private static FileChannel openForAppend(Path file) {
-        try {
-            // the journal may keep reconstructions' pixels: readable by its owner alone unless run files are shared
-            return FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND), RunFilePermissions.fileAttributes(file));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the journal " + file + ": " + e.getMessage()
-                    + "; check that the run directory is writable", e);
-        }
     }
 
     /** The tapped run of {@code protocol} at {@code epsilon}, if the journal holds it. */
@@ -242,41 +201,21 @@ public final class CampaignJournal implements AutoCloseable {
 
     /** Deletes the journal once the report's own files hold everything it had. */
     public void delete() {
-        close();
-        if (file != null) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException("the report is written but its journal " + file + " could not be deleted: "
-                        + e.getMessage() + "; delete it by hand", e);
-            }
+        if (lines != null) {
+            lines.delete();
         }
     }
 
     @Override
     public void close() {
-        if (channel != null && channel.isOpen()) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close the journal " + file + ": " + e.getMessage(), e);
-            }
+        if (lines != null) {
+            lines.close();
         }
     }
 
     private void write(ObjectNode line) {
-        if (channel == null) {
-            return;
-        }
-        try {
-            ByteBuffer bytes = ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
-            channel.force(false);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to the journal " + file + ": " + e.getMessage()
-                    + "; check the disk space and permissions of the run directory", e);
+        if (lines != null) {
+            lines.write(line);
         }
     }
 

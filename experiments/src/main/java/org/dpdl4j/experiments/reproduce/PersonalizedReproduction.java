@@ -104,12 +104,22 @@ public final class PersonalizedReproduction {
     private record Choice(double mu, int releases, boolean warm) {
     }
 
+    /** The files {@link #atLargest} and {@link #membership} write, named when a resumed run finds them written. */
+    private static final List<String> LARGEST_P_FILES = List.of("releases.csv", "accuracy-vs-releases.png", "gain-per-agent.csv",
+            "gain-vs-size.png", "curves.csv", "cd-curves.png", "membership.csv", "membership.png");
+
     private final Settings settings;
+    private final boolean fresh;
     private final WrittenFiles written;
     private final java.util.Map<BelletProblem, INDArray> localModels = new java.util.IdentityHashMap<>();
 
-    public PersonalizedReproduction(Settings settings) {
+    /**
+     * @param fresh discard what an interrupted reproduction finished in the output directory instead of going on from
+     *              there ({@link ReproductionJournal})
+     */
+    public PersonalizedReproduction(Settings settings, boolean fresh) {
         this.settings = settings;
+        this.fresh = fresh;
         this.written = new WrittenFiles(settings.out());
     }
 
@@ -245,11 +255,53 @@ public final class PersonalizedReproduction {
         // claimed like every --out: locked, private, and never another command's directory
         try (RunDirectory claim = RunDirectory.claim(settings.out(), "dpdl4j reproduce personalized", "dpdl4j reproduce personalized",
                 RunDirectory.Reuse.SAME_COMMAND)) {
-            return runIn(console);
+            try (ReproductionJournal journal = ReproductionJournal.open(settings.out(), shared(), fresh)) {
+                if (journal.size() > 0) {
+                    console.println("Going on from the " + journal.size() + " parts an interrupted reproduction finished ("
+                            + settings.out().resolve(ReproductionJournal.FILE) + "; --fresh runs them again)");
+                }
+                runIn(console, journal);
+                journal.delete();   // everything is in the files now
+            }
+            return 0;
         }
     }
 
-    private int runIn(PrintWriter console) throws IOException {
+    /**
+     * What every journaled part depends on and no part's key records: a journal is continued only with the same (the
+     * dimensions and budgets are in the keys; the local-DP baseline is not journaled).
+     */
+    private java.util.Map<String, String> shared() {
+        java.util.Map<String, String> s = new java.util.TreeMap<>();
+        s.put("agents", Integer.toString(settings.agents()));
+        s.put("warm_start_share", Double.toString(settings.warmStartShare()));
+        s.put("delta_bar", Double.toString(settings.deltaBar()));
+        s.put("mus", settings.mus().toString());
+        s.put("releases", settings.releases().toString());
+        s.put("sweep_releases", settings.sweepReleases().toString());
+        s.put("ticks_per_agent", Integer.toString(settings.ticksPerAgent()));
+        s.put("warm_ticks_per_agent", Integer.toString(settings.warmTicksPerAgent()));
+        s.put("noise_seeds", Integer.toString(settings.noiseSeeds()));
+        s.put("seed", Long.toString(settings.seed()));
+        s.put("feature_norm_bound", Double.toString(settings.featureNormBound()));
+        return s;
+    }
+
+    /** Private CD tuned and evaluated at (p, epsilon-bar), from the journal when an interrupted run finished it. */
+    private TunedPrivateCd privateAt(ReproductionJournal journal, int p, double epsilonBar, BelletProblem validation,
+                                     BelletProblem evaluation) {
+        String key = "p=" + p + " epsilon_bar=" + epsilonBar;
+        return journal.finished(key, TunedPrivateCd::fromJson).orElseGet(() -> {
+            Choice c = tunePrivate(validation, epsilonBar);
+            Outcome dp = privateCd(evaluation, epsilonBar, c, settings.noiseSeeds());
+            TunedPrivateCd tuned = new TunedPrivateCd(c.mu(), c.releases(), c.warm(), dp.accuracy(), dp.objective(), dp.epsilonSum(),
+                    dp.epsilonAdvanced());
+            journal.record(tuned.toJson(key));
+            return tuned;
+        });
+    }
+
+    private void runIn(PrintWriter console, ReproductionJournal journal) throws IOException {
         console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
         long begin = System.nanoTime();
         List<Double> bars = settings.epsilonBars();
@@ -293,8 +345,8 @@ public final class PersonalizedReproduction {
             double smallestSpent = Double.NaN;
             Choice[] choices = new Choice[bars.size()];
             for (int e = 0; e < bars.size(); e++) {
-                choices[e] = tunePrivate(validation, bars.get(e));
-                Outcome dp = privateCd(evaluation, bars.get(e), choices[e], settings.noiseSeeds());
+                TunedPrivateCd dp = privateAt(journal, p, bars.get(e), validation, evaluation);
+                choices[e] = new Choice(dp.mu(), dp.releases(), dp.warm());
                 csv.append(String.format(Locale.ROOT, "%d,private-cd,%s,%s,%d,%s,%.6f,%.8g,%s,%s,%.6g%n", p, bars.get(e),
                         choices[e].mu(), choices[e].releases(), choices[e].warm(), dp.accuracy(), dp.objective(),
                         EpsilonFormat.upwardSignificant(dp.epsilonSum(), 6), EpsilonFormat.upwardSignificant(dp.epsilonAdvanced(), 6),
@@ -326,10 +378,16 @@ public final class PersonalizedReproduction {
                     cd.accuracy(), bestMu, java.util.Arrays.toString(java.util.Arrays.copyOfRange(ldpRow, 1, ldpRow.length)),
                     (System.nanoTime() - begin) / 1e9);
             console.flush();
-            if (p == largest) {
+            String extras = "p=" + p + " largest epsilon_bars=" + bars;
+            if (p == largest && journal.finished(extras, part -> part).isPresent()) {
+                LARGEST_P_FILES.forEach(written::file);
+                console.println("p = " + p + ": the sweeps, curves and membership attack were written earlier ("
+                        + ReproductionJournal.FILE + ")");
+            } else if (p == largest) {
                 int reference = smallest == null ? bars.size() - 1 : bars.indexOf(smallest);
                 atLargest(evaluation, bestMu, bars.get(reference), choices[reference], localAccuracy, console);
                 membership(evaluation, bestMu, choices, console);
+                journal.record(ReproductionJournal.part(extras));
             }
         }
         AtomicFiles.replace(written.file("results.csv"), csv.toString());
@@ -353,7 +411,6 @@ public final class PersonalizedReproduction {
         console.printf(Locale.ROOT, "Done in %.1f minutes.%n", (System.nanoTime() - begin) / 60e9);
         console.println(written.line());
         console.flush();
-        return 0;
     }
 
     /**

@@ -80,6 +80,11 @@ public final class RecalReproduction {
                            DataDirectory dataDir, Path out, String accountant, Double featureNormBound) {
         public Settings {
             AccountantFactory.named(accountant);   // refuses an unknown name before anything runs
+            for (String d : datasets) {
+                if (!d.equals("covtype") && !d.equals("mnist")) {
+                    throw new IllegalArgumentException("unknown data set '" + d + "' in --datasets; use covtype and/or mnist");
+                }
+            }
             if (featureNormBound != null) {
                 FeatureNormBound.require(featureNormBound);
             }
@@ -108,31 +113,59 @@ public final class RecalReproduction {
     private static final int CURVE_POINTS = 240;
     /** The long non-private run stops at this relative error (or at its cap). */
     private static final double TARGET_ERROR = 1e-10;
+    /** The long non-private run's name in the tables. */
+    private static final String LONG_RUN = "recal-to-1e-10";
 
     private final Settings settings;
+    private final boolean fresh;
     private final WrittenFiles written;
 
-    public RecalReproduction(Settings settings) {
+    /**
+     * @param fresh discard the runs an interrupted reproduction left in the output directory instead of going on from
+     *              there ({@link ReproductionJournal})
+     */
+    public RecalReproduction(Settings settings, boolean fresh) {
         this.settings = settings;
+        this.fresh = fresh;
         this.written = new WrittenFiles(settings.out());
-    }
-
-    /** One finished run's row. */
-    private record Row(String dataset, String graph, String algorithm, double target, double epsilon, double rho, long iterations,
-                       long lci, long messages, double seconds, double error, List<double[]> curve, long[] activations) {
     }
 
     public int run(PrintWriter console) throws IOException {
         // claimed like every --out: locked, private, and never another command's directory
         try (RunDirectory claim = RunDirectory.claim(settings.out(), "dpdl4j reproduce recal", "dpdl4j reproduce recal",
                 RunDirectory.Reuse.SAME_COMMAND)) {
-            return runIn(console);
+            try (ReproductionJournal journal = ReproductionJournal.open(settings.out(), shared(settings), fresh)) {
+                if (journal.size() > 0) {
+                    console.println("Going on from the " + journal.size() + " runs an interrupted reproduction finished ("
+                            + settings.out().resolve(ReproductionJournal.FILE) + "; --fresh runs them again)");
+                }
+                runIn(console, journal);
+                journal.delete();   // every run is in the files now
+            }
+            return 0;
         }
     }
 
-    private int runIn(PrintWriter console) throws IOException {
+    /** What every run depends on and no row records: a journal is continued only with the same. */
+    static java.util.Map<String, String> shared(Settings settings) {
+        java.util.Map<String, String> s = new java.util.TreeMap<>();
+        s.put("delta", Double.toString(settings.delta()));
+        s.put("zeta", Double.toString(settings.zeta()));
+        s.put("lambda_fraction", Double.toString(settings.lambdaFraction()));
+        s.put("relay_iterations", Long.toString(settings.relayIterations()));
+        s.put("long_run_factor", Long.toString(settings.longRunFactor()));
+        s.put("covtype_rows", Integer.toString(settings.covtypeRows()));
+        s.put("mnist_rows", Integer.toString(settings.mnistRows()));
+        s.put("clip", new java.util.TreeMap<>(settings.clip()).toString());
+        s.put("seed", Long.toString(settings.seed()));
+        s.put("accountant", settings.accountant());
+        s.put("feature_norm_bound", String.valueOf(settings.featureNormBound()));
+        return s;
+    }
+
+    private void runIn(PrintWriter console, ReproductionJournal journal) throws IOException {
         console.println(NoiseNotice.of(NoiseKind.SEEDED, null));
-        List<Row> rows = new ArrayList<>();
+        List<RecalRow> rows = new ArrayList<>();
         StringBuilder reference = new StringBuilder("dataset,rows,features,classes,lambda_fraction,lambda,solver_iterations,optimality,certified,nonzeros\n");
         for (String dataset : settings.datasets()) {
             List<NodeData> agents = agents(dataset);
@@ -152,19 +185,36 @@ public final class RecalReproduction {
                     problem.columns(), settings.lambdaFraction(), lambda, star.iterations(), star.optimality(), star.certified(), nonzeros));
             for (String graphName : List.of("ring", "complete")) {
                 Graph graph = graphName.equals("ring") ? Topologies.ring(AGENTS) : Topologies.complete(AGENTS);
-                rows.add(run(dataset, graphName, graph, problem, star.x(), PrimalDualAlgorithm.RECAL, Double.NaN, console));
-                rows.add(untilAccurate(dataset, graphName, graph, problem, star.x(), console));
+                rows.add(finishedOr(journal, console, dataset, graphName, PrimalDualAlgorithm.RECAL.cliName(), Double.NaN,
+                        () -> run(dataset, graphName, graph, problem, star.x(), PrimalDualAlgorithm.RECAL, Double.NaN, console)));
+                rows.add(finishedOr(journal, console, dataset, graphName, LONG_RUN, Double.NaN,
+                        () -> untilAccurate(dataset, graphName, graph, problem, star.x(), console)));
                 for (double eps : settings.epsilons()) {
                     for (PrimalDualAlgorithm a : List.of(PrimalDualAlgorithm.DP_RECAL, PrimalDualAlgorithm.DP_PG_EXTRA,
                             PrimalDualAlgorithm.DP_NIDS)) {
-                        rows.add(run(dataset, graphName, graph, problem, star.x(), a, eps, console));
+                        rows.add(finishedOr(journal, console, dataset, graphName, a.cliName(), eps,
+                                () -> run(dataset, graphName, graph, problem, star.x(), a, eps, console)));
                     }
                 }
             }
         }
         AtomicFiles.replace(written.file("reference.csv"), reference.toString());
         write(rows, console);
-        return 0;
+    }
+
+    /** The run an interrupted reproduction finished, from the journal, or else this one's, run now and journaled. */
+    private static RecalRow finishedOr(ReproductionJournal journal, PrintWriter console, String dataset, String graph, String algorithm,
+                                       double target, java.util.function.Supplier<RecalRow> run) {
+        java.util.Optional<RecalRow> earlier = journal.finished(RecalRow.key(dataset, graph, algorithm, target), RecalRow::fromJson);
+        if (earlier.isPresent()) {
+            console.printf(Locale.ROOT, "  %-8s %-8s %-12s eps %-6s finished earlier (%s)%n", dataset, graph, algorithm,
+                    Double.isNaN(target) ? "-" : String.valueOf(target), ReproductionJournal.FILE);
+            console.flush();
+            return earlier.get();
+        }
+        RecalRow row = run.get();
+        journal.record(row.toJson());
+        return row;
     }
 
     private List<NodeData> agents(String dataset) throws IOException {
@@ -197,7 +247,7 @@ public final class RecalReproduction {
     }
 
     /** Non-private RECAL continued until its relative error is at most 1e-10, or the iteration cap. */
-    private Row untilAccurate(String dataset, String graphName, Graph graph, CompositeProblem problem, INDArray star, PrintWriter console) {
+    private RecalRow untilAccurate(String dataset, String graphName, Graph graph, CompositeProblem problem, INDArray star, PrintWriter console) {
         long cap = settings.relayIterations() * settings.longRunFactor();
         CompositeRun run = PrimalDualRunBuilder.of(PrimalDualAlgorithm.RECAL).model(template(problem)).problem(problem).graph(graph)
                 .iterations(cap).noiseKind(NoiseKind.SEEDED).seed(settings.seed()).build();
@@ -211,10 +261,10 @@ public final class RecalReproduction {
             curve.add(new double[]{run.completedSteps(), run.messages(), error});
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        Row row = new Row(dataset, graphName, "recal-to-1e-10", Double.NaN, Double.POSITIVE_INFINITY, Double.NaN, run.completedSteps(),
+        RecalRow row = new RecalRow(dataset, graphName, LONG_RUN, Double.NaN, Double.POSITIVE_INFINITY, Double.NaN, run.completedSteps(),
                 run.lci(), run.messages(), seconds, error, curve, null);
         console.printf(Locale.ROOT, "  %-8s %-8s %-12s %d iterations (cap %d), %6.1f s, relative error %.3e%n", dataset, graphName,
-                row.algorithm, run.completedSteps(), cap, seconds, error);
+                row.algorithm(), run.completedSteps(), cap, seconds, error);
         console.flush();
         return row;
     }
@@ -239,7 +289,7 @@ public final class RecalReproduction {
         return mu * mu / 2;
     }
 
-    private Row run(String dataset, String graphName, Graph graph, CompositeProblem problem, INDArray star,
+    private RecalRow run(String dataset, String graphName, Graph graph, CompositeProblem problem, INDArray star,
                     PrimalDualAlgorithm algorithm, double epsilon, PrintWriter console) {
         long iterations = algorithm.isRelay() ? settings.relayIterations() : settings.relayIterations() / AGENTS;
         PrimalDualRunBuilder b = PrimalDualRunBuilder.of(algorithm).model(template(problem)).problem(problem).graph(graph)
@@ -271,18 +321,18 @@ public final class RecalReproduction {
         long[] activations = run instanceof RelayRecal r ? r.activations() : null;
         long lci = run.lci();
         double rho = algorithm.isPrivate() ? rhoOf(run.epsilon()) : Double.NaN;
-        Row row = new Row(dataset, graphName, algorithm.cliName(), epsilon, algorithm.isPrivate() ? run.epsilon() : Double.POSITIVE_INFINITY,
+        RecalRow row = new RecalRow(dataset, graphName, algorithm.cliName(), epsilon, algorithm.isPrivate() ? run.epsilon() : Double.POSITIVE_INFINITY,
                 rho, iterations, lci, run.messages(), seconds, error, curve, activations);
         console.printf(Locale.ROOT, "  %-8s %-8s %-12s eps %-6s spent %-8s LCI %-5d messages %-6d %6.1f s  relative error %.3e%n",
                 dataset, graphName, algorithm.cliName(), Double.isNaN(epsilon) ? "-" : String.valueOf(epsilon),
-                Double.isInfinite(row.epsilon) ? "inf" : EpsilonFormat.upwardSignificant(row.epsilon, 4), lci,
+                Double.isInfinite(row.epsilon()) ? "inf" : EpsilonFormat.upwardSignificant(row.epsilon(), 4), lci,
                 run.messages(), seconds, error);
         console.flush();
         run.close();
         return row;
     }
 
-    private void write(List<Row> rows, PrintWriter console) throws IOException {
+    private void write(List<RecalRow> rows, PrintWriter console) throws IOException {
         StringBuilder results = new StringBuilder("dataset,graph,algorithm,target_epsilon,epsilon,delta,rho,iterations,lci,messages,seconds,relative_error\n");
         StringBuilder curves = new StringBuilder("dataset,graph,algorithm,target_epsilon,iteration,messages,relative_error\n");
         TerminalTable table = new TerminalTable("Table V's shape (epsilons priced the papers' way: not guarantees):"
@@ -290,19 +340,19 @@ public final class RecalReproduction {
                 + "), zeta = " + settings.zeta() + (settings.featureNormBound() == null ? ""
                 : ", the private algorithms' steps from the public feature bound B = " + settings.featureNormBound()),
                 "data", "graph", "algorithm", "target eps", "spent eps", "LCI", "messages", "time (s)", "rel. error");
-        for (Row r : rows) {
-            String target = Double.isNaN(r.target) ? "" : String.valueOf(r.target);
-            results.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%s%n", r.dataset, r.graph, r.algorithm, target,
-                    Double.isInfinite(r.epsilon) ? "inf" : EpsilonFormat.upward(r.epsilon, 6),
-                    Double.isNaN(r.target) ? "" : settings.delta(), Double.isNaN(r.rho) ? "" : EpsilonFormat.upwardSignificant(r.rho, 6),
-                    r.iterations, r.lci, r.messages, r.seconds, String.format(Locale.ROOT, "%.6e", r.error)));
-            for (double[] p : r.curve) {
-                curves.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%d,%.6e%n", r.dataset, r.graph, r.algorithm, target,
+        for (RecalRow r : rows) {
+            String target = Double.isNaN(r.target()) ? "" : String.valueOf(r.target());
+            results.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%s%n", r.dataset(), r.graph(), r.algorithm(), target,
+                    Double.isInfinite(r.epsilon()) ? "inf" : EpsilonFormat.upward(r.epsilon(), 6),
+                    Double.isNaN(r.target()) ? "" : settings.delta(), Double.isNaN(r.rho()) ? "" : EpsilonFormat.upwardSignificant(r.rho(), 6),
+                    r.iterations(), r.lci(), r.messages(), r.seconds(), String.format(Locale.ROOT, "%.6e", r.error())));
+            for (double[] p : r.curve()) {
+                curves.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%d,%.6e%n", r.dataset(), r.graph(), r.algorithm(), target,
                         (long) p[0], (long) p[1], p[2]));
             }
-            table.addRow(r.dataset, r.graph, r.algorithm, Double.isNaN(r.target) ? "-" : target,
-                    Double.isInfinite(r.epsilon) ? "inf" : EpsilonFormat.upward(r.epsilon, 4), r.lci, r.messages,
-                    String.format(Locale.ROOT, "%.1f", r.seconds), String.format(Locale.ROOT, "%.3e", r.error));
+            table.addRow(r.dataset(), r.graph(), r.algorithm(), Double.isNaN(r.target()) ? "-" : target,
+                    Double.isInfinite(r.epsilon()) ? "inf" : EpsilonFormat.upward(r.epsilon(), 4), r.lci(), r.messages(),
+                    String.format(Locale.ROOT, "%.1f", r.seconds()), String.format(Locale.ROOT, "%.3e", r.error()));
         }
         AtomicFiles.replace(written.file("results.csv"), results.toString());
         AtomicFiles.replace(written.file("curves.csv"), curves.toString());
@@ -316,10 +366,10 @@ public final class RecalReproduction {
             }
         }
         List<Panel> histograms = new ArrayList<>();
-        for (Row r : rows) {
-            if (r.activations != null && r.algorithm.equals(PrimalDualAlgorithm.DP_RECAL.cliName()) && r.target == settings.epsilons().get(0)) {
-                double[] k = java.util.Arrays.stream(r.activations).asDoubleStream().toArray();
-                histograms.add(Panel.of(r.dataset + ", " + r.graph + ": LCI = " + r.lci, "agent", "activations K_i",
+        for (RecalRow r : rows) {
+            if (r.activations() != null && r.algorithm().equals(PrimalDualAlgorithm.DP_RECAL.cliName()) && r.target() == settings.epsilons().get(0)) {
+                double[] k = java.util.Arrays.stream(r.activations()).asDoubleStream().toArray();
+                histograms.add(Panel.of(r.dataset() + ", " + r.graph() + ": LCI = " + r.lci(), "agent", "activations K_i",
                         List.of(Series.indexed("K_i", k))).withMarkers(true));
             }
         }
@@ -330,15 +380,15 @@ public final class RecalReproduction {
         console.println(written.line());
     }
 
-    private void plot(List<Row> rows, String dataset, String graph, int xColumn, String xTitle, String name) {
+    private void plot(List<RecalRow> rows, String dataset, String graph, int xColumn, String xTitle, String name) {
         List<Series> series = new ArrayList<>();
-        for (Row r : rows) {
-            if (!r.dataset.equals(dataset) || !r.graph.equals(graph)) {
+        for (RecalRow r : rows) {
+            if (!r.dataset().equals(dataset) || !r.graph().equals(graph)) {
                 continue;
             }
-            double[] x = r.curve.stream().mapToDouble(p -> p[xColumn]).toArray();
-            double[] y = r.curve.stream().mapToDouble(p -> Math.max(p[2], 1e-17)).toArray();
-            String label = r.algorithm + (Double.isNaN(r.target) ? "" : " (eps " + r.target + ")");
+            double[] x = r.curve().stream().mapToDouble(p -> p[xColumn]).toArray();
+            double[] y = r.curve().stream().mapToDouble(p -> Math.max(p[2], 1e-17)).toArray();
+            String label = r.algorithm() + (Double.isNaN(r.target()) ? "" : " (eps " + r.target() + ")");
             series.add(new Series(label, x, y));
         }
         Panel panel = Panel.of(dataset + ", " + graph + " graph, " + AGENTS + " agents", xTitle, "relative error ||x - x*|| / ||x*||",
