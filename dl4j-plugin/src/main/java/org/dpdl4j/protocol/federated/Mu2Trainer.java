@@ -527,7 +527,34 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
     @Override
     public RunState state() {
         return RunState.builder().array("x", iterates.x()).array("x_previous", iterates.previous()).array("w", iterates.w())
-                .array("dhat", machines.dhat()).number("batch", config.batchSize()).build();
+                .array("dhat", machines.dhat()).number("batch", config.batchSize()).number(CLIP, config.qClip()).build();
+    }
+
+    /** The clip S the saved machines' estimates were clipped at. */
+    private static final String CLIP = "clip";
+
+    /**
+     * Every message carries the machines' running estimates, and so the increments of every earlier round, clipped at the
+     * S they ran with: a resumed run (a new ledger segment when the mechanism changed) whose rounds are priced at a
+     * smaller S would under-report what the saved rounds' examples spend in them. A larger S prices them soundly.
+     */
+    private void requireCoveredClip(RunState state) {
+        if (privacy == null) {
+            return;
+        }
+        if (!state.numbers().containsKey(CLIP)) {
+            throw new IllegalArgumentException("the saved run does not record the clip S its machines' estimates were clipped"
+                    + " at (a checkpoint of an earlier version); every later message carries those estimates, so its rounds"
+                    + " cannot be priced without it: start a new run");
+        }
+        double saved = state.doubleValue(CLIP);
+        if (!(privacy.sensitivityBound() >= saved)) {
+            throw new IllegalArgumentException("the saved run's machines clipped their increments at S = " + saved + ", but this"
+                    + " one prices its rounds at S = " + privacy.sensitivityBound() + ": every later message carries the saved"
+                    + " estimates, so the saved rounds' examples would spend more in the new rounds than they are priced at."
+                    + " Resume with settings that give S >= " + saved + " (the saved --diameter, --lipschitz, --smoothness and"
+                    + " --feature-norm-bound), or start a new run");
+        }
     }
 
     @Override
@@ -541,6 +568,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
                     + " round, this one " + config.batchSize() + ": every example is used once, in the order the batch size"
                     + " sets, so another batch size would use the saved rounds' examples again; resume with the saved batch size");
         }
+        requireCoveredClip(state);
         // The machines' estimates are checked before the iterates change: a state that does not fit changes nothing.
         INDArray dhat = state.array("dhat", machines.dhat().shape());
         iterates.restore(round + 1, state.array("x"), state.array("x_previous"), state.array("w"));

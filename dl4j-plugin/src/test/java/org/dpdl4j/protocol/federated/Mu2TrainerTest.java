@@ -7,6 +7,7 @@ import org.dpdl4j.runtime.NodeData;
 import org.dpdl4j.runtime.ResumePolicy;
 import org.dpdl4j.runtime.RunAssertions;
 import org.dpdl4j.runtime.RunCheckpoint;
+import org.dpdl4j.runtime.RunState;
 import org.dpdl4j.runtime.CheckpointException;
 import org.dpdl4j.runtime.options.RunOptions;
 import org.dpdl4j.runtime.options.RunSettings;
@@ -274,6 +275,59 @@ class Mu2TrainerTest {
             CheckpointException e = assertThrows(CheckpointException.class,
                     () -> RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()));
             assertTrue(e.getMessage().contains("partition: (not set) -> dirichlet:0.5"), e.getMessage());
+        }
+    }
+
+    /**
+     * Every message carries the machines' estimates, which hold the saved rounds' increments clipped at the saved S: a
+     * resume (under changed settings) that prices its rounds at a smaller S is refused, a larger S goes on, and a
+     * checkpoint that does not record its S cannot be priced.
+     */
+    @Test
+    void aResumePricedAtASmallerClipThanTheSavedEstimatesIsRefused(@TempDir Path dir) {
+        List<NodeData> data = logisticMachines(3, 20, 4);
+        Mu2Constants c = logisticConstants();
+        Mu2Config cfg = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        Path ckpt = dir.resolve("mu2.ckpt");
+        try (Mu2Trainer first = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            for (int t = 0; t < 4; t++) {
+                first.step();
+            }
+            RunCheckpoint.save(first, ckpt);
+        }
+        Mu2Constants smaller = Mu2Constants.given(c.lipschitz() / 2, c.smoothness(), c.diameter());
+        Mu2Config cut = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, smaller, NoiseSchedule.constant(0.3), 5);
+        try (Mu2Trainer second = Mu2Trainer.of(FederatedFixtures.logistic(N_IN, 2), data, cut, new SeededNoiseStreams(5),
+                Mu2Privacy.of(ServerTrust.UNTRUSTED, smaller.sensitivityBound(), 3, cut.noise(), 1e-5), PrivacyBudget.unlimited(1e-5))) {
+            Exception e = assertThrows(Exception.class,
+                    () -> RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()));
+            assertTrue(e.getMessage().contains("clipped their increments at S = " + cfg.qClip())
+                    && e.getMessage().contains("start a new run"), e.getMessage());
+            assertEquals(0, second.completedSteps());
+        }
+        Mu2Constants larger = Mu2Constants.given(c.lipschitz() * 2, c.smoothness(), c.diameter());
+        Mu2Config wider = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, larger, NoiseSchedule.constant(0.3), 5);
+        try (Mu2Trainer second = Mu2Trainer.of(FederatedFixtures.logistic(N_IN, 2), data, wider, new SeededNoiseStreams(5),
+                Mu2Privacy.of(ServerTrust.UNTRUSTED, larger.sensitivityBound(), 3, wider.noise(), 1e-5), PrivacyBudget.unlimited(1e-5))) {
+            assertEquals(4, RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()).fromStep());
+        }
+        RunCheckpoint.Saved saved = RunCheckpoint.read(ckpt);
+        java.util.Map<String, String> numbers = new java.util.HashMap<>(saved.state().numbers());
+        numbers.remove("clip");
+        RunState.Builder without = RunState.builder();
+        saved.state().arrays().forEach(without::array);
+        numbers.forEach((name, value) -> {
+            if (value.matches("-?\\d+")) {
+                without.number(name, Long.parseLong(value));
+            } else {
+                without.number(name, Double.parseDouble(value));
+            }
+        });
+        RunCheckpoint.Saved older = new RunCheckpoint.Saved(saved.file(), saved.protocol(), saved.completedSteps(),
+                saved.plannedSteps(), saved.settings(), saved.ledger(), without.build(), saved.notes(), saved.writtenAt());
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
+            Exception e = assertThrows(Exception.class, () -> RunCheckpoint.resume(second, older, ResumePolicy.strict()));
+            assertTrue(e.getMessage().contains("does not record the clip S"), e.getMessage());
         }
     }
 
