@@ -14,7 +14,7 @@ final class CudaCalls {
     static void runtime(int status, String call) {
         if (status != cudart.cudaSuccess) {
             throw new CudaException(call + " failed: " + text(cudart.cudaGetErrorName(status)) + " ("
-                    + text(cudart.cudaGetErrorString(status)) + ")");
+                    + text(cudart.cudaGetErrorString(status)) + ")" + kernelFaultAdvice(status));
         }
     }
 
@@ -25,7 +25,7 @@ final class CudaCalls {
             BytePointer text = new BytePointer((BytePointer) null);
             String n = cudart.cuGetErrorName(status, name) == 0 ? name.getString() : "CUresult " + status;
             String t = cudart.cuGetErrorString(status, text) == 0 ? text.getString() : "";
-            throw new CudaException(call + " failed: " + n + (t.isEmpty() ? "" : " (" + t + ")"));
+            throw new CudaException(call + " failed: " + n + (t.isEmpty() ? "" : " (" + t + ")") + kernelFaultAdvice(status));
         }
     }
 
@@ -49,6 +49,22 @@ final class CudaCalls {
             throw new CudaException(call + " failed: " + text(org.bytedeco.cuda.global.cudnn.cudnnGetErrorString(status))
                     + " (status " + status + ")");
         }
+    }
+
+    /** The faults of a kernel (the runtime's and the driver's codes are the same numbers). */
+    private static final java.util.Set<Integer> KERNEL_FAULTS = java.util.Set.of(cudart.cudaErrorIllegalAddress,
+            cudart.cudaErrorLaunchTimeout, cudart.cudaErrorAssert, cudart.cudaErrorHardwareStackError,
+            cudart.cudaErrorIllegalInstruction, cudart.cudaErrorMisalignedAddress, cudart.cudaErrorInvalidAddressSpace,
+            cudart.cudaErrorInvalidPc, cudart.cudaErrorLaunchFailure);
+
+    /**
+     * What to add to the message of a kernel's fault: kernels run asynchronously, so the call that reports it (often the
+     * next synchronisation) is not the one that caused it, and the context is lost. Empty for any other status.
+     */
+    static String kernelFaultAdvice(int status) {
+        return !KERNEL_FAULTS.contains(status) ? "" : "; a kernel faulted, and kernels run asynchronously: the cause may be"
+                + " any kernel or copy queued before this call. Rerun with CUDA_LAUNCH_BLOCKING=1 to have the call that caused"
+                + " it fail instead, and restart the process (the device context is lost after a fault)";
     }
 
     private static String text(BytePointer p) {
