@@ -78,6 +78,12 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
     private Mu2Setup setup;
     private String start;
     private Mu2Machines.MomentumStep lastStep;
+    /**
+     * The largest clip the machines' estimates hold increments of: this run's, or a larger one of the run it resumed
+     * (saved with every checkpoint, so that a later resume is checked against every clip the estimates carry); NaN when
+     * unknown.
+     */
+    private double carriedClip;
     private INDArray lastMessages;
     private final INDArray messages;
     private final RoundWorkspace workspace = new RoundWorkspace();
@@ -526,26 +532,36 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
 
     @Override
     public RunState state() {
-        return RunState.builder().array("x", iterates.x()).array("x_previous", iterates.previous()).array("w", iterates.w())
-                .array("dhat", machines.dhat()).number("batch", config.batchSize()).number(CLIP, config.qClip()).build();
+        RunState.Builder state = RunState.builder().array("x", iterates.x()).array("x_previous", iterates.previous())
+                .array("w", iterates.w()).array("dhat", machines.dhat()).number("batch", config.batchSize());
+        if (!Double.isNaN(carriedClip)) {   // unknown only for a finished checkpoint of an earlier version, reopened
+            state.number(CLIP, Math.max(carriedClip, config.qClip()));
+        }
+        return state.build();
     }
 
-    /** The clip S the saved machines' estimates were clipped at. */
+    /** The largest clip S the saved machines' estimates hold increments of. */
     private static final String CLIP = "clip";
 
     /**
      * Every message carries the machines' running estimates, and so the increments of every earlier round, clipped at the
      * S they ran with: a resumed run (a new ledger segment when the mechanism changed) whose rounds are priced at a
      * smaller S would under-report what the saved rounds' examples spend in them. A larger S prices them soundly.
+     *
+     * @return the largest clip the restored estimates hold increments of (0 when the run has no noise, NaN when a finished
+     *         checkpoint of an earlier version does not record it)
      */
-    private void requireCoveredClip(RunState state) {
+    private double requireCoveredClip(RunState state, long round) {
         if (privacy == null) {
-            return;
+            return 0;
         }
         if (!state.numbers().containsKey(CLIP)) {
+            if (round == config.rounds()) {
+                return Double.NaN;   // a finished run reopened to write its outputs again: no round is priced
+            }
             throw new IllegalArgumentException("the saved run does not record the clip S its machines' estimates were clipped"
-                    + " at (a checkpoint of an earlier version); every later message carries those estimates, so its rounds"
-                    + " cannot be priced without it: start a new run");
+                    + " at (a checkpoint of an earlier version); every later message carries those estimates, so its further"
+                    + " rounds cannot be priced without it: continue it with the version that saved it, or start a new run");
         }
         double saved = state.doubleValue(CLIP);
         if (!(privacy.sensitivityBound() >= saved)) {
@@ -555,6 +571,7 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
                     + " Resume with settings that give S >= " + saved + " (the saved --diameter, --lipschitz, --smoothness and"
                     + " --feature-norm-bound), or start a new run");
         }
+        return saved;
     }
 
     @Override
@@ -568,11 +585,12 @@ public final class Mu2Trainer extends AbstractTrainingRun implements DeviceDistr
                     + " round, this one " + config.batchSize() + ": every example is used once, in the order the batch size"
                     + " sets, so another batch size would use the saved rounds' examples again; resume with the saved batch size");
         }
-        requireCoveredClip(state);
+        double restoredClip = requireCoveredClip(state, round);
         // The machines' estimates are checked before the iterates change: a state that does not fit changes nothing.
         INDArray dhat = state.array("dhat", machines.dhat().shape());
         iterates.restore(round + 1, state.array("x"), state.array("x_previous"), state.array("w"));
         machines.restore(dhat);
+        carriedClip = restoredClip;
         machines.placeAt(iterates.x(), iterates.previous());
         // what the last round sent and measured belongs to the run before the restore
         lastStep = null;

@@ -311,6 +311,24 @@ class Mu2TrainerTest {
                 Mu2Privacy.of(ServerTrust.UNTRUSTED, larger.sensitivityBound(), 3, wider.noise(), 1e-5), PrivacyBudget.unlimited(1e-5))) {
             assertEquals(4, RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges()).fromStep());
         }
+        // A run that clips below its S (a library's choice) carries the saved, larger clip on: a third segment priced at
+        // that lower clip is refused too.
+        Mu2Config below = new Mu2Config(cfg.trust(), cfg.rounds(), cfg.batchSize(), cfg.stepSize(), cfg.domain(), cfg.qClip() / 4,
+                cfg.noise(), cfg.seed());
+        Path chained = dir.resolve("chained.ckpt");
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, below, new SeededNoiseStreams(5))) {
+            RunCheckpoint.resume(second, RunCheckpoint.read(ckpt), ResumePolicy.allowingChanges());
+            second.step();
+            RunCheckpoint.save(second, chained);
+        }
+        Mu2Constants quarter = Mu2Constants.given(c.lipschitz() / 4, c.smoothness() / 4, c.diameter());
+        Mu2Config third = Mu2Config.of(ServerTrust.UNTRUSTED, 20, 1, 0.01, quarter, NoiseSchedule.constant(0.3), 5);
+        try (Mu2Trainer second = Mu2Trainer.of(FederatedFixtures.logistic(N_IN, 2), data, third, new SeededNoiseStreams(5),
+                Mu2Privacy.of(ServerTrust.UNTRUSTED, quarter.sensitivityBound(), 3, third.noise(), 1e-5), PrivacyBudget.unlimited(1e-5))) {
+            Exception e = assertThrows(Exception.class,
+                    () -> RunCheckpoint.resume(second, RunCheckpoint.read(chained), ResumePolicy.allowingChanges()));
+            assertTrue(e.getMessage().contains("clipped their increments at S = " + cfg.qClip()), e.getMessage());
+        }
         RunCheckpoint.Saved saved = RunCheckpoint.read(ckpt);
         java.util.Map<String, String> numbers = new java.util.HashMap<>(saved.state().numbers());
         numbers.remove("clip");
@@ -327,7 +345,14 @@ class Mu2TrainerTest {
                 saved.plannedSteps(), saved.settings(), saved.ledger(), without.build(), saved.notes(), saved.writtenAt());
         try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, cfg, new SeededNoiseStreams(5))) {
             Exception e = assertThrows(Exception.class, () -> RunCheckpoint.resume(second, older, ResumePolicy.strict()));
-            assertTrue(e.getMessage().contains("does not record the clip S"), e.getMessage());
+            assertTrue(e.getMessage().contains("does not record the clip S") && e.getMessage().contains("start a new run"),
+                    e.getMessage());
+        }
+        // a finished checkpoint of an earlier version is still reopened to write its outputs again: no round is priced
+        Mu2Config four = Mu2Config.of(ServerTrust.UNTRUSTED, 4, 1, 0.01, c, NoiseSchedule.constant(0.3), 5);
+        try (Mu2Trainer second = trainer(FederatedFixtures.logistic(N_IN, 2), data, four, new SeededNoiseStreams(5))) {
+            assertEquals(4, RunCheckpoint.reopen(second, older).fromStep());
+            assertFalse(second.state().numbers().containsKey("clip"), "a clip it never knew is not recorded");
         }
     }
 

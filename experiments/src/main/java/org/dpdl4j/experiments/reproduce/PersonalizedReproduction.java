@@ -268,11 +268,14 @@ public final class PersonalizedReproduction {
     }
 
     /**
-     * What every journaled part depends on and no part's key records: a journal is continued only with the same (the
-     * dimensions and budgets are in the keys; the local-DP baseline is not journaled).
+     * What every journaled part depends on: a journal is continued only with the same (the local-DP baseline is not
+     * journaled). The dimensions and budgets are in the parts' keys too, but the sweeps at the largest p, marked done by
+     * one part, depend on them all, and a run with others would write over their files.
      */
     private java.util.Map<String, String> shared() {
         java.util.Map<String, String> s = new java.util.TreeMap<>();
+        s.put("dims", settings.dims().toString());
+        s.put("epsilon_bars", settings.epsilonBars().toString());
         s.put("agents", Integer.toString(settings.agents()));
         s.put("warm_start_share", Double.toString(settings.warmStartShare()));
         s.put("delta_bar", Double.toString(settings.deltaBar()));

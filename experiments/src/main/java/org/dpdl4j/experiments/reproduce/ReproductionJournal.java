@@ -35,18 +35,24 @@ final class ReproductionJournal implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
-    private final JsonLinesJournal lines;
+    private final Map<String, String> settings;
     private final Map<String, JsonNode> parts;
+    /** Whether the file holds no earlier part to keep: the first part then writes it anew, settings first. */
+    private final boolean anew;
+    /** Opened with the first part recorded, so that a reproduction that fails before any leaves its directory as it was. */
+    private JsonLinesJournal lines;
 
-    private ReproductionJournal(Path file, JsonLinesJournal lines, Map<String, JsonNode> parts) {
+    private ReproductionJournal(Path file, Map<String, String> settings, Map<String, JsonNode> parts, boolean anew) {
         this.file = file;
-        this.lines = lines;
+        this.settings = Map.copyOf(settings);
         this.parts = parts;
+        this.anew = anew;
     }
 
     /**
      * The journal of {@code dir}: the one an interrupted reproduction with these {@code settings} left there, or a new
-     * one when there is none or {@code fresh} discards it.
+     * one when there is none, it holds no part, or {@code fresh} discards it. Nothing is written until the first part is
+     * recorded (a fresh journal then replaces the earlier one).
      *
      * @param settings what every part depends on and no part records, by name, as text
      * @throws IllegalArgumentException when the journal there was written with other settings (naming them and the fix)
@@ -54,15 +60,11 @@ final class ReproductionJournal implements AutoCloseable {
      */
     static ReproductionJournal open(Path dir, Map<String, String> settings, boolean fresh) {
         Path file = dir.resolve(FILE);
-        if (fresh) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot discard " + file + ": " + e.getMessage(), e);
-            }
-        }
-        List<String> text = Files.isRegularFile(file) ? JsonLinesJournal.wholeLines(file) : List.of();
+        List<String> text = !fresh && Files.isRegularFile(file) ? JsonLinesJournal.wholeLines(file) : List.of();
         Map<String, JsonNode> parts = new HashMap<>();
+        if (text.size() <= 1) {   // nothing finished (at most the settings line): nothing to go on from, whatever made it
+            return new ReproductionJournal(file, settings, parts, true);
+        }
         for (int i = 0; i < text.size(); i++) {
             JsonNode line;
             try {
@@ -78,14 +80,7 @@ final class ReproductionJournal implements AutoCloseable {
                 throw damaged(file, i + 1, "no key");
             }
         }
-        JsonLinesJournal journal = JsonLinesJournal.append(file);
-        if (text.isEmpty()) {
-            ObjectNode first = JSON.createObjectNode();
-            ObjectNode recorded = first.putObject("settings");
-            settings.forEach(recorded::put);
-            journal.write(first);
-        }
-        return new ReproductionJournal(file, journal, parts);
+        return new ReproductionJournal(file, settings, parts, false);
     }
 
     /** A new, empty part to fill and {@link #record}. */
@@ -118,18 +113,44 @@ final class ReproductionJournal implements AutoCloseable {
 
     /** Records a finished part (made by {@link #part(String)}). */
     void record(ObjectNode part) {
+        if (lines == null) {
+            if (anew) {
+                delete(file);
+            }
+            lines = JsonLinesJournal.append(file);
+            if (anew) {
+                ObjectNode first = JSON.createObjectNode();
+                ObjectNode recorded = first.putObject("settings");
+                new java.util.TreeMap<>(settings).forEach(recorded::put);
+                lines.write(first);
+            }
+        }
         parts.put(part.get("key").asText(), part);
         lines.write(part);
     }
 
     /** Deletes the journal once the reproduction's files hold every part. */
     void delete() {
-        lines.delete();
+        if (lines != null) {
+            lines.delete();
+        } else {
+            delete(file);
+        }
     }
 
     @Override
     public void close() {
-        lines.close();
+        if (lines != null) {
+            lines.close();
+        }
+    }
+
+    private static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** A number as the journal writes it: the shortest decimal that reads back as the same double (NaN and infinities too). */

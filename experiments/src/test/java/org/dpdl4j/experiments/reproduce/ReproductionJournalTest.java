@@ -56,7 +56,7 @@ class ReproductionJournalTest {
     }
 
     @Test
-    void aJournalOfOtherSettingsIsRefusedNamingThemAndFreshDiscardsIt(@TempDir Path dir) {
+    void aJournalOfOtherSettingsIsRefusedNamingThemAndFreshDiscardsIt(@TempDir Path dir) throws Exception {
         try (ReproductionJournal journal = ReproductionJournal.open(dir, Map.of("seed", "1", "zeta", "0.99"), false)) {
             journal.record(row("recal", Double.NaN, null).toJson());
         }
@@ -64,9 +64,36 @@ class ReproductionJournalTest {
                 () -> ReproductionJournal.open(dir, Map.of("seed", "2", "zeta", "0.99"), false));
         assertTrue(e.getMessage().contains("seed 1 there, 2 now") && e.getMessage().contains("--fresh")
                 && e.getMessage().contains("holds 1 parts"), e.getMessage());
+        Path file = dir.resolve(ReproductionJournal.FILE);
+        String earlier = Files.readString(file);
         try (ReproductionJournal journal = ReproductionJournal.open(dir, Map.of("seed", "2", "zeta", "0.99"), true)) {
             assertEquals(0, journal.size());
+            assertEquals(earlier, Files.readString(file), "a fresh journal replaces the earlier one only with its first part");
+            journal.record(row("dp-recal", 10.0, null).toJson());
         }
+        try (ReproductionJournal journal = ReproductionJournal.open(dir, Map.of("seed", "2", "zeta", "0.99"), false)) {
+            assertEquals(1, journal.size());
+            assertTrue(journal.finished(RecalRow.key("covtype", "ring", "dp-recal", 10.0), RecalRow::fromJson).isPresent());
+        }
+    }
+
+    @Test
+    void nothingIsWrittenBeforeTheFirstPartAndAJournalWithoutPartsIsNoObstacle(@TempDir Path dir) throws Exception {
+        try (ReproductionJournal journal = ReproductionJournal.open(dir, Map.of("seed", "1"), false)) {
+            assertEquals(0, journal.size());
+        }
+        Path file = dir.resolve(ReproductionJournal.FILE);
+        assertFalse(Files.exists(file), "a reproduction that fails before its first part leaves its directory as it was");
+        Files.writeString(file, "{\"settings\":{\"seed\":\"1\"}}\n");   // an earlier version's, or a crash's, with no part
+        try (ReproductionJournal journal = ReproductionJournal.open(dir, Map.of("seed", "2"), false)) {
+            assertEquals(0, journal.size(), "other settings, but nothing finished to mix up");
+            journal.record(row("recal", Double.NaN, null).toJson());
+        }
+        assertTrue(Files.readString(file).startsWith("{\"settings\":{\"seed\":\"2\"}}\n"), Files.readString(file));
+        try (ReproductionJournal journal = ReproductionJournal.open(dir, Map.of("seed", "2"), false)) {
+            journal.delete();
+        }
+        assertFalse(Files.exists(file));
     }
 
     @Test
