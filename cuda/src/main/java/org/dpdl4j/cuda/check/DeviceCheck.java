@@ -130,6 +130,7 @@ public final class DeviceCheck {
                 // each size is a part of its own; this one catches what fails around them (the free-memory query)
                 parts.benchmark("decentralized rounds", () -> rounds.run(sizes, parts));
             }
+            gpu.cudnnAlgorithms().forEach(line -> out.println("# cudnn: " + line));
         } catch (RuntimeException | Error e) {   // the backend failed to open or to close
             parts.error("backend", e);
         }

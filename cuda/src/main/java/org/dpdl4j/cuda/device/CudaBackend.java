@@ -256,6 +256,11 @@ public final class CudaBackend implements Backend {
         return convolutions;
     }
 
+    /** The cuDNN algorithms chosen so far, a line per convolution shape and batch size (none before cuDNN is used). */
+    public java.util.List<String> cudnnAlgorithms() {
+        return convolutions == null ? java.util.List.of() : convolutions.chosenAlgorithms();
+    }
+
     @Override
     public void synchronize() {
         bind();

@@ -17,7 +17,9 @@ import org.dpdl4j.cuda.engine.ConvShape;
 import org.dpdl4j.cuda.engine.Convolutions;
 import org.dpdl4j.cuda.engine.DeviceArray;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -55,6 +57,23 @@ final class CudnnConvolutions implements Convolutions, AutoCloseable {
         int forward;
         int backwardData;
         int backwardFilter;
+        long workspaceBytes;
+    }
+
+    /**
+     * The algorithms chosen for every convolution's shape and batch size so far, a line each (cuDNN's enum values: they
+     * decide speed and, between FMA algorithms, the last bits of the results).
+     */
+    List<String> chosenAlgorithms() {
+        List<String> lines = new ArrayList<>();
+        plans.forEach((k, p) -> {
+            if (!k.pooling()) {
+                lines.add(k.shape() + " batch " + k.batch() + ": forward algo " + p.forward + ", backward data algo "
+                        + p.backwardData + ", backward filter algo " + p.backwardFilter + ", workspace " + p.workspaceBytes
+                        + " bytes");
+            }
+        });
+        return lines;
     }
 
     private Plan plan(ConvShape s, int b, boolean pooling) {
@@ -134,6 +153,7 @@ final class CudnnConvolutions implements Convolutions, AutoCloseable {
         CudaCalls.cudnn(cudnn.cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, p.x, p.y, p.conv, p.w, p.backwardFilter,
                 bytes), "cudnnGetConvolutionBackwardFilterWorkspaceSize");
         need = Math.max(need, bytes.get());
+        p.workspaceBytes = need;
         growWorkspace(need);
         return p;
     }
