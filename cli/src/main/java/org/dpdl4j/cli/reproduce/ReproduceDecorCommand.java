@@ -75,7 +75,8 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
 
     @Option(names = "--accountant", defaultValue = "tightest", paramLabel = "A",
             description = "How the noise is calibrated and the runs priced: tightest (default: the exact Gaussian curve of"
-                    + " the noise), rdp (Renyi DP alone, as the committed results were made) or additive.")
+                    + " the noise for the user-level tasks, the privacy loss distribution of the subsampled rounds for MNIST),"
+                    + " rdp (Renyi DP alone, as the committed results were made) or additive.")
     String accountant;
 
     @Option(names = "--fresh", description = "Discard the results already in --out instead of resuming after the last finished run.")
