@@ -121,8 +121,8 @@ public final class AccountCommand implements Runnable {
             description = {"Smallest noise multiplier that meets a target epsilon.",
                     "The smallest z for which T DP-SGD steps with Poisson rate q are (E, D)-DP by the chosen accountant"
                             + " (default: the tightest valid bound); give q and T, or the batch size, data-set size and"
-                            + " epochs they follow from. Ends with 'noise_multiplier_rdp=' (Renyi DP alone) and"
-                            + " 'noise_multiplier=' (the chosen accountant)."})
+                            + " epochs they follow from. Ends with 'noise_multiplier_rdp=' (Renyi DP alone; left out when Renyi"
+                            + " DP cannot certify the target with any noise) and 'noise_multiplier=' (the chosen accountant)."})
     static final class CalibrateCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;

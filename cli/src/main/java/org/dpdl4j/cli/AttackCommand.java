@@ -161,7 +161,8 @@ public final class AttackCommand implements Runnable {
         double adamLearningRate;
 
         @Option(names = "--precision", defaultValue = "float", paramLabel = "TYPE",
-                description = "Precision of the matching loss: float or double (default ${DEFAULT-VALUE}).")
+                description = "Precision of the matching loss with --engine closed-form or samediff: float or double"
+                        + " (default ${DEFAULT-VALUE}); auto and java always compute in double.")
         String precision;
 
         @Option(names = "--engine", defaultValue = "auto", paramLabel = "ENGINE",
@@ -294,6 +295,10 @@ public final class AttackCommand implements Runnable {
                 default -> throw bad("--engine: unknown value '" + optimisation.engine
                         + "'; use auto, java, closed-form or samediff");
             };
+            if (engine == MatchingEngine.AUTO || engine == MatchingEngine.JAVA) {
+                refuseGiven("with --engine " + optimisation.engine + " (it computes the matching loss in double, whatever"
+                        + " --precision says)", "drop it, or use --engine closed-form or samediff", "--precision");
+            }
             return new DlgConfig(optimisation.iterations, optimisation.snapshotEvery, optimizer, options.seed, engine,
                     precision);
         }

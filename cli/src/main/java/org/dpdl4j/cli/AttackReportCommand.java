@@ -161,6 +161,16 @@ final class AttackReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad("--protocols: " + e.getMessage());
         }
+        var parsed = spec.commandLine().getParseResult();
+        for (String idlgOption : List.of("--idlg-iterations", "--idlg-images")) {
+            if (cnn && parsed.hasMatchedOption(idlgOption)) {
+                throw bad(idlgOption + " has no effect with --model cnn (only Inverting Gradients attacks the CNN); drop it");
+            }
+        }
+        if (!cnn && igImages == 0 && parsed.hasMatchedOption("--ig-iterations")) {
+            throw bad("--ig-iterations has no effect with --model mlp unless --ig-images is above 0 (Inverting Gradients runs"
+                    + " on the MLP only on that many images); drop it, or give --ig-images");
+        }
         if (idlgImages != null) {
             requireAtMostImages("--idlg-images", idlgImages);
         }

@@ -196,7 +196,8 @@ public final class AuditCommand implements Callable<Integer> {
     @Mixin
     DataDirOption data;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/<time>-audit-dp-sgd-<dataset>).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/<time>-audit-dp-sgd-<dataset>; for the federated and"
+            + " decentralized audits runs/<time>-audit-<algo>-<observer>-<dataset>).")
     Path out;
 
     private ParameterException bad(String message) {
@@ -239,6 +240,10 @@ public final class AuditCommand implements Callable<Integer> {
             };
             if (epsilon == null) {
                 throw bad("--epsilon is required: the target epsilon of the audited run, e.g. --epsilon 8");
+            }
+            if (noise == NoiseKind.PHILOX) {
+                throw bad("--noise philox: an audit draws its noise, sampling and coins from secure sources or from --seed;"
+                        + " use --noise secure or seeded");
             }
             if (federated) {
                 return federated(console, scaling);

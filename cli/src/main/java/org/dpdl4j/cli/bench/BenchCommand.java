@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
                 + " mu^2-SGD rounds, of DP-RECAL iterations,"
                 + " of Spark rounds and of verifiable GOPA's proofs.",
                 "Each reports ratios measured in one run (interleaved blocks, medians), not bare wall times, except"
-                        + " gopa-verify, which reports bytes and milliseconds per party. Set"
+                        + " gopa-verify (bytes and milliseconds per party), accountant (seconds of one calibration) and"
+                        + " spark-round (its settings timed one after another, with Spark's fixed cost per round). Set"
                         + " OMP_NUM_THREADS=1 on small machines (the launcher does)."},
         subcommands = {DpStepBench.class, NoiseBench.class, DecorRoundBench.class, AccountantBench.class, Mu2RoundBench.class,
                 RecalIterationBench.class, SparkRoundBench.class, VerifiableGopaBench.class})

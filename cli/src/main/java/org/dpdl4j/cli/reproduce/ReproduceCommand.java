@@ -7,7 +7,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code dpdl4j reproduce}: re-runs the experiments of the papers and writes results next to their numbers. */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
-        description = "Re-run a paper's experiment grid; writes a CSV, a figure and a markdown table beside the paper's numbers.",
+        description = "Re-run a paper's experiment grid; writes CSVs, figures and a table (markdown or text) beside the paper's"
+                + " numbers where the paper gives them.",
         subcommands = {ReproduceDecorCommand.class, ReproduceDpSgdCommand.class, Mu2ReproduceCommand.class, ReproduceRecalCommand.class, ReproducePersonalizedCommand.class,
                 ReproduceMuffliatoCommand.class})
 public final class ReproduceCommand implements Runnable {

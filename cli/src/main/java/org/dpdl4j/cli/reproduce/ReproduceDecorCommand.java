@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
         description = {"Reproduce Decor's Figure 1 on one task: CDP, Decor and LDP over an epsilon grid, topologies and seeds.",
                 "Decor and LDP run on the complete graph, the 4x4 torus and the ring, CDP on the complete graph. Writes"
                         + " results.csv, summary.md (beside the paper's numbers), figure.png, noise-pair-tuning.csv and, with"
-                        + " --tune-lr, lr-tuning.csv to --out (default results/decor/<task>).",
+                        + " --tune-lr, lr-tuning.csv to --out (default results/decor/<task>, <task>-reference-epsilon with"
+                        + " --epsilon-mode reference).",
                 "Uses seeded noise unless --noise secure: reproducible, so that the committed results can be rerun to the"
                         + " same numbers, but not secure (anyone who knows the seed can remove it); train and the library"
                         + " use secure noise by default."})
@@ -70,7 +71,8 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Mixin
     EngineOption engine;
 
-    @Option(names = "--out", description = "Output directory; default results/decor/<task> (runs/decor-<task>-quick with --quick).")
+    @Option(names = "--out", description = "Output directory; default results/decor/<task> (<task>-reference-epsilon with"
+            + " --epsilon-mode reference; runs/decor-<task>-quick with --quick).")
     Path out;
 
     @Option(names = "--accountant", defaultValue = "tightest", paramLabel = "A",
@@ -82,8 +84,9 @@ public final class ReproduceDecorCommand implements Callable<Integer> {
     @Option(names = "--fresh", description = "Discard the results already in --out instead of resuming after the last finished run.")
     boolean fresh;
 
-    @Option(names = "--quick", description = "A small grid for a first look (about two minutes on the synthetic task): epsilon 5, 10, 20, "
-            + "torus and ring, one seed, 3 Decor pairs tried. Not the paper's grid.")
+    @Option(names = "--quick", description = "A small grid for a first look (about two minutes on the synthetic task): epsilon 5, 10, 20"
+            + " on synthetic (the task's own grid on a9a and mnist), torus and ring, one seed, 3 Decor pairs tried. Not the"
+            + " paper's grid.")
     boolean quick;
 
     @Override

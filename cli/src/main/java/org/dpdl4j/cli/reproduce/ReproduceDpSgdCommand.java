@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
         description = {"Central DP-SGD test accuracy against epsilon: the MNIST MLP 784-128-10, the MNIST tanh CNN or a9a logistic"
                 + " regression.",
                 "With the tuning grid, the chosen settings, CSVs and a PNG under --out (default"
-                        + " results/central-dp-sgd/<dataset>, or <dataset>-cnn)."})
+                        + " results/central-dp-sgd/<dataset>, <dataset>-cnn with --model cnn, and -quick appended with"
+                        + " --quick)."})
 public final class ReproduceDpSgdCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -28,7 +29,8 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
     String dataset;
 
     @Option(names = "--model", defaultValue = "mlp", description = "mnist: mlp (784-128-10, default) or cnn (the end-to-end"
-            + " tanh CNN of Papernot et al. and Tramèr & Boneh); a9a: logistic regression whatever this says.")
+            + " tanh CNN of Papernot et al. and Tramèr & Boneh); a9a: logistic regression (mlp, the default, has no effect"
+            + " there; cnn is refused).")
     String model;
 
     @Option(names = "--epsilons", split = ",", converter = Converters.Positive.class,
@@ -67,7 +69,8 @@ public final class ReproduceDpSgdCommand implements Callable<Integer> {
     @Mixin
     DataDirOption data;
 
-    @Option(names = "--out", description = "Output directory; default results/central-dp-sgd/<dataset>.")
+    @Option(names = "--out", description = "Output directory; default results/central-dp-sgd/<dataset> (-cnn appended with"
+            + " --model cnn, -quick with --quick).")
     Path out;
 
     @Override

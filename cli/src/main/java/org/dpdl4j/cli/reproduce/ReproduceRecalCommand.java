@@ -38,8 +38,8 @@ public final class ReproduceRecalCommand implements Callable<Integer> {
     List<String> datasets;
 
     @Option(names = "--long-run-factor", converter = Converters.PositiveLong.class,
-            description = "Non-private RECAL also runs until relative error 1e-10, for at most this many times the 4800"
-                    + " relay iterations; default 50 (2 with --quick).")
+            description = "Non-private RECAL also runs until relative error 1e-10, for at most this many times the relay"
+                    + " iterations (4800; 960 with --quick); default 50 (2 with --quick).")
     Long longRunFactor;
 
     @Mixin

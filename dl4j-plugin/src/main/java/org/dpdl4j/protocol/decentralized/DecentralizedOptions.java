@@ -29,7 +29,7 @@ public final class DecentralizedOptions {
                     + " the feasible pairs (the first, middle and last; fewer when fewer are feasible, and middle is then the"
                     + " second of two or the only one); default smallest. The run's description names the pair.");
     public static final RunOption<Double> LR_DECAY = RunOption.of("lr-decay", "T0", ValueType.realAtLeast(0, 1e12), FREE,
-            "Learning rate eta_0 / (1 + t / T0); 0 for a constant rate; default 5000 on mnist, a9a and covtype, else 0.");
+            "Learning rate eta_0 / (1 + t / T0); 0 for a constant rate; default 5000 on mnist, a9a, covtype and covtype-20k, else 0.");
     public static final RunOption<Boolean> REFERENCE_COMPAT = RunOption.of("reference-compat", "", ValueType.flag(), MECHANISM,
             "Decor only: reproduce the reference code's deviations (pairwise noise drawn once and scaled by W_ij). Not the"
                     + " paper's algorithm, and not covered by the ledger's epsilon.");

@@ -45,8 +45,8 @@ public final class RunOptions {
     public static final RunOption<Double> NOISE_MULTIPLIER = RunOption.of("noise-multiplier", "Z", ValueType.realAbove(0, 1e12),
             MECHANISM, "Noise std over the clipping norm, instead of calibrating from --epsilon.");
     public static final RunOption<String> SAMPLING = RunOption.of("sampling", "S", ValueType.choice("poisson", "fixed"), MECHANISM,
-            "Batch sampling of private training: poisson (default; each example independently) or fixed (uniform"
-                    + " subsets of exactly --batch-size).");
+            "Batch sampling of private training: poisson (each example independently) or fixed (uniform subsets of"
+                    + " exactly --batch-size). Default: poisson, but fixed for decor, ldp and cdp at --unit user.");
     public static final RunOption<NoiseKind> NOISE = RunOption.of("noise", "SOURCE", ValueType.named(NoiseKind.class,
                     "one of secure, seeded, philox", NoiseKind::parse, NoiseKind::cliName), MECHANISM,
             "Noise source: secure (AES-256-CTR keyed from SecureRandom, default), seeded (reproducible, NOT secure) or"
@@ -57,7 +57,8 @@ public final class RunOptions {
             "How the run is priced, for its noise calibration, its budget stop and its reports: tightest (default; the"
                     + " smallest valid bound of Renyi DP, zCDP, the exact Gaussian curve and privacy loss distributions),"
                     + " rdp (Renyi DP alone, the pricing of runs made before the others existed) or additive (all but"
-                    + " privacy loss distributions). A resumed run keeps the accountant it started with.");
+                    + " privacy loss distributions; the default of tune, which prices every pool member at every probe of"
+                    + " its calibration). A resumed run keeps the accountant it started with.");
     public static final RunOption<Double> FEATURE_NORM_BOUND = RunOption.of("feature-norm-bound", "B", ValueType.realAbove(0, 1e12),
             MECHANISM, "A public bound B on every example's feature norm ||x||, so that the constants the steps and the noise"
                     + " follow are not computed from the private data. mu2: G and L of softmax/logistic regression (spec"

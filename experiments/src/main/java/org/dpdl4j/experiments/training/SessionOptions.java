@@ -16,7 +16,8 @@ public final class SessionOptions {
     public static final RunOption<String> DATA_DIR = RunOption.of("data-dir", "DIR", ValueType.text("a directory"), FREE,
             "Data directory; default $DPDL4J_DATA, else ~/.dpdl4j/data.");
     public static final RunOption<Long> EVAL_EVERY = RunOption.of("eval-every", "K", ValueType.integer(1, Long.MAX_VALUE), FREE,
-            "Evaluate the model every K rounds (steps); default: every epoch for central training, else rounds/50.");
+            "Evaluate the model every K epochs for central training (sgd, dp-sgd; default 1), else every K rounds"
+                    + " (default rounds/50).");
     public static final RunOption<Long> CHECKPOINT_EVERY = RunOption.of("checkpoint-every", "K", ValueType.integer(0, Long.MAX_VALUE),
             FREE, "Also write a checkpoint every K rounds (steps), 0 for none; without it, every 10 minutes of training."
                     + " A checkpoint is written at the end and when the run stops in any case.");

@@ -25,7 +25,7 @@ public final class WorkloadOptions {
             "Held-out fraction for the covtype data sets (which have no test file); default 0.2.");
     public static final RunOption<String> MODEL = RunOption.of("model", "MODEL",
             ValueType.choice("mlp", "logistic", "softmax", "least-squares", "cnn"), IDENTITY,
-            "mlp, logistic, softmax, least-squares or cnn (the private tanh CNN, mnist only; central training); default: mlp (mnist; softmax for the mu2 protocols), logistic (a9a,"
+            "mlp, logistic, softmax, least-squares or cnn (the private tanh CNN, mnist only; central training); default: mlp (mnist; softmax for the mu2 protocols and muffliato), logistic (a9a,"
                     + " covtype binary), softmax (covtype multiclass), least-squares (synthetic-lsq; and on any data set for recal, pg-extra, nids and their variants).");
     public static final RunOption<String> HIDDEN = RunOption.of("hidden", "SIZES",
             ValueType.checked("hidden layer sizes, e.g. 128 or 256,128", WorkloadOptions::sizes), IDENTITY,
