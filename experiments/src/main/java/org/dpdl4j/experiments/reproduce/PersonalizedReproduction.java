@@ -104,10 +104,6 @@ public final class PersonalizedReproduction {
     private record Choice(double mu, int releases, boolean warm) {
     }
 
-    /** The files {@link #atLargest} and {@link #membership} write, named when a resumed run finds them written. */
-    private static final List<String> LARGEST_P_FILES = List.of("releases.csv", "accuracy-vs-releases.png", "gain-per-agent.csv",
-            "gain-vs-size.png", "curves.csv", "cd-curves.png", "membership.csv", "membership.png");
-
     private final Settings settings;
     private final boolean fresh;
     private final WrittenFiles written;
@@ -381,16 +377,8 @@ public final class PersonalizedReproduction {
                     cd.accuracy(), bestMu, java.util.Arrays.toString(java.util.Arrays.copyOfRange(ldpRow, 1, ldpRow.length)),
                     (System.nanoTime() - begin) / 1e9);
             console.flush();
-            String extras = "p=" + p + " largest epsilon_bars=" + bars;
-            if (p == largest && journal.finished(extras, part -> part).isPresent()) {
-                LARGEST_P_FILES.forEach(written::file);
-                console.println("p = " + p + ": the sweeps, curves and membership attack were written earlier ("
-                        + ReproductionJournal.FILE + ")");
-            } else if (p == largest) {
-                int reference = smallest == null ? bars.size() - 1 : bars.indexOf(smallest);
-                atLargest(evaluation, bestMu, bars.get(reference), choices[reference], localAccuracy, console);
-                membership(evaluation, bestMu, choices, console);
-                journal.record(ReproductionJournal.part(extras));
+            if (p == largest) {
+                largestDimension(journal, evaluation, bestMu, bars, smallest, choices, localAccuracy, console);
             }
         }
         AtomicFiles.replace(written.file("results.csv"), csv.toString());
@@ -414,6 +402,30 @@ public final class PersonalizedReproduction {
         console.printf(Locale.ROOT, "Done in %.1f minutes.%n", (System.nanoTime() - begin) / 60e9);
         console.println(written.line());
         console.flush();
+    }
+
+    /**
+     * The sweeps, curves and membership attack at the largest p ({@link #atLargest}, {@link #membership}), which write
+     * their own files; journaled with the names of those files, so that a resumed run that finds them written names them.
+     */
+    private void largestDimension(ReproductionJournal journal, BelletProblem evaluation, double bestMu, List<Double> bars,
+                                  Double smallest, Choice[] choices, double localAccuracy, PrintWriter console) throws IOException {
+        String key = "p=" + settings.dims().get(settings.dims().size() - 1) + " largest";
+        java.util.Optional<com.fasterxml.jackson.databind.JsonNode> done = journal.finished(key);
+        if (done.isPresent()) {
+            done.get().path("files").forEach(name -> written.file(name.asText()));
+            console.println("At the largest p, the sweeps, curves and membership attack were written earlier ("
+                    + ReproductionJournal.FILE + ")");
+            return;
+        }
+        List<String> before = written.names();
+        int reference = smallest == null ? bars.size() - 1 : bars.indexOf(smallest);
+        atLargest(evaluation, bestMu, bars.get(reference), choices[reference], localAccuracy, console);
+        membership(evaluation, bestMu, choices, console);
+        com.fasterxml.jackson.databind.node.ObjectNode part = ReproductionJournal.part(key);
+        com.fasterxml.jackson.databind.node.ArrayNode files = part.putArray("files");
+        written.names().stream().filter(name -> !before.contains(name)).forEach(files::add);
+        journal.record(part);
     }
 
     /**

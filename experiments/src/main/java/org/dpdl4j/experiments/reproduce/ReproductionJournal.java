@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +105,11 @@ final class ReproductionJournal implements AutoCloseable {
         }
     }
 
+    /** The finished part with this key, as it was recorded, if the journal holds it. */
+    Optional<JsonNode> finished(String key) {
+        return Optional.ofNullable(parts.get(key));
+    }
+
     /** How many finished parts the journal holds. */
     int size() {
         return parts.size();
@@ -192,10 +196,10 @@ final class ReproductionJournal implements AutoCloseable {
     }
 
     private static void requireSame(Path file, Map<String, String> was, Map<String, String> now, int parts) {
-        Set<String> names = new HashSet<>(was.keySet());
+        Set<String> names = new TreeSet<>(was.keySet());
         names.addAll(now.keySet());
         List<String> differ = new ArrayList<>();
-        for (String name : new TreeSet<>(names)) {
+        for (String name : names) {
             String a = was.get(name);
             String b = now.get(name);
             if (a == null || !a.equals(b)) {

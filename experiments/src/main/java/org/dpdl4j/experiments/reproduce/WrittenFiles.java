@@ -2,6 +2,7 @@ package org.dpdl4j.experiments.reproduce;
 
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -20,6 +21,11 @@ final class WrittenFiles {
     synchronized Path file(String name) {
         names.add(name);
         return dir.resolve(name);
+    }
+
+    /** The names of the files recorded so far, in the order they were first asked for. */
+    synchronized List<String> names() {
+        return List.copyOf(names);
     }
 
     /** "Results: DIR (a.csv, b.png, ...)". */

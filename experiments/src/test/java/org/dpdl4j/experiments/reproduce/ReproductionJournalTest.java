@@ -188,7 +188,9 @@ class ReproductionJournalTest {
         StringWriter console = new StringWriter();
         new PersonalizedReproduction(resumed, false).run(new PrintWriter(console));
         assertTrue(console.toString().contains("Going on from the 5 parts")
-                && console.toString().contains("the sweeps, curves and membership attack were written earlier"), console.toString());
+                && console.toString().contains("the sweeps, curves and membership attack were written earlier")
+                && console.toString().contains("releases.csv") && console.toString().contains("membership.png"),
+                console.toString());
         assertFalse(Files.exists(tmp.resolve("resumed").resolve(ReproductionJournal.FILE)));
         for (String same : List.of("results.csv", "table.txt", "local-dp.csv", "releases.csv", "gain-per-agent.csv", "curves.csv",
                 "membership.csv")) {
